@@ -1,0 +1,3 @@
+import SophonCore
+
+print("sophon")
