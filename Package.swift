@@ -3,13 +3,20 @@ import PackageDescription
 
 let package = Package(
     name: "Sophon",
+    defaultLocalization: "en",
     platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18)],
     products: [
         .library(name: "SophonCore", targets: ["SophonCore"]),
+        .library(name: "SophonGemini", targets: ["SophonGemini"]),
         .executable(name: "sophon", targets: ["SophonShell"]),
     ],
     targets: [
         .target(name: "SophonCore"),
+        .target(
+            name: "SophonGemini",
+            dependencies: ["SophonCore"],
+            resources: [.process("Resources")]
+        ),
         .systemLibrary(
             name: "CEdit",
             pkgConfig: "libedit",
@@ -17,10 +24,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "SophonShell",
-            dependencies: ["SophonCore", "CEdit"]
+            dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
-        .testTarget(name: "SophonShellTests", dependencies: ["SophonShell", "SophonCore"]),
+        .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
+        .testTarget(
+            name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
