@@ -96,9 +96,16 @@ public final class SophonLogger: Sendable {
     /// - Parameter minimumLevel: The least severe level written; defaults to `warning`.
     /// - Returns: The handler.
     public static func standardError(minimumLevel: LogLevel = .warning) -> LogHandler {
+        lineWriter(minimumLevel: minimumLevel) { line in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// A handler passing `LEVEL: TEXT\n` lines at `minimumLevel` or above to `write`.
+    static func lineWriter(minimumLevel: LogLevel, write: @escaping @Sendable (String) -> Void) -> LogHandler {
         { level, message in
             guard level >= minimumLevel else { return }
-            FileHandle.standardError.write(Data(formatLine(level, message).utf8))
+            write(formatLine(level, message))
         }
     }
 
