@@ -85,7 +85,10 @@ import Testing
         let error = #expect(throws: SophonFileError.self) {
             try AtomicFile.write(Data("x".utf8), to: tmp.file("plain/sub/file"))
         }
-        #expect(error == SophonFileError(path: tmp.file("plain/sub").path, operation: .createFolder, errorNumber: ENOTDIR))
+        #expect(
+            error
+                == SophonFileError(
+                    path: tmp.file("plain/sub").path, operation: .createFolder, errorNumber: ENOTDIR))
         #expect(error?.description == "cannot create folder '\(tmp.file("plain/sub").path)': Not a directory")
     }
 

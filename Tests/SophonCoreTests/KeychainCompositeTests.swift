@@ -7,7 +7,9 @@ import Testing
     static let key = "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqcD3f"
 
     /// A keychain over a temporary SOPHON_HOME plus `extra` variables.
-    func makeKeychain(_ tmp: TemporaryFolder, _ extra: [String: String] = [:], recorder: LogRecorder) -> SophonKeychain {
+    func makeKeychain(_ tmp: TemporaryFolder, _ extra: [String: String] = [:], recorder: LogRecorder)
+        -> SophonKeychain
+    {
         var environment = extra
         environment["SOPHON_HOME"] = tmp.url.path
         return SophonKeychain(environment: environment, logger: recorder.makeLogger())
@@ -42,7 +44,10 @@ import Testing
         defer { tmp.remove() }
         let keychain = makeKeychain(tmp, ["GEMINI_API_KEY": "env-key-0000000000"], recorder: LogRecorder())
         try keychain.save(Self.key)
-        #expect(try keychain.load() == SecretLookup(secret: "env-key-0000000000", source: .environment(variable: "GEMINI_API_KEY")))
+        #expect(
+            try keychain.load()
+                == SecretLookup(
+                    secret: "env-key-0000000000", source: .environment(variable: "GEMINI_API_KEY")))
         #expect(try keychain.delete() == true)
         #expect(try keychain.source() == .environment(variable: "GEMINI_API_KEY"))
     }
@@ -54,7 +59,9 @@ import Testing
         let keychain = makeKeychain(tmp, ["GOOGLE_API_KEY": Self.key], recorder: LogRecorder())
         #expect(try keychain.source() == .environment(variable: "GOOGLE_API_KEY"))
         let other = makeKeychain(tmp, recorder: LogRecorder())
-        #expect(throws: SecretStoreError.insecurePermissions(path: tmp.file("keys.json").path, permissions: 0o644)) {
+        #expect(
+            throws: SecretStoreError.insecurePermissions(path: tmp.file("keys.json").path, permissions: 0o644)
+        ) {
             try other.load()
         }
     }
@@ -65,7 +72,10 @@ import Testing
         let keychain = makeKeychain(tmp, ["GOOGLE_API_KEY": Self.key], recorder: LogRecorder())
         try keychain.save("app-secret-value", account: "com.app.key")
         #expect(try keychain.load(account: "com.app.key")?.secret == "app-secret-value")
-        #expect(try FileSecretStore(fileURL: tmp.file("keys.json")).readAll() == ["com.app.key": "app-secret-value"])
+        #expect(
+            try FileSecretStore(fileURL: tmp.file("keys.json")).readAll() == [
+                "com.app.key": "app-secret-value"
+            ])
     }
 
     @Test func blankSecretIsRefused() throws {
@@ -84,7 +94,8 @@ import Testing
         _ = try keychain.load()
         try keychain.save(Self.key, account: "other")
         keychain.logger.error("API key not valid: AIzaSyENVIRONMENT-key-1234 / \(Self.key)")
-        #expect(recorder.entries == [LogEntry(level: .error, message: "API key not valid: ••••1234 / ••••cD3f")])
+        #expect(
+            recorder.entries == [LogEntry(level: .error, message: "API key not valid: ••••1234 / ••••cD3f")])
     }
 
     @Test func lookupPrintsMasked() {

@@ -30,7 +30,9 @@ import Testing
     func oneSetVariableNoWarning(environment: [String: String], secret: String, variable: String) {
         let recorder = LogRecorder()
         let store = EnvironmentSecretStore(environment: environment, logger: recorder.makeLogger())
-        #expect(store.secret(for: "gemini") == SecretLookup(secret: secret, source: .environment(variable: variable)))
+        #expect(
+            store.secret(for: "gemini")
+                == SecretLookup(secret: secret, source: .environment(variable: variable)))
         #expect(recorder.entries == [])
     }
 
@@ -51,9 +53,14 @@ import Testing
             variables: ["com.app.key": ["C_KEY", "B_KEY", "A_KEY"]],
             logger: recorder.makeLogger())
         #expect(store.variableNames(for: "com.app.key") == ["C_KEY", "B_KEY", "A_KEY"])
-        #expect(store.secret(for: "com.app.key") == SecretLookup(secret: "c", source: .environment(variable: "C_KEY")))
+        #expect(
+            store.secret(for: "com.app.key")
+                == SecretLookup(secret: "c", source: .environment(variable: "C_KEY")))
         #expect(store.secret(for: "gemini") == nil)
-        #expect(recorder.entries == [LogEntry(level: .warning, message: "C_KEY, B_KEY and A_KEY are set; using C_KEY.")])
+        #expect(
+            recorder.entries == [
+                LogEntry(level: .warning, message: "C_KEY, B_KEY and A_KEY are set; using C_KEY.")
+            ])
     }
 
     @Test func warningNeverShowsTheKey() {

@@ -15,7 +15,9 @@ import Testing
         #expect(permissions(of: tmp.file("config/sophon")) == 0o700)
         #expect(permissions(of: tmp.file("config")) == 0o700)
         #expect(permissions(of: store.fileURL) == 0o600)
-        #expect(contents(of: store.fileURL) == "{\n  \"another\": \"s3cr3t\",\n  \"gemini\": \"\(Self.key)\"\n}\n")
+        #expect(
+            contents(of: store.fileURL) == "{\n  \"another\": \"s3cr3t\",\n  \"gemini\": \"\(Self.key)\"\n}\n"
+        )
         #expect(try tmp.names(in: tmp.file("config/sophon")) == ["keys.json"])
     }
 
@@ -30,7 +32,9 @@ import Testing
         try store.save("first-key-000000", for: "gemini")
         try store.save(Self.key, for: "gemini")
         try store.save("other-key", for: "other")
-        #expect(try store.secret(for: "gemini") == SecretLookup(secret: Self.key, source: .file(path: store.fileURL.path)))
+        #expect(
+            try store.secret(for: "gemini")
+                == SecretLookup(secret: Self.key, source: .file(path: store.fileURL.path)))
         #expect(try store.deleteSecret(for: "gemini") == true)
         #expect(try store.secret(for: "gemini") == nil)
         #expect(try store.deleteSecret(for: "gemini") == false)
@@ -155,7 +159,10 @@ import Testing
         defer { tmp.remove() }
         try FileManager.default.createDirectory(at: tmp.file("keys.json"), withIntermediateDirectories: false)
         let store = FileSecretStore(fileURL: tmp.file("keys.json"))
-        #expect(throws: SecretStoreError.file(SophonFileError(path: store.fileURL.path, operation: .read, errorNumber: EISDIR))) {
+        #expect(
+            throws: SecretStoreError.file(
+                SophonFileError(path: store.fileURL.path, operation: .read, errorNumber: EISDIR))
+        ) {
             try store.secret(for: "gemini")
         }
     }

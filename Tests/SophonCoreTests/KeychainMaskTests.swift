@@ -16,15 +16,20 @@ import Testing
     }
 
     @Test(arguments: [
-        ("key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqcD3f&alt=sse", ["AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqcD3f"],
-            "key=••••cD3f&alt=sse"),
+        (
+            "key=AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqcD3f&alt=sse",
+            ["AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqcD3f"],
+            "key=••••cD3f&alt=sse"
+        ),
         ("a SECRETVALUE-0001 b SECRETVALUE-0001", ["SECRETVALUE-0001"], "a ••••0001 b ••••0001"),
         ("short pw here", ["pw"], "short •••• here"),
         ("nothing to hide", ["SECRETVALUE-0001"], "nothing to hide"),
         ("empty secret", [""], "empty secret"),
         ("x LONGSECRET-PREFIX-9999 y", ["LONGSECRET", "LONGSECRET-PREFIX-9999"], "x ••••9999 y"),
-        ("one FIRSTSECRET-AAAA two SECONDSECRET-BBBB", ["FIRSTSECRET-AAAA", "SECONDSECRET-BBBB"],
-            "one ••••AAAA two ••••BBBB"),
+        (
+            "one FIRSTSECRET-AAAA two SECONDSECRET-BBBB", ["FIRSTSECRET-AAAA", "SECONDSECRET-BBBB"],
+            "one ••••AAAA two ••••BBBB"
+        ),
         ("DebugInfo: \"SECRETVALUE-0001\u{301}\"", ["SECRETVALUE-0001"], "DebugInfo: \"••••0001\u{301}\""),
     ])
     func redact(text: String, secrets: [String], expected: String) {

@@ -19,7 +19,9 @@ import Testing
             config: "/home/ada/.config/sophon", state: "/home/ada/.local/state/sophon", flat: false),
         Case(
             name: "XDG both",
-            environment: ["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg/conf", "XDG_STATE_HOME": "/xdg/state"],
+            environment: [
+                "HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg/conf", "XDG_STATE_HOME": "/xdg/state",
+            ],
             config: "/xdg/conf/sophon", state: "/xdg/state/sophon", flat: false),
         Case(
             name: "XDG config only", environment: ["HOME": "/home/ada", "XDG_CONFIG_HOME": "/c"],
@@ -31,7 +33,8 @@ import Testing
         Case(
             name: "SOPHON_HOME beats XDG",
             environment: [
-                "HOME": "/home/ada", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s", "SOPHON_HOME": "/tmp/sh",
+                "HOME": "/home/ada", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s",
+                "SOPHON_HOME": "/tmp/sh",
             ],
             config: "/tmp/sh", state: "/tmp/sh", flat: true),
         Case(

@@ -81,7 +81,8 @@ public enum AtomicFile {
         let writeErrno = writeAll(fd, data, limit: limit)
         if writeErrno != 0 || limit < data.count {
             discard()
-            throw SophonFileError(path: temporary, operation: .write, errorNumber: writeErrno == 0 ? EIO : writeErrno)
+            throw SophonFileError(
+                path: temporary, operation: .write, errorNumber: writeErrno == 0 ? EIO : writeErrno)
         }
         if fsync(fd) != 0 {
             let error = SophonFileError(path: temporary, operation: .sync, errorNumber: errno)

@@ -31,7 +31,9 @@ public enum SecretMask {
     /// - Returns: The text with each secret replaced by its mask.
     public static func redact(_ text: String, secrets: [String]) -> String {
         var scalars = text.unicodeScalars
-        let ordered = secrets.filter { !$0.isEmpty }.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }
+        let ordered = secrets.filter { !$0.isEmpty }.sorted {
+            $0.unicodeScalars.count > $1.unicodeScalars.count
+        }
         for secret in ordered {
             scalars = replacing(secret.unicodeScalars, with: mask(secret).unicodeScalars, in: scalars)
         }

@@ -29,7 +29,8 @@ public struct SophonKeychain: SecretReading {
     ///   - environment: The environment source.
     ///   - store: The writable store.
     ///   - logger: The logger to register secrets with.
-    public init(environment: EnvironmentSecretStore, store: any SecretWriting, logger: SophonLogger = .shared) {
+    public init(environment: EnvironmentSecretStore, store: any SecretWriting, logger: SophonLogger = .shared)
+    {
         self.environment = environment
         self.store = store
         self.logger = logger
@@ -40,7 +41,9 @@ public struct SophonKeychain: SecretReading {
     /// - Parameters:
     ///   - environment: The process environment (default: this process's).
     ///   - logger: The logger for warnings and secret registration.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, logger: SophonLogger = .shared) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: SophonLogger = .shared
+    ) {
         self.init(
             environment: EnvironmentSecretStore(environment: environment, logger: logger),
             store: Self.platformStore(paths: SophonPaths(environment: environment)),
@@ -100,7 +103,8 @@ public struct SophonKeychain: SecretReading {
     /// - Throws: ``SecretStoreError/emptySecret(account:)`` when only whitespace is given, and
     ///   what the store throws.
     @discardableResult
-    public func save(_ secret: String, account: String = SophonKeychain.geminiAccount) throws -> SecretSource {
+    public func save(_ secret: String, account: String = SophonKeychain.geminiAccount) throws -> SecretSource
+    {
         let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw SecretStoreError.emptySecret(account: account) }
         logger.register(secret: trimmed)

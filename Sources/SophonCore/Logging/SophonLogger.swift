@@ -102,7 +102,8 @@ public final class SophonLogger: Sendable {
     }
 
     /// A handler passing `LEVEL: TEXT\n` lines at `minimumLevel` or above to `write`.
-    static func lineWriter(minimumLevel: LogLevel, write: @escaping @Sendable (String) -> Void) -> LogHandler {
+    static func lineWriter(minimumLevel: LogLevel, write: @escaping @Sendable (String) -> Void) -> LogHandler
+    {
         { level, message in
             guard level >= minimumLevel else { return }
             write(formatLine(level, message))
