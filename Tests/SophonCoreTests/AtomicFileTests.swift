@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SophonCore
@@ -20,6 +21,24 @@ import Testing
         #expect(permissions(of: tmp.file("a/b")) == 0o700)
         #expect(permissions(of: tmp.file("a")) == 0o700)
         #expect(try tmp.names(in: tmp.file("a/b")) == ["keys.json"])
+    }
+
+    @Test func temporaryFileIsCreatedWithItsFinalModeInTheSameFolder() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.remove() }
+        let target = tmp.file("keys.json")
+        let seen = Mutex<[(String, UInt32?)]>([])
+        try AtomicFile.write(
+            Data("secret".utf8), to: target, permissions: 0o600, folderPermissions: 0o700,
+            fault: .observeTemporary { path in
+                seen.withLock { $0.append((path, permissions(of: URL(fileURLWithPath: path)))) }
+            })
+        let observed = seen.withLock { $0 }
+        #expect(observed.count == 1)
+        #expect(observed.first?.0.hasPrefix(tmp.file(".keys.json.tmp-").path) == true)
+        #expect(observed.first?.1 == 0o600)
+        #expect(contents(of: target) == "secret")
+        #expect(try tmp.names() == ["keys.json"])
     }
 
     @Test func replacesContentAndKeepsExistingModeWhenNoneGiven() throws {

@@ -45,6 +45,9 @@ public enum AtomicFile {
         case failAfterWriting(bytes: Int)
         /// Writes and syncs everything, then fails with `EIO` instead of renaming.
         case failBeforeRename
+        /// Calls the closure with the temporary file's path right after `open(2)` created it
+        /// (before anything else touches it); the write then goes on normally.
+        case observeTemporary(@Sendable (String) -> Void)
     }
 
     /// The name prefix of temporary files next to `name`: `.NAME.tmp-`.
@@ -64,6 +67,7 @@ public enum AtomicFile {
         }
 
         let (fd, temporary) = try createTemporaryFile(in: folder, name: url.lastPathComponent, mode: mode)
+        if case .observeTemporary(let observe) = fault { observe(temporary) }
         var closed = false
         func discard() {
             if !closed { _ = close(fd) }
@@ -123,7 +127,10 @@ public enum AtomicFile {
         }
         for folder in missing.reversed() where mkdir(folder, permissions) != 0 {
             let code = errno
-            if code == EEXIST, stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
+            if code == EEXIST, stat(folder, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR)
+            {
+                continue
+            }
             throw SophonFileError(path: folder, operation: .createFolder, errorNumber: code)
         }
     }

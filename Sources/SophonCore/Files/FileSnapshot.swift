@@ -39,7 +39,7 @@ public struct FileSnapshot: Sendable, Hashable {
         if fstat(fd, &status) != 0 {
             throw SophonFileError(path: path, operation: .read, errorNumber: errno)
         }
-        if status.st_mode & S_IFMT == S_IFDIR {
+        if status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
             throw SophonFileError(path: path, operation: .read, errorNumber: EISDIR)
         }
         var data = Data()

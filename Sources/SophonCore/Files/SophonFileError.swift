@@ -26,8 +26,6 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case sync
         /// Moving the temporary file over the target (`rename`).
         case rename
-        /// Reading a file's status (`stat`).
-        case stat
 
         /// The verb used in messages (`create folder`, `open`, `read`, ...).
         public var verb: String {
@@ -38,7 +36,6 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
             case .write: "write"
             case .sync: "sync"
             case .rename: "rename"
-            case .stat: "inspect"
             }
         }
     }

@@ -41,7 +41,7 @@ public struct SophonPaths: Sendable, Hashable {
             guard let text = value(name), text.hasPrefix("/") else { return nil }
             return text
         }
-        let home = value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
+        let home = value("HOME") ?? NSHomeDirectory()
         let homeURL = URL(fileURLWithPath: home, isDirectory: true)
         let configBase =
             xdg("XDG_CONFIG_HOME").map { URL(fileURLWithPath: $0, isDirectory: true) }

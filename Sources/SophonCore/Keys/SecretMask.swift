@@ -30,10 +30,13 @@ public enum SecretMask {
     ///   - secrets: The secrets to hide.
     /// - Returns: The text with each secret replaced by its mask.
     public static func redact(_ text: String, secrets: [String]) -> String {
-        var scalars = text.unicodeScalars
-        let ordered = secrets.filter { !$0.isEmpty }.sorted {
+        // Cheap pre-filter: a secret whose first scalar is absent from the text cannot occur.
+        let present = Set(text.unicodeScalars)
+        let ordered = secrets.filter { $0.unicodeScalars.first.map(present.contains) ?? false }.sorted {
             $0.unicodeScalars.count > $1.unicodeScalars.count
         }
+        guard !ordered.isEmpty else { return text }
+        var scalars = text.unicodeScalars
         for secret in ordered {
             scalars = replacing(secret.unicodeScalars, with: mask(secret).unicodeScalars, in: scalars)
         }
