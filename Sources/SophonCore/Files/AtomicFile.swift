@@ -29,9 +29,11 @@ public enum AtomicFile {
     ///     umask) before any byte is written. `nil` keeps the mode of the existing file, or
     ///     gives a new file `0o666` less the process umask.
     ///   - folderPermissions: Mode bits for folders this call creates (the umask applies).
-    /// - Throws: ``SophonFileError`` naming the path, the operation (`createFolder`, `open`,
-    ///   `write`, `sync`, `rename`) and the `errno`. Syncing the folder after the rename is best
-    ///   effort (some file systems refuse `fsync` on folders): it never throws.
+    /// - Throws: ``SophonFileError`` naming the path (the target, or the folder that could not
+    ///   be created; a failed rename names the temporary file and the target), the operation
+    ///   (`createFolder`, `open`, `write`, `sync`, `rename`) and the `errno`. Syncing the folder
+    ///   after the rename is best effort (some file systems refuse `fsync` on folders): it
+    ///   never throws.
     public static func write(
         _ data: Data, to url: URL, permissions: mode_t? = nil, folderPermissions: mode_t = 0o755
     ) throws(SophonFileError) {
@@ -66,7 +68,8 @@ public enum AtomicFile {
             mode = status.st_mode & 0o7777
         }
 
-        let (fd, temporary) = try createTemporaryFile(in: folder, name: url.lastPathComponent, mode: mode)
+        let (fd, temporary) = try createTemporaryFile(
+            for: target, in: folder, name: url.lastPathComponent, mode: mode)
         if case .observeTemporary(let observe) = fault { observe(temporary) }
         var closed = false
         func discard() {
@@ -76,7 +79,7 @@ public enum AtomicFile {
         }
 
         if let mode, fchmod(fd, mode) != 0 {
-            let error = SophonFileError(path: temporary, operation: .open, errorNumber: errno)
+            let error = SophonFileError(path: target, operation: .open, errorNumber: errno)
             discard()
             throw error
         }
@@ -86,16 +89,16 @@ public enum AtomicFile {
         if writeErrno != 0 || limit < data.count {
             discard()
             throw SophonFileError(
-                path: temporary, operation: .write, errorNumber: writeErrno == 0 ? EIO : writeErrno)
+                path: target, operation: .write, errorNumber: writeErrno == 0 ? EIO : writeErrno)
         }
         if fsync(fd) != 0 {
-            let error = SophonFileError(path: temporary, operation: .sync, errorNumber: errno)
+            let error = SophonFileError(path: target, operation: .sync, errorNumber: errno)
             discard()
             throw error
         }
         closed = true
         if close(fd) != 0 {
-            let error = SophonFileError(path: temporary, operation: .write, errorNumber: errno)
+            let error = SophonFileError(path: target, operation: .write, errorNumber: errno)
             discard()
             throw error
         }
@@ -137,7 +140,7 @@ public enum AtomicFile {
 
     /// Creates a new, empty, exclusive temporary file in `folder`, retrying on name collisions.
     private static func createTemporaryFile(
-        in folder: String, name: String, mode: mode_t?
+        for target: String, in folder: String, name: String, mode: mode_t?
     ) throws(SophonFileError) -> (Int32, String) {
         let prefix = (folder as NSString).appendingPathComponent(temporaryPrefix(for: name))
         var attempt = 0
@@ -149,7 +152,7 @@ public enum AtomicFile {
             let code = errno
             attempt += 1
             if code != EEXIST || attempt >= 16 {
-                throw SophonFileError(path: candidate, operation: .open, errorNumber: code)
+                throw SophonFileError(path: target, operation: .open, errorNumber: code)
             }
         }
     }
