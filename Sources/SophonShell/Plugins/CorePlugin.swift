@@ -4,9 +4,9 @@ import SophonCore
 struct CorePlugin: ShellPlugin {
     let name = "core"
 
-    var commands: [ShellCommand] {
+    var commands: [PluginCommand] {
         [
-            ShellCommand(
+            PluginCommand(
                 name: "help", usage: "help [COMMAND]", summary: "list commands, or show how to use one",
                 run: { request, context in
                     try CorePlugin.help(request.arguments, context: context)

@@ -5,9 +5,9 @@ import SophonCore
 struct JSONPlugin: ShellPlugin {
     let name = "json"
 
-    var commands: [ShellCommand] {
+    var commands: [PluginCommand] {
         [
-            ShellCommand(
+            PluginCommand(
                 name: "extract", usage: "extract [TEXT | @FILE]",
                 summary: "repair a model reply into strict JSON (stdin in one-command mode)",
                 argumentStyle: .raw,

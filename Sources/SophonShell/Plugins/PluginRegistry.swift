@@ -2,7 +2,7 @@
 struct PluginRegistry: Sendable {
     /// Plugins in registration order.
     private(set) var plugins: [any ShellPlugin] = []
-    private var commandsByName: [String: ShellCommand] = [:]
+    private var commandsByName: [String: PluginCommand] = [:]
 
     /// Adds `plugin`; a command name already taken keeps its first owner.
     mutating func register(_ plugin: any ShellPlugin) {
@@ -13,7 +13,7 @@ struct PluginRegistry: Sendable {
     }
 
     /// The command named `name`, if a plugin provides it.
-    func command(named name: String) -> ShellCommand? { commandsByName[name] }
+    func command(named name: String) -> PluginCommand? { commandsByName[name] }
 
     /// Every command name, in plugin and declaration order.
     var commandNames: [String] { plugins.flatMap { $0.commands.map(\.name) } }

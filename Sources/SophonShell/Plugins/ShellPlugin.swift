@@ -6,7 +6,7 @@ protocol ShellPlugin: Sendable {
     /// The plugin's name as `plugins` shows it (`core`, `json`).
     var name: String { get }
     /// The commands it provides.
-    var commands: [ShellCommand] { get }
+    var commands: [PluginCommand] { get }
 }
 
 /// How a command takes its arguments (PRODUCT.md §4, "Prompt-like arguments").
@@ -18,7 +18,7 @@ enum ArgumentStyle: Sendable, Equatable {
 }
 
 /// One command: its name, how it is used, and its handler.
-struct ShellCommand: Sendable {
+struct PluginCommand: Sendable {
     /// The word that invokes it (`extract`).
     var name: String
     /// The usage line shown by `help` and in usage errors (`extract [--schema SPEC] [TEXT | @FILE]`).
