@@ -173,7 +173,7 @@ struct JSONByteParser {
     /// strict mode.
     private mutating func trailingComma(at offset: Int) throws(JSONParseFailure) {
         guard isLenient else {
-            throw .syntax(offset: position, message: "expected a value after ',' but found \(describe(at: position))")
+            throw .syntax(offset: position, message: "unexpected \(describe(at: position)) after ','")
         }
         repairs.append(.make(.removedTrailingComma, at: offset, "removed the trailing comma"))
     }
