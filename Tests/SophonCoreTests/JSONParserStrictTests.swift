@@ -46,7 +46,8 @@ import Testing
     @Test func deepNestingIsRefused() {
         let text = String(repeating: "[", count: 100_000)
         #expect(
-            throws: JSONParseError(offset: 512, line: 1, column: 513, message: "nesting deeper than 512 levels")
+            throws: JSONParseError(
+                offset: 512, line: 1, column: 513, message: "nesting deeper than 512 levels")
         ) { try JSONValue(parsing: text) }
     }
 

@@ -38,7 +38,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"a": [1, 2,"#, [JSONRepair.Kind.removedTrailingComma, .closedBracket, .closedBracket], [11, 6, 0]),
+        (
+            #"{"a": [1, 2,"#, [JSONRepair.Kind.removedTrailingComma, .closedBracket, .closedBracket],
+            [11, 6, 0]
+        ),
         (#"{"name": "Ad"#, [.closedString, .closedBracket], [9, 0]),
         (#"{"a": 1, "b":"#, [.droppedIncompleteMember, .closedBracket], [9, 0]),
         (#"{"a": 1, "b"#, [.droppedIncompleteMember, .closedBracket], [9, 0]),
@@ -76,9 +79,15 @@ import Testing
             #"{"a": True, "b": None, "c": False}"#, #"{"a":true,"b":null,"c":false}"#,
             [.convertedPythonLiteral, .convertedPythonLiteral, .convertedPythonLiteral]
         ),
-        (#"{'a': 'it\'s "quoted"'}"#, #"{"a":"it's \"quoted\""}"#, [.convertedSingleQuotes, .convertedSingleQuotes]),
+        (
+            #"{'a': 'it\'s "quoted"'}"#, #"{"a":"it's \"quoted\""}"#,
+            [.convertedSingleQuotes, .convertedSingleQuotes]
+        ),
         ("{\"a\": 1 // note\n, /* c */ \"b\": 2}", #"{"a":1,"b":2}"#, [.removedComment, .removedComment]),
-        ("[NaN, Infinity, -Infinity]", "[null,null,null]", [.replacedNonFiniteNumber, .replacedNonFiniteNumber, .replacedNonFiniteNumber]),
+        (
+            "[NaN, Infinity, -Infinity]", "[null,null,null]",
+            [.replacedNonFiniteNumber, .replacedNonFiniteNumber, .replacedNonFiniteNumber]
+        ),
         (#"{"re": "\d+"}"#, #"{"re":"\\d+"}"#, [.repairedEscape]),
         ("{\"s\": \"line1\nline2\"}", #"{"s":"line1\nline2"}"#, [.escapedControlCharacter]),
         (#"{"lone": "\ud83d x"}"#, "{\"lone\":\"\u{FFFD} x\"}", [.repairedEscape]),

@@ -82,7 +82,9 @@ import Testing
         #expect(found.first?.range.lowerBound == start)
     }
 
-    @Test(arguments: ["no json here", "", "   \n\t ", "Sure! [", "use { and } carefully", "[Thinking]", "{\"a\": "])
+    @Test(arguments: [
+        "no json here", "", "   \n\t ", "Sure! [", "use { and } carefully", "[Thinking]", "{\"a\": ",
+    ])
     func nothingRecoverableIsRefused(text: String) {
         #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extract(from: text) }
         #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extractFirst(from: text) }
@@ -134,6 +136,7 @@ import Testing
         }
         #expect(elements.count == 20_001)
         #expect(elements.last?.compactText == #"{"id":20000,"tags":["a","b"]}"#)
-        #expect(found[0].repairs.map(\.kind) == [.closedString, .closedBracket, .closedBracket, .closedBracket])
+        #expect(
+            found[0].repairs.map(\.kind) == [.closedString, .closedBracket, .closedBracket, .closedBracket])
     }
 }

@@ -65,7 +65,8 @@ extension JSONByteParser {
             } else if next == ASCII.asterisk {
                 position += 2
                 while position < end,
-                    !(bytes[position] == ASCII.asterisk && position + 1 < end && bytes[position + 1] == ASCII.slash)
+                    !(bytes[position] == ASCII.asterisk && position + 1 < end
+                        && bytes[position + 1] == ASCII.slash)
                 {
                     position += 1
                 }
@@ -111,7 +112,8 @@ extension JSONByteParser {
                 while wordEnd < end, ASCII.isLetter(bytes[wordEnd]) { wordEnd += 1 }
                 if text(cursor..<wordEnd) == "Infinity" {
                     position = wordEnd
-                    repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '-Infinity' with null"))
+                    repairs.append(
+                        .make(.replacedNonFiniteNumber, at: start, "replaced '-Infinity' with null"))
                     return .null
                 }
             }
@@ -119,7 +121,8 @@ extension JSONByteParser {
                 position = end
                 return nil
             }
-            throw .syntax(offset: cursor, message: "expected a digit after '-' but found \(describe(at: cursor))")
+            throw .syntax(
+                offset: cursor, message: "expected a digit after '-' but found \(describe(at: cursor))")
         }
         if cursor - integerStart > 1, bytes[integerStart] == ASCII.zero {
             throw .syntax(offset: integerStart, message: "a number cannot start with a leading zero")
@@ -141,11 +144,15 @@ extension JSONByteParser {
         position = cursor
         if validEnd != cursor {
             guard isLenient else {
-                throw .syntax(offset: cursor, message: "expected a digit in the number but found \(describe(at: cursor))")
+                throw .syntax(
+                    offset: cursor,
+                    message: "expected a digit in the number but found \(describe(at: cursor))")
             }
             let kept = text(start..<validEnd)
             repairs.append(
-                .make(.completedNumber, at: start, "cut the incomplete number '\(text(start..<cursor))' back to '\(kept)'"))
+                .make(
+                    .completedNumber, at: start,
+                    "cut the incomplete number '\(text(start..<cursor))' back to '\(kept)'"))
             return .number(JSONNumber(checkedText: kept))
         }
         return .number(JSONNumber(checkedText: text(start..<cursor)))
@@ -168,7 +175,10 @@ extension JSONByteParser {
                 "True": (.bool(true), "true"), "False": (.bool(false), "false"), "None": (.null, "null"),
             ]
             if let (value, literal) = python[word] {
-                repairs.append(.make(.convertedPythonLiteral, at: start, "replaced the Python literal '\(word)' with '\(literal)'"))
+                repairs.append(
+                    .make(
+                        .convertedPythonLiteral, at: start,
+                        "replaced the Python literal '\(word)' with '\(literal)'"))
                 return value
             }
             if word == "NaN" || word == "Infinity" {
@@ -182,7 +192,9 @@ extension JSONByteParser {
                 ]
                 for (literal, value) in candidates where literal.hasPrefix(word) {
                     let json = value.compactText
-                    repairs.append(.make(.completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'"))
+                    repairs.append(
+                        .make(
+                            .completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'"))
                     return value
                 }
             }

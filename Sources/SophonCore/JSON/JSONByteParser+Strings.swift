@@ -42,18 +42,23 @@ extension JSONByteParser {
             if byte < 0x20 {
                 let name = "U+" + hex4(UInt32(byte))
                 guard isLenient else {
-                    throw .syntax(offset: position, message: "raw control character \(name) in a string must be escaped")
+                    throw .syntax(
+                        offset: position, message: "raw control character \(name) in a string must be escaped"
+                    )
                 }
                 if !reportedControl {
                     reportedControl = true
-                    repairs.append(.make(.escapedControlCharacter, at: position, "escaped the raw \(name) in the string"))
+                    repairs.append(
+                        .make(.escapedControlCharacter, at: position, "escaped the raw \(name) in the string")
+                    )
                 }
             }
             buffer.append(byte)
             position += 1
         }
         guard isLenient else {
-            throw .syntax(offset: start, message: "unterminated string (no closing quote before the end of input)")
+            throw .syntax(
+                offset: start, message: "unterminated string (no closing quote before the end of input)")
         }
         position = end
         return (String(decoding: buffer, as: UTF8.self), false)
@@ -62,7 +67,9 @@ extension JSONByteParser {
     /// Reads the escape sequence whose backslash is at ``position`` into `buffer`.
     /// - Returns: `false` when the escape was cut by the end of the region (lenient mode: it is
     ///   dropped and recorded, ``position`` is at the end).
-    private mutating func readEscape(quote: UInt8, into buffer: inout [UInt8]) throws(JSONParseFailure) -> Bool {
+    private mutating func readEscape(quote: UInt8, into buffer: inout [UInt8]) throws(JSONParseFailure)
+        -> Bool
+    {
         let start = position
         guard position + 1 < end else { return try cutEscape(at: start) }
         let code = bytes[position + 1]
@@ -109,7 +116,9 @@ extension JSONByteParser {
         guard isLenient else {
             throw .syntax(offset: start, message: "unpaired surrogate escape '\(escape)' in a string")
         }
-        repairs.append(.make(.repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD"))
+        repairs.append(
+            .make(
+                .repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD"))
         appendUTF8(0xFFFD, to: &buffer)
         return true
     }
@@ -126,12 +135,15 @@ extension JSONByteParser {
 
     /// An escape JSON does not define: kept as literal text in lenient mode (the backslash is
     /// taken as a character), an error in strict mode.
-    private mutating func invalidEscape(at start: Int, into buffer: inout [UInt8]) throws(JSONParseFailure) -> Bool {
+    private mutating func invalidEscape(at start: Int, into buffer: inout [UInt8]) throws(JSONParseFailure)
+        -> Bool
+    {
         let shown = describe(at: start + 1)
         guard isLenient else {
             throw .syntax(offset: start, message: "invalid escape: backslash followed by \(shown)")
         }
-        repairs.append(.make(.repairedEscape, at: start, "kept the invalid escape (backslash, \(shown)) as text"))
+        repairs.append(
+            .make(.repairedEscape, at: start, "kept the invalid escape (backslash, \(shown)) as text"))
         buffer.append(ASCII.backslash)
         position += 1
         return true

@@ -113,7 +113,8 @@ struct JSONByteParser {
                     if produced == nil, let top = frames.last, !top.isObject {
                         // A scalar cut before it became a value (a lone `-`): the loop now
                         // finishes at the end of the region with `expect` unchanged.
-                        repairs.append(.make(.droppedIncompleteValue, at: scalarStart, "dropped the cut value"))
+                        repairs.append(
+                            .make(.droppedIncompleteValue, at: scalarStart, "dropped the cut value"))
                     }
                 }
             case .firstKey, .keyAfterComma:
@@ -130,11 +131,15 @@ struct JSONByteParser {
                     frames[frames.count - 1].keyStart = keyStart
                     expect = .colon
                 } else {
-                    throw .syntax(offset: position, message: "expected a string key but found \(describe(at: position))")
+                    throw .syntax(
+                        offset: position, message: "expected a string key but found \(describe(at: position))"
+                    )
                 }
             case .colon:
                 guard byte == ASCII.colon else {
-                    throw .syntax(offset: position, message: "expected ':' after the key but found \(describe(at: position))")
+                    throw .syntax(
+                        offset: position,
+                        message: "expected ':' after the key but found \(describe(at: position))")
                 }
                 position += 1
                 expect = .value
@@ -149,7 +154,9 @@ struct JSONByteParser {
                     produced = frames.removeLast().value
                 } else {
                     let closer = isObject ? "}" : "]"
-                    throw .syntax(offset: position, message: "expected ',' or '\(closer)' but found \(describe(at: position))")
+                    throw .syntax(
+                        offset: position,
+                        message: "expected ',' or '\(closer)' but found \(describe(at: position))")
                 }
             }
             guard let value = produced else { continue }

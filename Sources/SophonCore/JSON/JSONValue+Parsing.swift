@@ -9,14 +9,16 @@ extension JSONValue {
     public init(parsing text: String) throws(JSONParseError) {
         var text = text
         let result: Result<JSONValue, JSONParseError> = text.withUTF8 { bytes in
-            var parser = JSONByteParser(bytes: bytes, start: 0, end: bytes.count, mode: .strict, maxDepth: 512)
+            var parser = JSONByteParser(
+                bytes: bytes, start: 0, end: bytes.count, mode: .strict, maxDepth: 512)
             var failure: JSONParseFailure
             do throws(JSONParseFailure) {
                 let value = try parser.parseValue()
                 try parser.skipInsignificant()
                 guard parser.position < bytes.count else { return .success(value) }
                 let found = parser.describe(at: parser.position)
-                failure = .syntax(offset: parser.position, message: "unexpected \(found) after the JSON value")
+                failure = .syntax(
+                    offset: parser.position, message: "unexpected \(found) after the JSON value")
             } catch {
                 failure = error
             }
@@ -27,7 +29,8 @@ extension JSONValue {
                 }
             let location = TextLocation(utf8Offset: offset, in: bytes)
             return .failure(
-                JSONParseError(offset: offset, line: location.line, column: location.column, message: message))
+                JSONParseError(offset: offset, line: location.line, column: location.column, message: message)
+            )
         }
         self = try result.get()
     }

@@ -69,7 +69,8 @@ public struct LLMJSONExtractor: Sendable {
                 var found: [ExtractedJSON] = []
                 for block in MarkdownFenceScanner.blocks(in: bytes) {
                     var values = try scan(bytes, block.content)
-                    let fence = JSONRepair.make(.strippedFence, at: block.fenceOffset, "took the value from the fenced block")
+                    let fence = JSONRepair.make(
+                        .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
                     for index in values.indices { values[index].repairs.insert(fence, at: 0) }
                     found += values
                 }
@@ -98,7 +99,8 @@ public struct LLMJSONExtractor: Sendable {
             }
             let start = cursor
             var parser = JSONByteParser(
-                bytes: bytes, start: start, end: region.upperBound, mode: .lenient, maxDepth: options.maxDepth)
+                bytes: bytes, start: start, end: region.upperBound, mode: .lenient, maxDepth: options.maxDepth
+            )
             do throws(JSONParseFailure) {
                 let value = try parser.parseValue()
                 cursor = max(parser.position, start + 1)
@@ -118,7 +120,8 @@ public struct LLMJSONExtractor: Sendable {
             }
         }
         if !found.isEmpty, let prose = Self.firstNonBlank(bytes, proseStart..<region.upperBound) {
-            found[found.count - 1].repairs.append(.make(.skippedProse, at: prose, "skipped the text after the value"))
+            found[found.count - 1].repairs.append(
+                .make(.skippedProse, at: prose, "skipped the text after the value"))
         }
         return found
     }

@@ -34,10 +34,13 @@ enum MarkdownFenceScanner {
                     let restIsBlank = isBlank(bytes, cursor..<lineEnd)
                     if let fence = open {
                         if character == fence.character, length >= fence.length, restIsBlank {
-                            blocks.append(Block(fenceOffset: fence.offset, content: fence.contentStart..<lineStart))
+                            blocks.append(
+                                Block(fenceOffset: fence.offset, content: fence.contentStart..<lineStart))
                             open = nil
                         }
-                    } else if character == UInt8(ascii: "~") || !contains(bytes, UInt8(ascii: "`"), cursor..<lineEnd) {
+                    } else if character == UInt8(ascii: "~")
+                        || !contains(bytes, UInt8(ascii: "`"), cursor..<lineEnd)
+                    {
                         open = (character, length, fenceStart, next)
                     }
                 }
@@ -54,7 +57,9 @@ enum MarkdownFenceScanner {
         range.allSatisfy { ASCII.isWhitespace(bytes[$0]) }
     }
 
-    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>) -> Bool {
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>)
+        -> Bool
+    {
         range.contains { bytes[$0] == byte }
     }
 }
