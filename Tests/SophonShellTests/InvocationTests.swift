@@ -18,7 +18,10 @@ import Testing
         let invocation = try Self.parse(["a.sophon", "-c", "echo hi", "b.sophon", "-c", "echo 2"])
         #expect(
             invocation.action
-                == .scripts([.file("a.sophon"), .line("echo hi", index: 1), .file("b.sophon"), .line("echo 2", index: 2)])
+                == .scripts([
+                    .file("a.sophon"), .line("echo hi", index: 1), .file("b.sophon"),
+                    .line("echo 2", index: 2),
+                ])
         )
     }
 
@@ -32,7 +35,9 @@ import Testing
     }
 
     @Test func flagsAreRead() throws {
-        let invocation = try Self.parse(["--bail", "--echo", "-X", "--no-history", "--verbose", "--model", "m"])
+        let invocation = try Self.parse([
+            "--bail", "--echo", "-X", "--no-history", "--verbose", "--model", "m",
+        ])
         #expect(invocation.bail && invocation.echo && !invocation.runRC && !invocation.useHistory)
         #expect(invocation.verbose && invocation.model == "m" && invocation.action == .standardInput)
     }
@@ -41,7 +46,8 @@ import Testing
 /// The real binary's `--version`, `--help` and usage errors.
 @Suite struct EntryPointTests {
     @Test func version() throws {
-        #expect(try SophonProcess.run(["--version"]) == .init(stdout: "sophon 0.1.0\n", stderr: "", status: 0))
+        #expect(
+            try SophonProcess.run(["--version"]) == .init(stdout: "sophon 0.1.0\n", stderr: "", status: 0))
     }
 
     @Test func helpListsCommandsFromTheRegistry() throws {
@@ -56,12 +62,14 @@ import Testing
         #expect(
             outcome
                 == .init(
-                    stdout: "", stderr: "sophon: unknown option '--frobnicate'\nsee 'sophon --help'\n", status: 2))
+                    stdout: "", stderr: "sophon: unknown option '--frobnicate'\nsee 'sophon --help'\n",
+                    status: 2))
     }
 
     @Test func unknownWordSuggestsACommand() throws {
         let outcome = try SophonProcess.run(["extrat"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr == "sophon: 'extrat' is neither a command nor a file; did you mean 'extract'?\n")
+        #expect(
+            outcome.stderr == "sophon: 'extrat' is neither a command nor a file; did you mean 'extract'?\n")
     }
 }

@@ -38,7 +38,8 @@ struct CommandRunner: Sendable {
         case (.json, .none):
             context.io.printLine(envelope(request, ok: true, extra: []).compactText)
         case (.json, .value(let value)):
-            context.io.printLine(envelope(request, ok: true, extra: [JSONMember("result", value)]).compactText)
+            context.io.printLine(
+                envelope(request, ok: true, extra: [JSONMember("result", value)]).compactText)
         case (.pretty, .value(let value)):
             context.io.printLine(value.prettyText)
         case (.raw, .value(let value)):
@@ -53,7 +54,8 @@ struct CommandRunner: Sendable {
             let error = JSONValue.object([
                 JSONMember("kind", .string(failure.kind)), JSONMember("message", .string(failure.message)),
             ])
-            context.io.printLine(envelope(request, ok: false, extra: [JSONMember("error", error)]).compactText)
+            context.io.printLine(
+                envelope(request, ok: false, extra: [JSONMember("error", error)]).compactText)
         }
         context.io.printError("error: \(failure.message)")
     }

@@ -36,7 +36,7 @@ enum ExtractCommand {
         } catch {
             throw CommandFailure(kind: "noJSONFound", message: "extract: \(error)")
         }
-        for repair in found.flatMap(\.repairs) {
+        for repair in found.flatMap(\.repairs) where repair.kind.changesValue {
             context.io.printError("repair: \(repair)")
         }
         guard found.count == 1, let single = found.first else {

@@ -45,7 +45,8 @@ struct ShellSettings: Sendable, Equatable {
     ///   (`unknownSetting`) with a "did you mean" suggestion.
     mutating func set(_ name: String, to value: String) throws {
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(kind: "invalidSetting", message: "set \(name): expected \(expectation), got '\(value)'")
+            CommandFailure(
+                kind: "invalidSetting", message: "set \(name): expected \(expectation), got '\(value)'")
         }
         switch name {
         case "model":
@@ -80,7 +81,10 @@ struct ShellSettings: Sendable, Equatable {
             }
             timeout = duration
         case "language":
-            guard let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: { $0.lowercased() == value.lowercased() })
+            guard
+                let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: {
+                    $0.lowercased() == value.lowercased()
+                })
             else { throw invalid("en, es, zh-Hans or zh-Hant") }
             self.language = language
         default:
