@@ -41,7 +41,9 @@ private struct Catalog: Decodable {
     }
 
     @Test func typeMismatchFromTheDecoder() {
-        let items = JSONValue.array([obj(("year", num("1"))), obj(("year", num("2"))), obj(("year", .string("abc")))])
+        let items = JSONValue.array([
+            obj(("year", num("1"))), obj(("year", num("2"))), obj(("year", .string("abc"))),
+        ])
         #expect(
             summary(decoding: obj(("title", .string("t")), ("items", items)))
                 == #"$.items[2].year: expected Int, found string "abc""#)
@@ -52,7 +54,9 @@ private struct Catalog: Decodable {
     }
 
     @Test func valueNotFoundFromTheDecoder() {
-        #expect(summary(decoding: obj(("title", .null), ("items", .array([])))) == "$.title: expected String, found null")
+        #expect(
+            summary(decoding: obj(("title", .null), ("items", .array([]))))
+                == "$.title: expected String, found null")
     }
 
     @Test func outOfRangeFromTheDecoder() {
@@ -62,24 +66,39 @@ private struct Catalog: Decodable {
                 == "$.items[0].year: expected Int, found number 1e30 (out of range)")
     }
 
-    @Test(arguments: [
-        (
-            DecodingError.typeMismatch(Int.self, context([], "Expected to decode Int but found a string instead.")),
-            "$: expected to decode Int but found a string instead"
-        ),
-        (.typeMismatch(Int.self, context([Key("a")], "")), "$.a: expected Int"),
-        (.typeMismatch(Double.self, context([Key("x")], "Not a number.")), "$.x: expected Double: not a number"),
-        (.valueNotFound(String.self, context([], "")), "$: expected String, found null"),
-        (
-            .valueNotFound(Int.self, context([Key("a"), JSONPath.IndexKey(index: 0)], "Expected Int, found null.")),
-            "$.a[0]: expected Int, found null"
-        ),
-        (.keyNotFound(Key("first name"), context([Key("user")], "No value.")), #"$.user["first name"]: missing key"#),
-        (.keyNotFound(JSONPath.IndexKey(index: 3), context([Key("rows")], "")), "$.rows[3]: missing key"),
-        (.dataCorrupted(context([], "")), "$: data corrupted"),
-        (.dataCorrupted(context([], "The given data was not valid JSON.")), "$: the given data was not valid JSON"),
-        (.dataCorrupted(context([Key("u")], "URL is invalid.\nSecond line.")), "$.u: URL is invalid. Second line"),
-    ] as [(DecodingError, String)])
+    @Test(
+        arguments: [
+            (
+                DecodingError.typeMismatch(
+                    Int.self, context([], "Expected to decode Int but found a string instead.")),
+                "$: expected to decode Int but found a string instead"
+            ),
+            (.typeMismatch(Int.self, context([Key("a")], "")), "$.a: expected Int"),
+            (
+                .typeMismatch(Double.self, context([Key("x")], "Not a number.")),
+                "$.x: expected Double: not a number"
+            ),
+            (.valueNotFound(String.self, context([], "")), "$: expected String, found null"),
+            (
+                .valueNotFound(
+                    Int.self, context([Key("a"), JSONPath.IndexKey(index: 0)], "Expected Int, found null.")),
+                "$.a[0]: expected Int, found null"
+            ),
+            (
+                .keyNotFound(Key("first name"), context([Key("user")], "No value.")),
+                #"$.user["first name"]: missing key"#
+            ),
+            (.keyNotFound(JSONPath.IndexKey(index: 3), context([Key("rows")], "")), "$.rows[3]: missing key"),
+            (.dataCorrupted(context([], "")), "$: data corrupted"),
+            (
+                .dataCorrupted(context([], "The given data was not valid JSON.")),
+                "$: the given data was not valid JSON"
+            ),
+            (
+                .dataCorrupted(context([Key("u")], "URL is invalid.\nSecond line.")),
+                "$.u: URL is invalid. Second line"
+            ),
+        ] as [(DecodingError, String)])
     func summariesOfHandMadeErrors(error: DecodingError, expected: String) {
         #expect(LLMDecoding.summary(of: error) == expected)
     }

@@ -57,18 +57,19 @@ private struct Catalog: Decodable {
 @Suite struct LenientDecoderErrorTests {
     let decoder = LenientJSONDecoder()
 
-    @Test(arguments: [
-        (num("300"), "dataCorrupted", "Expected Int8, found number 300 (out of range)."),
-        (num("-129"), "dataCorrupted", "Expected Int8, found number -129 (out of range)."),
-        (num("1e400"), "dataCorrupted", "Expected Int8, found number 1e400 (out of range)."),
-        (.string("1e400"), "dataCorrupted", #"Expected Int8, found string "1e400" (out of range)."#),
-        (.string("abc"), "typeMismatch", #"Expected Int8, found string "abc"."#),
-        (.string("N/A"), "valueNotFound", #"Expected Int8, found null word "N/A"."#),
-        (.null, "valueNotFound", "Expected Int8, found null."),
-        (.bool(true), "typeMismatch", "Expected Int8, found boolean true."),
-        (.array([num("1"), num("2")]), "typeMismatch", "Expected Int8, found array of 2 elements."),
-        (obj(("a", num("1"))), "typeMismatch", "Expected Int8, found object with 1 member."),
-    ] as [(JSONValue, String, String)])
+    @Test(
+        arguments: [
+            (num("300"), "dataCorrupted", "Expected Int8, found number 300 (out of range)."),
+            (num("-129"), "dataCorrupted", "Expected Int8, found number -129 (out of range)."),
+            (num("1e400"), "dataCorrupted", "Expected Int8, found number 1e400 (out of range)."),
+            (.string("1e400"), "dataCorrupted", #"Expected Int8, found string "1e400" (out of range)."#),
+            (.string("abc"), "typeMismatch", #"Expected Int8, found string "abc"."#),
+            (.string("N/A"), "valueNotFound", #"Expected Int8, found null word "N/A"."#),
+            (.null, "valueNotFound", "Expected Int8, found null."),
+            (.bool(true), "typeMismatch", "Expected Int8, found boolean true."),
+            (.array([num("1"), num("2")]), "typeMismatch", "Expected Int8, found array of 2 elements."),
+            (obj(("a", num("1"))), "typeMismatch", "Expected Int8, found object with 1 member."),
+        ] as [(JSONValue, String, String)])
     func int8ProblemsAreTypedErrorsNotTraps(value: JSONValue, kind: String, message: String) {
         let error = decodingError { _ = try decoder.decode(Tiny.self, from: obj(("n", value))) }
         #expect(parts(error)! == (kind, "$.n", message))
@@ -86,7 +87,10 @@ private struct Catalog: Decodable {
     @Test func typeMismatchDeepInsideArrays() {
         let input = obj(
             ("title", .string("t")),
-            ("items", .array([obj(("year", num("1"))), obj(("year", num("2"))), obj(("year", .string("abc")))])))
+            (
+                "items",
+                .array([obj(("year", num("1"))), obj(("year", num("2"))), obj(("year", .string("abc")))])
+            ))
         let error = decodingError { _ = try decoder.decode(Catalog.self, from: input) }
         guard case .typeMismatch(let type, let context) = error else {
             Issue.record("expected typeMismatch, got \(String(describing: error))")
@@ -106,7 +110,8 @@ private struct Catalog: Decodable {
     @Test func nullWordForNonOptionalArrayIsValueNotFound() {
         struct Tags: Decodable { let tags: [String] }
         let error = decodingError { _ = try decoder.decode(Tags.self, from: obj(("tags", .string("none")))) }
-        #expect(parts(error)! == ("valueNotFound", "$.tags", #"Expected Array<String>, found null word "none"."#))
+        #expect(
+            parts(error)! == ("valueNotFound", "$.tags", #"Expected Array<String>, found null word "none"."#))
     }
 
     @Test func containersOfTheWrongKind() {
@@ -131,7 +136,9 @@ private struct Catalog: Decodable {
 
     @Test func enumWithoutMatchingCase() {
         enum Color: String, Decodable, CaseIterable { case red, green }
-        let error = decodingError { _ = try decoder.decode([Color].self, from: .array([.string("RED"), .string("blue")])) }
+        let error = decodingError {
+            _ = try decoder.decode([Color].self, from: .array([.string("RED"), .string("blue")]))
+        }
         guard case .dataCorrupted(let context) = error else {
             Issue.record("expected dataCorrupted, got \(String(describing: error))")
             return
@@ -141,7 +148,10 @@ private struct Catalog: Decodable {
 
     @Test func invalidURLIsDataCorrupted() {
         let error = decodingError { _ = try decoder.decode(URL.self, from: .string("http://[::1")) }
-        #expect(parts(error)! == ("dataCorrupted", "$", #"Expected URL, found string "http://[::1" (not a valid URL)."#))
+        #expect(
+            parts(error)! == (
+                "dataCorrupted", "$", #"Expected URL, found string "http://[::1" (not a valid URL)."#
+            ))
     }
 
     @Test func nestedContainersAndSuperDecodersKeepPaths() throws {
@@ -154,7 +164,8 @@ private struct Catalog: Decodable {
             let parent: String
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Keys.self)
-                x = try container.nestedContainer(keyedBy: Inner.self, forKey: .outer).decode(Int.self, forKey: .x)
+                x = try container.nestedContainer(keyedBy: Inner.self, forKey: .outer).decode(
+                    Int.self, forKey: .x)
                 var list = try container.nestedUnkeyedContainer(forKey: .list)
                 _ = try list.decodeNil()
                 var row = try list.nestedUnkeyedContainer()
@@ -165,10 +176,13 @@ private struct Catalog: Decodable {
             }
         }
         let input = obj(
-            ("outer", obj(("x", .string("1")))), ("list", .array([.string("none"), .array([num("0"), num("2.5")])])),
+            ("outer", obj(("x", .string("1")))),
+            ("list", .array([.string("none"), .array([num("0"), num("2.5")])])),
             ("base", .string("y")), ("super", num("9")))
         let result = try decoder.decode(Custom.self, from: input)
-        #expect(result.value.x == 1 && result.value.second == 2 && result.value.base && result.value.parent == "9")
+        #expect(
+            result.value.x == 1 && result.value.second == 2 && result.value.base && result.value.parent == "9"
+        )
         #expect(
             result.coercions.map(\.description) == [
                 #"$.outer.x: "1" read as 1"#, #"$.list[0]: "none" read as null"#,

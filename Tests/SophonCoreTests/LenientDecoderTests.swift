@@ -172,7 +172,10 @@ private struct Ticket: Decodable, Equatable {
         let names = ["i", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64"]
         let input = JSONValue.object(names.map { JSONMember($0, .string("12")) })
         let result = try decoder.decode(Integers.self, from: input)
-        #expect(result.value == Integers(i: 12, i8: 12, i16: 12, i32: 12, i64: 12, u: 12, u8: 12, u16: 12, u32: 12, u64: 12))
+        #expect(
+            result.value
+                == Integers(
+                    i: 12, i8: 12, i16: 12, i32: 12, i64: 12, u: 12, u8: 12, u16: 12, u32: 12, u64: 12))
         #expect(trail(result) == names.map { "$.\($0) stringToNumber" })
     }
 

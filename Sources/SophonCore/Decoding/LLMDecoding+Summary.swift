@@ -17,16 +17,19 @@ extension LLMDecoding {
         let text: String
         switch error {
         case .typeMismatch(let type, let context):
-            text = "\(JSONPath(codingPath: context.codingPath)): "
+            text =
+                "\(JSONPath(codingPath: context.codingPath)): "
                 + expectation(type, context.debugDescription, fallback: "")
         case .valueNotFound(let type, let context):
-            text = "\(JSONPath(codingPath: context.codingPath)): "
+            text =
+                "\(JSONPath(codingPath: context.codingPath)): "
                 + expectation(type, context.debugDescription, fallback: ", found null")
         case .keyNotFound(let key, let context):
             text = "\(JSONPath(codingPath: context.codingPath + [key])): missing key"
         case .dataCorrupted(let context):
             let message = sentenceFragment(context.debugDescription)
-            text = "\(JSONPath(codingPath: context.codingPath)): "
+            text =
+                "\(JSONPath(codingPath: context.codingPath)): "
                 + (message.isEmpty ? "data corrupted" : message)
         @unknown default:
             text = "\(error)"

@@ -77,8 +77,11 @@ struct NumericText {
         }
         let exponentSplit = core.split(
             separator: "e", maxSplits: 1, omittingEmptySubsequences: false)
-        let lowered = exponentSplit.count == 2 ? exponentSplit : core.split(
-            separator: "E", maxSplits: 1, omittingEmptySubsequences: false)
+        let lowered =
+            exponentSplit.count == 2
+            ? exponentSplit
+            : core.split(
+                separator: "E", maxSplits: 1, omittingEmptySubsequences: false)
         guard let mantissa = lowered.first else { return nil }
         var exponent = ""
         if lowered.count == 2 {
