@@ -75,6 +75,7 @@ import Testing
         ("the field {x} is in pixels: {\"w\": [1]}", #"{"w":[1]}"#, 28),
         ("[Note: see below]\n[{\"id\": 1}]", #"[{"id":1}]"#, 18),
         ("{ not json {\"a\": true} }", #"{"a":true}"#, 11),
+        ("Use ['] for quotes. {\"a\": 1}", #"{"a":1}"#, 20),
     ])
     func realJSONIsPreferredOverBracketedProse(text: String, compact: String, start: Int) throws {
         let found = try extractor.extract(from: text)

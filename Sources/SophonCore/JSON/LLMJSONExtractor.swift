@@ -93,7 +93,9 @@ public struct LLMJSONExtractor: Sendable {
         var proseStart = cursor  // Start of the text not yet accounted for by a value.
         while cursor < region.upperBound {
             let byte = bytes[cursor]
-            guard byte == ASCII.openBrace || byte == ASCII.openBracket else {
+            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+            else {
                 cursor += 1
                 continue
             }
