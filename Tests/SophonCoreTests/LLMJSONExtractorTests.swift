@@ -75,6 +75,7 @@ import Testing
         ("the field {x} is in pixels: {\"w\": [1]}", #"{"w":[1]}"#, 28),
         ("[Note: see below]\n[{\"id\": 1}]", #"[{"id":1}]"#, 18),
         ("{ not json {\"a\": true} }", #"{"a":true}"#, 11),
+        ("Use ['] for quotes. {\"a\": 1}", #"{"a":1}"#, 20),
     ])
     func realJSONIsPreferredOverBracketedProse(text: String, compact: String, start: Int) throws {
         let found = try extractor.extract(from: text)
@@ -88,6 +89,26 @@ import Testing
     func nothingRecoverableIsRefused(text: String) {
         #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extract(from: text) }
         #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extractFirst(from: text) }
+    }
+
+    @Test(arguments: [
+        ("```json\n\"hello\"\n```", #""hello""#, 8..<15, [JSONRepair.Kind.strippedFence]),
+        ("42", "42", 0..<2, [JSONRepair.Kind]()),
+        ("  true \n", "true", 2..<6, []),
+        (#""caf\u00e9""#, #""café""#, 0..<11, []),
+    ])
+    func wholeScalarIsReturned(text: String, compact: String, range: Range<Int>, kinds: [JSONRepair.Kind])
+        throws
+    {
+        let found = try extractor.extract(from: text)
+        #expect(found.map(\.value.compactText) == [compact])
+        #expect(found.first?.range == range)
+        #expect(found.first?.repairs.map(\.kind) == kinds)
+    }
+
+    @Test(arguments: ["n", "The answer is 42", "tru", "\"open", "42 and 43"])
+    func scalarsInProseAreNotValues(text: String) {
+        #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extract(from: text) }
     }
 
     @Test func noJSONFoundMessage() {

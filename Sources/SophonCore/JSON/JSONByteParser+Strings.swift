@@ -6,7 +6,7 @@ extension JSONByteParser {
     ///   decides how to record it).
     /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` for what cannot be repaired and,
     ///   in strict mode, for raw control characters, invalid escapes, unpaired surrogates and
-    ///   a missing closing quote.
+    ///   a missing closing quote (in both modes for a single-quoted string).
     mutating func readString() throws(JSONParseFailure) -> (text: String, complete: Bool) {
         let start = position
         let quote = bytes[position]
@@ -56,7 +56,9 @@ extension JSONByteParser {
             buffer.append(byte)
             position += 1
         }
-        guard isLenient else {
+        // A single quote left open is more likely an apostrophe in prose than a cut string:
+        // refuse it rather than swallow the rest of the text.
+        guard isLenient, quote == ASCII.quote else {
             throw .syntax(
                 offset: start, message: "unterminated string (no closing quote before the end of input)")
         }

@@ -75,6 +75,25 @@ struct JSONByteParser {
         case separator
     }
 
+    /// Whether the `{` or `[` at `offset` can start a (lenient) value: the first byte after it
+    /// and any whitespace could begin its first member or element, or close it. A cheap filter
+    /// that lets the extractor pass over brackets in prose without running the parser; keep it
+    /// in step with what ``parseValue()`` accepts.
+    static func canOpenContainer(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        var cursor = offset + 1
+        while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+        guard cursor < end else { return false }  // Only a bare bracket: nothing to recover.
+        let byte = bytes[cursor]
+        switch byte {
+        case ASCII.quote, ASCII.apostrophe, ASCII.slash: return true
+        case ASCII.closeBrace: return bytes[offset] == ASCII.openBrace
+        case _ where bytes[offset] == ASCII.openBrace: return false
+        case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus: return true
+        case ASCII.zero...ASCII.nine: return true
+        default: return "tfnTFNI".utf8.contains(byte)
+        }
+    }
+
     /// Parses one value starting at ``position`` (leading whitespace allowed) and leaves
     /// ``position`` just after it. Trailing text is not examined.
     ///

@@ -17,7 +17,8 @@
 ///    so the result is always strict JSON. Each repair is recorded with its byte offset.
 ///
 /// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
-/// recovered). Scalars (`42`, `"text"`) are not searched for.
+/// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
+/// when a fenced block (or the whole text) is exactly one strict JSON scalar.
 public struct LLMJSONExtractor: Sendable {
     /// Limits for the extractor.
     public struct Options: Sendable, Hashable {
@@ -69,12 +70,16 @@ public struct LLMJSONExtractor: Sendable {
                 var found: [ExtractedJSON] = []
                 for block in MarkdownFenceScanner.blocks(in: bytes) {
                     var values = try scan(bytes, block.content)
+                    if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
+                        values = [scalar]
+                    }
                     let fence = JSONRepair.make(
                         .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
                     for index in values.indices { values[index].repairs.insert(fence, at: 0) }
                     found += values
                 }
                 if found.isEmpty { found = try scan(bytes, 0..<bytes.count) }
+                if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
                 guard !found.isEmpty else { return .failure(.noJSONFound) }
                 return .success(found)
             } catch {
@@ -93,7 +98,9 @@ public struct LLMJSONExtractor: Sendable {
         var proseStart = cursor  // Start of the text not yet accounted for by a value.
         while cursor < region.upperBound {
             let byte = bytes[cursor]
-            guard byte == ASCII.openBrace || byte == ASCII.openBracket else {
+            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+            else {
                 cursor += 1
                 continue
             }
@@ -124,6 +131,24 @@ public struct LLMJSONExtractor: Sendable {
                 .make(.skippedProse, at: prose, "skipped the text after the value"))
         }
         return found
+    }
+
+    /// The strict JSON scalar (`"text"`, `42`, `true`, `null`) that is all of `region` but
+    /// surrounding whitespace, else `nil`. No repairs here, so prose is never read as a value.
+    private static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
+        -> ExtractedJSON?
+    {
+        guard let start = firstNonBlank(bytes, region), bytes[start] != ASCII.openBrace,
+            bytes[start] != ASCII.openBracket
+        else { return nil }
+        var parser = JSONByteParser(
+            bytes: bytes, start: start, end: region.upperBound, mode: .strict, maxDepth: 1)
+        guard let value = try? parser.parseValue() else { return nil }
+        let valueEnd = parser.position
+        guard (try? parser.skipInsignificant()) != nil, parser.position == region.upperBound else {
+            return nil
+        }
+        return ExtractedJSON(value: value, range: start..<valueEnd, repairs: [])
     }
 
     /// A lone `{` or `[` closed by the end of the text with nothing inside: nothing recovered.
