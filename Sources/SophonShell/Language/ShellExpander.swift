@@ -104,9 +104,14 @@ enum ShellExpansionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .wrongType(let reference, let depth, let found):
             let component = Self.component(reference, depth)
             let wanted = component.hasPrefix("[") ? "an array" : "an object"
-            let article = found == "array" || found == "object" ? "an" : "a"
+            let what =
+                switch found {
+                case "null": "null"
+                case "array", "object": "an \(found)"
+                default: "a \(found)"
+                }
             return "cannot read \(component) in \(reference): \(reference.spelled(pathCount: depth)) "
-                + "is \(article) \(found), not \(wanted)"
+                + "is \(what), not \(wanted)"
         }
     }
 
