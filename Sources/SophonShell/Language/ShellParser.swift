@@ -136,12 +136,11 @@ struct ShellParser: Sendable {
             lexer.fail("invalid variable name '\(shown)'; \(hint)\(usage)", at: nameStart)
             return ShellCommand(words: [first, nameWord] + lexer.remainingWords())
         }
-        guard let (equals, equalsStart) = lexer.nextWord(), equals.literalText == "=", !equals.isQuoted
-        else {
-            lexer.fail("expected '=' after the variable name; \(usage)", at: lexer.position)
+        let equalsWord = lexer.nextWord()
+        guard let (equals, _) = equalsWord, equals.literalText == "=", !equals.isQuoted else {
+            lexer.fail("expected '=' after the variable name; \(usage)", at: equalsWord?.start ?? lexer.position)
             return ShellCommand(words: [first, nameWord] + lexer.remainingWords())
         }
-        _ = equalsStart
         let words = [first, nameWord, equals]
         while ShellLexer.isBlank(lexer.peek()) { lexer.position += 1 }
         // Rule 1: the rest of the physical line, as typed, is JSON.
