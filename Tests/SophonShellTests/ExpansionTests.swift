@@ -94,7 +94,8 @@ import Testing
     }
 
     @Test func referencesPrintAsWritten() {
-        #expect(VariableReference("v", path: [.field("a"), .index(1), .field("b")]).description == "${v.a[1].b}")
+        #expect(
+            VariableReference("v", path: [.field("a"), .index(1), .field("b")]).description == "${v.a[1].b}")
         #expect(VariableReference("v").description == "$v")
         #expect(VariableReference("v", braced: true).description == "${v}")
     }

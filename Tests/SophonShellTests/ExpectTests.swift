@@ -20,7 +20,9 @@ import Testing
 
     /// "pass", the failure message, or "error: MESSAGE".
     private func run(_ line: String, validation: ExpectOutcome = .passed) -> String {
-        guard let command = LanguageTesting.command(line) else { return "parse " + LanguageTesting.error(line) }
+        guard let command = LanguageTesting.command(line) else {
+            return "parse " + LanguageTesting.error(line)
+        }
         do {
             let expression = try ExpectExpression.parse(command.arguments)
             let outcome = try ExpectEvaluator.evaluate(
@@ -90,7 +92,10 @@ import Testing
         ("expect", "error: missing expression; usage: expect A OP B, or expect valid"),
         ("expect x", "error: missing operator after 'x'; usage: expect A OP B, or expect valid"),
         ("expect x ==", "error: missing right operand after '=='; usage: expect A OP B, or expect valid"),
-        ("expect x ~ y", "error: unknown operator '~'; expected one of ==, !=, <, <=, >, >=, contains, matches"),
+        (
+            "expect x ~ y",
+            "error: unknown operator '~'; expected one of ==, !=, <, <=, >, >=, contains, matches"
+        ),
         ("expect x matches '('", "error: invalid regular expression '(': not a valid ICU regular expression"),
         ("expect $nope == 1", "error: undefined variable 'nope'"),
         ("expect 1 == ${last.nope}", "error: no field 'nope' in ${last.nope}"),
@@ -103,16 +108,21 @@ import Testing
 
     @Test func validUsesTheHook() {
         #expect(run("expect valid") == "pass")
-        #expect(run("expect valid", validation: .failed(message: "$.year: expected integer")) == "$.year: expected integer")
+        #expect(
+            run("expect valid", validation: .failed(message: "$.year: expected integer"))
+                == "$.year: expected integer")
         // `valid` followed by an operator is an ordinary comparison.
         #expect(run("expect valid == valid") == "pass")
-        #expect(run("expect valid extra") == "error: unknown operator 'extra'; expected one of ==, !=, <, <=, >, >=, contains, matches")
+        #expect(
+            run("expect valid extra")
+                == "error: unknown operator 'extra'; expected one of ==, !=, <, <=, >, >=, contains, matches")
     }
 
     @Test func longOperandsAreCutInMessages() {
         let long = String(repeating: "x", count: 250)
         let outcome = try? ExpectEvaluator.compare(.text(long), .equal, .text("y"))
-        #expect(outcome == .failed(message: "expected \"\(String(repeating: "x", count: 199))…" + " == \"y\""))
+        #expect(
+            outcome == .failed(message: "expected \"\(String(repeating: "x", count: 199))…" + " == \"y\""))
     }
 
     @Test(arguments: [

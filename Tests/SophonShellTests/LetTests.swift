@@ -46,7 +46,10 @@ import Testing
         ("let big = 12345678901234567890", "1", .number(JSONNumber(text: "12345678901234567890")!)),
         ("let p = [1, \"two\"]", "1", .array([.integer(1), .string("two")])),
         // Rule 2: one `"""` block; JSON when its value is JSON, else a string.
-        ("let j = \"\"\"\n  {\"year\": ${last.year}}\n  \"\"\"", "2", .object([JSONMember("year", .integer(2016))])),
+        (
+            "let j = \"\"\"\n  {\"year\": ${last.year}}\n  \"\"\"", "2",
+            .object([JSONMember("year", .integer(2016))])
+        ),
         ("let t = \"\"\"\n  hello $who\n  and \\$5\n  \"\"\"", "2", .string("hello Ada\nand $5")),
         // Rule 3: words. One word that is exactly one expansion copies the value and its type.
         ("let y = ${last.year}", "3", .integer(2016)),
@@ -83,7 +86,10 @@ import Testing
         ("let x", "1:6: expected '=' after the variable name; usage: let NAME = VALUE"),
         ("let x =", "1:8: missing value after '='; usage: let NAME = VALUE"),
         ("let x =   # nothing", "1:11: missing value after '='; usage: let NAME = VALUE"),
-        ("let x = \"a\\q\" b", #"1:11: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
+        (
+            "let x = \"a\\q\" b",
+            #"1:11: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
     ]
 
     @Test(arguments: errorCases)

@@ -28,7 +28,10 @@ import Testing
         (#"echo "$x""#, [#""echo""#, "quoted $x"]),
         (#"echo x"y"'z'"#, [#""echo""#, #"quoted "xyz""#]),
         // Bare backslashes quote the next character, as in sh.
-        (##"echo \$x \#y a\ b a\\b"##, [#""echo""#, #"quoted "$x""#, ##"quoted "#y""##, #"quoted "a b""#, #"quoted "a\\b""#]),
+        (
+            ##"echo \$x \#y a\ b a\\b"##,
+            [#""echo""#, #"quoted "$x""#, ##"quoted "#y""##, #"quoted "a b""#, #"quoted "a\\b""#]
+        ),
         // A backslash-newline is removed.
         ("echo a\\\nb", [#""echo""#, #""ab""#]),
         ("echo a \\\n  b", [#""echo""#, #""a""#, #""b""#]),
@@ -74,10 +77,22 @@ import Testing
     }
 
     static let errorCases: [(String, String)] = [
-        (#"echo "a\qb""#, #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        (#"echo "\u41""#, #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#),
-        (#"echo "\u{110000}""#, #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#),
-        (#"echo "\u{D800}""#, #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#),
+        (
+            #"echo "a\qb""#,
+            #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            #"echo "\u41""#,
+            #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#
+        ),
+        (
+            #"echo "\u{110000}""#,
+            #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#
+        ),
+        (
+            #"echo "\u{D800}""#,
+            #"1:7: invalid unicode escape in double quotes: expected \u{XXXX} with 1 to 8 hex digits naming a Unicode scalar"#
+        ),
         ("echo \"unterminated", "1:6: unterminated double quote"),
         ("echo 'x\ny", "1:6: unterminated single quote"),
         ("echo hi \\", "1:9: a backslash at the end of the input continues nothing"),
@@ -85,13 +100,31 @@ import Testing
         ("echo \"\"\" x\n  y\n  \"\"\"", #"1:10: nothing may follow an opening """ on its line"#),
         ("echo \"\"\"\n  a\n", #"1:6: unterminated """ block"#),
         ("echo \"\"\"", #"1:6: unterminated """ block"#),
-        ("echo \"\"\"\n  a\n b\n  \"\"\"", #"3:2: insufficient indentation: each line of a """ block must start with the closing """'s indentation"#),
-        ("echo \"\"\"\n  a\n\tb\n  \"\"\"", #"3:1: insufficient indentation: each line of a """ block must start with the closing """'s indentation"#),
+        (
+            "echo \"\"\"\n  a\n b\n  \"\"\"",
+            #"3:2: insufficient indentation: each line of a """ block must start with the closing """'s indentation"#
+        ),
+        (
+            "echo \"\"\"\n  a\n\tb\n  \"\"\"",
+            #"3:1: insufficient indentation: each line of a """ block must start with the closing """'s indentation"#
+        ),
         ("echo a\"\"\"\n  x\n  \"\"\"", #"1:7: a """ block must be a word of its own"#),
-        ("echo \"\"\"\n  x\n  \"\"\"y", #"3:6: expected a blank or the end of the line after the closing """"#),
-        ("echo \"\"\"\n  x\"\"\"\n  \"\"\"", #"2:4: """ inside a block must be escaped as \"""; the closing """ starts its own line"#),
-        ("echo \"\"\"\n  \\q\n  \"\"\"", #"2:3: invalid escape '\q' in a """ block; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        ("echo \"\"\"\n  x\\\n  \"\"\"", "2:4: a backslash at the end of a block's last line escapes nothing"),
+        (
+            "echo \"\"\"\n  x\n  \"\"\"y",
+            #"3:6: expected a blank or the end of the line after the closing """"#
+        ),
+        (
+            "echo \"\"\"\n  x\"\"\"\n  \"\"\"",
+            #"2:4: """ inside a block must be escaped as \"""; the closing """ starts its own line"#
+        ),
+        (
+            "echo \"\"\"\n  \\q\n  \"\"\"",
+            #"2:3: invalid escape '\q' in a """ block; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            "echo \"\"\"\n  x\\\n  \"\"\"",
+            "2:4: a backslash at the end of a block's last line escapes nothing"
+        ),
         ("echo ${}", "1:6: empty variable reference '${}'"),
         ("echo ${1a}", "1:8: expected a variable name after '${'"),
         ("echo ${a", "1:6: unterminated '${': expected '}'"),
@@ -101,11 +134,26 @@ import Testing
         ("echo ${a[99999999999999999999]}", "1:10: array index too large"),
         ("echo ${a b}", "1:9: unexpected ' ' in '${...}'; expected '.field', '[index]' or '}'"),
         // Lines and columns: the line of the error; columns count characters, a tab as one.
-        ("echo ok\necho \"\\z\"", #"2:7: invalid escape '\z' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        ("echo \"line1\nline2 \\x\"", #"2:7: invalid escape '\x' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        ("\techo \"\\q\"", #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        ("echo \"日本\\q\"", #"1:9: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
-        ("echo \"e\u{301}\\q\"", #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#),
+        (
+            "echo ok\necho \"\\z\"",
+            #"2:7: invalid escape '\z' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            "echo \"line1\nline2 \\x\"",
+            #"2:7: invalid escape '\x' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            "\techo \"\\q\"",
+            #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            "echo \"日本\\q\"",
+            #"1:9: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
+        (
+            "echo \"e\u{301}\\q\"",
+            #"1:8: invalid escape '\q' in double quotes; the escapes are \" \\ \n \t \$ \u{XXXX}"#
+        ),
     ]
 
     @Test(arguments: errorCases)

@@ -39,7 +39,8 @@ import Testing
         let error = firstError("\techo\t\"\\q\"", name: "-c:1")
         #expect(error.map { ($0.line, $0.column) } ?? (0, 0) == (1, 8))
         #expect(
-            error?.rendered(withLocation: true).split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+            error?.rendered(withLocation: true).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropFirst()
                 == ["\techo\t\"\\q\"", "\t    \t ^"])
     }
 
@@ -60,7 +61,8 @@ import Testing
         #expect(
             ShellDiagnostic.rendered("undefined variable 'x'", sourceName: "examples/tour.sophon", line: 12)
                 == "examples/tour.sophon:12: error: undefined variable 'x'")
-        #expect(ShellDiagnostic.rendered("undefined variable 'x'", sourceName: nil, line: 12)
-            == "error: undefined variable 'x'")
+        #expect(
+            ShellDiagnostic.rendered("undefined variable 'x'", sourceName: nil, line: 12)
+                == "error: undefined variable 'x'")
     }
 }

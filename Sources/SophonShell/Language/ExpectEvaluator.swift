@@ -121,7 +121,9 @@ enum ExpectEvaluator {
     private static func jsonEqual(_ left: JSONValue, _ right: JSONValue) -> Bool {
         switch (left, right) {
         case (.number(let a), .number(let b)):
-            return DecimalLiteral(a.text).map { x in DecimalLiteral(b.text).map { x.compare($0) == 0 } ?? false }
+            return DecimalLiteral(a.text).map { x in
+                DecimalLiteral(b.text).map { x.compare($0) == 0 } ?? false
+            }
                 ?? false
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { jsonEqual($0, $1) }

@@ -110,7 +110,8 @@ enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingOperator(let left): return "missing operator after '\(left)'; \(usage)"
         case .missingRightOperand(let op): return "missing right operand after '\(op)'; \(usage)"
         case .unknownOperator(let word): return "unknown operator '\(word)'; expected one of \(operators)"
-        case .invalidRegex(let pattern, let reason): return "invalid regular expression '\(pattern)': \(reason)"
+        case .invalidRegex(let pattern, let reason):
+            return "invalid regular expression '\(pattern)': \(reason)"
         case .expansion(let error): return error.message
         }
     }

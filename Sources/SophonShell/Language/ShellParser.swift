@@ -138,7 +138,8 @@ struct ShellParser: Sendable {
         }
         let equalsWord = lexer.nextWord()
         guard let (equals, _) = equalsWord, equals.literalText == "=", !equals.isQuoted else {
-            lexer.fail("expected '=' after the variable name; \(usage)", at: equalsWord?.start ?? lexer.position)
+            lexer.fail(
+                "expected '=' after the variable name; \(usage)", at: equalsWord?.start ?? lexer.position)
             return ShellCommand(words: [first, nameWord] + lexer.remainingWords())
         }
         let words = [first, nameWord, equals]

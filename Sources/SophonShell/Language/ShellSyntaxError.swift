@@ -47,8 +47,9 @@ struct ShellSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
             withLocation
             ? "\(sourceName):\(line):\(column): error: \(message)"
             : "error: \(message)"
-        return header + "\n" + sourceLine + "\n" + ShellSyntaxError.caretLine(
-            under: column, of: sourceLine)
+        return header + "\n" + sourceLine + "\n"
+            + ShellSyntaxError.caretLine(
+                under: column, of: sourceLine)
     }
 
     /// A line with `^` under 1-based `column` of `line`.
