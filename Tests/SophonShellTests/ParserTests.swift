@@ -122,6 +122,8 @@ import Testing
         ("echo \"\\q\"", .complete),
         ("echo ${a", .complete),
         ("let x = [1,", .complete),
+        // An earlier error does not hide a quote left open.
+        ("echo ${} \"abc", .needsContinuation),
     ]
 
     @Test(arguments: statusCases)

@@ -12,8 +12,19 @@ struct ShellLexer {
     let source: ShellSource
     /// The next scalar offset to read.
     var position: Int
-    /// The first error met since the last ``clearError()``.
-    private(set) var firstError: ShellSyntaxError?
+    /// The first error met since the last ``clearError()``; marked incomplete when the input
+    /// ended inside an open construct anywhere in the command, even after an earlier error, so
+    /// the REPL still asks for the rest.
+    var firstError: ShellSyntaxError? {
+        guard let error = recordedError, endedInsideConstruct, !error.isIncomplete else {
+            return recordedError
+        }
+        return ShellSyntaxError(
+            sourceName: error.sourceName, line: error.line, column: error.column, message: error.message,
+            sourceLine: error.sourceLine, isIncomplete: true)
+    }
+    private var recordedError: ShellSyntaxError?
+    private var endedInsideConstruct = false
 
     /// A lexer at the start of `source`.
     init(source: ShellSource, position: Int = 0) {
@@ -31,12 +42,20 @@ struct ShellLexer {
     }
 
     /// Forgets the recorded error (at the start of each command).
-    mutating func clearError() { firstError = nil }
+    mutating func clearError() {
+        recordedError = nil
+        endedInsideConstruct = false
+    }
 
     /// Records an error unless one is already recorded for this command.
+    /// - Parameters:
+    ///   - message: what is wrong.
+    ///   - offset: the scalar offset the caret points to.
+    ///   - isIncomplete: whether the input ended inside an open construct.
     mutating func fail(_ message: String, at offset: Int, isIncomplete: Bool = false) {
-        guard firstError == nil else { return }
-        firstError = source.error(message, at: offset, isIncomplete: isIncomplete)
+        if isIncomplete { endedInsideConstruct = true }
+        guard recordedError == nil else { return }
+        recordedError = source.error(message, at: offset, isIncomplete: isIncomplete)
     }
 
     static func isBlank(_ scalar: Unicode.Scalar?) -> Bool { scalar == " " || scalar == "\t" }

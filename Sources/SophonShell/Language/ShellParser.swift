@@ -25,6 +25,7 @@ struct ShellParser: Sendable {
     func parse(_ source: ShellSource) -> [ParsedCommand] {
         var lexer = ShellLexer(source: source)
         var commands: [ParsedCommand] = []
+        var coveredLines = Set<Int>()
         while true {
             lexer.clearError()
             lexer.skipBlanks()
@@ -50,15 +51,37 @@ struct ShellParser: Sendable {
             }
             var text = source.string(from: start, to: lexer.position).unicodeScalars[...]
             while let last = text.last, ShellLexer.isBlank(last) { text.removeLast() }
+            let lines = source.line(containing: start)...source.line(containing: lexer.position)
+            coveredLines.formUnion(lines)
             let result: Result<ShellCommand, ShellSyntaxError> =
-                if let error = lexer.firstError { .failure(error) } else { .success(command) }
+                if let error = invalidUTF8Error(in: lines, of: source) ?? lexer.firstError {
+                    .failure(error)
+                } else {
+                    .success(command)
+                }
             commands.append(
                 ParsedCommand(
                     line: source.line(containing: start), text: String(String.UnicodeScalarView(text)),
                     result: result))
             if !lexer.isAtEnd { lexer.position += 1 }
         }
+        // Invalid lines outside any command (comments, blank-looking lines) still fail.
+        for line in source.invalidLines.keys.sorted() where !coveredLines.contains(line) {
+            guard let error = invalidUTF8Error(in: line...line, of: source) else { continue }
+            let failure = ParsedCommand(line: line, text: source.lineText(line), result: .failure(error))
+            let index = commands.firstIndex { $0.line > line } ?? commands.endIndex
+            commands.insert(failure, at: index)
+        }
         return commands
+    }
+
+    /// The error for the first line of `lines` that was not valid UTF-8, if any.
+    private func invalidUTF8Error(in lines: ClosedRange<Int>, of source: ShellSource) -> ShellSyntaxError? {
+        guard !source.invalidLines.isEmpty,
+            let line = lines.first(where: { source.invalidLines[$0] != nil }),
+            let offset = source.invalidLines[line]
+        else { return nil }
+        return source.error("line \(line) is not valid UTF-8", at: offset)
     }
 
     /// Whether `text` (what the REPL has collected, lines joined by `\n`) is complete.

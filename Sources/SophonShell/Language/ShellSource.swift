@@ -14,6 +14,9 @@ struct ShellSource: Sendable, Equatable {
     let scalars: [Unicode.Scalar]
     /// Scalar offsets where each physical line starts; `lineStarts[0] == 0`.
     let lineStarts: [Int]
+    /// Lines that were not valid UTF-8 (1-based line -> scalar offset of the first invalid
+    /// sequence, now U+FFFD). Empty for sources made from a `String`.
+    let invalidLines: [Int: Int]
 
     /// Wraps `text` under `name`, dropping a leading BOM and turning CRLF into LF.
     ///
@@ -21,6 +24,36 @@ struct ShellSource: Sendable, Equatable {
     ///   - name: the name shown in error locations.
     ///   - text: the input; may be empty, may or may not end with a newline.
     init(name: String, text: String) {
+        self.init(name: name, text: text, invalidPrefixes: [:])
+    }
+
+    /// Decodes `bytes` as UTF-8 line by line; a line that is not valid UTF-8 has its bad
+    /// sequences replaced by U+FFFD and is listed in ``invalidLines``, so the command holding it
+    /// fails with its location while the others run.
+    ///
+    /// - Parameters:
+    ///   - name: the name shown in error locations.
+    ///   - bytes: the file's content (BOM and CRLF handled as in ``init(name:text:)``).
+    init(name: String, bytes: [UInt8]) {
+        var text = ""
+        var invalidPrefixes: [Int: Int] = [:]
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { text += "\n" }
+            if let valid = String(validating: line, as: UTF8.self) {
+                text += valid
+                continue
+            }
+            var iterator = line.makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            var validScalars = 0
+            while case .valid = parser.parseScalar(from: &iterator) { validScalars += 1 }
+            invalidPrefixes[index + 1] = validScalars
+            text += String(decoding: line, as: UTF8.self)
+        }
+        self.init(name: name, text: text, invalidPrefixes: invalidPrefixes)
+    }
+
+    private init(name: String, text: String, invalidPrefixes: [Int: Int]) {
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(text.unicodeScalars.count)
         var previousWasCR = false
@@ -37,6 +70,12 @@ struct ShellSource: Sendable, Equatable {
         self.name = name
         self.scalars = scalars
         self.lineStarts = lineStarts
+        let droppedBOM = text.unicodeScalars.first == "\u{FEFF}" ? 1 : 0
+        var invalidLines: [Int: Int] = [:]
+        for (line, prefix) in invalidPrefixes where line <= lineStarts.count {
+            invalidLines[line] = lineStarts[line - 1] + prefix - (line == 1 ? droppedBOM : 0)
+        }
+        self.invalidLines = invalidLines
         var normalised = String.UnicodeScalarView()
         normalised.append(contentsOf: scalars)
         self.text = String(normalised)
