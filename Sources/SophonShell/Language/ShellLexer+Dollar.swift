@@ -1,8 +1,10 @@
 extension ShellLexer {
+    /// Whether `scalar` may start a variable name: `[A-Za-z_]`.
     static func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
+    /// Whether `scalar` may continue a variable name: `[A-Za-z0-9_]`.
     static func isNameContinue(_ scalar: Unicode.Scalar) -> Bool {
         isNameStart(scalar) || ("0"..."9").contains(scalar)
     }
@@ -53,6 +55,7 @@ extension ShellLexer {
         }
     }
 
+    /// A malformed `${...}`: the message and the scalar offset to point at.
     struct BraceFailure: Error {
         let message: String
         let offset: Int

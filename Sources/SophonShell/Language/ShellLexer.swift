@@ -32,7 +32,9 @@ struct ShellLexer {
         self.position = position
     }
 
+    /// The input's scalars.
     var scalars: [Unicode.Scalar] { source.scalars }
+    /// Whether everything has been read.
     var isAtEnd: Bool { position >= scalars.count }
 
     /// The scalar `offset` places ahead, or `nil` past the end.
@@ -58,6 +60,7 @@ struct ShellLexer {
         recordedError = source.error(message, at: offset, isIncomplete: isIncomplete)
     }
 
+    /// Whether `scalar` is a blank: a space or a tab.
     static func isBlank(_ scalar: Unicode.Scalar?) -> Bool { scalar == " " || scalar == "\t" }
 
     /// Consumes `\` + newline at the position, reporting one that ends the input.
@@ -185,9 +188,12 @@ struct ShellLexer {
 
     /// Where escapes are read, for messages and for `"""` rules.
     enum EscapeContext {
+        /// Inside `"..."`.
         case doubleQuotes
+        /// One content line of a `"""` block; `lastLine` when no content line follows.
         case block(lastLine: Bool)
 
+        /// How the context is named in messages.
         var name: String {
             switch self {
             case .doubleQuotes: "double quotes"
@@ -279,10 +285,13 @@ struct WordBuilder {
     /// Whether the word is a `"""` block.
     var isBlock = false
 
+    /// Appends literal text.
     mutating func append(_ scalar: Unicode.Scalar) { pending.append(scalar) }
 
+    /// Appends literal text.
     mutating func append(_ text: String) { pending.append(contentsOf: text.unicodeScalars) }
 
+    /// Appends an expansion.
     mutating func append(_ reference: VariableReference) {
         flush()
         parts.append(.expansion(reference))
