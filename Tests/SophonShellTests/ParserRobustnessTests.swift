@@ -36,7 +36,9 @@ import Testing
                 let lineLength = source.lineText(error.line).count
                 #expect((1...source.lineCount).contains(error.line), "\(text.debugDescription)")
                 #expect((1...(lineLength + 1)).contains(error.column), "\(text.debugDescription)")
-                #expect(error.rendered(withLocation: true).hasPrefix("fuzz:\(error.line):\(error.column): error: "))
+                #expect(
+                    error.rendered(withLocation: true).hasPrefix(
+                        "fuzz:\(error.line):\(error.column): error: "))
             }
             _ = LanguageTesting.parser.inputStatus(of: text)
         }
