@@ -72,6 +72,29 @@ import Testing
         #expect(result.value == expected)
     }
 
+    /// The same table through the parser the shell uses, SophonCore's strict one.
+    @Test(arguments: cases)
+    func rulesWithTheStrictParser(line: String, rule: String, expected: JSONValue) throws {
+        let parser = ShellParser()
+        guard
+            let assignment = parser.parse(ShellSource(name: "t", text: line)).first.flatMap({
+                try? $0.result.get()
+            })?
+            .assignment
+        else {
+            Issue.record("no assignment in \(line)")
+            return
+        }
+        let value = try assignment.evaluate(
+            expander: LanguageTesting.expander(Self.variables), parseJSON: ShellParser.strictJSON)
+        #expect(value == expected)
+        switch assignment.value {
+        case .json: #expect(rule == "1")
+        case .block: #expect(rule == "2")
+        case .words: #expect(rule == "3")
+        }
+    }
+
     @Test func theNameIsKept() throws {
         #expect(try assign("let my_var2 = 1").name == "my_var2")
         #expect(LanguageTesting.command("let x = 1")?.words.map(\.description) == ["let", "x", "="])

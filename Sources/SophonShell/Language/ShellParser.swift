@@ -15,11 +15,17 @@ struct ShellParser: Sendable {
     /// Creates a parser.
     /// - Parameters:
     ///   - grammar: the prompt-like commands and their options.
-    ///   - parseJSON: strict JSON parsing; injected so this layer does not depend on one parser.
-    init(grammar: ShellGrammar = .standard, parseJSON: @escaping @Sendable (String) -> JSONValue?) {
+    ///   - parseJSON: strict JSON parsing; ``strictJSON`` unless a test injects another.
+    init(
+        grammar: ShellGrammar = .standard,
+        parseJSON: @escaping @Sendable (String) -> JSONValue? = ShellParser.strictJSON
+    ) {
         self.grammar = grammar
         self.parseJSON = parseJSON
     }
+
+    /// SophonCore's strict RFC 8259 parser (`JSONValue(parsing:)`), `nil` on any error.
+    static let strictJSON: @Sendable (String) -> JSONValue? = { try? JSONValue(parsing: $0) }
 
     /// Every command of `source`, in order, each parsed or with its first syntax error.
     func parse(_ source: ShellSource) -> [ParsedCommand] {
