@@ -51,7 +51,19 @@ extension GeminiSchema {
     ///   - path: the JSON path of `jsonValue`, for error messages.
     /// - Throws: ``GeminiSchemaError/invalidValue(path:expected:)`` for a field of the wrong
     ///   kind, ``GeminiSchemaError/unknownKeyword(path:keyword:)`` for an unknown key (strict).
+    ///   ``GeminiSchemaError/unsupported(path:reason:)`` past ``maximumDepth`` levels of nesting.
     public init(jsonValue: JSONValue, strict: Bool = true, path: String = "$") throws {
+        try self.init(jsonValue: jsonValue, strict: strict, path: path, depth: 0)
+    }
+
+    /// The deepest nesting of schemas read or converted (deeper input is refused, not a crash).
+    public static let maximumDepth = 128
+
+    private init(jsonValue: JSONValue, strict: Bool, path: String, depth: Int) throws {
+        guard depth <= GeminiSchema.maximumDepth else {
+            throw GeminiSchemaError.unsupported(
+                path: path, reason: "schemas nested deeper than \(GeminiSchema.maximumDepth) levels")
+        }
         guard case .object(let members) = jsonValue else {
             throw GeminiSchemaError.invalidValue(path: path, expected: "a schema object")
         }
@@ -67,7 +79,7 @@ extension GeminiSchema {
             case "description": description = try reader.string(value, member.key)
             case "nullable": nullable = try reader.bool(value, member.key)
             case "enum": enumValues = try reader.strings(value, member.key)
-            case "items": items = try GeminiSchema(jsonValue: value, strict: strict, path: fieldPath)
+            case "items": items = try GeminiSchema(jsonValue: value, strict: strict, path: fieldPath, depth: depth + 1)
             case "minItems": minItems = try reader.integer(value, member.key)
             case "maxItems": maxItems = try reader.integer(value, member.key)
             case "properties":
@@ -78,7 +90,7 @@ extension GeminiSchema {
                 for property in propertyMembers {
                     parsed[property.key] = try GeminiSchema(
                         jsonValue: property.value, strict: strict,
-                        path: SchemaJSONPath.member(fieldPath, property.key))
+                        path: SchemaJSONPath.member(fieldPath, property.key), depth: depth + 1)
                 }
                 properties = parsed
             case "required": required = try reader.strings(value, member.key)
@@ -96,7 +108,8 @@ extension GeminiSchema {
                 }
                 anyOf = try branches.enumerated().map { index, branch in
                     try GeminiSchema(
-                        jsonValue: branch, strict: strict, path: SchemaJSONPath.index(fieldPath, index))
+                        jsonValue: branch, strict: strict, path: SchemaJSONPath.index(fieldPath, index),
+                        depth: depth + 1)
                 }
             case "propertyOrdering": propertyOrdering = try reader.strings(value, member.key)
             case "default": defaultValue = value

@@ -14,6 +14,7 @@
 struct SchemaTypeSyntaxParser {
     private let characters: [Character]
     private var position = 0
+    private var depth = 0
 
     init(_ text: String) { characters = Array(text) }
 
@@ -84,6 +85,13 @@ struct SchemaTypeSyntaxParser {
 
     private mutating func parsePrimary() throws(GeminiSchemaSyntaxError) -> Primary {
         guard let next = peek else { throw error("expected a type", at: position) }
+        if next == "{" || next == "[" {
+            guard depth < GeminiSchema.maximumDepth else {
+                throw error("schema nested deeper than \(GeminiSchema.maximumDepth) levels", at: position)
+            }
+            depth += 1
+        }
+        defer { if next == "{" || next == "[" { depth -= 1 } }
         switch next {
         case "{": return .schema(try parseObject())
         case "[": return .schema(try parseArray())
