@@ -88,6 +88,7 @@ private struct DialectScan {
                     }
                 }
                 // Property names are data, not keywords: look only at their schemas.
+                if ["example", "examples", "default", "enum", "const"].contains(member.key) { continue }
                 if member.key == "properties", case .object(let properties) = member.value {
                     for property in properties { visit(property.value, depth: depth + 1) }
                 } else {
