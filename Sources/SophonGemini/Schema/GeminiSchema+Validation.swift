@@ -35,7 +35,8 @@ enum SchemaValidator {
 
         if case .null = value, schema.nullable == true || schema.type == .null { return }
         if let branches = schema.anyOf, !branches.isEmpty {
-            var closest: [GeminiSchemaViolation]?
+            // None matching: report the closest branch (one whose type fits first, then fewest).
+            var closest: (rank: Int, found: [GeminiSchemaViolation])?
             for branch in branches {
                 var found: [GeminiSchemaViolation] = []
                 check(value, against: branch, path: path, into: &found)
@@ -43,9 +44,10 @@ enum SchemaValidator {
                     closest = nil
                     break
                 }
-                if closest == nil || found.count < (closest?.count ?? 0) { closest = found }
+                let rank = mismatchRank(value, branch, found)
+                if closest == nil || rank < (closest?.rank ?? 0) { closest = (rank, found) }
             }
-            if let closest { violations += closest }
+            if let closest { violations += closest.found }
         }
         if let type = schema.type, !matches(value, type) {
             report("expected \(type), got \(JSONValueText.describe(value))")
@@ -141,6 +143,14 @@ enum SchemaValidator {
             let list = allowed.map(JSONValueText.quoted).joined(separator: ", ")
             report("expected one of \(list), got \(JSONValueText.describe(value))")
         }
+    }
+
+    /// Orders failed matches: a value whose type the schema rejects ranks after any whose type
+    /// fits, then by the number of violations.
+    static func mismatchRank(_ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaViolation]) -> Int {
+        let typeFits =
+            schema.type.map { matches(value, $0) } ?? true || (value == .null && schema.nullable == true)
+        return (typeFits ? 0 : 1 << 40) + violations.count
     }
 
     static func matches(_ value: JSONValue, _ type: GeminiSchemaType) -> Bool {

@@ -22,19 +22,21 @@ public struct GeminiSchemaCandidateSelection: Sendable, Hashable {
 
 extension GeminiSchema {
     /// Picks, among the values an extractor found in a reply (in reply order), the first that
-    /// validates against this schema; when none does, the one with the fewest violations (the
-    /// earliest on a tie), reported with them so the caller can say what is wrong.
+    /// validates against this schema; when none does, the closest one, reported with its
+    /// violations so the caller can say what is wrong: a value of the schema's top-level type
+    /// beats one of another type, then fewer violations win, then the earlier value.
     /// - Parameter candidates: the values found, in order.
     /// - Returns: the choice, or `nil` when `candidates` is empty.
     public func selectCandidate(from candidates: [JSONValue]) -> GeminiSchemaCandidateSelection? {
-        var best: GeminiSchemaCandidateSelection?
+        var best: (rank: Int, selection: GeminiSchemaCandidateSelection)?
         for (index, candidate) in candidates.enumerated() {
             let violations = validate(candidate)
             if violations.isEmpty { return GeminiSchemaCandidateSelection(index: index, value: candidate, violations: []) }
-            if best == nil || violations.count < (best?.violations.count ?? 0) {
-                best = GeminiSchemaCandidateSelection(index: index, value: candidate, violations: violations)
+            let rank = SchemaValidator.mismatchRank(candidate, self, violations)
+            if best == nil || rank < (best?.rank ?? 0) {
+                best = (rank, GeminiSchemaCandidateSelection(index: index, value: candidate, violations: violations))
             }
         }
-        return best
+        return best?.selection
     }
 }
