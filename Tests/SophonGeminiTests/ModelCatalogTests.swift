@@ -84,9 +84,14 @@ import Testing
     static let resolutionCases: [(GeminiModel, [GeminiModel], GeminiModel, GeminiModelResolution.Outcome)] = [
         (.gemini25Flash, GeminiModel.allPresets, .gemini25Flash, .direct),
         (.custom("tuned"), [], .custom("tuned"), .direct),
-        (.gemini25FlashLite, [.gemini35FlashLite, .gemini38Flash], .gemini35FlashLite,
-         .successor(chain: [.gemini31FlashLite, .gemini35FlashLite])),
-        (.gemini25FlashLite, [.gemini31FlashLite], .gemini31FlashLite, .successor(chain: [.gemini31FlashLite])),
+        (
+            .gemini25FlashLite, [.gemini35FlashLite, .gemini38Flash], .gemini35FlashLite,
+            .successor(chain: [.gemini31FlashLite, .gemini35FlashLite])
+        ),
+        (
+            .gemini25FlashLite, [.gemini31FlashLite], .gemini31FlashLite,
+            .successor(chain: [.gemini31FlashLite])
+        ),
         (.gemini3Flash, [.gemini36Flash], .gemini36Flash, .successor(chain: [.gemini36Flash])),
         (.gemini25Pro, [.gemini38Flash], .gemini38Flash, .fallback),
         (.gemini38Flash, [], .gemini38Flash, .fallback),
@@ -94,7 +99,8 @@ import Testing
 
     @Test(arguments: resolutionCases)
     func resolution(
-        model: GeminiModel, available: [GeminiModel], expected: GeminiModel, outcome: GeminiModelResolution.Outcome
+        model: GeminiModel, available: [GeminiModel], expected: GeminiModel,
+        outcome: GeminiModelResolution.Outcome
     ) {
         let resolution = model.resolved(in: available, fallback: .gemini38Flash)
         #expect(resolution.requested == model)

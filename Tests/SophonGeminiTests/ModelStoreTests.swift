@@ -33,7 +33,10 @@ import Testing
         #expect(object == ["model": "gemini-3.8-flash"])
         #expect(text.hasSuffix("}\n"))
         // No temporary files are left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["settings.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == [
+                "settings.json"
+            ])
         store.saveSelection(nil)
         #expect(store.loadSelection() == nil)
     }

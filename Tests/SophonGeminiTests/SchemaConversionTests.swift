@@ -33,7 +33,8 @@ import Testing
             #"{"type":"OBJECT","description":"Who directed it","properties":{"name":{"type":"STRING"}},"required":["name"],"propertyOrdering":["name"]}"#
         #expect(
             conversion.schema.jsonValue.compactText
-                == #"{"type":"OBJECT","properties":{"title":{"type":"STRING","minLength":1},"director":"# + director
+                == #"{"type":"OBJECT","properties":{"title":{"type":"STRING","minLength":1},"director":"#
+                + director
                 + #","cast":{"type":"ARRAY","items":"# + person + #","maxItems":5}},"required":["title"],"#
                 + #""propertyOrdering":["title","director","cast"]}"#)
         #expect(
@@ -49,26 +50,42 @@ import Testing
 
     static let cases: [(String, String)] = [
         (#"{"const":"yes"}"#, #"{"type":"STRING","enum":["yes"]}"#),
-        (#"{"type":["string","null"],"format":"date-time"}"#, #"{"type":"STRING","format":"date-time","nullable":true}"#),
-        (#"{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"n"}"#, #"{"type":"INTEGER","description":"n","nullable":true}"#),
-        (##"{"oneOf":[{"type":"null"},{"$ref":"#/$defs/s"}],"$defs":{"s":{"type":"string","maxLength":3}}}"##,
-         #"{"type":"STRING","nullable":true,"maxLength":3}"#),
-        (#"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}"#,
-         #"{"anyOf":[{"type":"STRING","nullable":true},{"type":"NUMBER","nullable":true}]}"#),
+        (
+            #"{"type":["string","null"],"format":"date-time"}"#,
+            #"{"type":"STRING","format":"date-time","nullable":true}"#
+        ),
+        (
+            #"{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"n"}"#,
+            #"{"type":"INTEGER","description":"n","nullable":true}"#
+        ),
+        (
+            ##"{"oneOf":[{"type":"null"},{"$ref":"#/$defs/s"}],"$defs":{"s":{"type":"string","maxLength":3}}}"##,
+            #"{"type":"STRING","nullable":true,"maxLength":3}"#
+        ),
+        (
+            #"{"anyOf":[{"type":"string"},{"type":"number"},{"type":"null"}]}"#,
+            #"{"anyOf":[{"type":"STRING","nullable":true},{"type":"NUMBER","nullable":true}]}"#
+        ),
         (#"{"enum":["a",null]}"#, #"{"type":"STRING","nullable":true,"enum":["a"]}"#),
         (#"{"type":"integer","enum":[1,2],"minimum":0}"#, #"{"type":"STRING","enum":["1","2"],"minimum":0}"#),
         (#"{"type":"number","exclusiveMinimum":0,"maximum":1e2}"#, #"{"type":"NUMBER","maximum":100}"#),
         (#"{"allOf":[{"type":"boolean"}],"title":"flag"}"#, #"{"type":"BOOLEAN","title":"flag"}"#),
-        (#"{"type":"OBJECT","properties":{"b":{"type":"STRING"},"a":{"type":"INTEGER"}},"nullable":true}"#,
-         #"{"type":"OBJECT","nullable":true,"properties":{"b":{"type":"STRING"},"a":{"type":"INTEGER"}},"propertyOrdering":["b","a"]}"#),
-        (#"{"type":"object","properties":{"a":{"type":"string"}},"propertyOrdering":["a"],"example":{"a":"x"}}"#,
-         #"{"type":"OBJECT","properties":{"a":{"type":"STRING"}},"propertyOrdering":["a"],"example":{"a":"x"}}"#),
+        (
+            #"{"type":"OBJECT","properties":{"b":{"type":"STRING"},"a":{"type":"INTEGER"}},"nullable":true}"#,
+            #"{"type":"OBJECT","nullable":true,"properties":{"b":{"type":"STRING"},"a":{"type":"INTEGER"}},"propertyOrdering":["b","a"]}"#
+        ),
+        (
+            #"{"type":"object","properties":{"a":{"type":"string"}},"propertyOrdering":["a"],"example":{"a":"x"}}"#,
+            #"{"type":"OBJECT","properties":{"a":{"type":"STRING"}},"propertyOrdering":["a"],"example":{"a":"x"}}"#
+        ),
         (
             ##"{"properties":{"a":{"$ref":"#/properties/b/items"},"b":{"type":"array","items":{"type":"integer"}}}}"##,
             #"{"properties":{"a":{"type":"INTEGER"},"b":{"type":"ARRAY","items":{"type":"INTEGER"}}},"propertyOrdering":["a","b"]}"#
         ),
-        (##"{"type":"array","items":{"$ref":"#/$defs/a~1b"},"$defs":{"a/b":{"type":"boolean"}}}"##,
-         #"{"type":"ARRAY","items":{"type":"BOOLEAN"}}"#),
+        (
+            ##"{"type":"array","items":{"$ref":"#/$defs/a~1b"},"$defs":{"a/b":{"type":"boolean"}}}"##,
+            #"{"type":"ARRAY","items":{"type":"BOOLEAN"}}"#
+        ),
     ]
 
     @Test(arguments: cases)
@@ -77,19 +94,32 @@ import Testing
     }
 
     static let noteCases: [(String, [String])] = [
-        (#"{"type":"integer","enum":[1,2]}"#, [
-            "$: enum values written as strings and type set to STRING (was INTEGER): the API takes string enums only"
-        ]),
-        (#"{"type":"number","exclusiveMinimum":0,"default":1,"$comment":"c","discriminator":{}}"#, [
-            #"$: dropped "exclusiveMinimum" (no Gemini Schema equivalent)"#,
-            #"$: dropped "default" (not accepted by the Gemini API)"#,
-            #"$: dropped "$comment" (not accepted by the Gemini API)"#,
-            #"$: dropped "discriminator" (not accepted by the Gemini API)"#,
-        ]),
-        (#"{"oneOf":[{"type":"string"},{"type":"integer"}],"description":"d"}"#, [
-            "$: oneOf read as anyOf", #"$: dropped "description" beside anyOf (the API wants anyOf alone)"#,
-        ]),
-        (#"{"type":"object"}"#, ["$: an object without properties: the Gemini API rejects OBJECT with no properties"]),
+        (
+            #"{"type":"integer","enum":[1,2]}"#,
+            [
+                "$: enum values written as strings and type set to STRING (was INTEGER): the API takes string enums only"
+            ]
+        ),
+        (
+            #"{"type":"number","exclusiveMinimum":0,"default":1,"$comment":"c","discriminator":{}}"#,
+            [
+                #"$: dropped "exclusiveMinimum" (no Gemini Schema equivalent)"#,
+                #"$: dropped "default" (not accepted by the Gemini API)"#,
+                #"$: dropped "$comment" (not accepted by the Gemini API)"#,
+                #"$: dropped "discriminator" (not accepted by the Gemini API)"#,
+            ]
+        ),
+        (
+            #"{"oneOf":[{"type":"string"},{"type":"integer"}],"description":"d"}"#,
+            [
+                "$: oneOf read as anyOf",
+                #"$: dropped "description" beside anyOf (the API wants anyOf alone)"#,
+            ]
+        ),
+        (
+            #"{"type":"object"}"#,
+            ["$: an object without properties: the Gemini API rejects OBJECT with no properties"]
+        ),
     ]
 
     @Test(arguments: noteCases)
@@ -103,14 +133,36 @@ import Testing
             .recursiveReference(path: "$.properties.next.properties.child", reference: "#/$defs/node")
         ),
         (##"{"$ref":"#"}"##, .recursiveReference(path: "$", reference: "#")),
-        (##"{"items":{"$ref":"#/$defs/missing"}}"##, .unresolvableReference(path: "$.items", reference: "#/$defs/missing")),
+        (
+            ##"{"items":{"$ref":"#/$defs/missing"}}"##,
+            .unresolvableReference(path: "$.items", reference: "#/$defs/missing")
+        ),
         (#"{"$ref":"other.json#/a"}"#, .unresolvableReference(path: "$", reference: "other.json#/a")),
-        (#"{"type":["string","integer"]}"#, .unsupported(path: "$.type", reason: #"several types ("string", "integer") cannot be converted; use anyOf"#)),
+        (
+            #"{"type":["string","integer"]}"#,
+            .unsupported(
+                path: "$.type", reason: #"several types ("string", "integer") cannot be converted; use anyOf"#
+            )
+        ),
         (#"{"type":"date"}"#, .unsupported(path: "$.type", reason: #"unknown type "date""#)),
-        (#"{"allOf":[{"type":"string"},{"minLength":1}]}"#, .unsupported(path: "$", reason: "allOf with several schemas cannot be converted; merge them")),
-        (#"{"properties":{"a":true}}"#, .unsupported(path: "$.properties.a", reason: "a boolean schema (true/false) has no Gemini Schema equivalent")),
-        (#"{"enum":[{"a":1}]}"#, .unsupported(path: "$.enum", reason: "enum values must be strings, numbers or booleans")),
-        (#"{"items":[{"type":"string"}]}"#, .unsupported(path: "$.items", reason: "tuple items (an array of schemas) cannot be converted")),
+        (
+            #"{"allOf":[{"type":"string"},{"minLength":1}]}"#,
+            .unsupported(path: "$", reason: "allOf with several schemas cannot be converted; merge them")
+        ),
+        (
+            #"{"properties":{"a":true}}"#,
+            .unsupported(
+                path: "$.properties.a",
+                reason: "a boolean schema (true/false) has no Gemini Schema equivalent")
+        ),
+        (
+            #"{"enum":[{"a":1}]}"#,
+            .unsupported(path: "$.enum", reason: "enum values must be strings, numbers or booleans")
+        ),
+        (
+            #"{"items":[{"type":"string"}]}"#,
+            .unsupported(path: "$.items", reason: "tuple items (an array of schemas) cannot be converted")
+        ),
         (#"{"required":"a"}"#, .invalidValue(path: "$.required", expected: "an array of strings")),
     ]
 
@@ -152,7 +204,8 @@ import Testing
 
     @Test func documentConvertsJSONSchema() throws {
         let document = try GeminiSchemaDocument(
-            TestJSON.parse(#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#))
+            TestJSON.parse(
+                #"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}"#))
         #expect(document.dialect == .jsonSchema)
         #expect(
             document.schema.jsonValue.compactText

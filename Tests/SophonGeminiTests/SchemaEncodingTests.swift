@@ -34,7 +34,9 @@ import Testing
             #expect(Self.movie.jsonValue.compactText == compact)
             #expect(Self.movie.jsonValue.prettyText == pretty)
         }
-        #expect(pretty.hasPrefix("{\n  \"type\": \"OBJECT\",\n  \"description\": \"A movie\",\n  \"properties\": {\n"))
+        #expect(
+            pretty.hasPrefix(
+                "{\n  \"type\": \"OBJECT\",\n  \"description\": \"A movie\",\n  \"properties\": {\n"))
     }
 
     @Test func jsonEncoderWithSortedKeysIsByteStable() throws {
@@ -44,7 +46,8 @@ import Testing
         for _ in 0..<20 { #expect(try encoder.encode(Self.movie) == first) }
         #expect(
             String(decoding: first, as: UTF8.self).hasPrefix(
-                #"{"description":"A movie","properties":{"genres":{"items":{"enum":["drama","comedy"],"type":"STRING"}"#))
+                #"{"description":"A movie","properties":{"genres":{"items":{"enum":["drama","comedy"],"type":"STRING"}"#
+            ))
     }
 
     @Test func codableRoundTripKeepsTheSchema() throws {
@@ -102,18 +105,23 @@ import Testing
     @Test func readingKeepsDocumentOrderAndUnknownTypes() throws {
         let schema = try GeminiSchema(
             jsonValue: TestJSON.parse(
-                #"{"type":"object","properties":{"b":{"type":"STRING"},"a":{"type":"DECIMAL128"}},"minItems":"3"}"#))
+                #"{"type":"object","properties":{"b":{"type":"STRING"},"a":{"type":"DECIMAL128"}},"minItems":"3"}"#
+            ))
         #expect(schema.type == .object)
         #expect(schema.properties?.names == ["b", "a"])
         #expect(schema.properties?["a"]?.type == .unknown("DECIMAL128"))
         #expect(schema.minItems == 3)
         #expect(
             schema.jsonValue.compactText
-                == #"{"type":"OBJECT","minItems":3,"properties":{"b":{"type":"STRING"},"a":{"type":"DECIMAL128"}}}"#)
+                == #"{"type":"OBJECT","minItems":3,"properties":{"b":{"type":"STRING"},"a":{"type":"DECIMAL128"}}}"#
+        )
     }
 
     static let readErrors: [(String, String)] = [
-        (#"{"type":"OBJECT","additionalProperties":false}"#, #"$: unknown Gemini Schema keyword "additionalProperties""#),
+        (
+            #"{"type":"OBJECT","additionalProperties":false}"#,
+            #"$: unknown Gemini Schema keyword "additionalProperties""#
+        ),
         (#"{"properties":{"a":{"items":{"type":3}}}}"#, "$.properties.a.items.type: expected a string"),
         (#"{"required":["a",1]}"#, "$.required: expected an array of strings"),
         (#"{"maxItems":1.5}"#, "$.maxItems: expected an integer"),

@@ -32,8 +32,14 @@ import Testing
                 + #""required":["a","b"],"propertyOrdering":["a","b"]}"#
         ),
         (#""a" | 'b' | null"#, #"{"type":"STRING","nullable":true,"enum":["a","b"]}"#),
-        (#"{ s: "x\"y\u00e9" }"#, #"{"type":"OBJECT","properties":{"s":{"type":"STRING","enum":["x\"yé"]}},"required":["s"],"propertyOrdering":["s"]}"#),
-        (#"[[number]] "matrix""#, #"{"type":"ARRAY","description":"matrix","items":{"type":"ARRAY","items":{"type":"NUMBER"}}}"#),
+        (
+            #"{ s: "x\"y\u00e9" }"#,
+            #"{"type":"OBJECT","properties":{"s":{"type":"STRING","enum":["x\"yé"]}},"required":["s"],"propertyOrdering":["s"]}"#
+        ),
+        (
+            #"[[number]] "matrix""#,
+            #"{"type":"ARRAY","description":"matrix","items":{"type":"ARRAY","items":{"type":"NUMBER"}}}"#
+        ),
     ]
 
     @Test(arguments: typeSyntaxCases)
@@ -44,14 +50,20 @@ import Testing
 
     static let typeSyntaxErrors: [(String, String)] = [
         ("{ title string }", "expected ':' after property name at column 9"),
-        ("{ title: strin }", #"unknown type "strin" (expected string, integer, number, boolean, an object, an array or quoted values) at column 10"#),
+        (
+            "{ title: strin }",
+            #"unknown type "strin" (expected string, integer, number, boolean, an object, an array or quoted values) at column 10"#
+        ),
         ("{ a: string b: int }", #"expected ',' or '}' after property "a" at column 13"#),
         ("{ a: string", "unclosed '{' at column 1"),
         ("{}", "an object needs at least one property at column 2"),
         ("[]", "expected the element type inside '[]' at column 2"),
         ("[string", "unclosed '[' at column 1"),
         ("{ a: string, a: int }", #"duplicate property "a" at column 14"#),
-        (#"{ a: "x" | int }"#, "a union combines quoted strings (an enum), or one type with null at column 12"),
+        (
+            #"{ a: "x" | int }"#,
+            "a union combines quoted strings (an enum), or one type with null at column 12"
+        ),
         (#"{ a: "open }"#, "unterminated string at column 6"),
         (#"{ a: "\q" }"#, #"invalid escape '\q' at column 7"#),
         ("string extra", "unexpected 'e' after the schema at column 8"),
@@ -124,7 +136,9 @@ import Testing
     }
 
     @Test func specPicksTheSyntax() throws {
-        #expect(try GeminiSchema.parseSpec("  [int]").jsonValue.compactText == #"{"type":"ARRAY","items":{"type":"INTEGER"}}"#)
+        #expect(
+            try GeminiSchema.parseSpec("  [int]").jsonValue.compactText
+                == #"{"type":"ARRAY","items":{"type":"INTEGER"}}"#)
         #expect(try GeminiSchema.parseSpec("n int").properties?.names == ["n"])
     }
 }

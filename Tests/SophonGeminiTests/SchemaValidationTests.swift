@@ -17,13 +17,19 @@ import Testing
         ),
         (
             #"{"year":2016,"tags":["x"],"status":"done"}"#,
-            [#"$: missing required property "title""#, #"$.status: expected one of "draft", "final", got string "done""#]
+            [
+                #"$: missing required property "title""#,
+                #"$.status: expected one of "draft", "final", got string "done""#,
+            ]
         ),
-        (#"{"title":null,"year":1.5,"tags":{},"status":true,"rating":"9"}"#, [
-            "$.title: expected string, got null", "$.year: expected integer, got number 1.5",
-            #"$.rating: expected number, got string "9""#, "$.tags: expected array, got object",
-            "$.status: expected string, got boolean true",
-        ]),
+        (
+            #"{"title":null,"year":1.5,"tags":{},"status":true,"rating":"9"}"#,
+            [
+                "$.title: expected string, got null", "$.year: expected integer, got number 1.5",
+                #"$.rating: expected number, got string "9""#, "$.tags: expected array, got object",
+                "$.status: expected string, got boolean true",
+            ]
+        ),
         ("[]", ["$: expected object, got array"]),
     ]
 
@@ -39,19 +45,40 @@ import Testing
         (.array(items: .string(), maxItems: 2), #"["a","b","c"]"#, ["$: expected at most 2 items, got 3"]),
         (GeminiSchema(type: .string, minLength: 2), #""é""#, ["$: expected at least 2 characters, got 1"]),
         (GeminiSchema(type: .string, maxLength: 1), #""ab""#, ["$: expected at most 1 character, got 2"]),
-        (GeminiSchema(type: .string, pattern: "^[a-z]+$"), #""Ab""#, [#"$: string "Ab" does not match pattern "^[a-z]+$""#]),
+        (
+            GeminiSchema(type: .string, pattern: "^[a-z]+$"), #""Ab""#,
+            [#"$: string "Ab" does not match pattern "^[a-z]+$""#]
+        ),
         (GeminiSchema(type: .string, pattern: "b"), #""abc""#, []),
-        (GeminiSchema(type: .string, pattern: "("), #""a""#, [#"$: the schema's pattern "(" is not a valid regular expression"#]),
-        (GeminiSchema(type: .object, minProperties: 2), #"{"a":1}"#, ["$: expected at least 2 properties, got 1"]),
-        (GeminiSchema(type: .object, maxProperties: 1), #"{"a":1,"b":2}"#, ["$: expected at most 1 property, got 2"]),
+        (
+            GeminiSchema(type: .string, pattern: "("), #""a""#,
+            [#"$: the schema's pattern "(" is not a valid regular expression"#]
+        ),
+        (
+            GeminiSchema(type: .object, minProperties: 2), #"{"a":1}"#,
+            ["$: expected at least 2 properties, got 1"]
+        ),
+        (
+            GeminiSchema(type: .object, maxProperties: 1), #"{"a":1,"b":2}"#,
+            ["$: expected at most 1 property, got 2"]
+        ),
         (.string(), "null", ["$: expected string, got null"]),
         (.string(nullable: true), "null", []),
         (GeminiSchema(type: .null), "0", ["$: expected null, got number 0"]),
         (GeminiSchema(anyOf: [.string(), .integer()]), "3", []),
-        (GeminiSchema(anyOf: [.string(), .object(properties: ["a": .string()], required: ["a"])]), "{}", [#"$: missing required property "a""#]),
+        (
+            GeminiSchema(anyOf: [.string(), .object(properties: ["a": .string()], required: ["a"])]), "{}",
+            [#"$: missing required property "a""#]
+        ),
         (GeminiSchema(type: .unknown("DECIMAL")), "[1]", []),
-        (.object(properties: ["odd key": .integer()], required: []), #"{"odd key":"x"}"#, [#"$["odd key"]: expected integer, got string "x""#]),
-        (.integer(), #""\#(String(repeating: "b", count: 45))""#, [#"$: expected integer, got string "\#(String(repeating: "b", count: 40))…""#]),
+        (
+            .object(properties: ["odd key": .integer()], required: []), #"{"odd key":"x"}"#,
+            [#"$["odd key"]: expected integer, got string "x""#]
+        ),
+        (
+            .integer(), #""\#(String(repeating: "b", count: 45))""#,
+            [#"$: expected integer, got string "\#(String(repeating: "b", count: 40))…""#]
+        ),
     ]
 
     @Test(arguments: boundCases)

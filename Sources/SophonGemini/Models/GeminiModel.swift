@@ -176,7 +176,8 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         func allowed(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
         }
-        return allowed(first) && id.unicodeScalars.allSatisfy { allowed($0) || "._-".unicodeScalars.contains($0) }
+        return allowed(first)
+            && id.unicodeScalars.allSatisfy { allowed($0) || "._-".unicodeScalars.contains($0) }
     }
 
     /// The ID.

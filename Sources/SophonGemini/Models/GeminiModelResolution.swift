@@ -39,7 +39,9 @@ extension GeminiModel {
     public func resolved(
         in available: [GeminiModel] = GeminiModel.allPresets, fallback: GeminiModel = .defaultFallback
     ) -> GeminiModelResolution {
-        if case .custom = self { return GeminiModelResolution(requested: self, resolved: self, outcome: .direct) }
+        if case .custom = self {
+            return GeminiModelResolution(requested: self, resolved: self, outcome: .direct)
+        }
         if available.contains(self) {
             return GeminiModelResolution(requested: self, resolved: self, outcome: .direct)
         }
@@ -47,7 +49,8 @@ extension GeminiModel {
         for next in successorChain {
             walked.append(next)
             if available.contains(next) {
-                return GeminiModelResolution(requested: self, resolved: next, outcome: .successor(chain: walked))
+                return GeminiModelResolution(
+                    requested: self, resolved: next, outcome: .successor(chain: walked))
             }
         }
         return GeminiModelResolution(requested: self, resolved: fallback, outcome: .fallback)

@@ -51,7 +51,9 @@ struct SchemaJSONCoding: Codable {
         if let keyed = try? decoder.container(keyedBy: Key.self) {
             let keys = keyed.allKeys.sorted { $0.stringValue < $1.stringValue }
             value = .object(
-                try keys.map { JSONMember($0.stringValue, try keyed.decode(SchemaJSONCoding.self, forKey: $0).value) })
+                try keys.map {
+                    JSONMember($0.stringValue, try keyed.decode(SchemaJSONCoding.self, forKey: $0).value)
+                })
             return
         }
         if var unkeyed = try? decoder.unkeyedContainer() {
@@ -97,7 +99,9 @@ struct SchemaJSONCoding: Codable {
             for element in elements { try unkeyed.encode(SchemaJSONCoding(element)) }
         case .object(let members):
             var keyed = encoder.container(keyedBy: Key.self)
-            for member in members { try keyed.encode(SchemaJSONCoding(member.value), forKey: Key(member.key)) }
+            for member in members {
+                try keyed.encode(SchemaJSONCoding(member.value), forKey: Key(member.key))
+            }
         }
     }
 }

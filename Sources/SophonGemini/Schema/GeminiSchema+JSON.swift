@@ -79,7 +79,8 @@ extension GeminiSchema {
             case "description": description = try reader.string(value, member.key)
             case "nullable": nullable = try reader.bool(value, member.key)
             case "enum": enumValues = try reader.strings(value, member.key)
-            case "items": items = try GeminiSchema(jsonValue: value, strict: strict, path: fieldPath, depth: depth + 1)
+            case "items":
+                items = try GeminiSchema(jsonValue: value, strict: strict, path: fieldPath, depth: depth + 1)
             case "minItems": minItems = try reader.integer(value, member.key)
             case "maxItems": maxItems = try reader.integer(value, member.key)
             case "properties":

@@ -31,7 +31,9 @@ enum SchemaValidator {
         _ value: JSONValue, against schema: GeminiSchema, path: String,
         into violations: inout [GeminiSchemaViolation]
     ) {
-        func report(_ message: String) { violations.append(GeminiSchemaViolation(path: path, message: message)) }
+        func report(_ message: String) {
+            violations.append(GeminiSchemaViolation(path: path, message: message))
+        }
 
         if case .null = value, schema.nullable == true || schema.type == .null { return }
         if let branches = schema.anyOf, !branches.isEmpty {
@@ -82,7 +84,9 @@ enum SchemaValidator {
         case .object(let members):
             checkObject(members, value: value, schema: schema, path: path, into: &violations)
         case .null:
-            if schema.type == nil, schema.enumValues != nil { checkEnum(value, schema: schema, report: report) }
+            if schema.type == nil, schema.enumValues != nil {
+                checkEnum(value, schema: schema, report: report)
+            }
         }
     }
 
@@ -99,12 +103,15 @@ enum SchemaValidator {
         }
         if let pattern = schema.pattern {
             guard let regex = try? NSRegularExpression(pattern: pattern) else {
-                report("the schema's pattern \(JSONValueText.quoted(pattern)) is not a valid regular expression")
+                report(
+                    "the schema's pattern \(JSONValueText.quoted(pattern)) is not a valid regular expression")
                 return
             }
             let range = NSRange(text.startIndex..<text.endIndex, in: text)
             if regex.firstMatch(in: text, range: range) == nil {
-                report("\(JSONValueText.describe(value)) does not match pattern \(JSONValueText.quoted(pattern))")
+                report(
+                    "\(JSONValueText.describe(value)) does not match pattern \(JSONValueText.quoted(pattern))"
+                )
             }
         }
     }
@@ -113,7 +120,9 @@ enum SchemaValidator {
         _ members: [JSONMember], value: JSONValue, schema: GeminiSchema, path: String,
         into violations: inout [GeminiSchemaViolation]
     ) {
-        func report(_ message: String) { violations.append(GeminiSchemaViolation(path: path, message: message)) }
+        func report(_ message: String) {
+            violations.append(GeminiSchemaViolation(path: path, message: message))
+        }
         for name in schema.required ?? [] where value[name] == nil {
             report("missing required property \(JSONValueText.quoted(name))")
         }
@@ -126,7 +135,9 @@ enum SchemaValidator {
         }
         for property in schema.properties?.ordered(by: schema.propertyOrdering) ?? [] {
             guard let member = value[property.name] else { continue }
-            check(member, against: property.schema, path: SchemaJSONPath.member(path, property.name), into: &violations)
+            check(
+                member, against: property.schema, path: SchemaJSONPath.member(path, property.name),
+                into: &violations)
         }
     }
 
@@ -147,7 +158,9 @@ enum SchemaValidator {
 
     /// Orders failed matches: a value whose type the schema rejects ranks after any whose type
     /// fits, then by the number of violations.
-    static func mismatchRank(_ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaViolation]) -> Int {
+    static func mismatchRank(
+        _ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaViolation]
+    ) -> Int {
         let typeFits =
             schema.type.map { matches(value, $0) } ?? true || (value == .null && schema.nullable == true)
         return (typeFits ? 0 : 1 << 40) + violations.count

@@ -31,10 +31,15 @@ extension GeminiSchema {
         var best: (rank: Int, selection: GeminiSchemaCandidateSelection)?
         for (index, candidate) in candidates.enumerated() {
             let violations = validate(candidate)
-            if violations.isEmpty { return GeminiSchemaCandidateSelection(index: index, value: candidate, violations: []) }
+            if violations.isEmpty {
+                return GeminiSchemaCandidateSelection(index: index, value: candidate, violations: [])
+            }
             let rank = SchemaValidator.mismatchRank(candidate, self, violations)
             if best == nil || rank < (best?.rank ?? 0) {
-                best = (rank, GeminiSchemaCandidateSelection(index: index, value: candidate, violations: violations))
+                best = (
+                    rank,
+                    GeminiSchemaCandidateSelection(index: index, value: candidate, violations: violations)
+                )
             }
         }
         return best?.selection

@@ -44,7 +44,8 @@ extension SchemaConversionRun {
                     }
                     schema.items = try convert(value, path: keyPath, depth: depth + 1)
                 case "prefixItems":
-                    throw GeminiSchemaError.unsupported(path: keyPath, reason: "prefixItems (tuples) cannot be converted")
+                    throw GeminiSchemaError.unsupported(
+                        path: keyPath, reason: "prefixItems (tuples) cannot be converted")
                 case "properties":
                     guard case .object(let propertyMembers) = value else {
                         throw GeminiSchemaError.invalidValue(path: keyPath, expected: "an object")
@@ -52,7 +53,8 @@ extension SchemaConversionRun {
                     var properties = GeminiSchemaProperties()
                     for property in propertyMembers {
                         properties[property.key] = try convert(
-                            property.value, path: SchemaJSONPath.member(keyPath, property.key), depth: depth + 1)
+                            property.value, path: SchemaJSONPath.member(keyPath, property.key),
+                            depth: depth + 1)
                     }
                     schema.properties = properties
                 case "$defs", "definitions": break  // Consumed by references.
@@ -71,7 +73,9 @@ extension SchemaConversionRun {
             throw .unsupported(path: path, reason: "\(error)")
         }
         if let constValue {
-            if enumValues != nil { notes.append(GeminiSchemaConversionNote(path: path, message: "enum dropped: const wins")) }
+            if enumValues != nil {
+                notes.append(GeminiSchemaConversionNote(path: path, message: "enum dropped: const wins"))
+            }
             enumValues = [constValue]
         }
         if let enumValues { try applyEnum(enumValues, path: path, to: &schema) }
@@ -79,7 +83,9 @@ extension SchemaConversionRun {
             schema.properties = nil
             notes.append(
                 GeminiSchemaConversionNote(
-                    path: path, message: "an object without properties: the Gemini API rejects OBJECT with no properties"))
+                    path: path,
+                    message: "an object without properties: the Gemini API rejects OBJECT with no properties")
+            )
         }
         if let properties = schema.properties, !properties.isEmpty, schema.propertyOrdering == nil {
             schema.propertyOrdering = properties.names
@@ -87,7 +93,9 @@ extension SchemaConversionRun {
         return schema
     }
 
-    private func readType(_ value: JSONValue, path: String, into schema: inout GeminiSchema) throws(GeminiSchemaError) {
+    private func readType(_ value: JSONValue, path: String, into schema: inout GeminiSchema)
+        throws(GeminiSchemaError)
+    {
         var names: [String]
         switch value {
         case .string(let name): names = [name]
@@ -109,9 +117,13 @@ extension SchemaConversionRun {
             let list = names.map(JSONValueText.quoted).joined(separator: ", ")
             throw .unsupported(path: path, reason: "several types (\(list)) cannot be converted; use anyOf")
         }
-        guard let name = names.first else { throw .invalidValue(path: path, expected: "at least one type name") }
+        guard let name = names.first else {
+            throw .invalidValue(path: path, expected: "at least one type name")
+        }
         let type = GeminiSchemaType(rawValue: name)
-        if case .unknown = type { throw .unsupported(path: path, reason: "unknown type \(JSONValueText.quoted(name))") }
+        if case .unknown = type {
+            throw .unsupported(path: path, reason: "unknown type \(JSONValueText.quoted(name))")
+        }
         schema.type = type
     }
 
@@ -129,7 +141,8 @@ extension SchemaConversionRun {
                 convertedNonStrings = true
             case .array, .object:
                 throw .unsupported(
-                    path: SchemaJSONPath.member(path, "enum"), reason: "enum values must be strings, numbers or booleans")
+                    path: SchemaJSONPath.member(path, "enum"),
+                    reason: "enum values must be strings, numbers or booleans")
             }
         }
         schema.enumValues = strings
@@ -137,7 +150,10 @@ extension SchemaConversionRun {
             let was = schema.type.map { " (was \($0.rawValue))" } ?? ""
             notes.append(
                 GeminiSchemaConversionNote(
-                    path: path, message: "enum values written as strings and type set to STRING\(was): the API takes string enums only"))
+                    path: path,
+                    message:
+                        "enum values written as strings and type set to STRING\(was): the API takes string enums only"
+                ))
             schema.type = .string
         } else if schema.type == nil {
             schema.type = .string

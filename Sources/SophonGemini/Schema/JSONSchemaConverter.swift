@@ -60,13 +60,17 @@ struct SchemaConversionRun {
         notes.append(GeminiSchemaConversionNote(path: path, message: message))
     }
 
-    mutating func convert(_ node: JSONValue, path: String, depth: Int) throws(GeminiSchemaError) -> GeminiSchema {
+    mutating func convert(_ node: JSONValue, path: String, depth: Int) throws(GeminiSchemaError)
+        -> GeminiSchema
+    {
         guard depth <= GeminiSchema.maximumDepth else {
-            throw .unsupported(path: path, reason: "schemas nested deeper than \(GeminiSchema.maximumDepth) levels")
+            throw .unsupported(
+                path: path, reason: "schemas nested deeper than \(GeminiSchema.maximumDepth) levels")
         }
         guard case .object(let members) = node else {
             if case .bool = node {
-                throw .unsupported(path: path, reason: "a boolean schema (true/false) has no Gemini Schema equivalent")
+                throw .unsupported(
+                    path: path, reason: "a boolean schema (true/false) has no Gemini Schema equivalent")
             }
             throw .invalidValue(path: path, expected: "a schema object")
         }
@@ -75,9 +79,11 @@ struct SchemaConversionRun {
         }
         if let allOf = node["allOf"] {
             guard case .array(let parts) = allOf, parts.count == 1, case .object(let inner) = parts[0] else {
-                throw .unsupported(path: path, reason: "allOf with several schemas cannot be converted; merge them")
+                throw .unsupported(
+                    path: path, reason: "allOf with several schemas cannot be converted; merge them")
             }
-            return try convert(.object(merge(inner, over: members, without: "allOf")), path: path, depth: depth + 1)
+            return try convert(
+                .object(merge(inner, over: members, without: "allOf")), path: path, depth: depth + 1)
         }
         for key in ["anyOf", "oneOf"] {
             if let branches = node[key] {
@@ -88,9 +94,11 @@ struct SchemaConversionRun {
     }
 
     /// `base` members, overridden by `overlay` members (without `key`), base order first.
-    private func merge(_ base: [JSONMember], over overlay: [JSONMember], without key: String) -> [JSONMember] {
+    private func merge(_ base: [JSONMember], over overlay: [JSONMember], without key: String) -> [JSONMember]
+    {
         var result = base
-        for member in overlay where member.key != key && member.key != "$defs" && member.key != "definitions" {
+        for member in overlay where member.key != key && member.key != "$defs" && member.key != "definitions"
+        {
             if let index = result.firstIndex(where: { $0.key == member.key }) {
                 result[index] = member
             } else {
@@ -104,15 +112,20 @@ struct SchemaConversionRun {
         _ reference: JSONValue, members: [JSONMember], path: String, depth: Int
     ) throws(GeminiSchemaError) -> GeminiSchema {
         let refPath = SchemaJSONPath.member(path, "$ref")
-        guard case .string(let text) = reference else { throw .invalidValue(path: refPath, expected: "a string") }
+        guard case .string(let text) = reference else {
+            throw .invalidValue(path: refPath, expected: "a string")
+        }
         guard !referenceStack.contains(text) else { throw .recursiveReference(path: path, reference: text) }
         guard let target = resolve(text) else { throw .unresolvableReference(path: path, reference: text) }
         guard case .object(let targetMembers) = target else {
-            throw .unsupported(path: path, reason: "reference \(JSONValueText.quoted(text)) is not a schema object")
+            throw .unsupported(
+                path: path, reason: "reference \(JSONValueText.quoted(text)) is not a schema object")
         }
         referenceStack.append(text)
         defer { referenceStack.removeLast() }
-        let merged = merge(targetMembers.filter { $0.key != "$defs" && $0.key != "definitions" }, over: members, without: "$ref")
+        let merged = merge(
+            targetMembers.filter { $0.key != "$defs" && $0.key != "definitions" }, over: members,
+            without: "$ref")
         return try convert(.object(merged), path: path, depth: depth + 1)
     }
 
@@ -124,7 +137,8 @@ struct SchemaConversionRun {
         guard pointer.hasPrefix("/") else { return nil }
         var current = root
         for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token = rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
+                of: "~0", with: "~")
             switch current {
             case .object:
                 guard let next = current[token] else { return nil }
@@ -142,7 +156,9 @@ struct SchemaConversionRun {
         _ branchesValue: JSONValue, key: String, members: [JSONMember], path: String, depth: Int
     ) throws(GeminiSchemaError) -> GeminiSchema {
         let unionPath = SchemaJSONPath.member(path, key)
-        guard case .array(let branches) = branchesValue else { throw .invalidValue(path: unionPath, expected: "an array") }
+        guard case .array(let branches) = branchesValue else {
+            throw .invalidValue(path: unionPath, expected: "an array")
+        }
         if key == "oneOf" { note(path, "oneOf read as anyOf") }
         var nullable = node(members, "nullable") == .bool(true)
         var kept: [(JSONValue, Int)] = []
@@ -154,9 +170,13 @@ struct SchemaConversionRun {
             siblings.removeAll { $0.key == "nullable" }
             siblings.append(JSONMember("nullable", .bool(true)))
         }
-        if kept.isEmpty { return try convertPlain(siblings + [JSONMember("type", .string("null"))], path: path, depth: depth) }
+        if kept.isEmpty {
+            return try convertPlain(
+                siblings + [JSONMember("type", .string("null"))], path: path, depth: depth)
+        }
         if kept.count == 1, case .object(let inner) = kept[0].0 {
-            return try convert(.object(merge(inner, over: siblings, without: key)), path: path, depth: depth + 1)
+            return try convert(
+                .object(merge(inner, over: siblings, without: key)), path: path, depth: depth + 1)
         }
         var converted: [GeminiSchema] = []
         for (branch, index) in kept {
@@ -165,7 +185,8 @@ struct SchemaConversionRun {
             converted.append(schema)
         }
         for sibling in siblings where sibling.key != "nullable" {
-            note(path, "dropped \(JSONValueText.quoted(sibling.key)) beside anyOf (the API wants anyOf alone)")
+            note(
+                path, "dropped \(JSONValueText.quoted(sibling.key)) beside anyOf (the API wants anyOf alone)")
         }
         return GeminiSchema(anyOf: converted)
     }
@@ -176,7 +197,8 @@ struct SchemaConversionRun {
 
     private func isNullSchema(_ branch: JSONValue) -> Bool {
         guard case .object(let members) = branch, let type = branch["type"]?.stringValue else { return false }
-        return type.lowercased() == "null" && members.allSatisfy { ["type", "description", "title"].contains($0.key) }
+        return type.lowercased() == "null"
+            && members.allSatisfy { ["type", "description", "title"].contains($0.key) }
     }
 }
 

@@ -78,7 +78,9 @@ struct SchemaConciseSyntaxParser {
         }
         if words.count >= 3 {
             let (extra, extraStart) = words[2]
-            throw error("unexpected \(JSONValueText.quoted(extra)) after the type (a description follows ':')", at: extraStart)
+            throw error(
+                "unexpected \(JSONValueText.quoted(extra)) after the type (a description follows ':')",
+                at: extraStart)
         }
         return (name, GeminiSchema(type: type, description: description), nameStart)
     }

@@ -225,7 +225,9 @@ struct SchemaTypeSyntaxParser {
 
     private mutating func readWord() -> String {
         var word = ""
-        while let character = peek, character.isLetter || character.isNumber || character == "_" || character == "-" {
+        while let character = peek,
+            character.isLetter || character.isNumber || character == "_" || character == "-"
+        {
             word.append(character)
             position += 1
         }
@@ -252,7 +254,8 @@ struct SchemaTypeSyntaxParser {
             case "t": text.append("\t")
             case "u":
                 let digits = String(characters[(position + 1)..<min(position + 5, characters.count)])
-                guard digits.count == 4, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code)
+                guard digits.count == 4, let code = UInt32(digits, radix: 16),
+                    let scalar = Unicode.Scalar(code)
                 else { throw error("invalid \\u escape (expected 4 hex digits)", at: position - 1) }
                 text.unicodeScalars.append(scalar)
                 position += 4
@@ -277,7 +280,8 @@ struct SchemaTypeSyntaxParser {
 
 /// Line and column of a character index, for syntax errors.
 enum SchemaTextLocation {
-    static func error(_ message: String, at index: Int, in characters: [Character]) -> GeminiSchemaSyntaxError {
+    static func error(_ message: String, at index: Int, in characters: [Character]) -> GeminiSchemaSyntaxError
+    {
         var line = 1
         var column = 1
         for character in characters.prefix(index) {
