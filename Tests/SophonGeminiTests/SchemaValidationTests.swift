@@ -108,7 +108,7 @@ import Testing
             TestJSON.parse(#"{"title":"a","year":"1","tags":[],"status":"draft"}"#),
             TestJSON.parse(#"{"title":"b","year":"2","tags":[],"status":"final"}"#),
         ]
-        let selection = try #require(Self.schema.selectCandidate(from: candidates))
+        let selection = try #require(Self.schema.selectCandidate(from: candidates, coercing: false))
         #expect(selection.index == 1)
         #expect(selection.violations.map(\.description) == [#"$.year: expected integer, got string "1""#])
         #expect(Self.schema.selectCandidate(from: []) == nil)
