@@ -171,6 +171,26 @@ import Testing
         #expect(throws: expected) { try Self.convert(input) }
     }
 
+    @Test func exponentialExpansionIsRefused() {
+        // Each definition uses the previous one twice: 2^30 schemas once inlined.
+        var definitions: [JSONMember] = [JSONMember("d0", .object([JSONMember("type", .string("string"))]))]
+        for level in 1...30 {
+            let reference = JSONValue.object([JSONMember("$ref", .string("#/$defs/d\(level - 1)"))])
+            definitions.append(
+                JSONMember(
+                    "d\(level)",
+                    .object([
+                        JSONMember("type", .string("object")),
+                        JSONMember(
+                            "properties", .object([JSONMember("a", reference), JSONMember("b", reference)])),
+                    ])))
+        }
+        let document = JSONValue.object([
+            JSONMember("$ref", .string("#/$defs/d30")), JSONMember("$defs", .object(definitions)),
+        ])
+        #expect(throws: GeminiSchemaError.self) { try JSONSchemaConverter.convert(document) }
+    }
+
     @Test func recursiveReferenceMessage() {
         let error = GeminiSchemaError.recursiveReference(path: "$.a", reference: "#/$defs/node")
         #expect(error.description == ##"$.a: recursive reference "#/$defs/node" cannot be inlined"##)

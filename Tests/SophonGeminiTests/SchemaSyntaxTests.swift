@@ -40,6 +40,11 @@ import Testing
             #"[[number]] "matrix""#,
             #"{"type":"ARRAY","description":"matrix","items":{"type":"ARRAY","items":{"type":"NUMBER"}}}"#
         ),
+        (
+            #"{ status: "draft" | "final" "the state", n: int, }"#,
+            #"{"type":"OBJECT","properties":{"status":{"type":"STRING","description":"the state","enum":["draft","final"]},"#
+                + #""n":{"type":"INTEGER"}},"required":["status","n"],"propertyOrdering":["status","n"]}"#
+        ),
     ]
 
     @Test(arguments: typeSyntaxCases)

@@ -32,7 +32,8 @@ public enum JSONSchemaConverter {
     ///   `unresolvableReference` (missing target, or a reference outside the document),
     ///   `unsupported` (a boolean schema, several non-null types, `allOf` with several members,
     ///   tuple `items`/`prefixItems`, an object or array enum value, nesting past
-    ///   ``GeminiSchema/maximumDepth``), `invalidValue` (a keyword with the wrong kind of value).
+    ///   ``GeminiSchema/maximumDepth``, an expansion past 10,000 schemas), `invalidValue` (a
+    ///   keyword with the wrong kind of value).
     public static func convert(_ document: JSONValue) throws(GeminiSchemaError) -> Conversion {
         var converter = SchemaConversionRun(root: document)
         let schema = try converter.convert(document, path: "$", depth: 0)
@@ -53,6 +54,11 @@ struct SchemaConversionRun {
     let root: JSONValue
     var notes: [GeminiSchemaConversionNote] = []
     private var referenceStack: [String] = []
+    private var convertedCount = 0
+
+    /// The most schemas one conversion may produce: references used many times multiply, and
+    /// a document whose expansion passes this is refused instead of running for ever.
+    static let maximumSchemaCount = 10_000
 
     init(root: JSONValue) { self.root = root }
 
@@ -66,6 +72,14 @@ struct SchemaConversionRun {
         guard depth <= GeminiSchema.maximumDepth else {
             throw .unsupported(
                 path: path, reason: "schemas nested deeper than \(GeminiSchema.maximumDepth) levels")
+        }
+        convertedCount += 1
+        guard convertedCount <= SchemaConversionRun.maximumSchemaCount else {
+            throw .unsupported(
+                path: path,
+                reason:
+                    "inlining references expands the schema past \(SchemaConversionRun.maximumSchemaCount) schemas"
+            )
         }
         guard case .object(let members) = node else {
             if case .bool = node {
