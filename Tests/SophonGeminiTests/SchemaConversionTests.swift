@@ -171,6 +171,28 @@ import Testing
         #expect(throws: expected) { try Self.convert(input) }
     }
 
+    @Test func writesJSONSchemaAndConvertsBack() throws {
+        let schema = try GeminiSchema.parseTypeSyntax(
+            #"{ title: string "The title", year?: int | null, tags: [string], state: "a" | "b" | null, pick: { x: float } }"#
+        )
+        let jsonSchema = schema.jsonSchemaValue
+        #expect(
+            jsonSchema.compactText
+                == #"{"type":"object","properties":{"title":{"type":"string","description":"The title"},"#
+                + #""year":{"type":["integer","null"]},"tags":{"type":"array","items":{"type":"string"}},"#
+                + #""state":{"type":["string","null"],"enum":["a","b",null]},"#
+                + #""pick":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"propertyOrdering":["x"]}},"#
+                + #""required":["title","tags","state","pick"],"propertyOrdering":["title","year","tags","state","pick"]}"#
+        )
+        let back = try JSONSchemaConverter.convert(jsonSchema)
+        #expect(back.schema == schema)
+        #expect(back.notes.isEmpty)
+        let union = GeminiSchema(nullable: true, anyOf: [.string(), .integer()])
+        #expect(
+            union.jsonSchemaValue.compactText
+                == #"{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}"#)
+    }
+
     @Test func exponentialExpansionIsRefused() {
         // Each definition uses the previous one twice: 2^30 schemas once inlined.
         var definitions: [JSONMember] = [JSONMember("d0", .object([JSONMember("type", .string("string"))]))]
