@@ -67,6 +67,15 @@ import Testing
         #expect(!GeminiModel.custom("abc").hasFreeTier)
     }
 
+    @Test func suggestions() {
+        #expect(GeminiModel.closestPreset(to: "gemini-2.5-flsh") == .gemini25Flash)
+        #expect(GeminiModel.closestPreset(to: "gemini25flashlit") == .gemini25FlashLite)
+        #expect(GeminiModel.closestPreset(to: "gemini-2.5-flash") == nil)
+        #expect(GeminiModel.closestPreset(to: "gpt-4o") == nil)
+        #expect(EditDistance.between("kitten", "sitting") == 3)
+        #expect(EditDistance.between("", "abc") == 3)
+    }
+
     @Test(arguments: [
         ("gemini-2.5-flash", true), ("tunedModels.x_1", true), ("", false), ("a/b", false),
         ("gemini 2", false), ("-x", false), ("models:x", false), (String(repeating: "a", count: 129), false),

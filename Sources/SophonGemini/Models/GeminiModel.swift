@@ -169,6 +169,21 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The preset whose ID or case name is closest to `text` (at most 3 edits away), for "did
+    /// you mean" hints when a typed name matches no preset; `nil` when nothing is that close or
+    /// `text` already names a preset.
+    public static func closestPreset(to text: String) -> GeminiModel? {
+        guard GeminiModel(presetName: text) == nil else { return nil }
+        var best: (distance: Int, model: GeminiModel)?
+        for preset in allPresets {
+            let distance = min(
+                EditDistance.between(text, preset.id),
+                EditDistance.between(text, preset.presetName ?? preset.id))
+            if distance <= 3, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
+        }
+        return best?.model
+    }
+
     /// Whether `id` looks like a model ID the API can route: 1 to 128 characters from
     /// `A-Z a-z 0-9 . _ -`, starting with a letter or digit (no `/`, `:`, spaces).
     public static func isWellFormedID(_ id: String) -> Bool {

@@ -70,8 +70,10 @@ struct SchemaConciseSyntaxParser {
         if words.count >= 2 {
             let (typeName, typeStart) = words[1]
             guard let known = SchemaConciseSyntaxParser.typeNames[typeName] else {
+                let names = ["str", "int", "float", "bool", "string", "integer", "number", "boolean"]
+                let hint = EditDistance.suggestion(for: typeName, among: names).map { "did you mean \($0)?" }
                 throw error(
-                    "unknown type \(JSONValueText.quoted(typeName)) (expected str, int, float or bool)",
+                    "unknown type \(JSONValueText.quoted(typeName)) (\(hint ?? "expected str, int, float or bool"))",
                     at: typeStart)
             }
             type = known

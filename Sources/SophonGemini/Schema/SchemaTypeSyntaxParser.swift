@@ -102,6 +102,10 @@ struct SchemaTypeSyntaxParser {
             guard !word.isEmpty else { throw error("expected a type, got \(quoted(next))", at: start) }
             if word == "null" { return .null }
             guard let type = SchemaTypeSyntaxParser.typeNames[word] else {
+                let names = ["string", "integer", "number", "boolean", "null"]
+                if let suggestion = EditDistance.suggestion(for: word, among: names) {
+                    throw error("unknown type \(quotedWord(word)) (did you mean \(suggestion)?)", at: start)
+                }
                 throw error(
                     "unknown type \(quotedWord(word)) (expected string, integer, number, boolean, "
                         + "an object, an array or quoted values)", at: start)
