@@ -117,6 +117,22 @@ import Testing
         #expect(resolution.outcome == outcome)
     }
 
+    @Test func notices() {
+        let available: [GeminiModel] = [.gemini35Flash, .gemini31FlashLite]
+        #expect(GeminiModel.gemini35Flash.resolved(in: available).notice == nil)
+        #expect(
+            GeminiModel.gemini25Flash.resolved(in: available).notice
+                == "gemini-2.5-flash is not available; using its successor gemini-3.5-flash")
+        #expect(
+            GeminiModel.gemini25Pro.resolved(in: available).notice
+                == "gemini-2.5-pro is not available; falling back to gemini-3.1-flash-lite")
+        #expect(
+            GeminiModel.freeTierPresets == [
+                .gemini25FlashLite, .gemini25Flash, .gemini31FlashLite, .gemini35FlashLite, .gemini36Flash,
+                .gemini38Flash,
+            ])
+    }
+
     @Test func storedSelectionResolution() {
         #expect(GeminiModel.resolveSelection(nil).resolved == .gemini31FlashLite)
         let retired = GeminiModel.resolveSelection(

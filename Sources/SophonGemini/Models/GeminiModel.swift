@@ -35,6 +35,10 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         .gemini31Pro, .gemini35FlashLite, .gemini35Flash, .gemini36Flash, .gemini38Flash,
     ]
 
+    /// The presets with a free tier, in catalog order (where default and fallback models
+    /// should come from).
+    public static var freeTierPresets: [GeminiModel] { allPresets.filter(\.hasFreeTier) }
+
     /// The library's default model: ``gemini31FlashLite`` (free tier).
     public static let defaultModel: GeminiModel = .gemini31FlashLite
     /// The library's fallback model (used after a 404): ``gemini31FlashLite`` (free tier).

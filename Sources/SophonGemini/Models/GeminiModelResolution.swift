@@ -19,6 +19,17 @@ public struct GeminiModelResolution: Sendable, Hashable {
     /// How ``resolved`` was reached.
     public let outcome: Outcome
 
+    /// One English line for the user when the model changed, else `nil`:
+    /// `gemini-2.5-flash is not available; using its successor gemini-3.5-flash` or
+    /// `gemini-2.5-pro is not available; falling back to gemini-3.1-flash-lite`.
+    public var notice: String? {
+        switch outcome {
+        case .direct: nil
+        case .successor: "\(requested.id) is not available; using its successor \(resolved.id)"
+        case .fallback: "\(requested.id) is not available; falling back to \(resolved.id)"
+        }
+    }
+
     /// Creates a resolution record.
     public init(requested: GeminiModel, resolved: GeminiModel, outcome: Outcome) {
         self.requested = requested
