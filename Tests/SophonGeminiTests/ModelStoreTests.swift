@@ -18,6 +18,8 @@ import Testing
         #expect(store.loadSelection() == nil)
         store.saveSelection("x")
         #expect(store.loadSelection() == "x")
+        #expect(InMemoryGeminiModelStore().loadSelection() == nil)
+        #expect(InMemoryGeminiModelStore(selection: "y").loadSelection() == "y")
     }
 
     @Test func jsonFileRoundTrip() throws {

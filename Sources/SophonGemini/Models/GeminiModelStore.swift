@@ -16,8 +16,11 @@ public protocol GeminiModelStore: Sendable {
 public final class InMemoryGeminiModelStore: GeminiModelStore {
     private let selection: Mutex<String?>
 
+    /// A store holding `selection` (none by default).
+    public init(selection: String? = nil) { self.selection = Mutex(selection) }
+
     /// A store holding `initial`.
-    public init(_ initial: String? = nil) { selection = Mutex(initial) }
+    public convenience init(_ initial: String?) { self.init(selection: initial) }
 
     /// The stored ID.
     public func loadSelection() -> String? { selection.withLock { $0 } }
