@@ -18,9 +18,7 @@ enum SophonMain {
         do {
             invocation = try Invocation.parse(arguments, isCommand: { registry.command(named: $0) != nil })
         } catch {
-            io.printError("sophon: \(error.message)")
-            io.printError("see 'sophon --help'")
-            return ExitStatus.usage
+            return usageError(error.message, io: io)
         }
         switch invocation.action {
         case .version:
@@ -30,28 +28,75 @@ enum SophonMain {
             io.stdout.write(HelpText.usage(registry))
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
-            let runner = CommandRunner(
-                registry: registry,
-                context: CommandContext(io: io, mode: .oneCommand, registry: registry),
-                output: invocation.json ? .json : .pretty)
-            let request = CommandRequest(
-                name: name, arguments: arguments, source: ([name] + arguments).joined(separator: " "))
-            return await runner.run(request) ? ExitStatus.success : ExitStatus.failure
-        case .scripts(let sources):
-            if case .file(let path) = sources.first, registry.command(named: path) == nil,
-                !FileManager.default.fileExists(atPath: path)
-            {
-                let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
-                io.printError(
-                    "sophon: '\(path)' is neither a command nor a file"
-                        + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
                 return ExitStatus.usage
             }
-            io.printError("sophon: running scripts is not available in this build yet")
-            return ExitStatus.usage
+            let request = CommandRequest(
+                name: name, arguments: parsed.arguments.compactMap(\.literalText),
+                rawArgument: parsed.rawArgument?.literalText, parsed: parsed,
+                source: ([name] + arguments).joined(separator: " "))
+            let flow = await runtime.runOneCommand(request)
+            if case .stop(let status) = flow { return runtime.finish(exitStatus: status) }
+            return runtime.finish()
+        case .scripts(let scripts):
+            var sources: [(ShellSource, String)] = []
+            for script in scripts {
+                switch script {
+                case .line(let text, let index):
+                    sources.append((ShellSource(name: "-c:\(index)", text: text), "."))
+                case .file(let path):
+                    do {
+                        sources.append((try ScriptFile.load(path), ScriptFile.directory(of: path)))
+                    } catch {
+                        return usageError(scriptError(path, error, registry: registry), io: io)
+                    }
+                }
+            }
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            for (source, directory) in sources {
+                if case .stop(let status) = await runtime.run(source, directory: directory) {
+                    return runtime.finish(exitStatus: status)
+                }
+            }
+            return runtime.finish()
         case .standardInput:
-            io.printError("sophon: the REPL is not available in this build yet; try 'sophon --help'")
-            return ExitStatus.usage
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let data = io.readAllInput()
+            let source = ShellSource(name: "<stdin>", bytes: Array(data))
+            if case .stop(let status) = await runtime.run(source, directory: ".") {
+                return runtime.finish(exitStatus: status)
+            }
+            return runtime.finish()
         }
+    }
+
+    /// The runtime for this invocation, with the command-line flags applied to the session.
+    private static func makeRuntime(
+        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode
+    ) -> ShellRuntime {
+        var settings = ShellSettings()
+        settings.bail = invocation.bail
+        settings.echo = invocation.echo
+        if invocation.json { settings.output = .json }
+        if let model = invocation.model { settings.model = model }
+        return ShellRuntime(registry: registry, session: ShellSession(settings: settings), io: io, mode: mode)
+    }
+
+    private static func scriptError(_ path: String, _ error: ScriptFile.LoadError, registry: PluginRegistry)
+        -> String
+    {
+        guard error.message.hasSuffix("no such file") else { return error.message }
+        let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
+        return "'\(path)' is neither a command nor a file"
+            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    }
+
+    private static func usageError(_ message: String, io: ShellIO) -> Int32 {
+        io.printError("sophon: \(message)")
+        if message.hasPrefix("unknown option") || message.hasPrefix("option") {
+            io.printError("see 'sophon --help'")
+        }
+        return ExitStatus.usage
     }
 }

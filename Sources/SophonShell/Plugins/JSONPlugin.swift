@@ -10,9 +10,9 @@ struct JSONPlugin: ShellPlugin {
             PluginCommand(
                 name: "extract", usage: "extract [TEXT | @FILE]",
                 summary: "repair a model reply into strict JSON (stdin in one-command mode)",
-                argumentStyle: .raw,
+                argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--schema"], wordPrefixes: ["@"])),
                 run: { request, context in
-                    try ExtractCommand.run(request.arguments, context: context)
+                    try ExtractCommand.run(request, context: context)
                 })
         ]
     }
@@ -25,11 +25,11 @@ enum ExtractCommand {
     /// mistaken `@/dev/zero` or a huge file from exhausting memory).
     static let maximumInputBytes = 256 * 1024 * 1024
 
-    static func run(_ arguments: [String], context: CommandContext) throws -> CommandResult {
-        if let option = arguments.first, option.hasPrefix("--") {
+    static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        if let option = request.arguments.first, option.hasPrefix("--") {
             throw CommandFailure(kind: "usage", message: "extract: unknown option '\(option)'")
         }
-        let text = try input(arguments, context: context)
+        let text = try input(request.arguments + (request.rawArgument.map { [$0] } ?? []), context: context)
         let found: [ExtractedJSON]
         do {
             found = try LLMJSONExtractor().extract(from: text)

@@ -12,6 +12,19 @@ struct PluginRegistry: Sendable {
         }
     }
 
+    /// The grammar the parser needs: the prompt-like commands and their options.
+    var grammar: ShellGrammar {
+        var grammar = ShellGrammar()
+        for plugin in plugins {
+            for command in plugin.commands {
+                if case .raw(let spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                    grammar.rawCommands[command.name] = spec
+                }
+            }
+        }
+        return grammar
+    }
+
     /// The command named `name`, if a plugin provides it.
     func command(named name: String) -> PluginCommand? { commandsByName[name] }
 

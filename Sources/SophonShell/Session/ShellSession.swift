@@ -1,4 +1,5 @@
 import SophonCore
+import SophonGemini
 import Synchronization
 
 /// The state one `sophon` run keeps across commands and files (PRODUCT.md §4, §5): settings,
@@ -15,6 +16,8 @@ final class ShellSession: Sendable {
         var variables: [String: JSONValue] = [:]
         /// The last result (`$last`), set by commands that produce a value.
         var last: JSONValue?
+        /// The schema structured calls use and `validate` checks against (`schema SPEC`).
+        var schema: GeminiSchema?
         /// Every command that succeeded, as typed, in order (for `save`).
         var succeededCommands: [String] = []
         /// Expectations evaluated so far.
