@@ -29,6 +29,9 @@ enum SophonMain {
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
             guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
                 return ExitStatus.usage
             }
@@ -54,6 +57,9 @@ enum SophonMain {
                 }
             }
             let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
             for (source, directory) in sources {
                 if case .stop(let status) = await runtime.run(source, directory: directory) {
                     return runtime.finish(exitStatus: status)
@@ -62,6 +68,9 @@ enum SophonMain {
             return runtime.finish()
         case .standardInput:
             let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
             let data = io.readAllInput()
             let source = ShellSource(name: "<stdin>", bytes: Array(data))
             if case .stop(let status) = await runtime.run(source, directory: ".") {
@@ -81,6 +90,23 @@ enum SophonMain {
         if invocation.json { settings.output = .json }
         if let model = invocation.model { settings.model = model }
         return ShellRuntime(registry: registry, session: ShellSession(settings: settings), io: io, mode: mode)
+    }
+
+    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.
+    /// - Returns: how the run goes on (`exit` in the rc file ends it).
+    private static func runStartupFile(_ invocation: Invocation, runtime: ShellRuntime) async
+        -> ShellRuntime.Flow
+    {
+        guard invocation.runRC else { return .next }
+        let path = SophonPaths().rcFile.path
+        guard FileManager.default.fileExists(atPath: path) else { return .next }
+        do {
+            let source = try ScriptFile.load(path)
+            return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
+        } catch {
+            runtime.io.printError("sophon: sophonrc: \(error.message)")
+            return .next
+        }
     }
 
     private static func scriptError(_ path: String, _ error: ScriptFile.LoadError, registry: PluginRegistry)

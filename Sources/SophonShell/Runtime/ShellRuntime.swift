@@ -50,14 +50,15 @@ final class ShellRuntime: Sendable {
         _ command: ParsedCommand, from source: ShellSource, directory: String, depth: Int, recorded: Bool
     ) async -> Flow {
         let settings = session.settings
-        if settings.echo, settings.output != .json { io.printLine("sophon> " + command.text) }
+        let format = settings.output
+        if settings.echo, format != .json { io.printLine("sophon> " + command.text) }
         let location = mode == .interactive ? nil : source.name
         let parsed: ShellCommand
         switch command.result {
         case .failure(let error):
             report(
                 CommandFailure(kind: "parseError", message: error.message), text: command.text,
-                rendered: error.rendered(withLocation: location != nil))
+                rendered: error.rendered(withLocation: location != nil), format: format)
             return failed()
         case .success(let value):
             parsed = value
@@ -69,20 +70,23 @@ final class ShellRuntime: Sendable {
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
             }
-            return show(result, for: command.text)
+            return show(result, for: command.text, format: format)
         } catch let failure as CommandFailure {
             report(
                 failure, text: command.text,
-                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line))
+                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
+                format: format)
         } catch is CancellationError {
             report(
                 CommandFailure(kind: "interrupted", message: "interrupted"), text: command.text,
-                rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line))
+                rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line),
+                format: format)
         } catch {
             let failure = CommandFailure(kind: "internalError", message: "\(error)")
             report(
                 failure, text: command.text,
-                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line))
+                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
+                format: format)
         }
         return failed()
     }
@@ -91,14 +95,15 @@ final class ShellRuntime: Sendable {
     /// and how the run should end.
     func runOneCommand(_ request: CommandRequest) async -> Flow {
         let context = CommandContext(runtime: self, directory: ".", depth: 0)
+        let format = session.settings.output
         do {
-            return show(try await execute(request, context: context), for: request.source)
+            return show(try await execute(request, context: context), for: request.source, format: format)
         } catch let failure as CommandFailure {
-            report(failure, text: request.source, rendered: "error: \(failure.message)")
+            report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
         } catch {
             report(
                 CommandFailure(kind: "internalError", message: "\(error)"), text: request.source,
-                rendered: "error: \(error)")
+                rendered: "error: \(error)", format: format)
         }
         return failed()
     }
@@ -154,8 +159,7 @@ final class ShellRuntime: Sendable {
     }
 
     /// Prints `result` in the current output format and stores a value as `$last`.
-    private func show(_ result: CommandResult, for text: String) -> Flow {
-        let format = session.settings.output
+    private func show(_ result: CommandResult, for text: String, format: OutputFormat) -> Flow {
         switch result {
         case .exit(let status):
             if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
@@ -182,8 +186,8 @@ final class ShellRuntime: Sendable {
     }
 
     /// Prints a failure: the JSON object with `--json`, and the rendered message on stderr.
-    private func report(_ failure: CommandFailure, text: String, rendered: String) {
-        if session.settings.output == .json {
+    private func report(_ failure: CommandFailure, text: String, rendered: String, format: OutputFormat) {
+        if format == .json {
             let error = JSONValue.object([
                 JSONMember("kind", .string(failure.kind)), JSONMember("message", .string(failure.message)),
             ])

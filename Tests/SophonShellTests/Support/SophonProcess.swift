@@ -21,21 +21,29 @@ struct SophonProcess {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/sophon")
     }()
 
-    /// Runs `sophon arguments` with `stdin` as its standard input, in a fresh `SOPHON_HOME`,
+    /// Runs `sophon arguments` with `stdin` as its standard input, in a fresh folder that is
+    /// both `SOPHON_HOME` and the current directory (holding a copy of `files` when given),
     /// with no key unless `environment` sets one. Kills it after `timeout` seconds (a hang).
     static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-        timeout: TimeInterval = 30
+        files: URL? = nil, timeout: TimeInterval = 30
     ) throws -> Outcome {
         let home = FileManager.default.temporaryDirectory
             .appendingPathComponent("sophon-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        if let files, FileManager.default.fileExists(atPath: files.path) {
+            try FileManager.default.copyItem(at: files, to: home)
+        } else {
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        }
         defer { try? FileManager.default.removeItem(at: home) }
 
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        var env = ["PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8"]
+        var env = [
+            "PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8",
+            "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:9",
+        ]
         env.merge(environment) { _, new in new }
         process.environment = env
         process.currentDirectoryURL = home
