@@ -28,9 +28,15 @@ final class HistoryFile: Sendable {
     /// Entries allowed past `limit` before a compaction.
     let slack: Int
 
-    /// The number of entries in the file as far as this instance knows (other sessions may
-    /// have added more); nil until the file was read.
-    private let knownCount = Mutex<Int?>(nil)
+    /// The entries in the file and its size in bytes when this instance last read or wrote
+    /// it; nil when unknown. A size that differs at the next append means another session
+    /// wrote in between: the file is counted again, so the count is exact under the lock.
+    private let known = Mutex<Snapshot?>(nil)
+
+    private struct Snapshot {
+        var entries: Int
+        var size: Int
+    }
 
     /// Creates a handle; touches nothing on disk.
     /// - Parameters:
@@ -63,8 +69,8 @@ final class HistoryFile: Sendable {
         }
         defer { close(descriptor) }
         _ = lockRetryingInterrupts(descriptor, LOCK_SH)
-        let lines = try readLines(descriptor)
-        knownCount.withLock { $0 = lines.count }
+        let (lines, size) = try readLines(descriptor)
+        known.withLock { $0 = Snapshot(entries: lines.count, size: size) }
         return lines.map { HistoryEncoding.decode($0) }
     }
 
@@ -104,7 +110,7 @@ final class HistoryFile: Sendable {
         bytes += encoded
         bytes.append(UInt8(ascii: "\n"))
         try writeAll(descriptor, bytes)
-        compactIfNeeded(descriptor, justWroteNewFile: size == 0)
+        compactIfNeeded(descriptor, sizeBefore: size, sizeAfter: size + bytes.count)
         return true
     }
 
@@ -147,33 +153,32 @@ final class HistoryFile: Sendable {
         throw .unwritable(path: path, code: EAGAIN)
     }
 
-    private func compactIfNeeded(_ descriptor: Int32, justWroteNewFile: Bool) {
-        let count: Int? = knownCount.withLock { known in
-            if justWroteNewFile {
-                known = 1
-            } else if let value = known {
-                known = value + 1
+    /// Counts the entries after an append (from the snapshot when nobody else wrote since,
+    /// else by reading the file) and compacts past `limit + slack`. The caller holds the lock.
+    private func compactIfNeeded(_ descriptor: Int32, sizeBefore: Int, sizeAfter: Int) {
+        var entries: Int? = known.withLock { snapshot in
+            if sizeBefore == 0 {
+                snapshot = Snapshot(entries: 1, size: sizeAfter)
+            } else if let previous = snapshot, previous.size == sizeBefore {
+                snapshot = Snapshot(entries: previous.entries + 1, size: sizeAfter)
+            } else {
+                snapshot = nil
             }
-            return known
+            return snapshot?.entries
         }
-        let entries: Int
-        if let count {
-            entries = count
-        } else if let lines = try? readLines(descriptor) {
+        if entries == nil, let (lines, size) = try? readLines(descriptor) {
             entries = lines.count
-            knownCount.withLock { $0 = entries }
-        } else {
-            return
+            known.withLock { $0 = Snapshot(entries: lines.count, size: size) }
         }
-        if entries > limit + slack { compactLocked(descriptor) }
+        if let entries, entries > limit + slack { compactLocked(descriptor) }
     }
 
     /// Rewrites the file with its newest `limit` lines, kept byte for byte. The caller holds
     /// the exclusive lock. Does nothing unless the file reads completely as a history file.
     private func compactLocked(_ descriptor: Int32) {
-        guard let lines = try? readLines(descriptor) else { return }
+        guard let (lines, size) = try? readLines(descriptor) else { return }
         guard lines.count > limit else {
-            knownCount.withLock { $0 = lines.count }
+            known.withLock { $0 = Snapshot(entries: lines.count, size: size) }
             return
         }
         var bytes = Array((HistoryEncoding.header + "\n").utf8)
@@ -190,22 +195,22 @@ final class HistoryFile: Sendable {
             unlink(temporary)
             return
         }
-        knownCount.withLock { $0 = limit }
+        known.withLock { $0 = Snapshot(entries: limit, size: bytes.count) }
     }
 
     // MARK: - Reading
 
     /// The entry lines after the header (still encoded), skipping empty lines; a last line
-    /// without a newline counts.
-    private func readLines(_ descriptor: Int32) throws(HistoryFileError) -> [ArraySlice<UInt8>] {
+    /// without a newline counts. Also returns the file's size in bytes.
+    private func readLines(_ descriptor: Int32) throws(HistoryFileError) -> ([ArraySlice<UInt8>], Int) {
         let bytes = try readAll(descriptor)
-        guard !bytes.isEmpty else { return [] }
+        guard !bytes.isEmpty else { return ([], 0) }
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }
         guard let first = lines.first, first.elementsEqual(HistoryEncoding.header.utf8) else {
             throw .notAHistoryFile(path: path)
         }
-        return lines.dropFirst().filter { !$0.isEmpty }
+        return (lines.dropFirst().filter { !$0.isEmpty }, bytes.count)
     }
 
     private func readAll(_ descriptor: Int32) throws(HistoryFileError) -> [UInt8] {
