@@ -42,6 +42,11 @@ static inline EditLine *cedit_init(const char *program) {
     return el_init(program, stdin, stdout, stderr);
 }
 
+/// Sets the terminal type (a terminfo name such as "xterm"), overriding TERM.
+static inline int cedit_set_terminal(EditLine *el, const char *type) {
+    return el_set(el, EL_TERMINAL, type);
+}
+
 /// Selects the key map: "emacs" or "vi". Returns 0 on success.
 static inline int cedit_set_editor(EditLine *el, const char *mode) {
     return el_set(el, EL_EDITOR, mode);

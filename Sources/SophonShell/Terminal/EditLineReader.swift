@@ -28,7 +28,8 @@ final class EditLineReader: LineSource {
     private var history: OpaquePointer?
     private let historyFile: HistoryFile?
     private let completer: LineCompleter?
-    private let input: Int32 = STDIN_FILENO
+    private let input: Int32
+    private var streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
     private var prompt: UnsafeMutablePointer<CChar>?
     private var interruptedDuringRead = false
 
@@ -42,14 +43,40 @@ final class EditLineReader: LineSource {
     ///   - historyFile: loaded now into the in-memory history; nil with `--no-history`.
     ///   - completer: called on Tab; nil makes Tab ring the bell.
     ///   - programName: the name `~/.editrc` lines can be prefixed with (`sophon:bind ...`).
-    /// - Returns: nil when libedit cannot start (e.g. no terminal).
-    init?(historyFile: HistoryFile?, completer: LineCompleter?, programName: String = "sophon") {
+    ///   - terminal: other descriptors than standard input and output (tests use a
+    ///     pseudo-terminal); they stay open and owned by the caller.
+    ///   - terminalType: a terminfo name overriding `TERM` (tests).
+    ///   - readsEditrc: whether `~/.editrc` is read (tests turn it off).
+    /// - Returns: nil when libedit cannot start.
+    init?(
+        historyFile: HistoryFile?, completer: LineCompleter?, programName: String = "sophon",
+        terminal: (input: Int32, output: Int32)? = nil, terminalType: String? = nil, readsEditrc: Bool = true
+    ) {
         self.historyFile = historyFile
         self.completer = completer
+        input = terminal?.input ?? STDIN_FILENO
         InterruptSignal.installInteractiveHandler()
         _ = cedit_prepare_utf8_locale()
-        guard let editor = cedit_init(programName) else { return nil }
+        let started: OpaquePointer?
+        if let terminal {
+            guard let inputStream = fdopen(dup(terminal.input), "r") else { return nil }
+            guard let outputStream = fdopen(dup(terminal.output), "w") else {
+                fclose(inputStream)
+                return nil
+            }
+            streams = (inputStream, outputStream)
+            started = el_init_fd(
+                programName, inputStream, outputStream, outputStream, fileno(inputStream),
+                fileno(outputStream), fileno(outputStream))
+        } else {
+            started = cedit_init(programName)
+        }
+        guard let editor = started else {
+            closeStreams()
+            return nil
+        }
         self.editor = editor
+        if let terminalType { _ = cedit_set_terminal(editor, terminalType) }
         history = cedit_history_init(Int32(HistoryFile.defaultLimit))
         if let history { _ = cedit_set_history(editor, history) }
         _ = cedit_set_client_data(editor, Unmanaged.passUnretained(self).toOpaque())
@@ -59,7 +86,7 @@ final class EditLineReader: LineSource {
         _ = cedit_set_getc(editor, Self.readCharacterCallback)
         _ = cedit_add_function(editor, "sophon-complete", "Complete the word", Self.completeCallback)
         _ = cedit_bind(editor, "^I", "sophon-complete")
-        _ = el_source(editor, nil)
+        if readsEditrc { _ = el_source(editor, nil) }
         loadHistory()
         Self.registerForExit(editor)
     }
@@ -112,6 +139,15 @@ final class EditLineReader: LineSource {
         }
         free(prompt)
         prompt = nil
+        closeStreams()
+    }
+
+    private func closeStreams() {
+        if let streams {
+            fclose(streams.input)
+            fclose(streams.output)
+            self.streams = nil
+        }
     }
 
     private func loadHistory() {

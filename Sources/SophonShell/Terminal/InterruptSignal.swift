@@ -53,6 +53,11 @@ enum InterruptSignal {
 
     private static let exitStatus = Atomic<Int32>(interruptedExitStatus)
 
+    /// Gives SIGINT back its default action (the process ends); the wake-up pipe stays.
+    static func restoreDefaultHandler() {
+        signal(SIGINT, SIG_DFL)
+    }
+
     /// Whether a SIGINT arrived since the last ``takePending()``.
     static var isPending: Bool { pending.load(ordering: .sequentiallyConsistent) }
 

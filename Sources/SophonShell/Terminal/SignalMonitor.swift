@@ -16,10 +16,10 @@ final class SignalMonitor: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts watching: every SIGINT from now until ``stop()`` calls `onInterrupt` once,
-    /// on the monitor's thread. A SIGINT that arrived before this call is discarded.
+    /// on the monitor's thread. A SIGINT still pending (not taken by anyone) is handled at
+    /// once, so one that arrives while the command starts is not lost.
     /// - Parameter onInterrupt: what to do on Ctrl-C; must be quick (e.g. `task.cancel()`).
     init(onInterrupt: @escaping @Sendable () -> Void) {
-        InterruptSignal.discardPending()
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
@@ -52,13 +52,15 @@ final class SignalMonitor: Sendable {
 
     deinit { stop() }
 
-    /// Runs `operation` as a new task and cancels that task on Ctrl-C.
+    /// Runs `operation` as a new task and cancels that task on Ctrl-C. A Ctrl-C pressed
+    /// before the call (e.g. between two prompts) is discarded first.
     /// - Parameter operation: the command; it should honour cancellation (`Task.sleep`,
     ///   URLSession and `Task.checkCancellation()` do).
     /// - Returns: what the operation returns.
     /// - Throws: what the operation throws; after Ctrl-C that is usually `CancellationError`
     ///   (or a `URLError.cancelled`), which the REPL reports as an interruption.
     static func run<T: Sendable>(_ operation: sending @escaping () async throws -> T) async throws -> T {
+        InterruptSignal.discardPending()
         let task = Task { try await operation() }
         let monitor = SignalMonitor { task.cancel() }
         defer { monitor.stop() }
