@@ -47,7 +47,8 @@ enum HistoryTestFolder {
         let file = HistoryFile(path: path)
         let block = "ask \"\"\"\nfirst line\n\"\"\""
         try file.append(block)
-        #expect(HistoryTestFolder.text(path) == "_HiStOrY_V2_\nask\\040\"\"\"\\012first\\040line\\012\"\"\"\n")
+        #expect(
+            HistoryTestFolder.text(path) == "_HiStOrY_V2_\nask\\040\"\"\"\\012first\\040line\\012\"\"\"\n")
         #expect(try HistoryFile(path: path).load() == [block])
         HistoryTestFolder.remove(folder)
     }

@@ -23,12 +23,20 @@ import Testing
         ("sav", ["save"], .replaceWord(length: 3, text: "save ")),
         ("set mo", ["model"], .replaceWord(length: 2, text: "model ")),
         ("source ex", ["examples/"], .replaceWord(length: 2, text: "examples/")),
-        ("s", ["save", "set", "show", "sleep", "source"], .list(["save", "set", "show", "sleep", "source"])),
+        (
+            "s", ["save", "set", "show", "sleep", "source"],
+            .list(["save", "set", "show", "sleep", "source"])
+        ),
         ("s", ["set", "show", "set"], .list(["set", "show"])),
         ("sh", ["show", "shows"], .replaceWord(length: 2, text: "show")),
-        ("set model gem", ["gemini-2.5-flash", "gemini-2.5-pro"], .replaceWord(length: 3, text: "gemini-2.5-")),
-        ("set model gemini-2.5-", ["gemini-2.5-flash", "gemini-2.5-pro"],
-            .list(["gemini-2.5-flash", "gemini-2.5-pro"])),
+        (
+            "set model gem", ["gemini-2.5-flash", "gemini-2.5-pro"],
+            .replaceWord(length: 3, text: "gemini-2.5-")
+        ),
+        (
+            "set model gemini-2.5-", ["gemini-2.5-flash", "gemini-2.5-pro"],
+            .list(["gemini-2.5-flash", "gemini-2.5-pro"])
+        ),
         ("echo caf", ["café", "cafés"], .replaceWord(length: 3, text: "café")),
         ("echo é", ["éa", "éb"], .list(["éa", "éb"])),
         ("echo e\u{301}", ["e\u{301}x"], .replaceWord(length: 2, text: "e\u{301}x ")),
@@ -88,6 +96,8 @@ import Testing
     func choosesTheLineSource(
         input: Bool, output: Bool, environment: [String: String], mode: LineReaderFactory.Mode
     ) {
-        #expect(LineReaderFactory.mode(inputIsTerminal: input, outputIsTerminal: output, environment: environment) == mode)
+        #expect(
+            LineReaderFactory.mode(inputIsTerminal: input, outputIsTerminal: output, environment: environment)
+                == mode)
     }
 }

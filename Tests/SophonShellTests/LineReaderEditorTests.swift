@@ -205,7 +205,9 @@ extension LineReaderTerminalTests {
                 }
                 _ = write(terminal.master, "p\t\r", 3)
             }
-            #expect(editor.readLine(prompt: "sophon> ") == .line("set model gemini-2.5-pro "), "\(terminal.text.debugDescription)")
+            #expect(
+                editor.readLine(prompt: "sophon> ") == .line("set model gemini-2.5-pro "),
+                "\(terminal.text.debugDescription)")
         }
 
         /// The candidates that start with the word before the cursor.

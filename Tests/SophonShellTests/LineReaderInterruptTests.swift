@@ -26,7 +26,8 @@ extension LineReaderTerminalTests {
             }
             let prompts = Mutex<[String]>([])
             let reader = PlainLineReader(
-                descriptor: ends[0], promptSink: { text in prompts.withLock { $0.append(text) } }, interruptible: true)
+                descriptor: ends[0], promptSink: { text in prompts.withLock { $0.append(text) } },
+                interruptible: true)
             // Sent from another thread while the reader blocks (or just before: it stays pending).
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { kill(getpid(), SIGINT) }
             #expect(reader.readLine(prompt: "sophon> ") == .interrupted)

@@ -10,7 +10,8 @@ final class LineReaderInputFile {
     private let path: String
 
     init(_ bytes: [UInt8]) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-lines-\(UUID().uuidString)")
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("sophon-lines-\(UUID().uuidString)")
             .path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         descriptor = open(path, O_RDONLY)
@@ -87,7 +88,8 @@ final class LineReaderInputFile {
         let file = try LineReaderInputFile("short\n" + long + "\nafter")
         defer { file.close() }
         let reader = PlainLineReader(descriptor: file.descriptor)
-        #expect(LineReaderInputFile.readAll(reader) == [.line("short"), .line(long), .line("after"), .endOfInput])
+        #expect(
+            LineReaderInputFile.readAll(reader) == [.line("short"), .line(long), .line("after"), .endOfInput])
     }
 
     @Test func readsFromAPipe() throws {
@@ -98,14 +100,16 @@ final class LineReaderInputFile {
         #expect(write(ends[1], text, text.count) == text.count)
         close(ends[1])
         let reader = PlainLineReader(descriptor: ends[0])
-        #expect(LineReaderInputFile.readAll(reader) == [.line("one"), .line("two"), .line("three"), .endOfInput])
+        #expect(
+            LineReaderInputFile.readAll(reader) == [.line("one"), .line("two"), .line("three"), .endOfInput])
     }
 
     @Test func writesPromptsOnlyToItsPromptSink() throws {
         let file = try LineReaderInputFile("echo \"\"\"\nbody\n")
         defer { file.close() }
         let prompts = Mutex<[String]>([])
-        let reader = PlainLineReader(descriptor: file.descriptor, promptSink: { text in prompts.withLock { $0.append(text) } })
+        let reader = PlainLineReader(
+            descriptor: file.descriptor, promptSink: { text in prompts.withLock { $0.append(text) } })
         #expect(reader.readLine(prompt: "sophon> ") == .line("echo \"\"\""))
         #expect(reader.readLine(prompt: "   ...> ") == .line("body"))
         #expect(reader.readLine(prompt: "sophon> ") == .endOfInput)

@@ -204,7 +204,9 @@ final class EditLineReader: LineSource {
             while !bytes.isEmpty {
                 var state = mbstate_t()
                 var decoded: wchar_t = 0
-                let result = bytes.withUnsafeBufferPointer { mbrtowc(&decoded, $0.baseAddress, $0.count, &state) }
+                let result = bytes.withUnsafeBufferPointer {
+                    mbrtowc(&decoded, $0.baseAddress, $0.count, &state)
+                }
                 if result == -2 {
                     if bytes.count >= 8 { bytes.removeAll() }  // Too long to be a character.
                     break

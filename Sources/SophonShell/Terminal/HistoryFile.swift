@@ -100,7 +100,9 @@ final class HistoryFile: Sendable {
                 throw .notAHistoryFile(path: path)
             }
             let needle = [UInt8(ascii: "\n")] + encoded + [UInt8(ascii: "\n")]
-            if size >= needle.count, readBytes(descriptor, at: size - needle.count, count: needle.count) == needle {
+            if size >= needle.count,
+                readBytes(descriptor, at: size - needle.count, count: needle.count) == needle
+            {
                 return false
             }
             if readBytes(descriptor, at: size - 1, count: 1) != [UInt8(ascii: "\n")] {

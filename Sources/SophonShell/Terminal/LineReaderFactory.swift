@@ -66,6 +66,7 @@ enum LineReaderFactory {
     private static func plainTerminal(historyFile: HistoryFile?) -> PlainLineReader {
         InterruptSignal.installInteractiveHandler()
         let output = FileDescriptorSink(descriptor: STDOUT_FILENO)
-        return PlainLineReader(promptSink: { output.write($0) }, interruptible: true, historyFile: historyFile)
+        return PlainLineReader(
+            promptSink: { output.write($0) }, interruptible: true, historyFile: historyFile)
     }
 }
