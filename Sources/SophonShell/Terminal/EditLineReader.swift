@@ -22,7 +22,10 @@ import Synchronization
 /// mark, a ZWJ emoji or a flag splits it; what is sent is still valid UTF-8. There is no
 /// bracketed paste: pasted lines arrive one by one.
 ///
-/// Use from one thread at a time; callbacks reach the reader through `EL_CLIENTDATA`.
+/// Use from one thread at a time; callbacks reach the reader through `EL_CLIENTDATA`. The
+/// completer runs inside ``readLine(prompt:)``, on the calling thread: call `readLine` where
+/// the completer may run (a closure formed on the main actor is main-actor isolated, and
+/// calling it from another thread traps), or make the completer `@Sendable`.
 final class EditLineReader: LineSource {
     private var editor: OpaquePointer?
     private var history: OpaquePointer?
