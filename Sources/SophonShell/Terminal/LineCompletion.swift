@@ -8,6 +8,8 @@
 ///   tab before the cursor (``LineCompletion/word(before:)``). Each candidate is the whole
 ///   word as it should read, e.g. `save` for `sav`, or `@notes/today.txt` for `@notes/t`;
 ///   a folder ends with `/` (no space is added after it). Return `[]` for no completion.
+///
+/// Called synchronously inside `readLine`, on the thread that called it.
 typealias LineCompleter = (_ line: String, _ cursor: Int) -> [String]
 
 /// What Tab does with a list of candidates: the editor-independent half of completion,
