@@ -55,13 +55,16 @@ final class SignalMonitor: Sendable {
     /// Runs `operation` as a new task and cancels that task on Ctrl-C. A Ctrl-C pressed
     /// before the call (e.g. between two prompts) is discarded first.
     /// - Parameter operation: the command; it should honour cancellation (`Task.sleep`,
-    ///   URLSession and `Task.checkCancellation()` do).
+    ///   URLSession and `Task.checkCancellation()` do). It runs in its own task, on its
+    ///   isolation (a closure formed on the main actor runs there).
     /// - Returns: what the operation returns.
     /// - Throws: what the operation throws; after Ctrl-C that is usually `CancellationError`
     ///   (or a `URLError.cancelled`), which the REPL reports as an interruption.
-    static func run<T: Sendable>(_ operation: sending @escaping () async throws -> T) async throws -> T {
+    static func run<T: Sendable>(_ operation: @escaping @Sendable @isolated(any) () async throws -> T)
+        async throws -> T
+    {
         InterruptSignal.discardPending()
-        let task = Task { try await operation() }
+        let task = Task(operation: operation)
         let monitor = SignalMonitor { task.cancel() }
         defer { monitor.stop() }
         return try await withTaskCancellationHandler {
