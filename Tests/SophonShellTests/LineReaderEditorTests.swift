@@ -223,6 +223,44 @@ extension LineReaderTerminalTests {
             #expect(editor.readLine(prompt: "sophon> ") == .line("xyz"))
         }
 
+        @Test func aSecretIsReadWithoutEchoAndKeptOutOfHistory() throws {
+            var before = termios()
+            try #require(tcgetattr(terminal.slave, &before) == 0)
+            let editor = try makeEditor()
+            defer { finish(editor) }
+            terminal.type("key set\r", count: 1)
+            #expect(editor.readLine(prompt: "sophon> ") == .line("key set"))
+            terminal.type("AIza-secret\r", afterPrompt: "API key: ", count: 1)
+            #expect(editor.readSecret(prompt: "API key: ") == .line("AIza-secret"))
+            var after = termios()
+            #expect(tcgetattr(terminal.slave, &after) == 0)
+            #expect(after.c_lflag == before.c_lflag)
+            terminal.type("\u{10}\r", count: 2)  // Ctrl-P: no history entry to recall.
+            #expect(editor.readLine(prompt: "sophon> ") == .line(""))
+            #expect(terminal.occurrences(of: "AIza") == 0)
+        }
+
+        @Test func aPlainTerminalReadsASecretWithoutEcho() throws {
+            let prompts = Mutex<[String]>([])
+            let reader = PlainLineReader(
+                descriptor: terminal.slave, promptSink: { text in prompts.withLock { $0.append(text) } },
+                interruptible: true)
+            defer {
+                terminal.close()
+                HistoryTestFolder.remove(folder)
+            }
+            DispatchQueue.global().async { [terminal] in
+                let deadline = ContinuousClock.now + .seconds(10)  // Catches a hang.
+                while prompts.withLock({ $0.isEmpty }) {
+                    guard ContinuousClock.now < deadline else { return InterruptSignal.simulateInterrupt() }
+                    usleep(1000)
+                }
+                _ = write(terminal.master, "s3cret\n", 7)
+            }
+            #expect(reader.readSecret(prompt: "API key: ") == .line("s3cret"))
+            #expect(terminal.occurrences(of: "s3cret") == 0)
+        }
+
         @Test func closeRestoresTheTerminalAndLaterReadsEnd() throws {
             var before = termios()
             try #require(tcgetattr(terminal.slave, &before) == 0)

@@ -116,6 +116,15 @@ final class LineReaderInputFile {
         #expect(prompts.withLock { $0 } == ["sophon> ", "   ...> ", "sophon> "])
     }
 
+    @Test func aSecretFromAPipeIsTheNextLineOfTheSameInput() throws {
+        let file = try LineReaderInputFile("key set\nAIza-secret\necho after\n")
+        defer { file.close() }
+        let reader = PlainLineReader(descriptor: file.descriptor)
+        #expect(reader.readLine(prompt: "sophon> ") == .line("key set"))
+        #expect(reader.readSecret(prompt: "API key: ") == .line("AIza-secret"))
+        #expect(reader.readLine(prompt: "sophon> ") == .line("echo after"))
+    }
+
     @Test func recordsIntoItsHistoryFileOnly() throws {
         let folder = try HistoryTestFolder.make()
         defer { HistoryTestFolder.remove(folder) }

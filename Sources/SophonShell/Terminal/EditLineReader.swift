@@ -32,6 +32,7 @@ final class EditLineReader: LineSource {
     private let historyFile: HistoryFile?
     private let completer: LineCompleter?
     private let input: Int32
+    private let output: Int32
     private var streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
     private var prompt: UnsafeMutablePointer<CChar>?
     private var interruptedDuringRead = false
@@ -58,6 +59,7 @@ final class EditLineReader: LineSource {
         self.historyFile = historyFile
         self.completer = completer
         input = terminal?.input ?? STDIN_FILENO
+        output = terminal?.output ?? STDOUT_FILENO
         InterruptSignal.installInteractiveHandler()
         _ = cedit_prepare_utf8_locale()
         let started: OpaquePointer?
@@ -117,6 +119,18 @@ final class EditLineReader: LineSource {
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return .line(text)
+    }
+
+    /// Reads a line with echo off, outside libedit (the line is neither shown nor added to
+    /// history). The terminal is in its normal mode between `el_gets` calls, so the kernel
+    /// reads exactly one line and edits it (Backspace, Ctrl-U).
+    /// - Returns: the line; `.interrupted` after Ctrl-C; `.endOfInput` at end of input.
+    func readSecret(prompt text: String) -> LineInput {
+        guard editor != nil else { return .endOfInput }
+        InterruptSignal.discardPending()
+        let sink = FileDescriptorSink(descriptor: output)
+        let reader = PlainLineReader(descriptor: input, promptSink: { sink.write($0) }, interruptible: true)
+        return TerminalEcho.withEchoDisabled(on: input) { reader.readLine(prompt: text) }
     }
 
     /// Adds the entry to the in-memory history (Up recalls it) and appends it to the

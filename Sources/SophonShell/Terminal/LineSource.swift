@@ -21,6 +21,12 @@ protocol LineSource: AnyObject {
     /// - Returns: a line, `.interrupted` or `.endOfInput`.
     func readLine(prompt: String) -> LineInput
 
+    /// Reads one line that must not be shown or kept (an API key): on a terminal, with echo
+    /// off, never entering history; otherwise the next input line, as ``readLine(prompt:)``.
+    /// - Parameter prompt: e.g. `API key: `; shown on terminals only.
+    /// - Returns: the line, `.interrupted` after Ctrl-C, or `.endOfInput`.
+    func readSecret(prompt: String) -> LineInput
+
     /// Records an entered command in the source's history (in memory, and on disk when the
     /// source has a ``HistoryFile``). Blank commands and commands starting with a space are
     /// skipped. Non-interactive sources ignore it.

@@ -37,6 +37,13 @@ final class PlainLineReader: LineSource {
         self.historyFile = historyFile
     }
 
+    /// Reads a line with echo off when reading a terminal (interruptible mode), else the next
+    /// line as ``readLine(prompt:)`` does (no prompt without a prompt sink).
+    func readSecret(prompt: String) -> LineInput {
+        guard interruptible else { return readLine(prompt: prompt) }
+        return TerminalEcho.withEchoDisabled(on: descriptor) { readLine(prompt: prompt) }
+    }
+
     /// Appends the entry to the history file, if the reader has one.
     /// - Throws: `HistoryFileError` from ``HistoryFile/append(_:)``.
     func record(_ entry: String) throws(HistoryFileError) {
