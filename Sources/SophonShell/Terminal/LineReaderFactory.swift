@@ -6,7 +6,7 @@ import Foundation
 /// |----------------|-----------------|-------------------|-------------------------------------|--------|
 /// | terminal       | terminal        | set, not `dumb`   | ``EditLineReader``                  | `.interrupted` / cancels the command |
 /// | terminal       | any             | `dumb` or unset   | ``PlainLineReader`` with a prompt   | same |
-/// | terminal       | not a terminal  | any               | ``PlainLineReader`` with a prompt   | same |
+/// | terminal       | not a terminal  | any               | ``PlainLineReader``, prompt on stderr | same |
 /// | not a terminal | any             | any               | ``PlainLineReader``, no prompt      | exit 130 |
 enum LineReaderFactory {
     /// How standard input will be read.
@@ -63,9 +63,12 @@ enum LineReaderFactory {
         }
     }
 
+    /// Prompts go to stdout on a terminal, else to stderr, so that `sophon > results.txt`
+    /// typed at a terminal keeps prompts out of the results.
     private static func plainTerminal(historyFile: HistoryFile?) -> PlainLineReader {
         InterruptSignal.installInteractiveHandler()
-        let output = FileDescriptorSink(descriptor: STDOUT_FILENO)
+        let output = FileDescriptorSink(
+            descriptor: isatty(STDOUT_FILENO) == 1 ? STDOUT_FILENO : STDERR_FILENO)
         return PlainLineReader(
             promptSink: { output.write($0) }, interruptible: true, historyFile: historyFile)
     }
