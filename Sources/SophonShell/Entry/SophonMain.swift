@@ -28,6 +28,7 @@ enum SophonMain {
             io.stdout.write(HelpText.usage(registry))
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
+            InterruptSignal.installExitOnInterrupt()
             let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
@@ -60,13 +61,24 @@ enum SophonMain {
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
+            if !invocation.stayInteractive { InterruptSignal.installExitOnInterrupt() }
             for (source, directory) in sources {
                 if case .stop(let status) = await runtime.run(source, directory: directory) {
                     return runtime.finish(exitStatus: status)
                 }
             }
-            return runtime.finish()
+            guard invocation.stayInteractive else { return runtime.finish() }
+            let interactive = ShellRuntime(
+                registry: registry, session: runtime.session, io: io, mode: .interactive)
+            return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
+        case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .interactive)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return status ?? ExitStatus.success
+            }
+            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput:
+            InterruptSignal.installExitOnInterrupt()
             let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
