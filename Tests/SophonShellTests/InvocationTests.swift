@@ -53,7 +53,7 @@ import Testing
     @Test func helpListsCommandsFromTheRegistry() throws {
         let outcome = try SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout.contains("    extract [TEXT | @FILE]  "))
+        #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  repair a model reply"))
         #expect(outcome.stdout.contains("  --replay TAPE "))
     }
 
