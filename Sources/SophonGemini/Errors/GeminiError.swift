@@ -78,15 +78,18 @@ public enum GeminiError: Error, Sendable, Hashable {
         case .invalidAPIKey(let message): return .invalidAPIKey(message: clean(message))
         case .transport(let failure, let detail): return .transport(failure, detail: clean(detail))
         case .http(let status, let apiStatus, let message, let details):
-            return .http(status: status, apiStatus: apiStatus, message: clean(message), details: clean(details))
-        case .quotaExhausted(let quotaId, let message): return .quotaExhausted(quotaId: quotaId, message: clean(message))
+            return .http(
+                status: status, apiStatus: apiStatus, message: clean(message), details: clean(details))
+        case .quotaExhausted(let quotaId, let message):
+            return .quotaExhausted(quotaId: quotaId, message: clean(message))
         case .invalidRequest(let message, let violations):
             return .invalidRequest(
                 message: clean(message),
                 fieldViolations: violations.map {
                     FieldViolation(field: $0.field, description: $0.description.map(clean))
                 })
-        case .promptBlocked(let reason, let message): return .promptBlocked(reason: reason, message: message.map(clean))
+        case .promptBlocked(let reason, let message):
+            return .promptBlocked(reason: reason, message: message.map(clean))
         case .decodingFailed(let reason, let excerpt):
             return .decodingFailed(reason: clean(reason), excerpt: clean(excerpt))
         default: return self

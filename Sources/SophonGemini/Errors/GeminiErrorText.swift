@@ -33,16 +33,19 @@ struct GeminiErrorText {
         case .truncated: return table.string("error.truncated")
         case .emptyResponse: return table.string("error.emptyResponse")
         case .streamEndedEarly: return table.string("error.streamEndedEarly")
-        case .decodingFailed(let reason, let excerpt): return table.string("error.decodingFailed", reason, excerpt)
+        case .decodingFailed(let reason, let excerpt):
+            return table.string("error.decodingFailed", reason, excerpt)
         case .mediaTooLarge(let path, let bytes, let limit):
             return table.string("error.mediaTooLarge", path, String(bytes), String(limit))
-        case .mediaUnreadable(let path, let reason): return table.string("error.mediaUnreadable", path, reason)
+        case .mediaUnreadable(let path, let reason):
+            return table.string("error.mediaUnreadable", path, reason)
         }
     }
 
     /// Seconds with up to three decimals, trailing zeros dropped: `26`, `34.4`, `0.25`.
     static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         let whole = milliseconds / 1000
         let fraction = milliseconds % 1000
         guard fraction != 0 else { return String(whole) }

@@ -15,7 +15,8 @@ public struct GeminiLocalization: Sendable {
     public let language: String
 
     /// Uses `language` when supported (normalised as for the environment), else the environment's.
-    public init(language: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(language: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment)
+    {
         self.language =
             language.flatMap(GeminiLocalization.normalize)
             ?? GeminiLocalization.language(fromEnvironment: environment)

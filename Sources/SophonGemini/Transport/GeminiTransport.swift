@@ -54,7 +54,8 @@ public struct GeminiHTTPResponse: Sendable {
     /// Creates a response; header names are lowercased here.
     public init(status: Int, headers: [String: String], body: GeminiHTTPBody) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 

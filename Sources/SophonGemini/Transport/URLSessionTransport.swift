@@ -89,7 +89,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         task: URLSessionTask, streaming: Bool,
         continuation: CheckedContinuation<GeminiHTTPResponse, any Error>
     ) {
-        pending.withLock { $0[task.taskIdentifier] = Pending(streaming: streaming, continuation: continuation) }
+        pending.withLock {
+            $0[task.taskIdentifier] = Pending(streaming: streaming, continuation: continuation)
+        }
     }
 
     func urlSession(
@@ -97,20 +99,21 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let http = response as? HTTPURLResponse
-        let ready: (CheckedContinuation<GeminiHTTPResponse, any Error>, GeminiHTTPResponse)? = pending.withLock {
-            table in
-            guard var entry = table[dataTask.taskIdentifier] else { return nil }
-            entry.response = http
-            defer { table[dataTask.taskIdentifier] = entry }
-            guard entry.streaming, let continuation = entry.continuation, let http else { return nil }
-            let (stream, streamContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-            streamContinuation.onTermination = { termination in
-                if case .cancelled = termination { dataTask.cancel() }
+        let ready: (CheckedContinuation<GeminiHTTPResponse, any Error>, GeminiHTTPResponse)? =
+            pending.withLock {
+                table in
+                guard var entry = table[dataTask.taskIdentifier] else { return nil }
+                entry.response = http
+                defer { table[dataTask.taskIdentifier] = entry }
+                guard entry.streaming, let continuation = entry.continuation, let http else { return nil }
+                let (stream, streamContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+                streamContinuation.onTermination = { termination in
+                    if case .cancelled = termination { dataTask.cancel() }
+                }
+                entry.stream = streamContinuation
+                entry.continuation = nil
+                return (continuation, Self.response(http, body: .stream(stream)))
             }
-            entry.stream = streamContinuation
-            entry.continuation = nil
-            return (continuation, Self.response(http, body: .stream(stream)))
-        }
         completionHandler(.allow)
         if let (continuation, response) = ready { continuation.resume(returning: response) }
     }
@@ -137,7 +140,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         if let mapped {
             continuation.resume(throwing: mapped)
         } else if let http = entry.response {
-            continuation.resume(returning: Self.response(http, body: entry.streaming ? .stream(Self.once(entry.data)) : .data(entry.data)))
+            continuation.resume(
+                returning: Self.response(
+                    http, body: entry.streaming ? .stream(Self.once(entry.data)) : .data(entry.data)))
         } else {
             continuation.resume(throwing: GeminiError.transport(.badResponse, detail: "No HTTP response."))
         }
