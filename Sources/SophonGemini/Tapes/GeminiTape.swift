@@ -45,7 +45,10 @@ public struct GeminiTape: Sendable, Hashable {
     ///   (other than a cut last line), ``GeminiTapeError/invalidExchange(line:reason:)`` for
     ///   JSON that is not an exchange.
     public init(parsing text: String) throws(GeminiTapeError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Split the bytes: as Characters, "\r\n" is one grapheme and would not split at "\n".
+        var lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         let endsWithNewline = lines.last?.isEmpty ?? true
         if endsWithNewline, !lines.isEmpty { lines.removeLast() }
         var exchanges: [GeminiTapeExchange] = []
