@@ -35,7 +35,8 @@ import Testing
     static let events = [
         #"data: {"candidates":[{"content":{"parts":[{"text":"Hel"}],"role":"model"}}]}"# + "\r\n\r\n",
         #"data: {"candidates":[{"content":{"parts":[{"text":"lo"}],"role":"model"},"finishReason":"STOP"}],"#
-            + #""usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":2,"totalTokenCount":4}}"# + "\r\n\r\n",
+            + #""usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":2,"totalTokenCount":4}}"#
+            + "\r\n\r\n",
     ]
 
     /// What one run of the calls saw.
@@ -49,8 +50,10 @@ import Testing
     }
 
     static func run(_ client: GeminiAPIClient) async throws -> Outcome {
-        let schema = GeminiSchema.object(properties: ["title": .string(), "year": .integer()], required: ["title", "year"])
-        let book = try await client.generateStructured(Book.self, label: "book", prompt: "Name a book", schema: schema)
+        let schema = GeminiSchema.object(
+            properties: ["title": .string(), "year": .integer()], required: ["title", "year"])
+        let book = try await client.generateStructured(
+            Book.self, label: "book", prompt: "Name a book", schema: schema)
         var streamed: [String] = []
         for try await chunk in client.streamGenerateContent(
             label: "s", request: GenerateContentRequest(contents: [Content.user("Say hello")]))
@@ -61,12 +64,14 @@ import Testing
         let models = try await client.listModels(pageSize: 2).models?.compactMap(\.name) ?? []
         var failure = ""
         do {
-            _ = try await client.generateText(label: "t", contents: [Content.user("Hi")], retryPolicy: .minimal)
+            _ = try await client.generateText(
+                label: "t", contents: [Content.user("Hi")], retryPolicy: .minimal)
         } catch let error as GeminiError {
             failure = error.description(language: "en")
         }
         return Outcome(
-            book: book.value, bookRetries: book.retryCount, streamed: streamed, tokens: tokens, models: models,
+            book: book.value, bookRetries: book.retryCount, streamed: streamed, tokens: tokens,
+            models: models,
             failure: failure)
     }
 
@@ -77,7 +82,9 @@ import Testing
             .body(200, ["content-type": "application/json"], Self.book),
             .chunks(200, ["content-type": "text/event-stream"], Self.events),
             .body(200, ["content-type": "application/json"], #"{"totalTokens": 3}"#),
-            .body(200, ["content-type": "application/json"], #"{"models": [{"name": "models/gemini-2.5-flash"}]}"#),
+            .body(
+                200, ["content-type": "application/json"],
+                #"{"models": [{"name": "models/gemini-2.5-flash"}]}"#),
             .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
             .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
             .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
@@ -85,7 +92,8 @@ import Testing
         let recordSleeps = TapeLog<Duration>()
         let recorder = try GeminiTapeRecorder(
             wrapping: inner, tapeURL: url, baseURL: Self.baseURL, secrets: [Support.key])
-        let recording = GeminiAPIClient(configuration: Self.configuration(sleeps: recordSleeps), transport: recorder)
+        let recording = GeminiAPIClient(
+            configuration: Self.configuration(sleeps: recordSleeps), transport: recorder)
         let recorded = try await Self.run(recording)
         #expect(
             recorded
@@ -115,7 +123,8 @@ import Testing
 
         let skipped = TapeLog<Duration>()
         let replaySleeps = TapeLog<Duration>()
-        let configuration = Self.configuration(sleeps: replaySleeps).replayingTape(skippedWait: skipped.append)
+        let configuration = Self.configuration(sleeps: replaySleeps).replayingTape(
+            skippedWait: skipped.append)
         let replayer = try GeminiTapeReplayer(contentsOf: url, baseURL: Self.baseURL)
         let replaying = GeminiAPIClient(configuration: configuration, transport: replayer)
         #expect(try await Self.run(replaying) == recorded)
@@ -129,7 +138,8 @@ import Testing
         let inner = TapeScriptTransport([.body(200, ["content-type": "application/json"], Self.book)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url, baseURL: Self.baseURL)
         let sleeps = TapeLog<Duration>()
-        let recording = GeminiAPIClient(configuration: Self.configuration(sleeps: sleeps), transport: recorder)
+        let recording = GeminiAPIClient(
+            configuration: Self.configuration(sleeps: sleeps), transport: recorder)
         _ = try await recording.generateText(label: "t", contents: [Content.user("Name a book")])
 
         let replayer = try GeminiTapeReplayer(contentsOf: url, baseURL: Self.baseURL)

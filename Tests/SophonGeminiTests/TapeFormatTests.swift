@@ -12,14 +12,18 @@ import Testing
 
     @Test func invalidJSONNamesItsLine() throws {
         let text = "{\"sophonTape\":1}\n\(Self.exchange)\n{\"request\": oops}\n\(Self.exchange)\n"
-        #expect(throws: GeminiTapeError.invalidJSON(
-                line: 3, column: 13, message: "expected a JSON value but found 'oops'")) {
+        #expect(
+            throws: GeminiTapeError.invalidJSON(
+                line: 3, column: 13, message: "expected a JSON value but found 'oops'")
+        ) {
             try GeminiTape(parsing: text)
         }
         do {
             _ = try GeminiTape(parsing: text)
         } catch {
-            #expect(error.description == "line 3: invalid JSON at column 13: expected a JSON value but found 'oops'")
+            #expect(
+                error.description
+                    == "line 3: invalid JSON at column 13: expected a JSON value but found 'oops'")
         }
     }
 
@@ -40,11 +44,13 @@ import Testing
         ),
         (
             "{\"sophonTape\":1}\n{\"request\":{\"method\":\"GET\",\"path\":\"/v1beta/models\"},\"response\":{}}\n",
-            .invalidExchange(line: 2, reason: "response: status is missing (only a failed exchange may omit it)")
+            .invalidExchange(
+                line: 2, reason: "response: status is missing (only a failed exchange may omit it)")
         ),
         (
             "{\"sophonTape\":1}\n{\"request\":{\"method\":\"GET\",\"path\":\"/\"},\"response\":{\"status\":\"200\"}}\n",
-            .invalidExchange(line: 2, reason: "response: status must be an HTTP status code (100...999), got \"200\"")
+            .invalidExchange(
+                line: 2, reason: "response: status must be an HTTP status code (100...999), got \"200\"")
         ),
         (
             "{\"sophonTape\":1}\n{\"request\":{\"method\":\"GET\",\"path\":\"/\"},\"response\":{\"status\":200,\"events\":{}}}\n",
@@ -63,7 +69,11 @@ import Testing
             )
         ),
         ("{\"sophonTape\":1}\n[1, 2]\n", .invalidExchange(line: 2, reason: "expected an object, got array")),
-        ("{\"sophonTape\":1}\n{\"request\": 1\n", .invalidJSON(line: 2, column: 14, message: "unexpected end of input; expected the rest of the value")),
+        (
+            "{\"sophonTape\":1}\n{\"request\": 1\n",
+            .invalidJSON(
+                line: 2, column: 14, message: "unexpected end of input; expected the rest of the value")
+        ),
     ]
 
     @Test(arguments: loadErrors)
@@ -76,8 +86,11 @@ import Testing
         let tape = try GeminiTape(parsing: text)
         #expect(tape.exchanges.map(\.line) == [4, 6])
         #expect(tape.warnings == [])
-        #expect(tape.exchanges.first?.request == GeminiTapeRequest(
-            method: "POST", path: "/v1beta/models/m:generateContent", body: .object([.init("n", .integer(1))])))
+        #expect(
+            tape.exchanges.first?.request
+                == GeminiTapeRequest(
+                    method: "POST", path: "/v1beta/models/m:generateContent",
+                    body: .object([.init("n", .integer(1))])))
     }
 
     @Test func aCutLastLineIsAWarningNotAnError() throws {
@@ -85,14 +98,18 @@ import Testing
         let tape = try GeminiTape(parsing: "{\"sophonTape\":1}\n\(Self.exchange)\n\(cut)")
         #expect(tape.exchanges.count == 1)
         #expect(tape.warnings == ["line 3: the last line is incomplete (a recording cut short); ignored"])
-        #expect(throws: GeminiTapeError.invalidJSON(
-                line: 3, column: 36, message: "unterminated string (no closing quote before the end of input)")) {
+        #expect(
+            throws: GeminiTapeError.invalidJSON(
+                line: 3, column: 36, message: "unterminated string (no closing quote before the end of input)"
+            )
+        ) {
             try GeminiTape(parsing: "{\"sophonTape\":1}\n\(Self.exchange)\n\(cut)\n")
         }
     }
 
     static let responses: [GeminiTapeResponse] = [
-        GeminiTapeResponse(status: 200, headers: ["content-type": "application/json"], payload: .body(.object([]))),
+        GeminiTapeResponse(
+            status: 200, headers: ["content-type": "application/json"], payload: .body(.object([]))),
         GeminiTapeResponse(status: 502, payload: .body(.string("<html>Bad Gateway</html>"))),
         GeminiTapeResponse(status: 204),
         GeminiTapeResponse(status: nil, failure: .transport(.cannotConnect, detail: "Connection refused")),
@@ -122,7 +139,8 @@ import Testing
     }
 
     @Test func fileErrorsNameThePath() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-no-such-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-no-such-\(UUID().uuidString)")
         let url = folder.appendingPathComponent("run.tape")
         #expect(throws: GeminiTapeError.unwritable(path: url.path, reason: "No such file or directory")) {
             try GeminiTapeRecorder(wrapping: TapeScriptTransport([]), tapeURL: url)

@@ -62,12 +62,15 @@ enum TapeTestSupport {
 
     /// A fresh tape path in a new temporary folder.
     static func tapeURL() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-tape-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-tape-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("run.tape")
     }
 
-    static func request(_ body: String?, url: URL = generateURL, method: String = "POST", streaming: Bool = false)
+    static func request(
+        _ body: String?, url: URL = generateURL, method: String = "POST", streaming: Bool = false
+    )
         -> GeminiHTTPRequest
     {
         GeminiHTTPRequest(
@@ -108,12 +111,14 @@ enum TapeTestSupport {
     typealias Support = TapeTestSupport
 
     static let prompt = #"{"contents":[{"role":"user","parts":[{"text":"Name a book"}]}]}"#
-    static let answer = #"{"candidates": [{"content": {"parts": [{"text": "Dune"}], "role": "model"}, "finishReason": "STOP"}]}"#
+    static let answer =
+        #"{"candidates": [{"content": {"parts": [{"text": "Dune"}], "role": "model"}, "finishReason": "STOP"}]}"#
 
     @Test func recordsAJSONExchangeAndReplaysItPrettyPrinted() async throws {
         let url = try Support.tapeURL()
         let headers = [
-            "Content-Type": "application/json; charset=UTF-8", "Set-Cookie": "NID=secret", "Server-Timing": "dur=612",
+            "Content-Type": "application/json; charset=UTF-8", "Set-Cookie": "NID=secret",
+            "Server-Timing": "dur=612",
         ]
         let inner = TapeScriptTransport([.body(200, headers, Self.answer)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
@@ -197,7 +202,8 @@ enum TapeTestSupport {
         await #expect(throws: failure) { try await recorder.send(Support.request(Self.prompt)) }
         #expect(
             try Support.lines(url).last?.hasSuffix(
-                #""response":{"error":"transport","failure":"timedOut","detail":"The request timed out."}}"#) == true)
+                #""response":{"error":"transport","failure":"timedOut","detail":"The request timed out."}}"#)
+                == true)
         let replayer = try GeminiTapeReplayer(contentsOf: url)
         await #expect(throws: failure) { try await replayer.send(Support.request(Self.prompt)) }
         #expect(replayer.answeredCount == 1)
@@ -208,7 +214,8 @@ enum TapeTestSupport {
         let pieces = [#"data: {"a": 1}"# + "\r\n\r\ndata: {\"b\"", ":2}\r\n\r\n", "data: [DONE]\r\n\r\n"]
         let inner = TapeScriptTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
-        let live = try await recorder.send(Support.request(Self.prompt, url: Support.streamURL, streaming: true))
+        let live = try await recorder.send(
+            Support.request(Self.prompt, url: Support.streamURL, streaming: true))
         #expect(try await Support.chunks(live) == pieces)
         #expect(
             try Support.lines(url).last?.hasSuffix(
@@ -229,7 +236,8 @@ enum TapeTestSupport {
         let pieces = [#"data: {"x":"Hel"}"# + "\r\n\r\n", rawError]
         let inner = TapeScriptTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
-        let live = try await recorder.send(Support.request(Self.prompt, url: Support.streamURL, streaming: true))
+        let live = try await recorder.send(
+            Support.request(Self.prompt, url: Support.streamURL, streaming: true))
         #expect(try await Support.chunks(live) == pieces)
         #expect(
             try Support.lines(url).last?.hasSuffix(
@@ -247,7 +255,8 @@ enum TapeTestSupport {
             .chunks(200, ["content-type": "text/event-stream"], pieces, failure: reset)
         ])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
-        let live = try await recorder.send(Support.request(Self.prompt, url: Support.streamURL, streaming: true))
+        let live = try await recorder.send(
+            Support.request(Self.prompt, url: Support.streamURL, streaming: true))
         let (liveChunks, liveError) = await Support.chunksAndError(live)
         #expect(liveChunks == pieces)
         #expect(liveError as? GeminiError == reset)
@@ -279,7 +288,8 @@ enum TapeTestSupport {
         _ = try await Support.chunks(
             recorder.send(Support.request(Self.prompt, url: Support.streamURL, streaming: true)))
         _ = try? await recorder.send(Support.request(Self.prompt))
-        #expect(inner.requests.map { $0.headers["x-goog-api-key"] } == [Support.key, Support.key, Support.key])
+        #expect(
+            inner.requests.map { $0.headers["x-goog-api-key"] } == [Support.key, Support.key, Support.key])
         let text = try String(contentsOf: url, encoding: .utf8)
         #expect(!text.contains(Support.key))
         #expect(!text.contains("hunter2-and-more-secret"))
@@ -296,13 +306,16 @@ enum TapeTestSupport {
         let url = try Support.tapeURL()
         let inner = TapeScriptTransport([
             .body(200, [:], Self.answer),
-            .chunks(200, ["content-type": "text/event-stream"], ["data: {\"n\":1}\r\n\r\n", "data: {\"n\":2}\r\n\r\n"]),
+            .chunks(
+                200, ["content-type": "text/event-stream"],
+                ["data: {\"n\":1}\r\n\r\n", "data: {\"n\":2}\r\n\r\n"]),
         ])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         #expect(try Support.lines(url) == [#"{"sophonTape":1}"#])
         _ = try await recorder.send(Support.request(Self.prompt))
         #expect(try Support.lines(url).count == 2)
-        let live = try await recorder.send(Support.request(Self.prompt, url: Support.streamURL, streaming: true))
+        let live = try await recorder.send(
+            Support.request(Self.prompt, url: Support.streamURL, streaming: true))
         guard case .stream(let stream) = live.body else {
             Issue.record("a streamed request stays streamed")
             return
@@ -328,8 +341,10 @@ enum TapeTestSupport {
         #expect(replayer.tape.exchanges.count == 1)
         let first = try await replayer.send(Support.request(Self.prompt))
         #expect(first.status == 200)
-        await #expect(throws: GeminiTapeError.exhausted(
-            request: 2, method: "POST", path: "/v1beta/models/gemini-2.5-flash:generateContent")) {
+        await #expect(
+            throws: GeminiTapeError.exhausted(
+                request: 2, method: "POST", path: "/v1beta/models/gemini-2.5-flash:generateContent")
+        ) {
             try await replayer.send(Support.request(#"{"second":true}"#))
         }
     }

@@ -31,12 +31,16 @@ import Testing
 
     @Test func bodiesMatchAsJSONValues() async throws {
         let replayer = try await Self.replayerAtThirdRequest()
-        let reordered = #"{"generationConfig":{"temperature":5e-1},"contents":[{"parts":[{"text":"Name a book"}],"role":"user"}]}"#
+        let reordered =
+            #"{"generationConfig":{"temperature":5e-1},"contents":[{"parts":[{"text":"Name a book"}],"role":"user"}]}"#
         let response = try await replayer.send(Support.request(reordered, url: Self.generate))
-        #expect(try JSONValue(parsing: Support.text(await response.collectBody())) == .object([.init("ok", .integer(3))]))
+        #expect(
+            try JSONValue(parsing: Support.text(await response.collectBody()))
+                == .object([.init("ok", .integer(3))]))
         #expect(replayer.answeredCount == 3)
         await #expect(
-            throws: GeminiTapeError.exhausted(request: 4, method: "POST", path: "/v1beta/models/m:generateContent")
+            throws: GeminiTapeError.exhausted(
+                request: 4, method: "POST", path: "/v1beta/models/m:generateContent")
         ) {
             try await replayer.send(Support.request(reordered, url: Self.generate))
         }
@@ -55,7 +59,8 @@ import Testing
             #"request 3: body differs at $.contents[0].parts[0].text: recorded "Name a book", got "Name a film""#
         ),
         (
-            "POST", base + "/m:generateContent", #"{"contents":[{"role":"user","parts":[{"text":"Name a book"}]}]}"#,
+            "POST", base + "/m:generateContent",
+            #"{"contents":[{"role":"user","parts":[{"text":"Name a book"}]}]}"#,
             "request 3: body differs at $.generationConfig: recorded {\"temperature\":0.5}, got (absent)"
         ),
         (
@@ -115,7 +120,8 @@ import Testing
         await #expect(throws: GeminiTapeError.self) {
             try await replayer.send(Support.request("{}", url: Self.generate))
         }
-        let good = #"{"contents":[{"role":"user","parts":[{"text":"Name a book"}]}],"generationConfig":{"temperature":0.5}}"#
+        let good =
+            #"{"contents":[{"role":"user","parts":[{"text":"Name a book"}]}],"generationConfig":{"temperature":0.5}}"#
         let response = try await replayer.send(Support.request(good, url: Self.generate))
         #expect(response.status == 200)
     }

@@ -10,7 +10,8 @@ extension GeminiClientConfiguration {
     /// waits reported are the same on every replay. Everything else is kept.
     /// - Parameter skippedWait: receives each retry wait that was skipped.
     /// - Returns: the adapted configuration.
-    public func replayingTape(skippedWait: (@Sendable (Duration) -> Void)? = nil) -> GeminiClientConfiguration {
+    public func replayingTape(skippedWait: (@Sendable (Duration) -> Void)? = nil) -> GeminiClientConfiguration
+    {
         var configuration = self
         configuration.apiKeyProvider = { GeminiTapeReplayer.placeholderAPIKey }
         configuration.sleep = { wait in

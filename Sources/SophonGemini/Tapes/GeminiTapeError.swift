@@ -49,7 +49,8 @@ public struct GeminiTapeMismatch: Sendable, Hashable {
     public var got: String
 
     /// Creates a mismatch description.
-    public init(request: Int, line: Int, field: Field, jsonPath: String? = nil, recorded: String, got: String) {
+    public init(request: Int, line: Int, field: Field, jsonPath: String? = nil, recorded: String, got: String)
+    {
         self.request = request
         self.line = line
         self.field = field
@@ -71,7 +72,8 @@ extension GeminiTapeError: CustomStringConvertible, LocalizedError {
             "line \(line): not a Sophon tape (the first line must be {\"sophonTape\": 1})"
         case .unsupportedVersion(let version, let line):
             "line \(line): unsupported tape version \(version) (this build reads version 1)"
-        case .invalidJSON(let line, let column, let message): "line \(line): invalid JSON at column \(column): \(message)"
+        case .invalidJSON(let line, let column, let message):
+            "line \(line): invalid JSON at column \(column): \(message)"
         case .invalidExchange(let line, let reason): "line \(line): not a tape exchange: \(reason)"
         case .mismatch(let mismatch): mismatch.description
         case .exhausted(let request, let method, let path):

@@ -27,7 +27,10 @@ extension GeminiTapeExchange {
 extension GeminiTapeRequest {
     /// The request as a JSON value: `{"method", "path", "body"}`.
     public var jsonValue: JSONValue {
-        .object([JSONMember("method", .string(method)), JSONMember("path", .string(path)), JSONMember("body", body)])
+        .object([
+            JSONMember("method", .string(method)), JSONMember("path", .string(path)),
+            JSONMember("body", body),
+        ])
     }
 
     init(json: JSONValue, line: Int) throws(GeminiTapeError) {
@@ -96,7 +99,9 @@ extension GeminiTapeResponse {
             guard case .array(let list) = events else { throw fields.failure("events must be an array") }
             var unterminated: String?
             if let value = json["unterminated"] {
-                guard case .string(let text) = value else { throw fields.failure("unterminated must be a string") }
+                guard case .string(let text) = value else {
+                    throw fields.failure("unterminated must be a string")
+                }
                 unterminated = text
             }
             return .events(list, trailer: json["trailer"], unterminated: unterminated)

@@ -82,7 +82,8 @@ public struct GeminiTapeResponse: Sendable, Hashable {
 
     /// Creates a recorded response.
     public init(
-        status: Int?, headers: [String: String] = [:], payload: Payload? = nil, failure: GeminiTapeFailure? = nil
+        status: Int?, headers: [String: String] = [:], payload: Payload? = nil,
+        failure: GeminiTapeFailure? = nil
     ) {
         self.status = status
         self.headers = headers

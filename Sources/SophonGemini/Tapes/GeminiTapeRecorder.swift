@@ -71,7 +71,8 @@ public final class GeminiTapeRecorder: GeminiTransport {
         do {
             response = try await inner.send(request)
         } catch {
-            record(slot, recorded, GeminiTapeResponse(status: nil, failure: GeminiTapeFailure(error)), secrets)
+            record(
+                slot, recorded, GeminiTapeResponse(status: nil, failure: GeminiTapeFailure(error)), secrets)
             throw error
         }
         let headers = response.headers.filter { GeminiTapeResponse.keptHeaderNames.contains($0.key) }
@@ -85,11 +86,14 @@ public final class GeminiTapeRecorder: GeminiTransport {
             let isEventStream = headers["content-type"]?.lowercased().contains("text/event-stream") ?? false
             let status = response.status
             let stream = Self.tee(source) { [self] data, failure in
-                let payload = isEventStream ? GeminiTapeBody.eventsPayload(of: data) : GeminiTapeBody.payload(of: data)
-                let tape = GeminiTapeResponse(status: status, headers: headers, payload: payload, failure: failure)
+                let payload =
+                    isEventStream ? GeminiTapeBody.eventsPayload(of: data) : GeminiTapeBody.payload(of: data)
+                let tape = GeminiTapeResponse(
+                    status: status, headers: headers, payload: payload, failure: failure)
                 record(slot, recorded, tape, secrets)
             }
-            return GeminiHTTPResponse(status: response.status, headers: response.headers, body: .stream(stream))
+            return GeminiHTTPResponse(
+                status: response.status, headers: response.headers, body: .stream(stream))
         }
     }
 
@@ -97,7 +101,8 @@ public final class GeminiTapeRecorder: GeminiTransport {
     private func record(
         _ slot: Int, _ request: GeminiTapeRequest, _ response: GeminiTapeResponse, _ secrets: [String]
     ) {
-        let line = Self.maskedLine(GeminiTapeExchange(request: request, response: response).jsonValue, secrets)
+        let line = Self.maskedLine(
+            GeminiTapeExchange(request: request, response: response).jsonValue, secrets)
         if let failure = writer.complete(slot, line: line) { warning?(failure.description) }
     }
 

@@ -23,7 +23,8 @@ public final class GeminiTapeReplayer: GeminiTransport {
 
     /// A sleep for ``GeminiClientConfiguration/sleep`` that returns at once (throwing only when
     /// the task is cancelled): replays skip retry waits.
-    public static let noSleep: @Sendable (Duration) async throws -> Void = { _ in try Task.checkCancellation() }
+    public static let noSleep: @Sendable (Duration) async throws -> Void = { _ in try Task.checkCancellation()
+    }
 
     /// The tape being replayed.
     public let tape: GeminiTape
@@ -87,7 +88,8 @@ public final class GeminiTapeReplayer: GeminiTransport {
         let recorded = exchange.request
         if recorded.method.uppercased() != sent.method.uppercased() {
             return GeminiTapeMismatch(
-                request: request, line: exchange.line, field: .method, recorded: recorded.method, got: sent.method)
+                request: request, line: exchange.line, field: .method, recorded: recorded.method,
+                got: sent.method)
         }
         if recorded.path != sent.path {
             return GeminiTapeMismatch(
@@ -103,7 +105,8 @@ public final class GeminiTapeReplayer: GeminiTransport {
     }
 
     /// The HTTP response a recorded response replays as.
-    static func response(replaying recorded: GeminiTapeResponse, streaming: Bool) throws -> GeminiHTTPResponse {
+    static func response(replaying recorded: GeminiTapeResponse, streaming: Bool) throws -> GeminiHTTPResponse
+    {
         guard let status = recorded.status else {
             throw (recorded.failure ?? .transport(.other, detail: "")).replayError
         }

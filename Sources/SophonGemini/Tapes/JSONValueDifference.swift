@@ -28,7 +28,9 @@ struct JSONValueDifference: Sendable, Hashable {
         return text.count > displayLimit ? String(text.prefix(displayLimit)) + "…" : text
     }
 
-    private static func first(_ recorded: JSONValue, _ got: JSONValue, at path: JSONPath) -> JSONValueDifference? {
+    private static func first(_ recorded: JSONValue, _ got: JSONValue, at path: JSONPath)
+        -> JSONValueDifference?
+    {
         switch (recorded, got) {
         case (.object(let left), .object(let right)):
             for member in left {
@@ -39,7 +41,8 @@ struct JSONValueDifference: Sendable, Hashable {
                 if let difference = first(member.value, other.value, at: path) { return difference }
             }
             for member in right where !left.contains(where: { $0.key == member.key }) {
-                return JSONValueDifference(path: path.appending(.key(member.key)), recorded: nil, got: member.value)
+                return JSONValueDifference(
+                    path: path.appending(.key(member.key)), recorded: nil, got: member.value)
             }
             return nil
         case (.array(let left), .array(let right)):
@@ -54,7 +57,8 @@ struct JSONValueDifference: Sendable, Hashable {
             }
             return nil
         case (.number(let left), .number(let right)):
-            return numbersEqual(left, right) ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
+            return numbersEqual(left, right)
+                ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
         default:
             return recorded == got ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
         }
@@ -64,7 +68,8 @@ struct JSONValueDifference: Sendable, Hashable {
     private static func numbersEqual(_ left: JSONNumber, _ right: JSONNumber) -> Bool {
         if left.text == right.text { return true }
         let posix = Locale(identifier: "en_US_POSIX")
-        guard let a = Decimal(string: left.text, locale: posix), let b = Decimal(string: right.text, locale: posix),
+        guard let a = Decimal(string: left.text, locale: posix),
+            let b = Decimal(string: right.text, locale: posix),
             !a.isNaN, !b.isNaN
         else { return false }
         return a == b
