@@ -13,6 +13,8 @@ final class TapeScriptTransport: GeminiTransport {
         case body(Int, [String: String], String)
         /// A streamed body in these pieces, ending normally or with `failure`.
         case chunks(Int, [String: String], [String], failure: GeminiError? = nil)
+        /// A streamed body the test feeds and ends itself.
+        case source(Int, [String: String], AsyncThrowingStream<Data, any Error>)
         /// A transport failure before any response.
         case fail(GeminiError)
     }
@@ -37,6 +39,8 @@ final class TapeScriptTransport: GeminiTransport {
                 for piece in pieces { continuation.yield(Data(piece.utf8)) }
                 continuation.finish(throwing: failure)
             }
+            return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
+        case .source(let status, let headers, let stream):
             return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
         case .fail(let error):
             throw error
