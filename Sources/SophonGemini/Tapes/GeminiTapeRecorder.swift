@@ -37,11 +37,12 @@ public final class GeminiTapeRecorder: GeminiTransport {
     /// - Parameters:
     ///   - inner: the transport requests go to.
     ///   - tapeURL: the tape file.
-    ///   - baseURL: the client's base URL; its path prefix (and a trailing `/v1beta`'s parent)
-    ///     is stripped from recorded paths, so a tape does not depend on a proxy's prefix.
+    ///   - baseURL: the client's base URL; its path prefix (without a trailing `/v1beta`) is
+    ///     stripped from recorded paths, so a tape does not depend on a proxy's prefix.
     ///   - secrets: strings masked wherever they appear (the API key).
     ///   - warning: receives a one-line message when a line cannot be written (the run goes
-    ///     on; later lines are dropped).
+    ///     on; later lines are dropped). Lines wait for every earlier request's line: a stream
+    ///     nobody reads to its end nor cancels holds back the lines after it.
     /// - Throws: ``GeminiTapeError/unwritable(path:reason:)``.
     public init(
         wrapping inner: any GeminiTransport, tapeURL: URL, baseURL: URL? = nil, secrets: [String] = [],
