@@ -1,0 +1,37 @@
+import SophonCore
+
+/// Stores an optional free-form ``JSONValue`` inside a Codable DTO (tool declarations,
+/// function-call arguments, grounding metadata): omitted when `nil`, decoded as is.
+@propertyWrapper
+public struct JSONField: Codable, Sendable, Hashable {
+    /// The value, or `nil` when the field is absent.
+    public var wrappedValue: JSONValue?
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: JSONValue?) { self.wrappedValue = wrappedValue }
+
+    /// Decodes the value (a JSON `null` becomes `.null`).
+    public init(from decoder: any Decoder) throws {
+        wrappedValue = try JSONValueBox(from: decoder).value
+    }
+
+    /// Encodes the value; `nil` is skipped by the container extension below.
+    public func encode(to encoder: any Encoder) throws {
+        try (wrappedValue.map(JSONValueBox.init) ?? JSONValueBox(.null)).encode(to: encoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key gives a `nil` field instead of a `keyNotFound` error.
+    public func decode(_ type: JSONField.Type, forKey key: Key) throws -> JSONField {
+        try decodeIfPresent(type, forKey: key) ?? JSONField(wrappedValue: nil)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// A `nil` field is omitted from the output.
+    public mutating func encode(_ value: JSONField, forKey key: Key) throws {
+        guard value.wrappedValue != nil else { return }
+        try encodeIfPresent(value as JSONField?, forKey: key)
+    }
+}
