@@ -20,14 +20,30 @@ final class ShellRuntime: Sendable {
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
+    /// The Gemini client side of the run (`nil` in tests that need none).
+    let gemini: GeminiServices?
+    /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
+    /// `nil` when there is none.
+    let readSecret: @Sendable (String) -> String?
 
     /// Creates a runtime.
-    init(registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode) {
+    init(
+        registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
+        gemini: GeminiServices? = nil,
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
+    ) {
         self.registry = registry
         self.session = session
         self.io = io
         self.mode = mode
+        self.readSecret = readSecret
+        self.gemini = gemini
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
+    }
+
+    /// One line of standard input, without its line end; `nil` at end of input.
+    static let readLineFromStandardInput: @Sendable (String) -> String? = { _ in
+        Swift.readLine(strippingNewline: true).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
     }
 
     /// Runs every command of `source` in order.
@@ -172,6 +188,20 @@ final class ShellRuntime: Sendable {
                 io.printLine(
                     envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
             case .pretty, .raw: io.printLine(line)
+            }
+        case .reply(let reply):
+            session.withState { $0.last = reply.value }
+            switch format {
+            case .json:
+                io.printLine(
+                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope).compactText)
+            case .pretty, .raw:
+                if reply.alreadyPrinted { break }
+                if let display = reply.display {
+                    io.printLine(display)
+                } else {
+                    io.printLine(format == .pretty ? reply.value.prettyText : reply.value.compactText)
+                }
             }
         case .value(let value):
             session.withState { $0.last = value }
