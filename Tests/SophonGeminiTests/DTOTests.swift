@@ -45,7 +45,9 @@ import Testing
                         Part(
                             functionCall: FunctionCall(
                                 name: "lookup",
-                                args: .object([JSONMember("city", .string("Lyon")), JSONMember("limit", .integer(3))]))),
+                                args: .object([
+                                    JSONMember("city", .string("Lyon")), JSONMember("limit", .integer(3)),
+                                ]))),
                     ])
             ],
             tools: .array([.object([JSONMember("functionDeclarations", .array([]))])]))
@@ -62,7 +64,9 @@ import Testing
     @Test func requestEncodingIsDeterministicCamelCaseWithoutNils() throws {
         let request = GenerateContentRequest(
             contents: [.user("Hi")], systemInstruction: Content(role: nil, parts: [.text("Be brief.")]),
-            safetySettings: [SafetySetting(category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH")],
+            safetySettings: [
+                SafetySetting(category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH")
+            ],
             generationConfig: GenerationConfig(
                 stopSequences: ["END"], maxOutputTokens: 64, temperature: 0.7, topK: 40,
                 thinkingConfig: ThinkingConfig(includeThoughts: true, thinkingBudget: 0)))
@@ -96,7 +100,8 @@ import Testing
         #expect(status.code == 429)
         #expect(status.errorReason == "RATE_LIMIT_EXCEEDED")
         #expect(status.retryDelay == .milliseconds(34_400))
-        #expect(status.quotaViolations.map(\.quotaId) == ["GenerateRequestsPerMinutePerProjectPerModel-FreeTier"])
+        #expect(
+            status.quotaViolations.map(\.quotaId) == ["GenerateRequestsPerMinutePerProjectPerModel-FreeTier"])
         #expect(status.quotaViolations.first?.isPerDay == false)
         #expect(status.fieldViolations == [FieldViolation(field: "contents", description: "empty")])
         #expect(status.details?[1].links?.first?.url == "https://ai.google.dev")

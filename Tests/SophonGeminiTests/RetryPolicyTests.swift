@@ -31,7 +31,8 @@ import Testing
         #expect(standard.maxServerWait == .seconds(60))
         let minimal = GeminiRetryPolicy.minimal
         #expect(minimal.attempts == 3 && minimal.baseDelay == .seconds(1) && minimal.maxDelay == .seconds(6))
-        #expect(minimal.jitter == 0 && !minimal.honoursServerWait && !minimal.fallbackOn404 && !minimal.downscale)
+        #expect(
+            minimal.jitter == 0 && !minimal.honoursServerWait && !minimal.fallbackOn404 && !minimal.downscale)
     }
 
     @Test func retryAfterHeaderForms() throws {
@@ -46,7 +47,10 @@ import Testing
 
     @Test func headerWinsOverRetryInfo() {
         let status = GoogleRPCStatus(
-            code: 429, details: [GoogleRPCErrorDetail(type: "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "26s")])
+            code: 429,
+            details: [
+                GoogleRPCErrorDetail(type: "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "26s")
+            ])
         #expect(ServerWait.wait(headers: ["retry-after": "3"], status: status) == .seconds(3))
         #expect(ServerWait.wait(headers: [:], status: status) == .seconds(26))
         #expect(ServerWait.wait(headers: [:], status: nil) == nil)

@@ -13,7 +13,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["data: {\"a\":1}\r\n\r\ndata: {\"b\":2}\r\n\r\n"], [SSEParser.Item.event("{\"a\":1}"), .event("{\"b\":2}")]),
+        (
+            ["data: {\"a\":1}\r\n\r\ndata: {\"b\":2}\r\n\r\n"],
+            [SSEParser.Item.event("{\"a\":1}"), .event("{\"b\":2}")]
+        ),
         (["data:{\"a\":1}\n\n"], [.event("{\"a\":1}")]),
         (["data: x\r\rdata: y\r\r"], [.event("x"), .event("y")]),
         (["data: one\ndata: two\n\n"], [.event("one\ntwo")]),
@@ -22,7 +25,10 @@ import Testing
         (["data: {\"text\":\"Hel", "lo\"}\r\n", "\r\n"], [.event("{\"text\":\"Hello\"}")]),
         (["data: {\"cut\":"], [.truncated("{\"cut\":")]),
         (["data: {\"a\":1}"], [.truncated("{\"a\":1}")]),
-        (["data: {\"a\":1}\r\n\r\n{\n  \"error\": {\n    \"code\": 500\n  }\n}\n"], [.event("{\"a\":1}"), .raw("{\n  \"error\": {\n    \"code\": 500\n  }\n}")]),
+        (
+            ["data: {\"a\":1}\r\n\r\n{\n  \"error\": {\n    \"code\": 500\n  }\n}\n"],
+            [.event("{\"a\":1}"), .raw("{\n  \"error\": {\n    \"code\": 500\n  }\n}")]
+        ),
         (["<html>oops</html>\n"], [.raw("<html>oops</html>")]),
         (["\u{FEFF}"], [.raw("\u{FEFF}")]),
         ([""], []),

@@ -41,11 +41,13 @@ import Testing
     static let cases: [Case] = [
         Case(
             name: "429 RetryInfo 26s", policy: .default,
-            replies: [#"{"fault": "rate_limit", "retryDelay": "26s"}"#, ok], expected: .text("ok"), attempts: 2,
+            replies: [#"{"fault": "rate_limit", "retryDelay": "26s"}"#, ok], expected: .text("ok"),
+            attempts: 2,
             waits: [.seconds(26)]),
         Case(
             name: "429 RetryInfo 26s", policy: .minimal,
-            replies: [#"{"fault": "rate_limit", "retryDelay": "26s"}"#, ok], expected: .text("ok"), attempts: 2,
+            replies: [#"{"fault": "rate_limit", "retryDelay": "26s"}"#, ok], expected: .text("ok"),
+            attempts: 2,
             waits: [.seconds(1)]),
         Case(
             name: "429 RetryInfo 0.250s", policy: .default,
@@ -57,7 +59,8 @@ import Testing
             expected: .error(.rateLimited(retryAfter: .seconds(90))), attempts: 1, waits: []),
         Case(
             name: "429 RetryInfo 90s", policy: .minimal,
-            replies: [#"{"fault": "rate_limit", "retryDelay": "90s"}"#, ok], expected: .text("ok"), attempts: 2,
+            replies: [#"{"fault": "rate_limit", "retryDelay": "90s"}"#, ok], expected: .text("ok"),
+            attempts: 2,
             waits: [.seconds(1)]),
         Case(
             name: "429 without RetryInfo", policy: .default,
@@ -65,11 +68,13 @@ import Testing
             waits: [.milliseconds(880)]),
         Case(
             name: "429 Retry-After header", policy: .default,
-            replies: [#"{"fault": "retry_after", "retryAfter": "2"}"#, ok], expected: .text("ok"), attempts: 2,
+            replies: [#"{"fault": "retry_after", "retryAfter": "2"}"#, ok], expected: .text("ok"),
+            attempts: 2,
             waits: [.seconds(2)]),
         Case(
             name: "429 Retry-After header", policy: .minimal,
-            replies: [#"{"fault": "retry_after", "retryAfter": "2"}"#, ok], expected: .text("ok"), attempts: 2,
+            replies: [#"{"fault": "retry_after", "retryAfter": "2"}"#, ok], expected: .text("ok"),
+            attempts: 2,
             waits: [.seconds(1)]),
         Case(
             name: "429 Retry-After 120", policy: .default,
@@ -78,7 +83,8 @@ import Testing
         Case(
             name: "429 per-day quota", policy: .default, replies: [#"{"fault": "quota_per_day"}"#, ok],
             expected: .failure("quotaExhausted per day") {
-                if case .quotaExhausted("GenerateRequestsPerDayPerProjectPerModel-FreeTier", let message) = $0 {
+                if case .quotaExhausted("GenerateRequestsPerDayPerProjectPerModel-FreeTier", let message) = $0
+                {
                     return message.hasPrefix("You exceeded your current quota")
                 }
                 return false
@@ -86,18 +92,22 @@ import Testing
         Case(
             name: "429 per-day quota", policy: .minimal, replies: [#"{"fault": "quota_per_day"}"#, ok],
             expected: .failure("quotaExhausted per day") {
-                if case .quotaExhausted("GenerateRequestsPerDayPerProjectPerModel-FreeTier", _) = $0 { return true }
+                if case .quotaExhausted("GenerateRequestsPerDayPerProjectPerModel-FreeTier", _) = $0 {
+                    return true
+                }
                 return false
             }, attempts: 1, waits: []),
         Case(
             name: "500 three times", policy: .default,
             replies: Array(repeating: #"{"fault": "internal"}"#, count: 3) + [ok],
-            expected: .error(.http(status: 500, apiStatus: "INTERNAL", message: internalMessage, details: [])),
+            expected: .error(
+                .http(status: 500, apiStatus: "INTERNAL", message: internalMessage, details: [])),
             attempts: 3, waits: [.milliseconds(880), .milliseconds(1760)]),
         Case(
             name: "500 three times", policy: .minimal,
             replies: Array(repeating: #"{"fault": "internal"}"#, count: 3) + [ok],
-            expected: .error(.http(status: 500, apiStatus: "INTERNAL", message: internalMessage, details: [])),
+            expected: .error(
+                .http(status: 500, apiStatus: "INTERNAL", message: internalMessage, details: [])),
             attempts: 3, waits: [.seconds(1), .seconds(2)]),
         Case(
             name: "503 overloaded", policy: .default, replies: [#"{"fault": "overloaded"}"#, ok],
@@ -110,7 +120,8 @@ import Testing
             replies: [#"{"fault": "gateway_timeout"}"#, #"{"fault": "gateway_timeout"}"#, ok],
             expected: .text("ok"), attempts: 3, waits: [.milliseconds(880), .milliseconds(1760)]),
         Case(
-            name: "504", policy: .minimal, replies: [#"{"fault": "gateway_timeout"}"#, ok], expected: .text("ok"),
+            name: "504", policy: .minimal, replies: [#"{"fault": "gateway_timeout"}"#, ok],
+            expected: .text("ok"),
             attempts: 2, waits: [.seconds(1)]),
         Case(
             name: "400 field violations", policy: .default,
@@ -122,7 +133,8 @@ import Testing
                 .invalidRequest(
                     message: "Invalid temperature.",
                     fieldViolations: [
-                        FieldViolation(field: "generation_config.temperature", description: "must be between 0 and 2")
+                        FieldViolation(
+                            field: "generation_config.temperature", description: "must be between 0 and 2")
                     ])), attempts: 1, waits: []),
         Case(
             name: "400 field violations", policy: .minimal, replies: [#"{"fault": "bad_request"}"#, ok],
@@ -148,7 +160,10 @@ import Testing
             waits: [.milliseconds(880)], requestTimeout: .seconds(1)),
         Case(
             name: "stall past the timeout", policy: .minimal,
-            replies: [#"{"fault": "stall", "seconds": 4}"#, #"{"fault": "stall", "seconds": 4}"#, #"{"fault": "stall", "seconds": 4}"#],
+            replies: [
+                #"{"fault": "stall", "seconds": 4}"#, #"{"fault": "stall", "seconds": 4}"#,
+                #"{"fault": "stall", "seconds": 4}"#,
+            ],
             expected: .failure("transport timedOut") {
                 if case .transport(.timedOut, _) = $0 { return true }
                 return false
@@ -164,7 +179,8 @@ import Testing
                 return false
             }, attempts: 3, waits: [.seconds(1), .seconds(2)]),
         Case(
-            name: "error wrapped in an array", policy: .default, replies: [#"{"fault": "wrapped_error"}"#, ok],
+            name: "error wrapped in an array", policy: .default,
+            replies: [#"{"fault": "wrapped_error"}"#, ok],
             expected: .text("ok"), attempts: 2, waits: [.milliseconds(880)]),
         Case(
             name: "error wrapped in an array", policy: .minimal,
@@ -189,7 +205,8 @@ import Testing
         switch (testCase.expected, outcome) {
         case (.text(let expected), .success(let text)): #expect(text == expected)
         case (.error(let expected), .failure(let error)): #expect(error == expected)
-        case (.failure(let name, let matches), .failure(let error)): #expect(matches(error), "\(name): \(error)")
+        case (.failure(let name, let matches), .failure(let error)):
+            #expect(matches(error), "\(name): \(error)")
         default: Issue.record("expected \(testCase.expected), got \(outcome)")
         }
         #expect(try server.paths().count == testCase.attempts)

@@ -33,7 +33,8 @@ import Testing
 
     @Test func countTokens() async throws {
         let server = try FakeGeminiServer()
-        let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
+        let client = GeminiAPIClient(
+            configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let reply = try await client.countTokens(contents: [.user("one two three four five")])
         #expect(reply.totalTokens == 5)
         #expect(reply.promptTokensDetails?.first?.tokenCount == 5)
@@ -44,7 +45,8 @@ import Testing
 
     @Test func listAllModelsFollowsPageTokens() async throws {
         let server = try FakeGeminiServer()
-        let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
+        let client = GeminiAPIClient(
+            configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let models = try await client.listAllModels(pageSize: 4)
         #expect(models.count == 9)
         #expect(models.first?.id == "gemini-2.5-flash-lite")
@@ -78,10 +80,12 @@ import Testing
         let server = try FakeGeminiServer(replies: [
             #"{"kind": "generate", "text": "{\"name\": \"Lyon\", \"population\": 522250}", "thought": "Thinking."}"#
         ])
-        let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
+        let client = GeminiAPIClient(
+            configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let result = try await client.generateStructured(
             City.self, label: "city", prompt: "A French city",
-            schema: .object(properties: ["name": .string(), "population": .integer()], required: ["name", "population"]),
+            schema: .object(
+                properties: ["name": .string(), "population": .integer()], required: ["name", "population"]),
             retryPolicy: .minimal)
         #expect(result.value == City(name: "Lyon", population: 522250))
         #expect(result.usage?.totalTokenCount == 11)

@@ -16,7 +16,8 @@ import Testing
         let recorder = SleepRecorder()
         let store = InMemoryGeminiModelStore(selection: stored)
         let client = GeminiAPIClient(
-            configuration: .testing(policy: policy, recorder: recorder, store: store, baseURL: server.baseURL))
+            configuration: .testing(policy: policy, recorder: recorder, store: store, baseURL: server.baseURL)
+        )
         let outcome: Result<GeminiResult<String>, GeminiError>
         do {
             outcome = .success(try await client.generateText(label: "fallback", contents: [.user("hi")]))

@@ -7,7 +7,9 @@ import Testing
 @Suite struct StreamIntegrationTests {
     func collect(
         _ replies: [String], policy: GeminiRetryPolicy = .default
-    ) async throws -> (chunks: [GenerateContentResponse], error: GeminiError?, paths: [String], waits: [Duration]) {
+    ) async throws -> (
+        chunks: [GenerateContentResponse], error: GeminiError?, paths: [String], waits: [Duration]
+    ) {
         let server = try FakeGeminiServer(replies: replies)
         let recorder = SleepRecorder()
         let client = GeminiAPIClient(
@@ -52,9 +54,14 @@ import Testing
     @Test(arguments: [GeminiRetryPolicy.default, .minimal])
     func aRawJSONErrorAfterTheFirstChunkIsNotRetried(policy: GeminiRetryPolicy) async throws {
         let (chunks, error, paths, waits) = try await collect(
-            [#"{"fault": "stream_error_after", "text": "Partial "}"#, #"{"kind": "generate"}"#], policy: policy)
+            [#"{"fault": "stream_error_after", "text": "Partial "}"#, #"{"kind": "generate"}"#],
+            policy: policy)
         #expect(chunks.map(\.text) == ["Partial "])
-        #expect(error == .http(status: 500, apiStatus: "INTERNAL", message: "An internal error has occurred.", details: []))
+        #expect(
+            error
+                == .http(
+                    status: 500, apiStatus: "INTERNAL", message: "An internal error has occurred.",
+                    details: []))
         #expect(paths.count == 1)
         #expect(waits == [])
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SophonCore
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
