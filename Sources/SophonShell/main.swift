@@ -1,3 +1,4 @@
-import SophonCore
+import Foundation
 
-print("sophon")
+let status = await SophonMain.run(arguments: Array(CommandLine.arguments.dropFirst()), io: .standard)
+exit(status)

@@ -1,29 +1,54 @@
-/// Placeholder for the model catalog; replaced wholesale by the model-catalog helper.
-public enum GeminiModel: Sendable, Hashable {
-    /// `gemini-2.5-flash-lite` (free tier).
+/// A Gemini model: one of the catalog presets or any other model ID.
+///
+/// Presets, their IDs, tiers and successors follow PRODUCT.md §3 (successors are Google's
+/// documented replacements). `hasFreeTier` marks models usable on the free tier; `isPaidOnly`
+/// marks models with no free tier at all; a preset may be neither (its free-tier access is
+/// limited or undocumented). Encoded (`Codable`) as its ID string.
+public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `gemini-2.5-flash-lite` (free tier). Successor: ``gemini31FlashLite``.
     case gemini25FlashLite
-    /// `gemini-2.5-flash` (free tier).
+    /// `gemini-2.5-flash` (free tier). Successor: ``gemini35Flash``.
     case gemini25Flash
-    /// `gemini-2.5-pro`.
+    /// `gemini-2.5-pro`. Successor: ``gemini31Pro``.
     case gemini25Pro
-    /// `gemini-3-flash-preview` (deprecated).
+    /// `gemini-3-flash-preview` (deprecated). Successor: ``gemini36Flash``.
     case gemini3Flash
-    /// `gemini-3.1-flash-lite` (free tier).
+    /// `gemini-3.1-flash-lite` (free tier): the library's default and fallback. Successor:
+    /// ``gemini35FlashLite``.
     case gemini31FlashLite
     /// `gemini-3.1-pro-preview` (paid only).
     case gemini31Pro
-    /// `gemini-3.5-flash-lite` (free tier).
+    /// `gemini-3.5-flash-lite` (free tier): the shell's fallback.
     case gemini35FlashLite
     /// `gemini-3.5-flash`.
     case gemini35Flash
     /// `gemini-3.6-flash` (free tier).
     case gemini36Flash
-    /// `gemini-3.8-flash` (free tier).
+    /// `gemini-3.8-flash` (free tier): the shell's default.
     case gemini38Flash
     /// Any other model ID, used as given.
     case custom(String)
 
-    /// The API model ID (without the `models/` prefix).
+    /// Every preset, oldest first (the order `models` lists them in).
+    public static let allPresets: [GeminiModel] = [
+        .gemini25FlashLite, .gemini25Flash, .gemini25Pro, .gemini3Flash, .gemini31FlashLite,
+        .gemini31Pro, .gemini35FlashLite, .gemini35Flash, .gemini36Flash, .gemini38Flash,
+    ]
+
+    /// The presets with a free tier, in catalog order (where default and fallback models
+    /// should come from).
+    public static var freeTierPresets: [GeminiModel] { allPresets.filter(\.hasFreeTier) }
+
+    /// The library's default model: ``gemini31FlashLite`` (free tier).
+    public static let defaultModel: GeminiModel = .gemini31FlashLite
+    /// The library's fallback model (used after a 404): ``gemini31FlashLite`` (free tier).
+    public static let defaultFallback: GeminiModel = .gemini31FlashLite
+    /// The shell's default model ID: `gemini-3.8-flash`.
+    public static let shellDefaultModelID = "gemini-3.8-flash"
+    /// The shell's fallback model ID: `gemini-3.5-flash-lite`.
+    public static let shellFallbackModelID = "gemini-3.5-flash-lite"
+
+    /// The model ID sent in request paths (`gemini-2.5-flash`).
     public var id: String {
         switch self {
         case .gemini25FlashLite: "gemini-2.5-flash-lite"
@@ -38,5 +63,155 @@ public enum GeminiModel: Sendable, Hashable {
         case .gemini38Flash: "gemini-3.8-flash"
         case .custom(let id): id
         }
+    }
+
+    /// The Swift case name of a preset (`gemini25Flash`), `nil` for a custom model.
+    public var presetName: String? {
+        switch self {
+        case .gemini25FlashLite: "gemini25FlashLite"
+        case .gemini25Flash: "gemini25Flash"
+        case .gemini25Pro: "gemini25Pro"
+        case .gemini3Flash: "gemini3Flash"
+        case .gemini31FlashLite: "gemini31FlashLite"
+        case .gemini31Pro: "gemini31Pro"
+        case .gemini35FlashLite: "gemini35FlashLite"
+        case .gemini35Flash: "gemini35Flash"
+        case .gemini36Flash: "gemini36Flash"
+        case .gemini38Flash: "gemini38Flash"
+        case .custom: nil
+        }
+    }
+
+    /// A human name (`Gemini 2.5 Flash-Lite`, `Gemini 3 Flash Preview`); a custom model's ID.
+    public var displayName: String {
+        switch self {
+        case .gemini25FlashLite: "Gemini 2.5 Flash-Lite"
+        case .gemini25Flash: "Gemini 2.5 Flash"
+        case .gemini25Pro: "Gemini 2.5 Pro"
+        case .gemini3Flash: "Gemini 3 Flash Preview"
+        case .gemini31FlashLite: "Gemini 3.1 Flash-Lite"
+        case .gemini31Pro: "Gemini 3.1 Pro Preview"
+        case .gemini35FlashLite: "Gemini 3.5 Flash-Lite"
+        case .gemini35Flash: "Gemini 3.5 Flash"
+        case .gemini36Flash: "Gemini 3.6 Flash"
+        case .gemini38Flash: "Gemini 3.8 Flash"
+        case .custom(let id): id
+        }
+    }
+
+    /// Whether the model has a free tier (F in the catalog). `false` for custom models.
+    public var hasFreeTier: Bool {
+        switch self {
+        case .gemini25FlashLite, .gemini25Flash, .gemini31FlashLite, .gemini35FlashLite,
+            .gemini36Flash, .gemini38Flash:
+            true
+        default: false
+        }
+    }
+
+    /// Whether the model is paid only (P in the catalog). `false` for custom models.
+    public var isPaidOnly: Bool { self == .gemini31Pro }
+
+    /// Whether Google has deprecated the model (it may stop answering, with 404).
+    public var isDeprecated: Bool { self == .gemini3Flash }
+
+    /// Whether this is one of the catalog presets.
+    public var isPreset: Bool { presetName != nil }
+
+    /// Google's documented replacement, or `nil` (the newest models and custom ones).
+    public var successor: GeminiModel? {
+        switch self {
+        case .gemini25FlashLite: .gemini31FlashLite
+        case .gemini31FlashLite: .gemini35FlashLite
+        case .gemini25Flash: .gemini35Flash
+        case .gemini25Pro: .gemini31Pro
+        case .gemini3Flash: .gemini36Flash
+        default: nil
+        }
+    }
+
+    /// The successors in order, following the chain until it ends (at most
+    /// `allPresets.count` steps, so a chain can never loop).
+    public var successorChain: [GeminiModel] {
+        var chain: [GeminiModel] = []
+        var current = self
+        while chain.count < GeminiModel.allPresets.count, let next = current.successor {
+            chain.append(next)
+            current = next
+        }
+        return chain
+    }
+
+    /// The model for `id`: the preset with that ID, else ``custom(_:)``. A leading `models/`
+    /// (as in `listModels` names) is removed first.
+    public init(id: String) {
+        let bare = id.hasPrefix("models/") ? String(id.dropFirst("models/".count)) : id
+        self = GeminiModel.allPresets.first { $0.id == bare } ?? .custom(bare)
+    }
+
+    /// The preset named by its case name (`gemini25Flash`, any case) or its ID
+    /// (`gemini-2.5-flash`); `nil` when no preset matches.
+    public init?(presetName: String) {
+        let lowered = presetName.lowercased()
+        guard
+            let preset = GeminiModel.allPresets.first(where: {
+                $0.presetName?.lowercased() == lowered || $0.id == lowered
+            })
+        else { return nil }
+        self = preset
+    }
+
+    /// The model a user typed: `custom:ID` forces a custom model; a preset name or a preset ID
+    /// gives that preset; anything else is a custom model with that ID.
+    public init(selection: String) {
+        if selection.hasPrefix("custom:") {
+            self = .custom(String(selection.dropFirst("custom:".count)))
+        } else if let preset = GeminiModel(presetName: selection) {
+            self = preset
+        } else {
+            self = GeminiModel(id: selection)
+        }
+    }
+
+    /// The preset whose ID or case name is closest to `text` (at most 3 edits away), for "did
+    /// you mean" hints when a typed name matches no preset; `nil` when nothing is that close or
+    /// `text` already names a preset.
+    public static func closestPreset(to text: String) -> GeminiModel? {
+        guard GeminiModel(presetName: text) == nil else { return nil }
+        var best: (distance: Int, model: GeminiModel)?
+        for preset in allPresets {
+            let distance = min(
+                EditDistance.between(text, preset.id),
+                EditDistance.between(text, preset.presetName ?? preset.id))
+            if distance <= 3, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
+        }
+        return best?.model
+    }
+
+    /// Whether `id` looks like a model ID the API can route: 1 to 128 characters from
+    /// `A-Z a-z 0-9 . _ -`, starting with a letter or digit (no `/`, `:`, spaces).
+    public static func isWellFormedID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, id.unicodeScalars.count <= 128 else { return false }
+        func allowed(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+        }
+        return allowed(first)
+            && id.unicodeScalars.allSatisfy { allowed($0) || "._-".unicodeScalars.contains($0) }
+    }
+
+    /// The ID.
+    public var description: String { id }
+
+    /// Decodes an ID string with ``init(id:)``.
+    /// - Throws: `DecodingError` when the value is not a string.
+    public init(from decoder: any Decoder) throws {
+        self.init(id: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes ``id``.
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(id)
     }
 }

@@ -1,0 +1,120 @@
+/// A location inside a JSON value, written as a JSONPath-style string: `$`, `$.items[2].n`,
+/// `$["first name"]`.
+///
+/// Built from a decoder's coding path: index keys (``JSONPath/IndexKey`` or any key whose
+/// `stringValue` is `Index N` with `intValue` N, the convention Foundation's `JSONDecoder` uses)
+/// become `[N]`; every other key becomes a member name.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step of a path: an object member name or an array index (0-based).
+    public enum Component: Sendable, Hashable {
+        /// An object member, by name.
+        case key(String)
+        /// An array element, by 0-based index.
+        case index(Int)
+    }
+
+    /// The steps from the root, outermost first; empty for the root itself.
+    public var components: [Component]
+
+    /// A path made of `components` (outermost first).
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// The path a `Decoder`'s coding path points at.
+    ///
+    /// - Parameter codingPath: the keys from the root, as in `DecodingError.Context.codingPath`.
+    public init(codingPath: [any CodingKey]) {
+        components = codingPath.map(JSONPath.component(of:))
+    }
+
+    /// The path with one more step at the end.
+    public func appending(_ component: Component) -> JSONPath {
+        JSONPath(components + [component])
+    }
+
+    /// `$` followed by `.name` for identifier-like member names, `["name"]` (JSON string
+    /// syntax) for the rest, and `[N]` for indices: `$.items[2]["unit price"]`.
+    public var description: String {
+        var text = "$"
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let name) where JSONPath.isIdentifier(name):
+                text += "." + name
+            case .key(let name):
+                text += "["
+                JSONTextWriter.writeString(name, into: &text)
+                text += "]"
+            }
+        }
+        return text
+    }
+
+    /// The path component a coding key stands for.
+    static func component(of key: any CodingKey) -> Component {
+        if let index = key.intValue, key is IndexKey || key.stringValue == "Index \(index)" {
+            return .index(index)
+        }
+        return .key(key.stringValue)
+    }
+
+    /// Whether `name` can follow a dot: ASCII letters, digits, `_` and `$`, not starting with a
+    /// digit.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+        }
+    }
+
+    /// The coding key for an array element, named `Index N` like Foundation's `JSONDecoder`.
+    public struct IndexKey: CodingKey, Sendable {
+        /// `Index N`.
+        public var stringValue: String { "Index \(index)" }
+        /// The index.
+        public var intValue: Int? { index }
+        /// The 0-based position in the array.
+        public let index: Int
+
+        /// A key for the element at `index` (0-based).
+        public init(index: Int) {
+            self.index = index
+        }
+
+        /// A key from `Index N` text; `nil` for anything else.
+        public init?(stringValue: String) {
+            guard stringValue.hasPrefix("Index "), let index = Int(stringValue.dropFirst(6)) else {
+                return nil
+            }
+            self.index = index
+        }
+
+        /// A key for the element at `intValue`.
+        public init?(intValue: Int) {
+            index = intValue
+        }
+    }
+}
+
+/// A member-name coding key made at run time (used for `super` and error paths).
+struct NameKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) {
+        stringValue = name
+    }
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+}

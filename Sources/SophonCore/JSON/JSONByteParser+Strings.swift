@@ -1,0 +1,205 @@
+extension JSONByteParser {
+    /// Reads a string whose opening quote (`"`, or `'` in lenient mode) is at ``position``.
+    ///
+    /// - Returns: the unescaped text, and `complete == false` when the string was cut by the end
+    ///   of the region (lenient mode only; ``position`` is then at the end and the caller
+    ///   decides how to record it).
+    /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` for what cannot be repaired and,
+    ///   in strict mode, for raw control characters, invalid escapes, unpaired surrogates and
+    ///   a missing closing quote (in both modes for a single-quoted string).
+    mutating func readString() throws(JSONParseFailure) -> (text: String, complete: Bool) {
+        let start = position
+        let quote = bytes[position]
+        if quote == ASCII.apostrophe {
+            repairs.append(.make(.convertedSingleQuotes, at: start, "read the single-quoted string"))
+        }
+        position += 1
+        let contentStart = position
+        // Fast path: no escapes and no control characters, one copy into the String.
+        while position < end {
+            let byte = bytes[position]
+            if byte == quote {
+                let value = text(contentStart..<position)
+                position += 1
+                return (value, true)
+            }
+            if byte == ASCII.backslash || byte < 0x20 { break }
+            position += 1
+        }
+        var buffer: [UInt8] = []
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        var reportedControl = false
+        while position < end {
+            let byte = bytes[position]
+            if byte == quote {
+                position += 1
+                return (String(decoding: buffer, as: UTF8.self), true)
+            }
+            if byte == ASCII.backslash {
+                guard try readEscape(quote: quote, into: &buffer) else { break }
+                continue
+            }
+            if byte < 0x20 {
+                let name = "U+" + hex4(UInt32(byte))
+                guard isLenient else {
+                    throw .syntax(
+                        offset: position, message: "raw control character \(name) in a string must be escaped"
+                    )
+                }
+                if !reportedControl {
+                    reportedControl = true
+                    repairs.append(
+                        .make(.escapedControlCharacter, at: position, "escaped the raw \(name) in the string")
+                    )
+                }
+            }
+            buffer.append(byte)
+            position += 1
+        }
+        // A single quote left open is more likely an apostrophe in prose than a cut string:
+        // refuse it rather than swallow the rest of the text.
+        guard isLenient, quote == ASCII.quote else {
+            throw .syntax(
+                offset: start, message: "unterminated string (no closing quote before the end of input)")
+        }
+        position = end
+        return (String(decoding: buffer, as: UTF8.self), false)
+    }
+
+    /// Reads the escape sequence whose backslash is at ``position`` into `buffer`.
+    /// - Returns: `false` when the escape was cut by the end of the region (lenient mode: it is
+    ///   dropped and recorded, ``position`` is at the end).
+    private mutating func readEscape(quote: UInt8, into buffer: inout [UInt8]) throws(JSONParseFailure)
+        -> Bool
+    {
+        let start = position
+        guard position + 1 < end else { return try cutEscape(at: start) }
+        let code = bytes[position + 1]
+        var simple: UInt8?
+        switch code {
+        case ASCII.quote, ASCII.backslash, ASCII.slash: simple = code
+        case UInt8(ascii: "b"): simple = 0x08
+        case UInt8(ascii: "f"): simple = 0x0C
+        case UInt8(ascii: "n"): simple = ASCII.newline
+        case UInt8(ascii: "r"): simple = ASCII.carriageReturn
+        case UInt8(ascii: "t"): simple = ASCII.tab
+        case ASCII.apostrophe where quote == ASCII.apostrophe: simple = code
+        default: simple = nil
+        }
+        if let simple {
+            buffer.append(simple)
+            position += 2
+            return true
+        }
+        guard code == UInt8(ascii: "u") else { return try invalidEscape(at: start, into: &buffer) }
+        let unit: UInt32
+        switch hexEscape(at: start) {
+        case .cut: return try cutEscape(at: start)
+        case .invalid: return try invalidEscape(at: start, into: &buffer)
+        case .unit(let value): unit = value
+        }
+        position += 6
+        if (0xD800...0xDBFF).contains(unit) {
+            switch hexEscape(at: position) {
+            case .unit(let low) where (0xDC00...0xDFFF).contains(low):
+                position += 6
+                appendUTF8(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &buffer)
+                return true
+            case .cut where isLenient:
+                return try cutEscape(at: start)
+            default:
+                break
+            }
+        } else if !(0xDC00...0xDFFF).contains(unit) {
+            appendUTF8(unit, to: &buffer)
+            return true
+        }
+        let escape = text(start..<start + 6)
+        guard isLenient else {
+            throw .syntax(offset: start, message: "unpaired surrogate escape '\(escape)' in a string")
+        }
+        repairs.append(
+            .make(
+                .repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD"))
+        appendUTF8(0xFFFD, to: &buffer)
+        return true
+    }
+
+    /// An escape cut by the end of the region: dropped in lenient mode, an error in strict mode.
+    private mutating func cutEscape(at start: Int) throws(JSONParseFailure) -> Bool {
+        guard isLenient else {
+            throw .syntax(offset: start, message: "unexpected end of input in an escape sequence")
+        }
+        repairs.append(.make(.droppedIncompleteEscape, at: start, "dropped the cut escape sequence"))
+        position = end
+        return false
+    }
+
+    /// An escape JSON does not define: kept as literal text in lenient mode (the backslash is
+    /// taken as a character), an error in strict mode.
+    private mutating func invalidEscape(at start: Int, into buffer: inout [UInt8]) throws(JSONParseFailure)
+        -> Bool
+    {
+        let shown = describe(at: start + 1)
+        guard isLenient else {
+            throw .syntax(offset: start, message: "invalid escape: backslash followed by \(shown)")
+        }
+        repairs.append(
+            .make(.repairedEscape, at: start, "kept the invalid escape (backslash, \(shown)) as text"))
+        buffer.append(ASCII.backslash)
+        position += 1
+        return true
+    }
+
+    /// What a `\uXXXX` escape at an offset holds.
+    private enum HexEscape {
+        case unit(UInt32)
+        /// The region ends inside (or right at the start of) the escape.
+        case cut
+        case invalid
+    }
+
+    /// Reads `\uXXXX` at `offset`.
+    private func hexEscape(at offset: Int) -> HexEscape {
+        let pattern: [UInt8] = [ASCII.backslash, UInt8(ascii: "u")]
+        var value: UInt32 = 0
+        for index in 0..<6 {
+            let cursor = offset + index
+            guard cursor < end else { return .cut }
+            let byte = bytes[cursor]
+            if index < 2 {
+                guard byte == pattern[index] else { return .invalid }
+                continue
+            }
+            let digit: UInt32
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = UInt32(byte - ASCII.zero)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return .invalid
+            }
+            value = value << 4 | digit
+        }
+        return .unit(value)
+    }
+
+    /// Appends the UTF-8 encoding of a Unicode scalar value (not a surrogate, at most 0x10FFFF).
+    private func appendUTF8(_ value: UInt32, to buffer: inout [UInt8]) {
+        switch value {
+        case 0..<0x80:
+            buffer.append(UInt8(value))
+        case 0x80..<0x800:
+            buffer.append(UInt8(0xC0 | value >> 6))
+            buffer.append(UInt8(0x80 | value & 0x3F))
+        case 0x800..<0x10000:
+            buffer.append(UInt8(0xE0 | value >> 12))
+            buffer.append(UInt8(0x80 | value >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | value & 0x3F))
+        default:
+            buffer.append(UInt8(0xF0 | value >> 18))
+            buffer.append(UInt8(0x80 | value >> 12 & 0x3F))
+            buffer.append(UInt8(0x80 | value >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | value & 0x3F))
+        }
+    }
+}

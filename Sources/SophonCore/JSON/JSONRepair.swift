@@ -1,0 +1,70 @@
+/// One change the lenient extractor made to turn model text into strict JSON.
+///
+/// Every repair names its ``Kind`` and the UTF-8 byte offset in the input of the thing repaired
+/// (the opening quote of a closed string, the comma that was removed, the bracket that was left
+/// open, the first byte of the skipped prose), plus a readable sentence for logs and stderr.
+public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of repair was made. Raw values are lowerCamelCase and stable (they appear in
+    /// `--json` output); new kinds are added as the tolerant parser grows.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The value came from a fenced Markdown code block (```` ``` ```` or `~~~`); the fence
+        /// and the text outside it were ignored.
+        case strippedFence
+        /// Text that is not JSON (prose) before or after the value was ignored.
+        case skippedProse
+        /// A string cut by the end of the text was closed.
+        case closedString
+        /// An escape sequence cut by the end of the text was dropped from a closed string.
+        case droppedIncompleteEscape
+        /// A comma before `}`, `]` or the end of the text was removed.
+        case removedTrailingComma
+        /// A `{` or `[` still open at the end of the text was closed.
+        case closedBracket
+        /// An object member without a complete key and value was dropped (never given an
+        /// invented value).
+        case droppedIncompleteMember
+        /// An array element cut before it was a value (a lone `-`) was dropped.
+        case droppedIncompleteValue
+        /// A literal cut by the end of the text (`tru`, `fals`, `nul`) was completed.
+        case completedLiteral
+        /// A number missing its last digits (`1.`, `2e`, `3e+`) was cut back to its valid part.
+        case completedNumber
+        /// A Python literal (`True`, `False`, `None`) was replaced by its JSON literal.
+        case convertedPythonLiteral
+        /// A single-quoted string was read as a JSON string.
+        case convertedSingleQuotes
+        /// A `//` or `/* */` comment was removed.
+        case removedComment
+        /// An invalid escape sequence was kept as literal text, or an unpaired surrogate escape
+        /// was replaced by U+FFFD.
+        case repairedEscape
+        /// A raw control character (such as a newline) inside a string was accepted; it is
+        /// written escaped.
+        case escapedControlCharacter
+        /// `NaN`, `Infinity` or `-Infinity` was replaced by `null` (JSON has no such numbers).
+        case replacedNonFiniteNumber
+    }
+
+    /// What kind of repair was made.
+    public var kind: Kind
+    /// UTF-8 byte offset in the input text of the repaired item.
+    public var offset: Int
+    /// A readable sentence, e.g. `closed the unterminated string that starts at offset 9`.
+    public var description: String
+
+    /// Creates a repair record.
+    /// - Parameters:
+    ///   - kind: what was repaired.
+    ///   - offset: UTF-8 byte offset in the input of the repaired item.
+    ///   - description: a readable sentence naming the repair and the offset.
+    public init(kind: Kind, offset: Int, description: String) {
+        self.kind = kind
+        self.offset = offset
+        self.description = description
+    }
+
+    /// A repair whose sentence is `what` followed by ` at offset N`.
+    static func make(_ kind: Kind, at offset: Int, _ what: String) -> JSONRepair {
+        JSONRepair(kind: kind, offset: offset, description: "\(what) at offset \(offset)")
+    }
+}

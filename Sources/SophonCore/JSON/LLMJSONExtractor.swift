@@ -1,0 +1,163 @@
+/// Finds the JSON values in raw model text and repairs what models commonly break.
+///
+/// The text is read as UTF-8 bytes in linear time:
+/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any language tag) are
+///    searched first, each on its own; values from several blocks are all returned, in order,
+///    never merged. When no block yields a value, the whole text is searched.
+/// 2. Within a block (or the text), every `{` or `[` outside a found value starts a candidate,
+///    parsed with strings and escapes honoured (brackets and quotes inside strings do not
+///    count). A candidate that does not parse even with repairs (`[Thinking]`,
+///    `the field {x} is in pixels`) is skipped and the search resumes where it failed, so
+///    nothing is scanned twice. Several values in a row (NDJSON) are each returned.
+/// 3. Repairs: truncation at the end of the block or text (a dangling string is closed, a cut
+///    number or literal completed or dropped, an incomplete member dropped — never given an
+///    invented value —, a trailing comma removed, open brackets closed innermost first),
+///    trailing commas, `//` and `/* */` comments, Python `True`/`False`/`None`, single-quoted
+///    strings, invalid escapes and raw control characters; `NaN` and `Infinity` become `null`,
+///    so the result is always strict JSON. Each repair is recorded with its byte offset.
+///
+/// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
+/// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
+/// when a fenced block (or the whole text) is exactly one strict JSON scalar.
+public struct LLMJSONExtractor: Sendable {
+    /// Limits for the extractor.
+    public struct Options: Sendable, Hashable {
+        /// Deepest nesting of objects and arrays accepted; deeper text fails with
+        /// ``LLMJSONExtractionError/tooDeep(offset:limit:)``. Default 512.
+        public var maxDepth: Int
+
+        /// Creates options.
+        /// - Parameter maxDepth: deepest nesting accepted (at least 1); default 512.
+        public init(maxDepth: Int = 512) {
+            self.maxDepth = max(1, maxDepth)
+        }
+    }
+
+    /// The limits in use.
+    public var options: Options
+
+    /// An extractor with default options (nesting up to 512 levels).
+    public init() { options = Options() }
+
+    /// An extractor with the given options.
+    /// - Parameter options: limits such as ``Options/maxDepth``.
+    public init(options: Options) { self.options = options }
+
+    /// Every JSON value found in `text`, in order, each with its position and the repairs made.
+    /// - Parameter text: raw model output.
+    /// - Returns: at least one value; ranges are UTF-8 byte offsets in `text`, increasing.
+    /// - Throws: ``LLMJSONExtractionError/noJSONFound`` when nothing is recoverable (empty,
+    ///   blank or prose-only text); ``LLMJSONExtractionError/tooDeep(offset:limit:)`` when a
+    ///   candidate nests deeper than ``Options/maxDepth``.
+    public func extract(from text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        try search(text)
+    }
+
+    /// The first JSON value found in `text`: the first element of ``extract(from:)``, with the
+    /// same repairs.
+    /// - Parameter text: raw model output.
+    /// - Returns: the first value, its UTF-8 byte range and its repairs.
+    /// - Throws: the errors of ``extract(from:)``.
+    public func extractFirst(from text: String) throws(LLMJSONExtractionError) -> ExtractedJSON {
+        guard let first = try extract(from: text).first else { throw .noJSONFound }
+        return first
+    }
+
+    private func search(_ text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        var text = text
+        let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
+            do throws(LLMJSONExtractionError) {
+                var found: [ExtractedJSON] = []
+                for block in MarkdownFenceScanner.blocks(in: bytes) {
+                    var values = try scan(bytes, block.content)
+                    if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
+                        values = [scalar]
+                    }
+                    let fence = JSONRepair.make(
+                        .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
+                    for index in values.indices { values[index].repairs.insert(fence, at: 0) }
+                    found += values
+                }
+                if found.isEmpty { found = try scan(bytes, 0..<bytes.count) }
+                if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
+                guard !found.isEmpty else { return .failure(.noJSONFound) }
+                return .success(found)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The values in `region`, with the prose skipped around them.
+    private func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        var found: [ExtractedJSON] = []
+        var cursor = region.lowerBound
+        var proseStart = cursor  // Start of the text not yet accounted for by a value.
+        while cursor < region.upperBound {
+            let byte = bytes[cursor]
+            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+            else {
+                cursor += 1
+                continue
+            }
+            let start = cursor
+            var parser = JSONByteParser(
+                bytes: bytes, start: start, end: region.upperBound, mode: .lenient, maxDepth: options.maxDepth
+            )
+            do throws(JSONParseFailure) {
+                let value = try parser.parseValue()
+                cursor = max(parser.position, start + 1)
+                if Self.isEmptyCut(value, parser.repairs, start: start) { continue }
+                var repairs: [JSONRepair] = []
+                if let prose = Self.firstNonBlank(bytes, proseStart..<start) {
+                    repairs.append(.make(.skippedProse, at: prose, "skipped the text before the value"))
+                }
+                repairs += parser.repairs
+                found.append(ExtractedJSON(value: value, range: start..<parser.position, repairs: repairs))
+                proseStart = parser.position
+            } catch {
+                switch error {
+                case .tooDeep(let offset, let limit): throw .tooDeep(offset: offset, limit: limit)
+                case .syntax(let offset, _): cursor = max(offset, start + 1)
+                }
+            }
+        }
+        if !found.isEmpty, let prose = Self.firstNonBlank(bytes, proseStart..<region.upperBound) {
+            found[found.count - 1].repairs.append(
+                .make(.skippedProse, at: prose, "skipped the text after the value"))
+        }
+        return found
+    }
+
+    /// The strict JSON scalar (`"text"`, `42`, `true`, `null`) that is all of `region` but
+    /// surrounding whitespace, else `nil`. No repairs here, so prose is never read as a value.
+    private static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
+        -> ExtractedJSON?
+    {
+        guard let start = firstNonBlank(bytes, region), bytes[start] != ASCII.openBrace,
+            bytes[start] != ASCII.openBracket
+        else { return nil }
+        var parser = JSONByteParser(
+            bytes: bytes, start: start, end: region.upperBound, mode: .strict, maxDepth: 1)
+        guard let value = try? parser.parseValue() else { return nil }
+        let valueEnd = parser.position
+        guard (try? parser.skipInsignificant()) != nil, parser.position == region.upperBound else {
+            return nil
+        }
+        return ExtractedJSON(value: value, range: start..<valueEnd, repairs: [])
+    }
+
+    /// A lone `{` or `[` closed by the end of the text with nothing inside: nothing recovered.
+    private static func isEmptyCut(_ value: JSONValue, _ repairs: [JSONRepair], start: Int) -> Bool {
+        guard value == .array([]) || value == .object([]) else { return false }
+        return repairs.contains { $0.kind == .closedBracket && $0.offset == start }
+    }
+
+    private static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        range.first { !ASCII.isWhitespace(bytes[$0]) }
+    }
+}

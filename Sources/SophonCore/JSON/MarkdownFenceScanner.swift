@@ -1,0 +1,65 @@
+/// Finds fenced code blocks (CommonMark style) in model text, in one pass over its lines.
+///
+/// A fence is a line whose first non-blank characters are at least three backticks or tildes;
+/// the rest of the opening line (the language tag: `json`, `JSON`, `js`, nothing, ...) is
+/// ignored. A block ends at a line holding only a fence of the same character at least as
+/// long, or at the end of the text when it is never closed (a cut-off reply). Fences inside a
+/// JSON string cannot occur at the start of a line, since JSON strings hold no raw newlines.
+enum MarkdownFenceScanner {
+    /// One fenced block.
+    struct Block: Equatable {
+        /// UTF-8 offset of the opening fence's first backtick or tilde.
+        var fenceOffset: Int
+        /// UTF-8 offsets of the lines between the fences.
+        var content: Range<Int>
+    }
+
+    /// Every fenced block in `bytes`, in order.
+    static func blocks(in bytes: UnsafeBufferPointer<UInt8>) -> [Block] {
+        var blocks: [Block] = []
+        var open: (character: UInt8, length: Int, offset: Int, contentStart: Int)?
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != ASCII.newline { lineEnd += 1 }
+            let next = min(lineEnd + 1, bytes.count)
+            var cursor = lineStart
+            while cursor < lineEnd, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+            let fenceStart = cursor
+            let character = cursor < lineEnd ? bytes[cursor] : 0
+            if character == UInt8(ascii: "`") || character == UInt8(ascii: "~") {
+                while cursor < lineEnd, bytes[cursor] == character { cursor += 1 }
+                let length = cursor - fenceStart
+                if length >= 3 {
+                    let restIsBlank = isBlank(bytes, cursor..<lineEnd)
+                    if let fence = open {
+                        if character == fence.character, length >= fence.length, restIsBlank {
+                            blocks.append(
+                                Block(fenceOffset: fence.offset, content: fence.contentStart..<lineStart))
+                            open = nil
+                        }
+                    } else if character == UInt8(ascii: "~")
+                        || !contains(bytes, UInt8(ascii: "`"), cursor..<lineEnd)
+                    {
+                        open = (character, length, fenceStart, next)
+                    }
+                }
+            }
+            lineStart = next
+        }
+        if let fence = open {
+            blocks.append(Block(fenceOffset: fence.offset, content: fence.contentStart..<bytes.count))
+        }
+        return blocks
+    }
+
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        range.allSatisfy { ASCII.isWhitespace(bytes[$0]) }
+    }
+
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>)
+        -> Bool
+    {
+        range.contains { bytes[$0] == byte }
+    }
+}

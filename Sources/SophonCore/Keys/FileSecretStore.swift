@@ -1,0 +1,126 @@
+import Foundation
+
+/// A secret store in one JSON file (`keys.json`): an object of account -> secret string, e.g.
+/// `{"gemini": "AIza..."}`. The platform store on Linux.
+///
+/// - The folder is created `0700` and the file `0600`, written atomically (``AtomicFile``): a
+///   crash leaves the old file or the new one.
+/// - A file that group or others can access (`mode & 0o077 != 0`) is refused on every read,
+///   save and delete, with a message saying how to fix it (`chmod 600 '...'`), as `ssh` does.
+/// - A file that is not a JSON object of strings is reported, naming the file, and never
+///   overwritten (saving refuses too). An empty file counts as an empty store.
+/// - The file is written with sorted accounts, indented by two spaces, ending in a newline.
+///
+/// Saves from two processes at the same moment are not merged: the last one wins.
+public struct FileSecretStore: SecretWriting {
+    /// The key file.
+    public let fileURL: URL
+
+    /// Creates a store over `fileURL` (nothing is read or created until used).
+    ///
+    /// - Parameter fileURL: The JSON file, e.g. ``SophonPaths/keysFile``.
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// Creates a store over ``SophonPaths/keysFile``.
+    ///
+    /// - Parameter paths: Sophon's resolved folders.
+    public init(paths: SophonPaths) {
+        self.init(fileURL: paths.keysFile)
+    }
+
+    /// Looks up `account` in the file.
+    ///
+    /// - Parameter account: The account name, e.g. `gemini`.
+    /// - Returns: The secret with source ``SecretSource/file(path:)``, or `nil` when the file
+    ///   or the account is missing, or its secret is empty.
+    /// - Throws: ``SecretStoreError`` `insecurePermissions`, `corruptFile` or `file`.
+    public func secret(for account: String) throws(SecretStoreError) -> SecretLookup? {
+        guard let secret = try readAll()[account], !secret.isEmpty else { return nil }
+        return SecretLookup(secret: secret, source: .file(path: fileURL.path))
+    }
+
+    /// Every account and secret in the file (empty when the file does not exist).
+    ///
+    /// - Returns: Account -> secret.
+    /// - Throws: ``SecretStoreError`` `insecurePermissions`, `corruptFile` or `file`.
+    public func readAll() throws(SecretStoreError) -> [String: String] {
+        let path = fileURL.path
+        let snapshot: FileSnapshot?
+        do {
+            snapshot = try FileSnapshot.read(at: fileURL, maxBytes: 1 << 20)
+        } catch {
+            throw .file(error)
+        }
+        guard let snapshot else { return [:] }
+        if snapshot.permissions & 0o077 != 0 {
+            throw .insecurePermissions(path: path, permissions: UInt32(snapshot.permissions))
+        }
+        return try Self.decode(snapshot.data, path: path)
+    }
+
+    /// Stores `secret` for `account`, keeping the other accounts.
+    ///
+    /// - Parameters:
+    ///   - secret: The secret, not empty.
+    ///   - account: The account name, not empty.
+    /// - Returns: ``SecretSource/file(path:)``.
+    /// - Throws: ``SecretStoreError`` `emptySecret`, `emptyAccount`, and whatever reading the
+    ///   current file throws (a refused or corrupt file is not overwritten), or `file` when the
+    ///   write fails (the old file is then intact).
+    @discardableResult
+    public func save(_ secret: String, for account: String) throws(SecretStoreError) -> SecretSource {
+        guard !account.isEmpty else { throw .emptyAccount }
+        guard !secret.isEmpty else { throw .emptySecret(account: account) }
+        var all = try readAll()
+        all[account] = secret
+        try write(all)
+        return .file(path: fileURL.path)
+    }
+
+    /// Removes `account` from the file. The file stays (possibly as `{}`); a missing file is
+    /// not created.
+    ///
+    /// - Parameter account: The account name.
+    /// - Returns: `true` when the account was in the file.
+    /// - Throws: ``SecretStoreError`` as ``readAll()``, or `file` when the write fails.
+    @discardableResult
+    public func deleteSecret(for account: String) throws(SecretStoreError) -> Bool {
+        var all = try readAll()
+        guard all.removeValue(forKey: account) != nil else { return false }
+        try write(all)
+        return true
+    }
+
+    private func write(_ all: [String: String]) throws(SecretStoreError) {
+        let members = all.keys.sorted().map { JSONMember($0, .string(all[$0] ?? "")) }
+        let text = JSONValue.object(members).prettyText + "\n"
+        do {
+            try AtomicFile.write(Data(text.utf8), to: fileURL, permissions: 0o600, folderPermissions: 0o700)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// Parses the file's bytes as an object of strings.
+    static func decode(_ data: Data, path: String) throws(SecretStoreError) -> [String: String] {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .corruptFile(path: path, detail: "not UTF-8 text")
+        }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return [:] }
+        do {
+            return try JSONDecoder().decode([String: String].self, from: data)
+        } catch let DecodingError.typeMismatch(_, context) {
+            guard let account = context.codingPath.first?.stringValue else {
+                throw .corruptFile(path: path, detail: "the top level is not an object")
+            }
+            throw .corruptFile(path: path, detail: "the value of \"\(account)\" is not a string")
+        } catch let DecodingError.valueNotFound(_, context) {
+            let account = context.codingPath.first?.stringValue ?? ""
+            throw .corruptFile(path: path, detail: "the value of \"\(account)\" is not a string")
+        } catch {
+            throw .corruptFile(path: path, detail: "not valid JSON")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import SophonCore
+
+/// A value brought closer to its schema, and what was changed.
+public struct GeminiSchemaCoercion: Sendable, Hashable {
+    /// The coerced value.
+    public let value: JSONValue
+    /// One note per change, in document order: `$.year: string "2016" read as integer 2016`.
+    public let changes: [GeminiSchemaViolation]
+}
+
+extension GeminiSchema {
+    /// Applies the usual LLM-output coercions where the schema says what a value should be:
+    ///
+    /// - `NUMBER`/`INTEGER` from a string: `"7"`, `"7.0"`, `"$1,299.99"`, `"1,024"`, `"85%"`
+    ///   (85); an `INTEGER` given a fraction is truncated toward zero (`7.9` -> 7);
+    /// - `BOOLEAN` from `"true"`/`"false"`/`"yes"`/`"no"` (any case);
+    /// - `STRING` from a number or boolean (its JSON text), and an enum value matched without
+    ///   regard to case becomes the schema's spelling;
+    /// - `"null"`, `"none"`, `"N/A"` and `""` where a non-string value is expected: `null` when
+    ///   the schema is nullable, else the member is removed when it is not required;
+    /// - `ARRAY` from a single value (`"a"` -> `["a"]`), and a comma-separated string for an
+    ///   array of strings (`"a, b"` -> `["a","b"]`).
+    ///
+    /// Values that already fit are left alone, and nothing is invented: a value that cannot be
+    /// coerced stays as it was (``validate(_:)`` then reports it).
+    /// - Returns: the coerced value and one note per change (path and `X read as Y`).
+    public func coerce(_ value: JSONValue) -> GeminiSchemaCoercion {
+        var changes: [GeminiSchemaViolation] = []
+        let result = SchemaCoercer.coerce(value, self, path: "$", changes: &changes)
+        return GeminiSchemaCoercion(value: result, changes: changes)
+    }
+}
+
+/// The rules behind ``GeminiSchema/coerce(_:)``.
+enum SchemaCoercer {
+    static let nullWords: Set<String> = ["null", "none", "n/a", ""]
+
+    static func coerce(
+        _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaViolation]
+    ) -> JSONValue {
+        func changed(_ result: JSONValue, _ how: String = "read as") -> JSONValue {
+            changes.append(
+                GeminiSchemaViolation(
+                    path: path,
+                    message: "\(JSONValueText.describe(value)) \(how) \(JSONValueText.describe(result))"))
+            return result
+        }
+        guard let type = schema.type else { return value }
+        if case .string(let text) = value, type != .string, nullWords.contains(text.lowercased()),
+            schema.nullable == true
+        {
+            return changed(.null)
+        }
+        switch (type, value) {
+        case (.integer, .string(let text)), (.number, .string(let text)):
+            guard let number = number(from: text) else { return value }
+            return changed(type == .integer ? truncated(number) ?? .number(number) : .number(number))
+        case (.integer, .number(let number)):
+            guard !SchemaValidator.matches(value, .integer), let whole = truncated(number) else {
+                return value
+            }
+            return changed(whole, "truncated to")
+        case (.boolean, .string(let text)):
+            switch text.lowercased() {
+            case "true", "yes": return changed(.bool(true))
+            case "false", "no": return changed(.bool(false))
+            default: return value
+            }
+        case (.string, .number), (.string, .bool):
+            return changed(.string(value.compactText))
+        case (.string, .string(let text)):
+            guard let allowed = schema.enumValues, !allowed.contains(text),
+                let match = allowed.first(where: { $0.lowercased() == text.lowercased() })
+            else { return value }
+            return changed(.string(match))
+        case (.array, .array(let elements)):
+            guard let items = schema.items else { return value }
+            return .array(
+                elements.enumerated().map { index, element in
+                    coerce(element, items, path: SchemaJSONPath.index(path, index), changes: &changes)
+                })
+        case (.array, .null):
+            return value
+        case (.array, .string(let text)) where schema.items?.type == .string && text.contains(","):
+            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
+            return changed(.array(parts.filter { !$0.isEmpty }.map(JSONValue.string)))
+        case (.array, _):
+            let wrapped = changed(.array([value]), "wrapped as")
+            guard let items = schema.items else { return wrapped }
+            return .array([coerce(value, items, path: SchemaJSONPath.index(path, 0), changes: &changes)])
+        case (.object, .object(let members)):
+            return .object(coerceMembers(members, schema, path: path, changes: &changes))
+        default:
+            return value
+        }
+    }
+
+    private static func coerceMembers(
+        _ members: [JSONMember], _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaViolation]
+    ) -> [JSONMember] {
+        let required = Set(schema.required ?? [])
+        var result: [JSONMember] = []
+        for member in members {
+            guard let propertySchema = schema.properties?[member.key] else {
+                result.append(member)
+                continue
+            }
+            let memberPath = SchemaJSONPath.member(path, member.key)
+            if case .string(let text) = member.value, propertySchema.type != .string,
+                propertySchema.type != nil, propertySchema.nullable != true,
+                nullWords.contains(text.lowercased()), !required.contains(member.key)
+            {
+                changes.append(
+                    GeminiSchemaViolation(
+                        path: memberPath,
+                        message: "\(JSONValueText.describe(member.value)) removed (read as absent)"))
+                continue
+            }
+            result.append(
+                JSONMember(
+                    member.key, coerce(member.value, propertySchema, path: memberPath, changes: &changes)))
+        }
+        return result
+    }
+
+    /// A number from text such as `7`, `-7.5`, `$1,299.99`, `1,024`, `85%`, `+3`, `.5`.
+    static func number(from text: String) -> JSONNumber? {
+        var cleaned = ""
+        for character in text.trimmingCharacters(in: " \t\n") {
+            if "$€£¥, ".contains(character) { continue }
+            cleaned.append(character)
+        }
+        if cleaned.hasSuffix("%") { cleaned.removeLast() }
+        if cleaned.hasPrefix("+") { cleaned.removeFirst() }
+        guard !cleaned.isEmpty else { return nil }
+        if let literal = JSONNumber(text: cleaned) { return literal }
+        guard cleaned.allSatisfy({ "-.0123456789eE".contains($0) }), let double = Double(cleaned) else {
+            return nil
+        }
+        return JSONNumber(double)
+    }
+
+    /// `number` truncated toward zero, when finite and within ±2^53 (exact in a double).
+    static func truncated(_ number: JSONNumber) -> JSONValue? {
+        if Int(number.text) != nil { return .number(number) }
+        let double = number.doubleValue
+        guard double.isFinite, abs(double) < 9_007_199_254_740_992 else { return nil }
+        return .integer(Int(double.rounded(.towardZero)))
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        String(self).trimmingCharacters(in: set)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var characters = Substring(self)
+        while let first = characters.first, set.contains(first) { characters.removeFirst() }
+        while let last = characters.last, set.contains(last) { characters.removeLast() }
+        return String(characters)
+    }
+}

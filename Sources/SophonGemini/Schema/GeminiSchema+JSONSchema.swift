@@ -1,0 +1,56 @@
+import SophonCore
+
+extension GeminiSchema {
+    /// The schema written as JSON Schema (what `schema show json-schema` prints, and the
+    /// starting point of a `responseJsonSchema` request).
+    ///
+    /// Types are lower case; `nullable: true` becomes `type: [T, "null"]` (with `null` added to
+    /// an `enum`, and a `{"type": "null"}` branch added to an `anyOf`); `example` becomes
+    /// `examples: [example]`; every other field keeps its name. Keys go out in one fixed order
+    /// and properties in output order, so the text is byte-stable. Converting the result back
+    /// with ``JSONSchemaConverter`` gives this schema again (less `default` and `example`,
+    /// which the converter drops).
+    public var jsonSchemaValue: JSONValue {
+        var members: [JSONMember] = []
+        func add(_ key: String, _ value: JSONValue?) {
+            if let value { members.append(JSONMember(key, value)) }
+        }
+        let isNullable = nullable == true
+        if let type {
+            let name = JSONValue.string(type.description)
+            add("type", isNullable && type != .null ? .array([name, .string("null")]) : name)
+        }
+        add("format", format.map(JSONValue.string))
+        add("title", title.map(JSONValue.string))
+        add("description", description.map(JSONValue.string))
+        add("enum", enumValues.map { .array($0.map(JSONValue.string) + (isNullable ? [.null] : [])) })
+        add("minimum", minimum.flatMap(JSONValue.double))
+        add("maximum", maximum.flatMap(JSONValue.double))
+        add("minLength", minLength.map(JSONValue.integer))
+        add("maxLength", maxLength.map(JSONValue.integer))
+        add("pattern", pattern.map(JSONValue.string))
+        add("items", items?.jsonSchemaValue)
+        add("minItems", minItems.map(JSONValue.integer))
+        add("maxItems", maxItems.map(JSONValue.integer))
+        add(
+            "properties",
+            properties.map { properties in
+                .object(
+                    properties.ordered(by: propertyOrdering).map {
+                        JSONMember($0.name, $0.schema.jsonSchemaValue)
+                    })
+            })
+        add("required", required.map { .array($0.map(JSONValue.string)) })
+        add("propertyOrdering", propertyOrdering.map { .array($0.map(JSONValue.string)) })
+        add("minProperties", minProperties.map(JSONValue.integer))
+        add("maxProperties", maxProperties.map(JSONValue.integer))
+        if let anyOf {
+            let nullBranch: [JSONValue] =
+                isNullable && type == nil ? [.object([JSONMember("type", .string("null"))])] : []
+            add("anyOf", .array(anyOf.map(\.jsonSchemaValue) + nullBranch))
+        }
+        add("examples", example.map { .array([$0]) })
+        add("default", defaultValue)
+        return .object(members)
+    }
+}

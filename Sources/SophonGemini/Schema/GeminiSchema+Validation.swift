@@ -1,0 +1,190 @@
+import Foundation
+import SophonCore
+
+extension GeminiSchema {
+    /// Checks `value` against this schema, locally (no request).
+    ///
+    /// Checks, per schema: `nullable` and `type` (an `INTEGER` is a number with no fractional
+    /// part: `3.0` counts), `anyOf` (the closest branch's violations when none matches),
+    /// `enum`, `minLength`/`maxLength` (in Unicode scalars, as JSON Schema counts), `pattern`
+    /// (an unanchored ICU search, as `NSRegularExpression`), `minimum`/`maximum` (inclusive),
+    /// `minItems`/`maxItems` and every element against `items`, `required` members,
+    /// `minProperties`/`maxProperties` and every present member against `properties`. Members
+    /// the schema does not name are allowed (Gemini Schema has no `additionalProperties`).
+    /// - Parameter value: the value to check.
+    /// - Returns: the violations, depth first in schema order; empty when the value is valid.
+    ///   Messages read `$.year: expected integer, got string "2016"`,
+    ///   `$.tags[1]: expected string, got number 3`, `$: missing required property "title"`.
+    public func validate(_ value: JSONValue) -> [GeminiSchemaViolation] {
+        var violations: [GeminiSchemaViolation] = []
+        SchemaValidator.check(value, against: self, path: "$", into: &violations)
+        return violations
+    }
+
+    /// Whether `value` has no violations (see ``validate(_:)``).
+    public func isValid(_ value: JSONValue) -> Bool { validate(value).isEmpty }
+}
+
+/// The checks behind ``GeminiSchema/validate(_:)``.
+enum SchemaValidator {
+    static func check(
+        _ value: JSONValue, against schema: GeminiSchema, path: String,
+        into violations: inout [GeminiSchemaViolation]
+    ) {
+        func report(_ message: String) {
+            violations.append(GeminiSchemaViolation(path: path, message: message))
+        }
+
+        if case .null = value, schema.nullable == true || schema.type == .null { return }
+        if let branches = schema.anyOf, !branches.isEmpty {
+            // None matching: report the closest branch (one whose type fits first, then fewest).
+            var closest: (rank: Int, found: [GeminiSchemaViolation])?
+            for branch in branches {
+                var found: [GeminiSchemaViolation] = []
+                check(value, against: branch, path: path, into: &found)
+                if found.isEmpty {
+                    closest = nil
+                    break
+                }
+                let rank = mismatchRank(value, branch, found)
+                if closest == nil || rank < (closest?.rank ?? 0) { closest = (rank, found) }
+            }
+            if let closest { violations += closest.found }
+        }
+        if let type = schema.type, !matches(value, type) {
+            report("expected \(type), got \(JSONValueText.describe(value))")
+            return
+        }
+        switch value {
+        case .string(let text):
+            checkString(text, value: value, schema: schema, report: report)
+        case .number(let number):
+            checkEnum(value, schema: schema, report: report)
+            let double = number.doubleValue
+            if let minimum = schema.minimum, double < minimum {
+                report("expected at least \(numberText(minimum)), got \(number.text)")
+            }
+            if let maximum = schema.maximum, double > maximum {
+                report("expected at most \(numberText(maximum)), got \(number.text)")
+            }
+        case .bool:
+            checkEnum(value, schema: schema, report: report)
+        case .array(let elements):
+            if let minItems = schema.minItems, elements.count < minItems {
+                report("expected at least \(count(minItems, "item")), got \(elements.count)")
+            }
+            if let maxItems = schema.maxItems, elements.count > maxItems {
+                report("expected at most \(count(maxItems, "item")), got \(elements.count)")
+            }
+            if let items = schema.items {
+                for (index, element) in elements.enumerated() {
+                    check(element, against: items, path: SchemaJSONPath.index(path, index), into: &violations)
+                }
+            }
+        case .object(let members):
+            checkObject(members, value: value, schema: schema, path: path, into: &violations)
+        case .null:
+            if schema.type == nil, schema.enumValues != nil {
+                checkEnum(value, schema: schema, report: report)
+            }
+        }
+    }
+
+    private static func checkString(
+        _ text: String, value: JSONValue, schema: GeminiSchema, report: (String) -> Void
+    ) {
+        checkEnum(value, schema: schema, report: report)
+        let length = text.unicodeScalars.count
+        if let minLength = schema.minLength, length < minLength {
+            report("expected at least \(count(minLength, "character")), got \(length)")
+        }
+        if let maxLength = schema.maxLength, length > maxLength {
+            report("expected at most \(count(maxLength, "character")), got \(length)")
+        }
+        if let pattern = schema.pattern {
+            guard let regex = try? NSRegularExpression(pattern: pattern) else {
+                report(
+                    "the schema's pattern \(JSONValueText.quoted(pattern)) is not a valid regular expression")
+                return
+            }
+            let range = NSRange(text.startIndex..<text.endIndex, in: text)
+            if regex.firstMatch(in: text, range: range) == nil {
+                report(
+                    "\(JSONValueText.describe(value)) does not match pattern \(JSONValueText.quoted(pattern))"
+                )
+            }
+        }
+    }
+
+    private static func checkObject(
+        _ members: [JSONMember], value: JSONValue, schema: GeminiSchema, path: String,
+        into violations: inout [GeminiSchemaViolation]
+    ) {
+        func report(_ message: String) {
+            violations.append(GeminiSchemaViolation(path: path, message: message))
+        }
+        for name in schema.required ?? [] where value[name] == nil {
+            report("missing required property \(JSONValueText.quoted(name))")
+        }
+        let memberCount = Set(members.map(\.key)).count
+        if let minProperties = schema.minProperties, memberCount < minProperties {
+            report("expected at least \(count(minProperties, "property")), got \(memberCount)")
+        }
+        if let maxProperties = schema.maxProperties, memberCount > maxProperties {
+            report("expected at most \(count(maxProperties, "property")), got \(memberCount)")
+        }
+        for property in schema.properties?.ordered(by: schema.propertyOrdering) ?? [] {
+            guard let member = value[property.name] else { continue }
+            check(
+                member, against: property.schema, path: SchemaJSONPath.member(path, property.name),
+                into: &violations)
+        }
+    }
+
+    /// Enum values are strings; a number or boolean matches the string of its JSON text.
+    private static func checkEnum(_ value: JSONValue, schema: GeminiSchema, report: (String) -> Void) {
+        guard let allowed = schema.enumValues else { return }
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .number, .bool, .null: text = value.compactText
+        case .array, .object: return
+        }
+        if !allowed.contains(text) {
+            let list = allowed.map(JSONValueText.quoted).joined(separator: ", ")
+            report("expected one of \(list), got \(JSONValueText.describe(value))")
+        }
+    }
+
+    /// Orders failed matches: a value whose type the schema rejects ranks after any whose type
+    /// fits, then by the number of violations.
+    static func mismatchRank(
+        _ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaViolation]
+    ) -> Int {
+        let typeFits =
+            schema.type.map { matches(value, $0) } ?? true || (value == .null && schema.nullable == true)
+        return (typeFits ? 0 : 1 << 40) + violations.count
+    }
+
+    static func matches(_ value: JSONValue, _ type: GeminiSchemaType) -> Bool {
+        switch (type, value) {
+        case (.string, .string), (.number, .number), (.boolean, .bool), (.array, .array),
+            (.object, .object), (.null, .null), (.unknown, _):
+            return true
+        case (.integer, .number(let number)):
+            let double = number.doubleValue
+            return double.isFinite && double == double.rounded()
+        default:
+            return false
+        }
+    }
+
+    private static func numberText(_ value: Double) -> String {
+        JSONNumber(value)?.text ?? "\(value)"
+    }
+
+    private static func count(_ count: Int, _ noun: String) -> String {
+        guard count != 1 else { return "1 \(noun)" }
+        return noun == "property" ? "\(count) properties" : "\(count) \(noun)s"
+    }
+}

@@ -1,0 +1,91 @@
+/// The `properties` of an object schema: named subschemas in a fixed order.
+///
+/// Swift dictionaries change their iteration order between runs, so schemas keep properties
+/// in an array: the order of declaration (the type syntax, a JSON file, a dictionary literal),
+/// or sorted by name when built from an unordered `Dictionary`. Names are unique: setting an
+/// existing name replaces its schema in place.
+public struct GeminiSchemaProperties: Sendable, Hashable, RandomAccessCollection,
+    ExpressibleByDictionaryLiteral
+{
+    /// One property: its name and its schema.
+    public struct Property: Sendable, Hashable {
+        /// The property (JSON member) name.
+        public var name: String
+        /// The schema of the member's value.
+        public var schema: GeminiSchema
+
+        /// Creates a property.
+        public init(name: String, schema: GeminiSchema) {
+            self.name = name
+            self.schema = schema
+        }
+    }
+
+    /// The properties in order.
+    public private(set) var entries: [Property]
+
+    /// An empty set of properties.
+    public init() { entries = [] }
+
+    /// Properties in the given order; a repeated name keeps its first position and last schema.
+    public init(_ properties: [Property]) {
+        entries = []
+        for property in properties { self[property.name] = property.schema }
+    }
+
+    /// Properties from an unordered dictionary, sorted by name (so the order is deterministic).
+    public init(_ dictionary: [String: GeminiSchema]) {
+        self.init(dictionary.sorted { $0.key < $1.key }.map { Property(name: $0.key, schema: $0.value) })
+    }
+
+    /// Properties from ordered pairs (`KeyValuePairs` keeps the order written).
+    public init(_ pairs: KeyValuePairs<String, GeminiSchema>) {
+        self.init(pairs.map { Property(name: $0.key, schema: $0.value) })
+    }
+
+    /// Properties from a literal, in the order written.
+    public init(dictionaryLiteral elements: (String, GeminiSchema)...) {
+        self.init(elements.map { Property(name: $0.0, schema: $0.1) })
+    }
+
+    /// The index of the first property.
+    public var startIndex: Int { entries.startIndex }
+    /// One past the index of the last property.
+    public var endIndex: Int { entries.endIndex }
+    /// The property at `position` (must be a valid index).
+    public subscript(position: Int) -> Property { entries[position] }
+
+    /// The property names in order.
+    public var names: [String] { entries.map(\.name) }
+
+    /// The schema named `name`; setting `nil` removes it, setting a new name appends it.
+    public subscript(name: String) -> GeminiSchema? {
+        get { entries.first { $0.name == name }?.schema }
+        set {
+            let index = entries.firstIndex { $0.name == name }
+            switch (index, newValue) {
+            case (let index?, let schema?): entries[index].schema = schema
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let schema?): entries.append(Property(name: name, schema: schema))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// The properties ordered for output: first the names in `ordering` (those that exist, in
+    /// that order), then the rest in stored order.
+    /// - Parameter ordering: a `propertyOrdering` list, or `nil` for the stored order.
+    public func ordered(by ordering: [String]?) -> [Property] {
+        guard let ordering, !ordering.isEmpty else { return entries }
+        var result: [Property] = []
+        var used = Set<String>()
+        for name in ordering where !used.contains(name) {
+            if let schema = self[name] {
+                result.append(Property(name: name, schema: schema))
+                used.insert(name)
+            }
+        }
+        result += entries.filter { !used.contains($0.name) }
+        return result
+    }
+}

@@ -1,0 +1,22 @@
+import SophonCore
+
+/// Small text helpers over ``JSONValue`` used by schema messages.
+enum JSONValueText {
+    /// `text` as a quoted JSON string literal.
+    static func quoted(_ text: String) -> String { JSONValue.string(text).compactText }
+
+    /// A short rendering for messages: `string "2016"`, `number 3`, `boolean true`, `null`,
+    /// `array`, `object`. Long strings are cut at 40 characters with `…`.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return "boolean \(flag)"
+        case .number(let number): return "number \(number.text)"
+        case .string(let text):
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            return "string " + quoted(shown)
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// The command line of one `sophon` run, parsed (PRODUCT.md §4, "Invocation").
+struct Invocation: Sendable, Equatable {
+    /// What the run does after the flags.
+    enum Action: Sendable, Equatable {
+        /// `sophon`: the REPL on a terminal, else commands from stdin.
+        case standardInput
+        /// `sophon FILE...` and `-c LINE`, in command-line order.
+        case scripts([ScriptSource])
+        /// `sophon COMMAND ARGS...`.
+        case oneCommand(name: String, arguments: [String])
+        /// `--version`.
+        case version
+        /// `--help`.
+        case help
+    }
+
+    /// A script named on the command line.
+    enum ScriptSource: Sendable, Equatable {
+        /// A file path.
+        case file(String)
+        /// The N-th `-c` line (1-based), named `-c:N` in messages.
+        case line(String, index: Int)
+    }
+
+    var action: Action = .standardInput
+    var bail = false
+    var echo = false
+    var json = false
+    var model: String?
+    var replayTape: String?
+    var recordTape: String?
+    var runRC = true
+    var useHistory = true
+    var verbose = false
+    var stayInteractive = false
+}
+
+/// A usage error found before anything runs: exit status 2.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+extension Invocation {
+    /// Parses `arguments` (without the program name). Flags come before the first file or
+    /// command word; everything after a command word belongs to the command.
+    /// - Parameter isCommand: whether a word names a registered command.
+    /// - Throws: ``UsageError`` for an unknown flag or a missing flag argument.
+    static func parse(_ arguments: [String], isCommand: (String) -> Bool) throws(UsageError) -> Invocation {
+        var invocation = Invocation()
+        var scripts: [ScriptSource] = []
+        var lineCount = 0
+        var index = 0
+
+        func value(for flag: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "option '\(flag)' needs a value") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--version": return Invocation(action: .version)
+            case "--help", "-h": return Invocation(action: .help)
+            case "--bail": invocation.bail = true
+            case "--echo": invocation.echo = true
+            case "--json": invocation.json = true
+            case "--verbose": invocation.verbose = true
+            case "--no-rc", "-X": invocation.runRC = false
+            case "--no-history": invocation.useHistory = false
+            case "-i": invocation.stayInteractive = true
+            case "--model": invocation.model = try value(for: argument)
+            case "--replay": invocation.replayTape = try value(for: argument)
+            case "--record": invocation.recordTape = try value(for: argument)
+            case "-c":
+                lineCount += 1
+                scripts.append(.line(try value(for: argument), index: lineCount))
+            case "--":
+                scripts += arguments[(index + 1)...].map { .file($0) }
+                index = arguments.count
+                continue
+            default:
+                if argument.hasPrefix("-"), argument.count > 1 {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                }
+                if scripts.isEmpty, isCommand(argument) {
+                    invocation.action = .oneCommand(
+                        name: argument, arguments: Array(arguments[(index + 1)...]))
+                    return invocation
+                }
+                scripts.append(.file(argument))
+            }
+            index += 1
+        }
+        if !scripts.isEmpty { invocation.action = .scripts(scripts) }
+        return invocation
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SophonCore
+
+/// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
+enum SophonMain {
+    /// Exit statuses (PRODUCT.md §4).
+    enum ExitStatus {
+        static let success: Int32 = 0
+        static let failure: Int32 = 1
+        static let usage: Int32 = 2
+        static let interrupted: Int32 = 130
+    }
+
+    /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
+    static func run(arguments: [String], io: ShellIO) async -> Int32 {
+        let registry = PluginRegistry.builtIn
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments, isCommand: { registry.command(named: $0) != nil })
+        } catch {
+            return usageError(error.message, io: io)
+        }
+        switch invocation.action {
+        case .version:
+            io.printLine(HelpText.version)
+            return ExitStatus.success
+        case .help:
+            io.stdout.write(HelpText.usage(registry))
+            return ExitStatus.success
+        case .oneCommand(let name, let arguments):
+            InterruptSignal.installExitOnInterrupt()
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
+            guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
+                return ExitStatus.usage
+            }
+            let request = CommandRequest(
+                name: name, arguments: parsed.arguments.compactMap(\.literalText),
+                rawArgument: parsed.rawArgument?.literalText, parsed: parsed,
+                source: ([name] + arguments).joined(separator: " "))
+            let flow = await runtime.runOneCommand(request)
+            if case .stop(let status) = flow { return runtime.finish(exitStatus: status) }
+            return runtime.finish()
+        case .scripts(let scripts):
+            var sources: [(ShellSource, String)] = []
+            for script in scripts {
+                switch script {
+                case .line(let text, let index):
+                    sources.append((ShellSource(name: "-c:\(index)", text: text), "."))
+                case .file(let path):
+                    do {
+                        sources.append((try ScriptFile.load(path), ScriptFile.directory(of: path)))
+                    } catch {
+                        return usageError(scriptError(path, error, registry: registry), io: io)
+                    }
+                }
+            }
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
+            if !invocation.stayInteractive { InterruptSignal.installExitOnInterrupt() }
+            for (source, directory) in sources {
+                if case .stop(let status) = await runtime.run(source, directory: directory) {
+                    return runtime.finish(exitStatus: status)
+                }
+            }
+            guard invocation.stayInteractive else { return runtime.finish() }
+            let interactive = ShellRuntime(
+                registry: registry, session: runtime.session, io: io, mode: .interactive)
+            return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
+        case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .interactive)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return status ?? ExitStatus.success
+            }
+            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
+        case .standardInput:
+            InterruptSignal.installExitOnInterrupt()
+            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+                return runtime.finish(exitStatus: status)
+            }
+            let data = io.readAllInput()
+            let source = ShellSource(name: "<stdin>", bytes: Array(data))
+            if case .stop(let status) = await runtime.run(source, directory: ".") {
+                return runtime.finish(exitStatus: status)
+            }
+            return runtime.finish()
+        }
+    }
+
+    /// The runtime for this invocation, with the command-line flags applied to the session.
+    private static func makeRuntime(
+        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode
+    ) -> ShellRuntime {
+        var settings = ShellSettings()
+        settings.bail = invocation.bail
+        settings.echo = invocation.echo
+        if invocation.json { settings.output = .json }
+        if let model = invocation.model { settings.model = model }
+        return ShellRuntime(registry: registry, session: ShellSession(settings: settings), io: io, mode: mode)
+    }
+
+    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.
+    /// - Returns: how the run goes on (`exit` in the rc file ends it).
+    private static func runStartupFile(_ invocation: Invocation, runtime: ShellRuntime) async
+        -> ShellRuntime.Flow
+    {
+        guard invocation.runRC else { return .next }
+        let path = SophonPaths().rcFile.path
+        guard FileManager.default.fileExists(atPath: path) else { return .next }
+        do {
+            let source = try ScriptFile.load(path)
+            return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
+        } catch {
+            runtime.io.printError("sophon: sophonrc: \(error.message)")
+            return .next
+        }
+    }
+
+    private static func scriptError(_ path: String, _ error: ScriptFile.LoadError, registry: PluginRegistry)
+        -> String
+    {
+        guard error.message.hasSuffix("no such file") else { return error.message }
+        let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
+        return "'\(path)' is neither a command nor a file"
+            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    }
+
+    private static func usageError(_ message: String, io: ShellIO) -> Int32 {
+        io.printError("sophon: \(message)")
+        if message.hasPrefix("unknown option") || message.hasPrefix("option") {
+            io.printError("see 'sophon --help'")
+        }
+        return ExitStatus.usage
+    }
+}

@@ -1,0 +1,194 @@
+import SophonCore
+
+/// Splits a ``ShellSource`` into commands and parses each (PRODUCT.md §4 "The language", §5).
+///
+/// One command per line; quotes, `"""` blocks and trailing backslashes may carry a command over
+/// several physical lines. Blank and comment-only lines make no command. A syntax error fails
+/// only its own command: the parser reads on to that command's end and continues after it.
+struct ShellParser: Sendable {
+    /// Which commands take raw arguments, and the assignment command's name.
+    let grammar: ShellGrammar
+    /// Strict JSON parsing (`JSONValue(parsing:)`), `nil` for text that is not valid JSON;
+    /// used for `let` rule 1.
+    let parseJSON: @Sendable (String) -> JSONValue?
+
+    /// Creates a parser.
+    /// - Parameters:
+    ///   - grammar: the prompt-like commands and their options.
+    ///   - parseJSON: strict JSON parsing; ``strictJSON`` unless a test injects another.
+    init(
+        grammar: ShellGrammar = .standard,
+        parseJSON: @escaping @Sendable (String) -> JSONValue? = ShellParser.strictJSON
+    ) {
+        self.grammar = grammar
+        self.parseJSON = parseJSON
+    }
+
+    /// SophonCore's strict RFC 8259 parser (`JSONValue(parsing:)`), `nil` on any error.
+    static let strictJSON: @Sendable (String) -> JSONValue? = { try? JSONValue(parsing: $0) }
+
+    /// Every command of `source`, in order, each parsed or with its first syntax error.
+    func parse(_ source: ShellSource) -> [ParsedCommand] {
+        var lexer = ShellLexer(source: source)
+        var commands: [ParsedCommand] = []
+        var coveredLines = Set<Int>()
+        while true {
+            lexer.clearError()
+            lexer.skipBlanks()
+            lexer.skipComment()
+            if lexer.isAtEnd {
+                // A continuation that ended the input on an otherwise empty line.
+                if let error = lexer.firstError {
+                    commands.append(ParsedCommand(line: error.line, text: "", result: .failure(error)))
+                }
+                break
+            }
+            if lexer.peek() == "\n" {
+                lexer.position += 1
+                continue
+            }
+            let start = lexer.position
+            let command = parseCommand(&lexer)
+            lexer.skipBlanks()
+            lexer.skipComment()
+            while !lexer.isAtLineEnd {
+                // Defensive: whatever a rule left unread belongs to this command.
+                lexer.position += 1
+            }
+            var text = source.string(from: start, to: lexer.position).unicodeScalars[...]
+            while let last = text.last, ShellLexer.isBlank(last) { text.removeLast() }
+            let lines = source.line(containing: start)...source.line(containing: lexer.position)
+            coveredLines.formUnion(lines)
+            let result: Result<ShellCommand, ShellSyntaxError> =
+                if let error = invalidUTF8Error(in: lines, of: source) ?? lexer.firstError {
+                    .failure(error)
+                } else {
+                    .success(command)
+                }
+            commands.append(
+                ParsedCommand(
+                    line: source.line(containing: start), text: String(String.UnicodeScalarView(text)),
+                    result: result))
+            if !lexer.isAtEnd { lexer.position += 1 }
+        }
+        // Invalid lines outside any command (comments, blank-looking lines) still fail.
+        for line in source.invalidLines.keys.sorted() where !coveredLines.contains(line) {
+            guard let error = invalidUTF8Error(in: line...line, of: source) else { continue }
+            let failure = ParsedCommand(line: line, text: source.lineText(line), result: .failure(error))
+            let index = commands.firstIndex { $0.line > line } ?? commands.endIndex
+            commands.insert(failure, at: index)
+        }
+        return commands
+    }
+
+    /// The error for the first line of `lines` that was not valid UTF-8, if any.
+    private func invalidUTF8Error(in lines: ClosedRange<Int>, of source: ShellSource) -> ShellSyntaxError? {
+        guard !source.invalidLines.isEmpty,
+            let line = lines.first(where: { source.invalidLines[$0] != nil }),
+            let offset = source.invalidLines[line]
+        else { return nil }
+        return source.error("line \(line) is not valid UTF-8", at: offset)
+    }
+
+    /// Whether `text` (what the REPL has collected, lines joined by `\n`) is complete.
+    /// - Returns: ``ShellInputStatus/needsContinuation`` when it ends inside a quote, a `"""`
+    ///   block or after a trailing backslash; ``ShellInputStatus/complete`` otherwise, syntax
+    ///   errors included (running it reports them).
+    func inputStatus(of text: String) -> ShellInputStatus {
+        let commands = parse(ShellSource(name: "<input>", text: text))
+        guard let last = commands.last, case .failure(let error) = last.result, error.isIncomplete else {
+            return .complete
+        }
+        return .needsContinuation
+    }
+
+    /// Parses one command; the lexer is at its first word.
+    private func parseCommand(_ lexer: inout ShellLexer) -> ShellCommand {
+        guard let (first, _) = lexer.nextWord() else { return ShellCommand(words: []) }
+        let name = first.isQuoted ? nil : first.literalText
+        if let name, name == grammar.assignmentCommand {
+            return parseAssignment(after: first, &lexer)
+        }
+        if let name, let spec = grammar.rawCommands[name] {
+            return parseRaw(after: first, spec: spec, &lexer)
+        }
+        return ShellCommand(words: [first] + lexer.remainingWords())
+    }
+
+    /// `NAME [--opt [VALUE]]... ARGUMENT`, as ``RawArgumentSpec`` describes.
+    private func parseRaw(after first: ShellWord, spec: RawArgumentSpec, _ lexer: inout ShellLexer)
+        -> ShellCommand
+    {
+        var words = [first]
+        while true {
+            lexer.skipBlanks()
+            guard !lexer.isAtLineEnd else { return ShellCommand(words: words) }
+            if lexer.peek() == "-", lexer.peek(1) == "-" {
+                let (option, _) = lexer.nextWord() ?? (ShellWord([]), lexer.position)
+                let text = option.literalText ?? ""
+                if text == "--", !option.isQuoted { break }
+                words.append(option)
+                if spec.valueOptions.contains(text) {
+                    lexer.skipBlanks()
+                    guard let (value, _) = lexer.nextWord() else {
+                        lexer.fail("option \(text) needs a value", at: lexer.position)
+                        return ShellCommand(words: words)
+                    }
+                    words.append(value)
+                }
+                continue
+            }
+            var end = lexer.position
+            while end < lexer.scalars.count, !ShellLexer.isBlank(lexer.scalars[end]),
+                lexer.scalars[end] != "\n"
+            {
+                end += 1
+            }
+            if spec.selectsWords(lexer.source.string(from: lexer.position, to: end)) {
+                return ShellCommand(words: words + lexer.remainingWords())
+            }
+            break
+        }
+        return ShellCommand(words: words, rawArgument: lexer.lexRawArgument())
+    }
+
+    /// `let NAME = REST` by the rules of ``LetAssignment``.
+    private func parseAssignment(after first: ShellWord, _ lexer: inout ShellLexer) -> ShellCommand {
+        let usage = "usage: let NAME = VALUE"
+        guard let (nameWord, nameStart) = lexer.nextWord() else {
+            lexer.fail("missing variable name; \(usage)", at: lexer.position)
+            return ShellCommand(words: [first])
+        }
+        guard let name = nameWord.literalText, !nameWord.isQuoted, ShellLexer.isVariableName(name) else {
+            let shown = nameWord.description
+            let hint = shown.contains("=") ? "put blanks around '='; " : ""
+            lexer.fail("invalid variable name '\(shown)'; \(hint)\(usage)", at: nameStart)
+            return ShellCommand(words: [first, nameWord] + lexer.remainingWords())
+        }
+        let equalsWord = lexer.nextWord()
+        guard let (equals, _) = equalsWord, equals.literalText == "=", !equals.isQuoted else {
+            lexer.fail(
+                "expected '=' after the variable name; \(usage)", at: equalsWord?.start ?? lexer.position)
+            return ShellCommand(words: [first, nameWord] + lexer.remainingWords())
+        }
+        let words = [first, nameWord, equals]
+        while ShellLexer.isBlank(lexer.peek()) { lexer.position += 1 }
+        // Rule 1: the rest of the physical line, as typed, is JSON.
+        let restStart = lexer.position
+        var lineEnd = restStart
+        while lineEnd < lexer.scalars.count, lexer.scalars[lineEnd] != "\n" { lineEnd += 1 }
+        let rest = LetAssignment.restWithoutComment(lexer.source.string(from: restStart, to: lineEnd))
+        if !rest.isEmpty, let json = parseJSON(rest) {
+            lexer.position = lineEnd
+            return ShellCommand(words: words, assignment: LetAssignment(name: name, value: .json(json)))
+        }
+        let valueWords = lexer.remainingWords()
+        guard !valueWords.isEmpty else {
+            lexer.fail("missing value after '='; \(usage)", at: restStart)
+            return ShellCommand(words: words)
+        }
+        let value: LetAssignment.Value =
+            valueWords.count == 1 && valueWords[0].isBlock ? .block(valueWords[0]) : .words(valueWords)
+        return ShellCommand(words: words, assignment: LetAssignment(name: name, value: value))
+    }
+}

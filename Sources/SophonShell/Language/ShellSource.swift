@@ -1,0 +1,144 @@
+/// A named piece of shell input: a script file, one `-c` line, stdin, or what the REPL has
+/// collected so far.
+///
+/// The text is normalised once, on creation: a UTF-8 byte order mark at the very start is
+/// dropped and CRLF line ends become LF, so columns and lines never count a `\r`. The lexer
+/// works on Unicode scalars; columns shown to people count characters (grapheme clusters).
+struct ShellSource: Sendable, Equatable {
+    /// The name used in messages: a path as given (`examples/tour.sophon`), `-c:1` for the
+    /// first `-c` line, `<stdin>`, or `<input>` for the REPL.
+    let name: String
+    /// The normalised text (no BOM, LF line ends).
+    let text: String
+    /// The text as Unicode scalars, the unit the lexer reads.
+    let scalars: [Unicode.Scalar]
+    /// Scalar offsets where each physical line starts; `lineStarts[0] == 0`.
+    let lineStarts: [Int]
+    /// Lines that were not valid UTF-8 (1-based line -> scalar offset of the first invalid
+    /// sequence, now U+FFFD). Empty for sources made from a `String`.
+    let invalidLines: [Int: Int]
+
+    /// Wraps `text` under `name`, dropping a leading BOM and turning CRLF into LF.
+    ///
+    /// - Parameters:
+    ///   - name: the name shown in error locations.
+    ///   - text: the input; may be empty, may or may not end with a newline.
+    init(name: String, text: String) {
+        self.init(name: name, text: text, invalidPrefixes: [:])
+    }
+
+    /// Decodes `bytes` as UTF-8 line by line; a line that is not valid UTF-8 has its bad
+    /// sequences replaced by U+FFFD and is listed in ``invalidLines``, so the command holding it
+    /// fails with its location while the others run.
+    ///
+    /// - Parameters:
+    ///   - name: the name shown in error locations.
+    ///   - bytes: the file's content (BOM and CRLF handled as in ``init(name:text:)``).
+    init(name: String, bytes: [UInt8]) {
+        var text = ""
+        var invalidPrefixes: [Int: Int] = [:]
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { text += "\n" }
+            if let valid = String(validating: line, as: UTF8.self) {
+                text += valid
+                continue
+            }
+            var iterator = line.makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            var validScalars = 0
+            while case .valid = parser.parseScalar(from: &iterator) { validScalars += 1 }
+            invalidPrefixes[index + 1] = validScalars
+            text += String(decoding: line, as: UTF8.self)
+        }
+        self.init(name: name, text: text, invalidPrefixes: invalidPrefixes)
+    }
+
+    private init(name: String, text: String, invalidPrefixes: [Int: Int]) {
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.unicodeScalars.count)
+        var previousWasCR = false
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            if index == 0, scalar == "\u{FEFF}" { continue }
+            if scalar == "\n", previousWasCR { scalars.removeLast() }
+            previousWasCR = scalar == "\r"
+            scalars.append(scalar)
+        }
+        var lineStarts = [0]
+        for (offset, scalar) in scalars.enumerated() where scalar == "\n" {
+            lineStarts.append(offset + 1)
+        }
+        self.name = name
+        self.scalars = scalars
+        self.lineStarts = lineStarts
+        let droppedBOM = text.unicodeScalars.first == "\u{FEFF}" ? 1 : 0
+        var invalidLines: [Int: Int] = [:]
+        for (line, prefix) in invalidPrefixes where line <= lineStarts.count {
+            invalidLines[line] = lineStarts[line - 1] + prefix - (line == 1 ? droppedBOM : 0)
+        }
+        self.invalidLines = invalidLines
+        var normalised = String.UnicodeScalarView()
+        normalised.append(contentsOf: scalars)
+        self.text = String(normalised)
+    }
+
+    /// The number of physical lines (a final newline does not start a new line).
+    var lineCount: Int {
+        if let last = lineStarts.last, last == scalars.count, lineStarts.count > 1 {
+            return lineStarts.count - 1
+        }
+        return lineStarts.count
+    }
+
+    /// The 1-based physical line that holds scalar offset `offset` (offsets past the end
+    /// belong to the last line).
+    func line(containing offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        // An offset at the very end, just after a final newline, reports the line it ends.
+        if low > 0, lineStarts[low] == scalars.count, offset >= scalars.count { return low }
+        return low + 1
+    }
+
+    /// The text of 1-based physical line `number` without its newline; empty when out of range.
+    func lineText(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
+        let start = lineStarts[number - 1]
+        var end = start
+        while end < scalars.count, scalars[end] != "\n" { end += 1 }
+        return string(from: start, to: end)
+    }
+
+    /// The 1-based column, in characters, of scalar offset `offset` on its line.
+    func column(of offset: Int) -> Int {
+        let line = line(containing: offset)
+        let start = lineStarts[line - 1]
+        return string(from: start, to: min(max(offset, start), scalars.count)).count + 1
+    }
+
+    /// The text of the scalars in `start..<end` (clamped to the input).
+    func string(from start: Int, to end: Int) -> String {
+        let lower = min(max(start, 0), scalars.count)
+        let upper = min(max(end, lower), scalars.count)
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[lower..<upper])
+        return String(view)
+    }
+
+    /// A syntax error at scalar offset `offset` of this source.
+    ///
+    /// - Parameters:
+    ///   - message: what is wrong, without location (`invalid escape '\q' in double quotes`).
+    ///   - offset: where the caret goes.
+    ///   - isIncomplete: whether the input ended inside an open construct (quote, `"""`,
+    ///     trailing backslash), which the REPL answers with a continuation prompt.
+    func error(_ message: String, at offset: Int, isIncomplete: Bool = false) -> ShellSyntaxError {
+        let line = line(containing: offset)
+        return ShellSyntaxError(
+            sourceName: name, line: line, column: column(of: offset), message: message,
+            sourceLine: lineText(line), isIncomplete: isIncomplete)
+    }
+}

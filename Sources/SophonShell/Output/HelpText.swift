@@ -1,0 +1,46 @@
+/// The text of `sophon --help`, `help` and `--version`, built from the registry.
+enum HelpText {
+    /// The version string printed by `sophon --version`.
+    static let version = "sophon 0.1.0"
+
+    /// `sophon --help`: invocation, flags and the commands of every loaded plugin.
+    static func usage(_ registry: PluginRegistry) -> String {
+        """
+        sophon: a scripting shell for the Google Gemini API
+
+        usage: sophon                        start the REPL (or read commands from stdin)
+               sophon FILE.sophon [FILE...]  run scripts, then exit (-i: stay interactive)
+               sophon -c 'LINE' [-c ...]     run command lines, then exit
+               sophon COMMAND [ARGS...]      run one command (sophon extract < reply.txt)
+
+        flags:
+          --bail            stop at the first failed command
+          --echo            print each command before running it
+          --json            one JSON object per command on stdout
+          --model ID        the model for this run
+          --replay TAPE     answer Gemini calls from a tape, offline
+          --record TAPE     record every Gemini exchange to a tape
+          --no-rc, -X       do not run sophonrc
+          --no-history      do not read or write the history file
+          --verbose         log requests, responses and retries on stderr
+          --version         print the version
+          --help            print this help
+
+
+        """ + commandList(registry)
+    }
+
+    /// `help`: the commands grouped by plugin, one per line with its summary.
+    static func commandList(_ registry: PluginRegistry) -> String {
+        var text = "commands:\n"
+        let width = (registry.plugins.flatMap { $0.commands.map(\.usage.count) }.max() ?? 0) + 2
+        for plugin in registry.plugins {
+            text += "  [\(plugin.name)]\n"
+            for command in plugin.commands {
+                let padding = String(repeating: " ", count: max(1, width - command.usage.count))
+                text += "    \(command.usage)\(padding)\(command.summary)\n"
+            }
+        }
+        return text
+    }
+}

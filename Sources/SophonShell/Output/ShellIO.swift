@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where a text stream goes: the process's stdout or stderr, or a buffer in tests.
+protocol ShellTextSink: Sendable {
+    /// Writes `text` as UTF-8, unchanged (no newline is added).
+    func write(_ text: String)
+}
+
+/// The standard input, output and error of one shell run. Commands never touch
+/// `FileHandle.standard*` directly, so tests can capture everything.
+struct ShellIO: Sendable {
+    /// Results.
+    var stdout: any ShellTextSink
+    /// Errors, warnings, notices, repairs and logs.
+    var stderr: any ShellTextSink
+    /// Reads all of standard input (blocking until end of file).
+    var readAllInput: @Sendable () -> Data
+
+    /// The process's own standard streams.
+    static let standard = ShellIO(
+        stdout: FileDescriptorSink(descriptor: STDOUT_FILENO),
+        stderr: FileDescriptorSink(descriptor: STDERR_FILENO),
+        readAllInput: { FileHandle.standardInput.readDataToEndOfFile() }
+    )
+
+    /// Writes `line` and a newline to stdout.
+    func printLine(_ line: String) { stdout.write(line + "\n") }
+
+    /// Writes `line` and a newline to stderr.
+    func printError(_ line: String) { stderr.write(line + "\n") }
+}
+
+/// Writes to a file descriptor, retrying short writes and `EINTR`.
+struct FileDescriptorSink: ShellTextSink {
+    let descriptor: Int32
+
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return  // A closed pipe: nothing useful left to do with the output.
+            }
+        }
+        bytes.removeAll()
+    }
+}

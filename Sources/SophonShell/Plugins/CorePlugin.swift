@@ -1,0 +1,69 @@
+import SophonCore
+
+/// The shell's own commands (PRODUCT.md §4): help, settings, variables, expectations, scripts.
+struct CorePlugin: ShellPlugin {
+    let name = "core"
+
+    var commands: [PluginCommand] {
+        [
+            PluginCommand(
+                name: "help", usage: "help [COMMAND]", summary: "list commands, or show how to use one",
+                run: { request, context in try CorePlugin.help(request.arguments, context: context) }),
+            PluginCommand(
+                name: "set", usage: "set KEY VALUE", summary: "change a setting (see 'show')",
+                run: { request, context in try SessionCommands.set(request, context: context) }),
+            PluginCommand(
+                name: "show", usage: "show [KEY]", summary: "print the settings, or one of them",
+                run: { request, context in try SessionCommands.show(request, context: context) }),
+            PluginCommand(
+                name: "let", usage: "let NAME = VALUE",
+                summary: "set a variable (JSON, a \"\"\" block or words)",
+                run: { request, context in try SessionCommands.assign(request, context: context) }),
+            PluginCommand(
+                name: "echo", usage: "echo TEXT", summary: "print the words, joined by one space",
+                run: { request, _ in .text(request.arguments.joined(separator: " ")) }),
+            PluginCommand(
+                name: "expect", usage: "expect A OP B | expect valid",
+                summary: "check a value: == != < <= > >= contains matches",
+                run: { request, context in try ExpectCommand.run(request, context: context) }),
+            PluginCommand(
+                name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",
+                run: { request, _ in try await ScriptCommands.sleep(request) }),
+            PluginCommand(
+                name: "source", usage: "source FILE",
+                summary: "run a script (relative to this script's folder)",
+                run: { request, context in try await ScriptCommands.source(request, context: context) }),
+            PluginCommand(
+                name: "save", usage: "save FILE", summary: "write this session's commands as a script",
+                run: { request, context in try ScriptCommands.save(request, context: context) }),
+            PluginCommand(
+                name: "plugins", usage: "plugins", summary: "list the loaded plugins and their commands",
+                run: { _, context in .text(CorePlugin.pluginList(context.registry)) }),
+            PluginCommand(
+                name: "exit", usage: "exit [N]", summary: "end the run (status N)",
+                run: { request, _ in try ScriptCommands.exit(request) }),
+            PluginCommand(
+                name: "quit", usage: "quit", summary: "end the run",
+                run: { request, _ in try ScriptCommands.exit(request) }),
+        ]
+    }
+
+    static func help(_ arguments: [String], context: CommandContext) throws -> CommandResult {
+        guard let name = arguments.first else {
+            return .text(String(HelpText.commandList(context.registry).dropLast()))
+        }
+        guard arguments.count == 1 else {
+            throw CommandFailure(kind: "usage", message: "usage: help [COMMAND]")
+        }
+        guard let command = context.registry.command(named: name) else {
+            throw context.registry.unknownCommand(name)
+        }
+        return .text("usage: \(command.usage)\n\(command.summary)")
+    }
+
+    static func pluginList(_ registry: PluginRegistry) -> String {
+        registry.plugins.map { plugin in
+            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+}

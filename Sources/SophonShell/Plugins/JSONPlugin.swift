@@ -1,0 +1,143 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// Offline JSON commands: `extract`.
+struct JSONPlugin: ShellPlugin {
+    let name = "json"
+
+    var commands: [PluginCommand] {
+        [
+            PluginCommand(
+                name: "extract", usage: "extract [--schema SPEC] [TEXT | @FILE]",
+                summary: "repair a model reply into strict JSON (stdin in one-command mode)",
+                argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--schema"], wordPrefixes: ["@"])),
+                run: { request, context in try ExtractCommand.run(request, context: context) })
+        ]
+    }
+}
+
+/// `extract [--schema SPEC] [TEXT | @FILE]` (PRODUCT.md §4): runs ``LLMJSONExtractor`` and
+/// returns the value found (several values: one array of them, said on stderr); each repair
+/// is listed on stderr. With a schema, the candidate that validates is chosen and coerced to
+/// the schema's types, each coercion listed on stderr.
+enum ExtractCommand {
+    /// The largest input `extract` reads, in bytes (a reply is far smaller; this stops a
+    /// mistaken `@/dev/zero` or a huge file from exhausting memory).
+    static let maximumInputBytes = 256 * 1024 * 1024
+
+    static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        var schemaSpec: String?
+        var words = request.arguments[...]
+        while let option = words.first, option.hasPrefix("--") {
+            words.removeFirst()
+            switch option {
+            case "--schema":
+                guard let spec = words.popFirst() else {
+                    throw CommandFailure(kind: "usage", message: "extract: --schema needs a SPEC")
+                }
+                schemaSpec = spec
+            case let other where other.hasPrefix("--schema="):
+                schemaSpec = String(other.dropFirst("--schema=".count))
+            default:
+                throw CommandFailure(kind: "usage", message: "extract: unknown option '\(option)'")
+            }
+        }
+        let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }
+        let text = try input(Array(words) + (request.rawArgument.map { [$0] } ?? []), context: context)
+        let found: [ExtractedJSON]
+        do {
+            found = try LLMJSONExtractor().extract(from: text)
+        } catch {
+            throw CommandFailure(kind: "noJSONFound", message: "extract: \(error)")
+        }
+        if let schema {
+            return try select(from: found, schema: schema.schema, context: context)
+        }
+        for repair in found.flatMap(\.repairs) where repair.kind.changesValue {
+            context.io.printError("repair: \(repair)")
+        }
+        guard found.count == 1, let single = found.first else {
+            context.io.printError("note: found \(found.count) JSON values; printing them as one array")
+            return .value(.array(found.map(\.value)))
+        }
+        return .value(single.value)
+    }
+
+    /// Schema-guided extraction: the first candidate that validates (after coercion).
+    private static func select(
+        from found: [ExtractedJSON], schema: GeminiSchema, context: CommandContext
+    ) throws -> CommandResult {
+        guard let selection = schema.selectCandidate(from: found.map(\.value)) else {
+            throw CommandFailure(kind: "noJSONFound", message: "extract: no JSON value found in the text")
+        }
+        for repair in found[selection.index].repairs where repair.kind.changesValue {
+            context.io.printError("repair: \(repair)")
+        }
+        if found.count > 1 {
+            context.io.printError(
+                "note: found \(found.count) JSON values; using value \(selection.index + 1), "
+                    + (selection.isValid ? "the first that matches the schema" : "the closest to the schema"))
+        }
+        for coercion in selection.coercions {
+            context.io.printError("coerced: \(coercion)")
+        }
+        guard selection.isValid else {
+            for violation in selection.violations { context.io.printError(violation.description) }
+            let count = selection.violations.count
+            throw CommandFailure(
+                kind: "schemaMismatch",
+                message: "extract: no value matches the schema (\(count) violation\(count == 1 ? "" : "s"))")
+        }
+        return .value(selection.value)
+    }
+
+    /// The text to read: the argument, `@FILE`, or all of stdin in one-command mode.
+    static func input(_ arguments: [String], context: CommandContext) throws -> String {
+        let joined = arguments.joined(separator: " ")
+        if joined.isEmpty {
+            guard context.mode == .oneCommand else {
+                throw CommandFailure(kind: "usage", message: "usage: extract [--schema SPEC] [TEXT | @FILE]")
+            }
+            return decode(context.io.readAllInput(), from: "stdin", context: context)
+        }
+        if joined.hasPrefix("@"), joined.count > 1 {
+            let path = context.resolve(String(joined.dropFirst()))
+            return decode(try readFile(path, command: "extract"), from: path, context: context)
+        }
+        return joined
+    }
+
+    /// The bytes of the file at `path`, refused by size before it is read.
+    /// - Throws: ``CommandFailure`` (`fileError`) for a missing file, a folder, a file over
+    ///   `limit` bytes, or a read error.
+    static func readFile(_ path: String, command: String, limit: Int = maximumInputBytes) throws -> Data {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw CommandFailure(
+                kind: "fileError", message: "\(command): cannot read '\(path)': no such file")
+        }
+        if attributes[.type] as? FileAttributeType == .typeDirectory {
+            throw CommandFailure(kind: "fileError", message: "\(command): '\(path)' is a directory")
+        }
+        if let size = attributes[.size] as? Int, size > limit {
+            throw CommandFailure(
+                kind: "fileError",
+                message: "\(command): '\(path)' is \(size) bytes; the limit is \(limit) bytes")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(kind: "fileError", message: "\(command): cannot read '\(path)': \(error)")
+        }
+    }
+
+    /// UTF-8 text from `data`; invalid bytes become U+FFFD, with a note saying so.
+    static func decode(_ data: Data, from name: String, context: CommandContext) -> String {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        context.io.printError("note: \(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD")
+        return String(decoding: data, as: UTF8.self)
+    }
+}

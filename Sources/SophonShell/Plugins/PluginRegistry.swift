@@ -1,0 +1,49 @@
+/// The plugins loaded in this shell and the command table built from them.
+struct PluginRegistry: Sendable {
+    /// Plugins in registration order.
+    private(set) var plugins: [any ShellPlugin] = []
+    private var commandsByName: [String: PluginCommand] = [:]
+
+    /// Adds `plugin`; a command name already taken keeps its first owner.
+    mutating func register(_ plugin: any ShellPlugin) {
+        plugins.append(plugin)
+        for command in plugin.commands where commandsByName[command.name] == nil {
+            commandsByName[command.name] = command
+        }
+    }
+
+    /// The grammar the parser needs: the prompt-like commands and their options.
+    var grammar: ShellGrammar {
+        var grammar = ShellGrammar()
+        for plugin in plugins {
+            for command in plugin.commands {
+                if case .raw(let spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                    grammar.rawCommands[command.name] = spec
+                }
+            }
+        }
+        return grammar
+    }
+
+    /// The command named `name`, if a plugin provides it.
+    func command(named name: String) -> PluginCommand? { commandsByName[name] }
+
+    /// Every command name, in plugin and declaration order.
+    var commandNames: [String] { plugins.flatMap { $0.commands.map(\.name) } }
+
+    /// The error for an unknown command, with "did you mean" suggestions.
+    func unknownCommand(_ name: String) -> CommandFailure {
+        var message = "unknown command '\(name)'"
+        let suggestions = Suggestions.closest(to: name, in: commandNames)
+        if let first = suggestions.first { message += "; did you mean '\(first)'?" }
+        return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")
+    }
+
+    /// The registry with the built-in plugins.
+    static let builtIn: PluginRegistry = {
+        var registry = PluginRegistry()
+        registry.register(CorePlugin())
+        registry.register(JSONPlugin())
+        return registry
+    }()
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SophonCore
+
+/// `sleep`, `source`, `save`, `exit`/`quit`.
+enum ScriptCommands {
+    static func sleep(_ request: CommandRequest) async throws -> CommandResult {
+        guard request.arguments.count == 1, let duration = DurationParser.parse(request.arguments[0]) else {
+            throw CommandFailure(kind: "usage", message: "usage: sleep DURATION (for example 500ms, 2s, 1m)")
+        }
+        try await Task.sleep(for: duration)
+        return .none
+    }
+
+    static func exit(_ request: CommandRequest) throws -> CommandResult {
+        switch request.arguments.count {
+        case 0: return .exit(nil)
+        case 1:
+            guard let status = Int32(request.arguments[0]), (0...255).contains(status) else {
+                throw CommandFailure(kind: "usage", message: "\(request.name): expected a status in 0...255")
+            }
+            return .exit(status)
+        default:
+            throw CommandFailure(kind: "usage", message: "usage: \(request.name) [N]")
+        }
+    }
+
+    static func source(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        guard request.arguments.count == 1 else {
+            throw CommandFailure(kind: "usage", message: "usage: source FILE")
+        }
+        guard context.depth < ShellRuntime.maximumSourceDepth else {
+            throw CommandFailure(
+                kind: "sourceTooDeep",
+                message: "source: nested more than \(ShellRuntime.maximumSourceDepth) levels deep")
+        }
+        let path = context.resolve(request.arguments[0])
+        let source: ShellSource
+        do {
+            source = try ScriptFile.load(path)
+        } catch {
+            throw CommandFailure(kind: "fileError", message: "source: \(error.message)")
+        }
+        let flow = await context.runtime.run(
+            source, directory: ScriptFile.directory(of: path), depth: context.depth + 1, recorded: false)
+        if case .stop(let status) = flow { return .exit(status) }
+        return .none
+    }
+
+    static func save(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        guard request.arguments.count == 1 else {
+            throw CommandFailure(kind: "usage", message: "usage: save FILE")
+        }
+        let path = request.arguments[0]
+        let commands = context.session.withState { $0.succeededCommands }
+        let text = commands.map { $0 + "\n" }.joined()
+        do {
+            try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(kind: "fileError", message: "save: \(error)")
+        }
+        return .none
+    }
+}

@@ -1,0 +1,101 @@
+import SophonCore
+
+/// A named group of shell commands (core, json, gemini, ...). `plugins` and `help` list
+/// commands by plugin; the registry dispatches by command name.
+protocol ShellPlugin: Sendable {
+    /// The plugin's name as `plugins` shows it (`core`, `json`).
+    var name: String { get }
+    /// The commands it provides.
+    var commands: [PluginCommand] { get }
+}
+
+/// How a command takes its arguments (PRODUCT.md §4, "Prompt-like arguments").
+enum ArgumentStyle: Sendable, Equatable {
+    /// Ordinary words: split on blanks, quotes and expansion applied.
+    case words
+    /// After the leading `--options`, the rest of the line is one raw argument.
+    case raw(RawArgumentSpec)
+}
+
+/// One command: its name, how it is used, and its handler.
+struct PluginCommand: Sendable {
+    /// The word that invokes it (`extract`).
+    var name: String
+    /// The usage line shown by `help` and in usage errors (`extract [--schema SPEC] [TEXT | @FILE]`).
+    var usage: String
+    /// A one-line summary for `help` and `--help`.
+    var summary: String
+    /// How the arguments are read.
+    var argumentStyle: ArgumentStyle = .words
+    /// Runs the command.
+    var run: @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
+}
+
+/// The arguments of one command as the dispatcher parsed and expanded them.
+struct CommandRequest: Sendable {
+    /// The command name.
+    var name: String
+    /// The words after the name, expanded (for `.raw` commands: the leading options).
+    var arguments: [String]
+    /// The raw argument of a prompt-like command, expanded; `nil` when absent.
+    var rawArgument: String?
+    /// The command as parsed, before expansion (`let` and `expect` need the words' values).
+    var parsed: ShellCommand?
+    /// The text as typed, for messages and `save`.
+    var source: String
+}
+
+/// Where a command runs: one-command mode reads stdin as its input; scripts and the REPL do not.
+enum RunMode: Sendable, Equatable {
+    /// `sophon COMMAND ARGS...`: arguments come from the calling shell; stdin is input data.
+    case oneCommand
+    /// A script file, `-c` line or piped stdin.
+    case script
+    /// The interactive REPL.
+    case interactive
+}
+
+/// What a running command may use.
+struct CommandContext: Sendable {
+    /// The runtime running the command: session, plugins, streams.
+    var runtime: ShellRuntime
+    /// The folder relative paths in the command resolve against: the folder of the script
+    /// holding the command, or the current directory for interactive, `-c` and stdin input.
+    var directory: String
+    /// How many `source` levels deep the command is (0 at the top).
+    var depth: Int
+
+    /// Standard streams.
+    var io: ShellIO { runtime.io }
+    /// How the shell was started.
+    var mode: RunMode { runtime.mode }
+    /// The loaded plugins (for `help` and `plugins`).
+    var registry: PluginRegistry { runtime.registry }
+    /// The session's state.
+    var session: ShellSession { runtime.session }
+
+    /// `path` resolved against ``directory`` unless it is absolute.
+    func resolve(_ path: String) -> String {
+        path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path
+    }
+}
+
+/// What a command produced.
+enum CommandResult: Sendable, Equatable {
+    /// A state change, or a command that printed its own output.
+    case none
+    /// Text to print (`echo`, `show`); not a value, so `$last` stays.
+    case text(String)
+    /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
+    case value(JSONValue)
+    /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
+    case exit(Int32?)
+}
+
+/// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).
+struct CommandFailure: Error, Sendable, Equatable {
+    /// lowerCamelCase name of the error (`usage`, `noJSONFound`, `unknownCommand`).
+    var kind: String
+    /// One readable line, without the `error: ` prefix.
+    var message: String
+}

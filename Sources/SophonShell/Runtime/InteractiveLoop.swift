@@ -1,0 +1,62 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// The REPL (PRODUCT.md §4, §5 "Terminal"): banner, prompt, continuation prompt, history,
+/// Tab completion, Ctrl-C cancelling the running command, Ctrl-D exiting 0.
+enum InteractiveLoop {
+    /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.
+    static func run(runtime: ShellRuntime, useHistory: Bool) async -> Int32 {
+        let history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
+        let completion = CompletionProvider(registry: runtime.registry)
+        let source = LineReaderFactory.makeStandardInput(
+            mode: LineReaderFactory.currentMode(), historyFile: history,
+            completer: { line, cursor in completion.complete(line: line, cursor: cursor) })
+        defer { source.close() }
+        runtime.io.printError(banner(runtime))
+        let parser = runtime.parser
+        let reader = CommandReader(source: source) { parser.inputStatus(of: $0) == .needsContinuation }
+        var warnedAboutHistory = false
+        while true {
+            switch reader.read() {
+            case .endOfInput:
+                return SophonMain.ExitStatus.success
+            case .interrupted:
+                continue
+            case .command(let text):
+                if !isSecret(text) {
+                    do {
+                        try source.record(text)
+                    } catch {
+                        if !warnedAboutHistory { runtime.io.printError("warning: history: \(error)") }
+                        warnedAboutHistory = true
+                    }
+                }
+                let flow: ShellRuntime.Flow
+                do {
+                    flow = try await SignalMonitor.run {
+                        await runtime.run(ShellSource(name: "<interactive>", text: text), directory: ".")
+                    }
+                } catch {
+                    runtime.io.printError("interrupted")
+                    continue
+                }
+                if case .stop(let status) = flow { return status ?? SophonMain.ExitStatus.success }
+            }
+        }
+    }
+
+    /// `key set VALUE` would put a key in history: never store it.
+    static func isSecret(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        return words.count > 2 && words[0] == "key" && words[1] == "set"
+    }
+
+    /// One line: name, version, model, whether a key is set, and the `help` hint.
+    static func banner(_ runtime: ShellRuntime) -> String {
+        let settings = runtime.session.settings
+        let key = (try? SophonKeychain(environment: ProcessInfo.processInfo.environment).load()) != nil
+        return "\(HelpText.version) · model \(settings.model) · "
+            + (key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)") + " · type 'help'"
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import SophonCore
+
+/// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
+/// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
+final class ShellRuntime: Sendable {
+    /// What happens after a command.
+    enum Flow: Sendable, Equatable {
+        /// Go on with the next command.
+        case next
+        /// End the whole run: `exit [N]` (`nil`: computed) or `--bail` after a failure.
+        case stop(Int32?)
+    }
+
+    /// The deepest `source` nesting allowed.
+    static let maximumSourceDepth = 16
+
+    let registry: PluginRegistry
+    let session: ShellSession
+    let io: ShellIO
+    let mode: RunMode
+    let parser: ShellParser
+
+    /// Creates a runtime.
+    init(registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode) {
+        self.registry = registry
+        self.session = session
+        self.io = io
+        self.mode = mode
+        parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
+    }
+
+    /// Runs every command of `source` in order.
+    /// - Parameters:
+    ///   - directory: the folder `source` and relative paths resolve against.
+    ///   - depth: the `source` nesting level.
+    ///   - recorded: whether succeeded commands are kept for `save` (top-level input only).
+    func run(_ source: ShellSource, directory: String, depth: Int = 0, recorded: Bool = true) async -> Flow {
+        for command in parser.parse(source) {
+            if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
+            let flow = await run(
+                command, from: source, directory: directory, depth: depth, recorded: recorded)
+            if flow != .next { return flow }
+        }
+        return .next
+    }
+
+    /// Runs one parsed command and reports its outcome.
+    func run(
+        _ command: ParsedCommand, from source: ShellSource, directory: String, depth: Int, recorded: Bool
+    ) async -> Flow {
+        let settings = session.settings
+        let format = settings.output
+        if settings.echo, format != .json { io.printLine("sophon> " + command.text) }
+        let location = mode == .interactive ? nil : source.name
+        let parsed: ShellCommand
+        switch command.result {
+        case .failure(let error):
+            report(
+                CommandFailure(kind: "parseError", message: error.message), text: command.text,
+                rendered: error.rendered(withLocation: location != nil), format: format)
+            return failed()
+        case .success(let value):
+            parsed = value
+        }
+        let context = CommandContext(runtime: self, directory: directory, depth: depth)
+        do {
+            let request = try expand(parsed, text: command.text)
+            let result = try await execute(request, context: context)
+            if recorded, !["save", "key"].contains(request.name) {
+                session.withState { $0.succeededCommands.append(command.text) }
+            }
+            return show(result, for: command.text, format: format)
+        } catch let failure as CommandFailure {
+            report(
+                failure, text: command.text,
+                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
+                format: format)
+        } catch is CancellationError {
+            report(
+                CommandFailure(kind: "interrupted", message: "interrupted"), text: command.text,
+                rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line),
+                format: format)
+        } catch {
+            let failure = CommandFailure(kind: "internalError", message: "\(error)")
+            report(
+                failure, text: command.text,
+                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
+                format: format)
+        }
+        return failed()
+    }
+
+    /// Runs a request built outside the parser (one-command mode); returns whether it succeeded
+    /// and how the run should end.
+    func runOneCommand(_ request: CommandRequest) async -> Flow {
+        let context = CommandContext(runtime: self, directory: ".", depth: 0)
+        let format = session.settings.output
+        do {
+            return show(try await execute(request, context: context), for: request.source, format: format)
+        } catch let failure as CommandFailure {
+            report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
+        } catch {
+            report(
+                CommandFailure(kind: "internalError", message: "\(error)"), text: request.source,
+                rendered: "error: \(error)", format: format)
+        }
+        return failed()
+    }
+
+    /// The exit status of the run so far, after printing the closing tally when expectations
+    /// were evaluated (`N passed, N failed`, or `{"summary": ...}` with `--json`).
+    func finish(exitStatus requested: Int32? = nil) -> Int32 {
+        let state = session.withState { $0 }
+        if state.passed + state.failed > 0 {
+            if state.settings.output == .json {
+                let summary = JSONValue.object([
+                    JSONMember("passed", .integer(state.passed)),
+                    JSONMember("failed", .integer(state.failed)),
+                ])
+                io.printLine(JSONValue.object([JSONMember("summary", summary)]).compactText)
+            } else {
+                io.printLine("\(state.passed) passed, \(state.failed) failed")
+            }
+        }
+        if let requested { return requested }
+        return state.anyCommandFailed ? SophonMain.ExitStatus.failure : SophonMain.ExitStatus.success
+    }
+
+    // MARK: - Steps
+
+    /// The request for `command`: its name and its words expanded.
+    private func expand(_ command: ShellCommand, text: String) throws -> CommandRequest {
+        guard let first = command.words.first else {
+            throw CommandFailure(kind: "parseError", message: "empty command")
+        }
+        let expander = ShellExpander(lookup: session.variable)
+        do throws(ShellExpansionError) {
+            let name: String
+            if let literal = command.name { name = literal } else { name = try expander.text(of: first) }
+            var arguments: [String] = []
+            if command.assignment == nil {
+                for word in command.arguments { arguments.append(try expander.text(of: word)) }
+            }
+            var raw: String?
+            if let word = command.rawArgument { raw = try expander.text(of: word) }
+            return CommandRequest(
+                name: name, arguments: arguments, rawArgument: raw, parsed: command, source: text)
+        } catch {
+            throw CommandFailure(kind: error.kind, message: error.message)
+        }
+    }
+
+    private func execute(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        guard let command = registry.command(named: request.name) else {
+            throw registry.unknownCommand(request.name)
+        }
+        return try await command.run(request, context)
+    }
+
+    /// Prints `result` in the current output format and stores a value as `$last`.
+    private func show(_ result: CommandResult, for text: String, format: OutputFormat) -> Flow {
+        switch result {
+        case .exit(let status):
+            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
+            return .stop(status)
+        case .none:
+            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
+        case .text(let line):
+            switch format {
+            case .json:
+                io.printLine(
+                    envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
+            case .pretty, .raw: io.printLine(line)
+            }
+        case .value(let value):
+            session.withState { $0.last = value }
+            switch format {
+            case .json:
+                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", value)]).compactText)
+            case .pretty: io.printLine(value.prettyText)
+            case .raw: io.printLine(value.stringValue ?? value.compactText)
+            }
+        }
+        return .next
+    }
+
+    /// Prints a failure: the JSON object with `--json`, and the rendered message on stderr.
+    private func report(_ failure: CommandFailure, text: String, rendered: String, format: OutputFormat) {
+        if format == .json {
+            let error = JSONValue.object([
+                JSONMember("kind", .string(failure.kind)), JSONMember("message", .string(failure.message)),
+            ])
+            io.printLine(envelope(text, ok: false, extra: [JSONMember("error", error)]).compactText)
+        }
+        io.printError(rendered)
+    }
+
+    /// Marks the run failed (outside the REPL) and stops it under `bail`.
+    private func failed() -> Flow {
+        guard mode != .interactive else { return .next }
+        let bail = session.withState { state in
+            state.anyCommandFailed = true
+            return state.settings.bail
+        }
+        return bail ? .stop(SophonMain.ExitStatus.failure) : .next
+    }
+
+    private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
+        .object([JSONMember("command", .string(text)), JSONMember("ok", .bool(ok))] + extra)
+    }
+}
+
+extension ShellExpansionError {
+    /// lowerCamelCase kind for `--json` error objects.
+    var kind: String {
+        switch self {
+        case .undefinedVariable: "undefinedVariable"
+        case .noField, .indexOutOfRange, .wrongType: "missingPath"
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import SophonCore
+
+/// The settings `set KEY VALUE` changes and `show [KEY]` prints (PRODUCT.md §4).
+/// Every value is validated when set; an invalid value leaves the setting unchanged.
+struct ShellSettings: Sendable, Equatable {
+    /// Thinking control: a token budget (`0` off, `-1` automatic) or a level.
+    enum Thinking: Sendable, Equatable {
+        /// `thinkingConfig.thinkingBudget` in tokens.
+        case budget(Int)
+        /// `thinkingConfig.thinkingLevel`: MINIMAL, LOW, MEDIUM or HIGH.
+        case level(String)
+    }
+
+    /// The model ID for calls (resolved by the gemini plugin).
+    var model: String = "gemini-3.8-flash"
+    /// `generationConfig.temperature`, 0...2; `nil` leaves the model's default.
+    var temperature: Double?
+    /// `generationConfig.maxOutputTokens`; `nil` leaves the model's default.
+    var maxTokens: Int?
+    /// `systemInstruction` text.
+    var system: String?
+    /// Stream text replies as they arrive.
+    var stream = true
+    /// How results print.
+    var output: OutputFormat = .pretty
+    /// Stop a script at the first failed command.
+    var bail = false
+    /// Print `sophon> COMMAND` before each command.
+    var echo = false
+    /// Thinking budget or level; `nil` leaves the model's default.
+    var thinking: Thinking?
+    /// Whole-call timeout.
+    var timeout: Duration = .seconds(180)
+    /// Language of error messages: en, es, zh-Hans, zh-Hant.
+    var language = "en"
+
+    /// Setting names in `show` order.
+    static let names = [
+        "model", "temperature", "max-tokens", "system", "stream", "output", "bail", "echo", "thinking",
+        "timeout", "language",
+    ]
+
+    /// Sets `name` from its text `value`.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) naming the accepted values or range, or
+    ///   (`unknownSetting`) with a "did you mean" suggestion.
+    mutating func set(_ name: String, to value: String) throws {
+        func invalid(_ expectation: String) -> CommandFailure {
+            CommandFailure(
+                kind: "invalidSetting", message: "set \(name): expected \(expectation), got '\(value)'")
+        }
+        switch name {
+        case "model":
+            guard !value.isEmpty, !value.contains(where: \.isWhitespace) else { throw invalid("a model ID") }
+            model = value
+        case "temperature":
+            guard let number = Double(value), number.isFinite, (0...2).contains(number) else {
+                throw invalid("a number in 0...2")
+            }
+            temperature = number
+        case "max-tokens":
+            guard let count = Int(value), count >= 1 else { throw invalid("a whole number of tokens >= 1") }
+            maxTokens = count
+        case "system": system = value.isEmpty ? nil : value
+        case "stream": stream = try Self.flag(value, orThrow: invalid("on or off"))
+        case "bail": bail = try Self.flag(value, orThrow: invalid("on or off"))
+        case "echo": echo = try Self.flag(value, orThrow: invalid("on or off"))
+        case "output":
+            guard let format = OutputFormat(rawValue: value) else { throw invalid("pretty, json or raw") }
+            output = format
+        case "thinking":
+            if let budget = Int(value), budget >= -1 {
+                thinking = .budget(budget)
+            } else if ["MINIMAL", "LOW", "MEDIUM", "HIGH"].contains(value.uppercased()) {
+                thinking = .level(value.uppercased())
+            } else {
+                throw invalid("a token budget (0 off, -1 automatic) or minimal, low, medium, high")
+            }
+        case "timeout":
+            guard let duration = DurationParser.parse(value), duration > .zero else {
+                throw invalid("a duration such as 30s, 500ms or 2m")
+            }
+            timeout = duration
+        case "language":
+            guard
+                let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: {
+                    $0.lowercased() == value.lowercased()
+                })
+            else { throw invalid("en, es, zh-Hans or zh-Hant") }
+            self.language = language
+        default:
+            throw Self.unknown(name)
+        }
+    }
+
+    /// The text `show NAME` prints for the setting.
+    /// - Throws: ``CommandFailure`` (`unknownSetting`).
+    func value(of name: String) throws -> String {
+        switch name {
+        case "model": model
+        case "temperature": temperature.flatMap { JSONNumber($0)?.text } ?? "default"
+        case "max-tokens": maxTokens.map(String.init) ?? "default"
+        case "system": system ?? ""
+        case "stream": stream ? "on" : "off"
+        case "output": output.rawValue
+        case "bail": bail ? "on" : "off"
+        case "echo": echo ? "on" : "off"
+        case "thinking":
+            switch thinking {
+            case .none: "default"
+            case .budget(let budget): String(budget)
+            case .level(let level): level.lowercased()
+            }
+        case "timeout": DurationParser.format(timeout)
+        case "language": language
+        default: throw Self.unknown(name)
+        }
+    }
+
+    private static func flag(_ value: String, orThrow error: CommandFailure) throws -> Bool {
+        switch value.lowercased() {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default: throw error
+        }
+    }
+
+    private static func unknown(_ name: String) -> CommandFailure {
+        var message = "unknown setting '\(name)'"
+        if let suggestion = Suggestions.closest(to: name, in: names).first {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        return CommandFailure(kind: "unknownSetting", message: message)
+    }
+}

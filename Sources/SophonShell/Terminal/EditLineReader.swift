@@ -1,0 +1,300 @@
+import CEdit
+import Foundation
+import Synchronization
+
+/// The terminal line editor: libedit (BSD licence) through the `CEdit` shim. Nothing else
+/// in the shell touches libedit.
+///
+/// - Emacs key map by default; `~/.editrc` (or `$EDITRC`) is read after the defaults, so a
+///   user's `bind -v` or key bindings win. LC_CTYPE is set from the environment (falling
+///   back to `C.UTF-8`) before `el_init`, so UTF-8 is edited by character.
+/// - History lives in libedit's memory (Up, Down, Ctrl-R), starting with the entries of
+///   the ``HistoryFile``; ``record(_:)`` adds an entry there and appends it to the file.
+/// - Tab calls the ``LineCompleter`` (see ``LineCompletion/plan(textBeforeCursor:candidates:)``).
+/// - Ctrl-C while editing returns `.interrupted`; Ctrl-D on an empty line `.endOfInput`.
+///   Characters are read through a replacement for libedit's read function that also waits
+///   on ``InterruptSignal``'s pipe, so Ctrl-C works whichever thread took the signal.
+/// - The terminal is restored after every read (libedit leaves raw mode when `el_gets`
+///   returns, also on signals with `EL_SIGNAL`), and by `el_end` in ``close()``, in
+///   `deinit`, and at `exit()`.
+///
+/// Known limit of libedit 3.1: the cursor moves by code point, so Left into a combining
+/// mark, a ZWJ emoji or a flag splits it; what is sent is still valid UTF-8. There is no
+/// bracketed paste: pasted lines arrive one by one.
+///
+/// Use from one thread at a time; callbacks reach the reader through `EL_CLIENTDATA`. The
+/// completer runs inside ``readLine(prompt:)``, on the calling thread: call `readLine` where
+/// the completer may run (a closure formed on the main actor is main-actor isolated, and
+/// calling it from another thread traps), or make the completer `@Sendable`.
+final class EditLineReader: LineSource {
+    private var editor: OpaquePointer?
+    private var history: OpaquePointer?
+    private let historyFile: HistoryFile?
+    private let completer: LineCompleter?
+    private let input: Int32
+    private let output: Int32
+    private var streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
+    private var prompt: UnsafeMutablePointer<CChar>?
+    private var interruptedDuringRead = false
+
+    /// The error from loading the history file at start, if any (the REPL may warn once).
+    /// The session goes on with an empty history, and the file is never rewritten.
+    private(set) var historyLoadError: HistoryFileError?
+
+    /// Starts the editor on standard input and output. The caller checked that both are
+    /// terminals and that `TERM` is set and not `dumb` (``LineReaderFactory`` does).
+    /// - Parameters:
+    ///   - historyFile: loaded now into the in-memory history; nil with `--no-history`.
+    ///   - completer: called on Tab; nil makes Tab ring the bell.
+    ///   - programName: the name `~/.editrc` lines can be prefixed with (`sophon:bind ...`).
+    ///   - terminal: other descriptors than standard input and output (tests use a
+    ///     pseudo-terminal); they stay open and owned by the caller.
+    ///   - terminalType: a terminfo name overriding `TERM` (tests).
+    ///   - readsEditrc: whether `~/.editrc` is read (tests turn it off).
+    /// - Returns: nil when libedit cannot start.
+    init?(
+        historyFile: HistoryFile?, completer: LineCompleter?, programName: String = "sophon",
+        terminal: (input: Int32, output: Int32)? = nil, terminalType: String? = nil, readsEditrc: Bool = true
+    ) {
+        self.historyFile = historyFile
+        self.completer = completer
+        input = terminal?.input ?? STDIN_FILENO
+        output = terminal?.output ?? STDOUT_FILENO
+        InterruptSignal.installInteractiveHandler()
+        _ = cedit_prepare_utf8_locale()
+        let started: OpaquePointer?
+        if let terminal {
+            guard let inputStream = fdopen(dup(terminal.input), "r") else { return nil }
+            guard let outputStream = fdopen(dup(terminal.output), "w") else {
+                fclose(inputStream)
+                return nil
+            }
+            streams = (inputStream, outputStream)
+            started = el_init_fd(
+                programName, inputStream, outputStream, outputStream, fileno(inputStream),
+                fileno(outputStream), fileno(outputStream))
+        } else {
+            started = cedit_init(programName)
+        }
+        guard let editor = started else {
+            closeStreams()
+            return nil
+        }
+        self.editor = editor
+        if let terminalType { _ = cedit_set_terminal(editor, terminalType) }
+        history = cedit_history_init(Int32(HistoryFile.defaultLimit))
+        if let history { _ = cedit_set_history(editor, history) }
+        _ = cedit_set_client_data(editor, Unmanaged.passUnretained(self).toOpaque())
+        _ = cedit_set_editor(editor, "emacs")
+        _ = cedit_set_signal_handling(editor, 1)
+        _ = cedit_set_prompt(editor, Self.promptCallback)
+        _ = cedit_set_getc(editor, Self.readCharacterCallback)
+        _ = cedit_add_function(editor, "sophon-complete", "Complete the word", Self.completeCallback)
+        _ = cedit_bind(editor, "^I", "sophon-complete")
+        if readsEditrc { _ = el_source(editor, nil) }
+        loadHistory()
+        Self.registerForExit(editor)
+    }
+
+    deinit { close() }
+
+    /// Edits one line.
+    /// - Parameter prompt: shown before the line (`sophon> ` or `   ...> `).
+    /// - Returns: the line without its newline (recalled multi-line entries keep their
+    ///   inner `\n`s); `.interrupted` after Ctrl-C; `.endOfInput` after Ctrl-D on an empty
+    ///   line, at end of input, or after ``close()``.
+    func readLine(prompt text: String) -> LineInput {
+        guard let editor else { return .endOfInput }
+        free(prompt)
+        prompt = strdup(text)
+        InterruptSignal.discardPending()
+        interruptedDuringRead = false
+        var count: Int32 = 0
+        guard let line = el_gets(editor, &count) else {
+            let interrupted = interruptedDuringRead || InterruptSignal.takePending()
+            interruptedDuringRead = false
+            cedit_write_output(editor, "\n")
+            return interrupted ? .interrupted : .endOfInput
+        }
+        var text = String(cString: line)
+        if text.hasSuffix("\n") { text.removeLast() }
+        return .line(text)
+    }
+
+    /// Reads a line with echo off, outside libedit (the line is neither shown nor added to
+    /// history). The terminal is in its normal mode between `el_gets` calls, so the kernel
+    /// reads exactly one line and edits it (Backspace, Ctrl-U).
+    /// - Returns: the line; `.interrupted` after Ctrl-C; `.endOfInput` at end of input.
+    func readSecret(prompt text: String) -> LineInput {
+        guard editor != nil else { return .endOfInput }
+        InterruptSignal.discardPending()
+        let sink = FileDescriptorSink(descriptor: output)
+        let reader = PlainLineReader(descriptor: input, promptSink: { sink.write($0) }, interruptible: true)
+        return TerminalEcho.withEchoDisabled(on: input) { reader.readLine(prompt: text) }
+    }
+
+    /// Adds the entry to the in-memory history (Up recalls it) and appends it to the
+    /// history file. Blank entries and entries starting with a space are skipped; an entry
+    /// equal to the previous one is not repeated.
+    /// - Throws: `HistoryFileError` from ``HistoryFile/append(_:)``.
+    func record(_ entry: String) throws(HistoryFileError) {
+        guard HistoryFile.isStorable(entry) else { return }
+        if let history { _ = cedit_history_enter(history, entry) }
+        try historyFile?.append(entry)
+    }
+
+    /// Ends the editor and restores the terminal as it was found (idempotent).
+    func close() {
+        if let editor {
+            Self.unregisterForExit(editor)
+            el_end(editor)
+            self.editor = nil
+        }
+        if let history {
+            history_end(history)
+            self.history = nil
+        }
+        free(prompt)
+        prompt = nil
+        closeStreams()
+    }
+
+    private func closeStreams() {
+        if let streams {
+            fclose(streams.input)
+            fclose(streams.output)
+            self.streams = nil
+        }
+    }
+
+    private func loadHistory() {
+        guard let historyFile, let history else { return }
+        do {
+            for entry in try historyFile.load() {
+                _ = cedit_history_enter(history, entry)
+            }
+        } catch {
+            historyLoadError = error
+        }
+    }
+
+    // MARK: - Callbacks (C function pointers: no captures; state via EL_CLIENTDATA)
+
+    private static func reader(of editor: OpaquePointer?) -> EditLineReader? {
+        guard let editor, let data = cedit_client_data(editor) else { return nil }
+        return Unmanaged<EditLineReader>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    private static let promptCallback: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>? = {
+        editor in
+        EditLineReader.reader(of: editor)?.prompt
+    }
+
+    /// Reads one character as libedit's own `read_char` does (one byte at a time, decoded
+    /// with `mbrtowc`; invalid bytes are dropped), waiting on the SIGINT pipe as well.
+    /// Returns 1 with a character, 0 at end of input, -1 after Ctrl-C or a read error.
+    private static let readCharacterCallback:
+        @convention(c) (OpaquePointer?, UnsafeMutablePointer<wchar_t>?) -> Int32 = { editor, character in
+            guard let reader = EditLineReader.reader(of: editor), let character else { return -1 }
+            return reader.readCharacter(into: character)
+        }
+
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        var bytes: [CChar] = []
+        while true {
+            if InterruptSignal.waitForInput(on: input) == .interrupted {
+                interruptedDuringRead = true
+                errno = EINTR
+                return -1
+            }
+            var byte: CChar = 0
+            let count = read(input, &byte, 1)
+            if count == 0 {
+                character.pointee = 0
+                return 0
+            }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return -1
+            }
+            bytes.append(byte)
+            while !bytes.isEmpty {
+                var state = mbstate_t()
+                var decoded: wchar_t = 0
+                let result = bytes.withUnsafeBufferPointer {
+                    mbrtowc(&decoded, $0.baseAddress, $0.count, &state)
+                }
+                if result == -2 {
+                    if bytes.count >= 8 { bytes.removeAll() }  // Too long to be a character.
+                    break
+                }
+                if result == -1 {
+                    // Invalid: drop it, but let its last byte start the next character.
+                    bytes = bytes.count > 1 ? [byte] : []
+                    continue
+                }
+                character.pointee = decoded
+                return 1
+            }
+        }
+    }
+
+    private static let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
+        guard let editor, let reader = EditLineReader.reader(of: editor) else { return UInt8(CC_ERROR) }
+        return reader.complete(editor)
+    }
+
+    private func complete(_ editor: OpaquePointer) -> UInt8 {
+        guard let completer, let info = el_line(editor), let buffer = info.pointee.buffer,
+            let cursor = info.pointee.cursor, let end = info.pointee.lastchar
+        else { return UInt8(CC_REFRESH_BEEP) }
+        let before = Self.text(from: buffer, to: cursor)
+        let after = Self.text(from: cursor, to: end)
+        let candidates = completer(before + after, before.count)
+        switch LineCompletion.plan(textBeforeCursor: before, candidates: candidates) {
+        case .none:
+            return UInt8(CC_REFRESH_BEEP)
+        case .replaceWord(let length, let text):
+            if length > 0 { el_deletestr(editor, Int32(length)) }
+            return el_insertstr(editor, text) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_REFRESH_BEEP)
+        case .list(let items):
+            let width = Int(cedit_terminal_columns(editor, 80))
+            cedit_write_output(editor, "\n" + LineCompletion.columns(items, width: width))
+            return UInt8(CC_REDISPLAY)
+        }
+    }
+
+    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        let count = max(0, start.distance(to: end))
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    // MARK: - Restoring the terminal at exit()
+
+    /// The editors alive in this process, ended by an `atexit` handler so that `exit()`
+    /// from a command (`quit`) also leaves the terminal as it was found.
+    private static let liveEditors = Mutex<[UInt]>([])
+    private static let exitHandlerInstalled = Atomic<Bool>(false)
+
+    private static func registerForExit(_ editor: OpaquePointer) {
+        liveEditors.withLock { $0.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))) }
+        if !exitHandlerInstalled.exchange(true, ordering: .sequentiallyConsistent) {
+            atexit {
+                let editors = EditLineReader.liveEditors.withLock { editors in
+                    defer { editors.removeAll() }
+                    return editors
+                }
+                for address in editors {
+                    if let editor = OpaquePointer(bitPattern: address) { el_end(editor) }
+                }
+            }
+        }
+    }
+
+    private static func unregisterForExit(_ editor: OpaquePointer) {
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))
+        liveEditors.withLock { $0.removeAll { $0 == address } }
+    }
+}

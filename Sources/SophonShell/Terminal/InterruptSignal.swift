@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// SIGINT (Ctrl-C) for the whole process: one handler, one flag, one wake-up pipe.
+///
+/// Signal handlers are process-wide and a C handler cannot capture context, so the state
+/// lives here, in statics. Interactive runs call ``installInteractiveHandler()``: the
+/// handler only sets ``isPending`` and writes one byte to a non-blocking pipe
+/// (async-signal-safe). Whoever waits for input or runs a command polls ``wakeDescriptor``
+/// as well, so Ctrl-C wakes it whichever thread the kernel delivered the signal to — a
+/// plain `read(2)` is interrupted only on the thread that took the signal. The handler is
+/// installed without `SA_RESTART`.
+///
+/// Non-interactive runs call ``installExitOnInterrupt(status:)``: SIGINT ends the process
+/// with exit status 130 (PRODUCT.md §4).
+///
+/// Consumers: the line readers while they wait for a line, and ``SignalMonitor`` while a
+/// command runs; never both at once.
+enum InterruptSignal {
+    /// Set by the handler; cleared by whoever handles the interrupt (``takePending()``).
+    private static let pending = Atomic<Bool>(false)
+    /// The write end of the wake-up pipe, or -1 before installation.
+    private static let wakeWrite = Atomic<Int32>(-1)
+    /// The read end of the wake-up pipe, or -1 before installation.
+    private static let wakeRead = Atomic<Int32>(-1)
+    /// Serialises installation.
+    private static let installation = Mutex<Bool>(false)
+
+    /// The exit status of a non-interactive run stopped by SIGINT (128 + 2).
+    static let interruptedExitStatus: Int32 = 130
+
+    /// Installs the interactive SIGINT handler (idempotent). Call once at REPL start,
+    /// before any reader is created; the readers call it too.
+    static func installInteractiveHandler() {
+        installation.withLock { installed in
+            if !installed {
+                createWakePipe()
+                installed = true
+            }
+            // Touch every static the handler reads, so none is first initialised inside it.
+            _ = pending.load(ordering: .sequentiallyConsistent)
+            install(handler: { _ in InterruptSignal.noteInterrupt() })
+        }
+    }
+
+    /// Makes SIGINT end the process at once with `status` (default 130), for scripts,
+    /// `-c` and one-command runs. Output written so far stays (stdout and stderr are
+    /// unbuffered file descriptor writes in this shell).
+    static func installExitOnInterrupt(status: Int32 = interruptedExitStatus) {
+        exitStatus.store(status, ordering: .sequentiallyConsistent)
+        install(handler: { _ in _exit(InterruptSignal.exitStatus.load(ordering: .relaxed)) })
+    }
+
+    private static let exitStatus = Atomic<Int32>(interruptedExitStatus)
+
+    /// Gives SIGINT back its default action (the process ends); the wake-up pipe stays.
+    static func restoreDefaultHandler() {
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// Whether a SIGINT arrived since the last ``takePending()``.
+    static var isPending: Bool { pending.load(ordering: .sequentiallyConsistent) }
+
+    /// Returns whether a SIGINT arrived, clearing the flag and draining the wake-up pipe.
+    static func takePending() -> Bool {
+        drainWakePipe()
+        return pending.exchange(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Forgets a SIGINT that nobody handled (e.g. one pressed between two prompts).
+    static func discardPending() { _ = takePending() }
+
+    /// The descriptor that becomes readable when SIGINT arrives, or -1 before
+    /// ``installInteractiveHandler()``.
+    static var wakeDescriptor: Int32 { wakeRead.load(ordering: .sequentiallyConsistent) }
+
+    /// What ``waitForInput(on:)`` saw.
+    enum InputWait: Equatable {
+        /// The descriptor is readable (data, end of file or an error: `read(2)` tells).
+        case ready
+        /// SIGINT arrived; the flag was cleared.
+        case interrupted
+    }
+
+    /// Blocks until `descriptor` is readable or SIGINT arrives, whichever comes first.
+    /// Before ``installInteractiveHandler()`` it only waits for the descriptor.
+    /// - Parameter descriptor: the input to wait for (e.g. `STDIN_FILENO`).
+    /// - Returns: `.interrupted` (flag cleared, pipe drained) or `.ready`.
+    static func waitForInput(on descriptor: Int32) -> InputWait {
+        let wake = wakeDescriptor
+        while true {
+            if isPending {
+                _ = takePending()
+                return .interrupted
+            }
+            var descriptors = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            let count = poll(&descriptors, wake >= 0 ? 2 : 1, -1)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .ready  // Let the read itself report the error.
+            }
+            if wake >= 0, descriptors[1].revents != 0 {
+                drainWakePipe()
+                continue  // The flag is checked at the top of the loop.
+            }
+            if descriptors[0].revents != 0 { return .ready }
+        }
+    }
+
+    /// Simulates Ctrl-C for tests: does exactly what the handler does.
+    static func simulateInterrupt() { noteInterrupt() }
+
+    /// The handler's body: async-signal-safe (an atomic store and one `write(2)`).
+    private static func noteInterrupt() {
+        let savedErrno = errno
+        pending.store(true, ordering: .sequentiallyConsistent)
+        let descriptor = wakeWrite.load(ordering: .sequentiallyConsistent)
+        if descriptor >= 0 {
+            var byte: UInt8 = 1
+            _ = write(descriptor, &byte, 1)
+        }
+        errno = savedErrno
+    }
+
+    private static func createWakePipe() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for descriptor in ends {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        wakeRead.store(ends[0], ordering: .sequentiallyConsistent)
+        wakeWrite.store(ends[1], ordering: .sequentiallyConsistent)
+    }
+
+    private static func drainWakePipe() {
+        let descriptor = wakeRead.load(ordering: .sequentiallyConsistent)
+        guard descriptor >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    private static func install(handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        #if os(Linux)
+            action.__sigaction_handler.sa_handler = handler
+        #else
+            action.__sigaction_u.__sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // No SA_RESTART: a blocked read returns EINTR.
+        sigaction(SIGINT, &action, nil)
+    }
+}

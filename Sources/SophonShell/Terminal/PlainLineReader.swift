@@ -1,0 +1,136 @@
+import Foundation
+
+/// Reads lines from a file descriptor without a line editor: pipes, files, and terminals
+/// whose `TERM` is `dumb` or unset (no escape sequences are ever written).
+///
+/// Reads 64 KiB at a time and splits on `\n`; a `\r` before the `\n` is dropped (CRLF
+/// files), a last line without a newline is still a line, and invalid UTF-8 becomes
+/// U+FFFD. With `interruptible`, Ctrl-C while waiting returns `.interrupted` (see
+/// ``InterruptSignal``); otherwise SIGINT is left to its handler.
+final class PlainLineReader: LineSource {
+    private let descriptor: Int32
+    private let promptSink: (@Sendable (String) -> Void)?
+    private let interruptible: Bool
+    private let historyFile: HistoryFile?
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var reachedEnd = false
+    private static let chunkSize = 65536
+
+    /// Creates a reader; reads nothing yet.
+    /// - Parameters:
+    ///   - descriptor: where lines come from (default standard input); not closed by the
+    ///     reader.
+    ///   - promptSink: where prompts are written (e.g. stdout for a dumb terminal); nil
+    ///     writes no prompt (pipes and files).
+    ///   - interruptible: whether Ctrl-C while waiting returns `.interrupted` (needs
+    ///     ``InterruptSignal/installInteractiveHandler()``).
+    ///   - historyFile: where ``record(_:)`` appends entries (a dumb terminal still keeps
+    ///     history); nil for pipes and files.
+    init(
+        descriptor: Int32 = STDIN_FILENO, promptSink: (@Sendable (String) -> Void)? = nil,
+        interruptible: Bool = false, historyFile: HistoryFile? = nil
+    ) {
+        self.descriptor = descriptor
+        self.promptSink = promptSink
+        self.interruptible = interruptible
+        self.historyFile = historyFile
+    }
+
+    /// Reads a line with echo off when reading a terminal (interruptible mode), else the next
+    /// line as ``readLine(prompt:)`` does (no prompt without a prompt sink).
+    func readSecret(prompt: String) -> LineInput {
+        guard interruptible else { return readLine(prompt: prompt) }
+        return TerminalEcho.withEchoDisabled(on: descriptor) { readLine(prompt: prompt) }
+    }
+
+    /// Appends the entry to the history file, if the reader has one.
+    /// - Throws: `HistoryFileError` from ``HistoryFile/append(_:)``.
+    func record(_ entry: String) throws(HistoryFileError) {
+        try historyFile?.append(entry)
+    }
+
+    /// Reads the next line, writing `prompt` to the prompt sink first when there is one.
+    /// - Returns: the line without `\n` or `\r\n`; `.endOfInput` at end of file or on a
+    ///   read error; `.interrupted` after Ctrl-C when interruptible.
+    func readLine(prompt: String) -> LineInput {
+        promptSink?(prompt)
+        while true {
+            if let line = nextBufferedLine() { return .line(line) }
+            if reachedEnd {
+                guard start < buffer.count else { return .endOfInput }
+                let rest = Self.text(buffer[start...])
+                start = buffer.count
+                return .line(rest)
+            }
+            if interruptible, InterruptSignal.waitForInput(on: descriptor) == .interrupted {
+                return interrupt()
+            }
+            if !fill(), interruptible, InterruptSignal.takePending() {
+                return interrupt()
+            }
+        }
+    }
+
+    /// Drops what was buffered of the current line and ends the prompt's line.
+    private func interrupt() -> LineInput {
+        if let newline = newlineIndex() {
+            start = newline + 1
+        } else {
+            start = buffer.count
+        }
+        promptSink?("\n")
+        return .interrupted
+    }
+
+    /// The next complete line in the buffer, consuming it; nil when none is complete.
+    private func nextBufferedLine() -> String? {
+        guard let newline = newlineIndex() else { return nil }
+        let line = Self.text(buffer[start..<newline])
+        start = newline + 1
+        return line
+    }
+
+    private func newlineIndex() -> Int? {
+        guard start < buffer.count else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + start, 0x0A, bytes.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Reads one chunk. Returns false when the read was interrupted by a signal.
+    private func fill() -> Bool {
+        if start > 0 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        let oldCount = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.chunkSize))
+        let count = buffer.withUnsafeMutableBytes { raw in
+            read(descriptor, raw.baseAddress! + oldCount, Self.chunkSize)
+        }
+        let failure = errno
+        buffer.removeSubrange((oldCount + max(count, 0))...)
+        if count == 0 { reachedEnd = true }
+        if count < 0 {
+            if failure == EINTR { return false }
+            if failure == EAGAIN || failure == EWOULDBLOCK {
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&waiting, 1, -1)  // A non-blocking descriptor: wait, do not spin.
+                return true
+            }
+            reachedEnd = true
+        }
+        return true
+    }
+
+    /// Decodes a line, dropping one `\r` at its end.
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        var line = bytes
+        if line.last == 0x0D { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
+    }
+}

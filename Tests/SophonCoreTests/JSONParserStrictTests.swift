@@ -1,0 +1,65 @@
+import Testing
+
+@testable import SophonCore
+
+/// Strict RFC 8259 parsing with `JSONValue(parsing:)` and error locations.
+@Suite struct JSONParserStrictTests {
+    @Test(arguments: [
+        (#"{"a":[1,2.5e-3,true,false,null,"x\u00e9"]}"#, #"{"a":[1,2.5e-3,true,false,null,"xé"]}"#),
+        ("  42  ", "42"),
+        ("-0", "-0"),
+        (#""\ud83d\ude00\t""#, #""😀\t""#),
+        ("[ ]", "[]"),
+        ("{ \"b\" : {\"c\" : [ ] } , \"a\" : 1E+2 }", #"{"b":{"c":[]},"a":1E+2}"#),
+        ("\n[\r\n\t1\n]\n", "[1]"),
+        (#""\"\\\/\b\f\n\r""#, #""\"\\/\b\f\n\r""#),
+    ])
+    func acceptsValidJSON(text: String, compact: String) throws {
+        #expect(try JSONValue(parsing: text).compactText == compact)
+    }
+
+    @Test(arguments: [
+        (#"{"a": 1,}"#, 8, 1, 9, "unexpected '}' after ','"),
+        ("{\"a\": 1}\n[", 9, 2, 1, "unexpected '[' after the JSON value"),
+        ("{\n  \"a\": tru\n}", 9, 2, 8, "expected a JSON value but found 'tru'"),
+        ("[1, 2", 5, 1, 6, "unexpected end of input; expected the rest of the value"),
+        ("", 0, 1, 1, "unexpected end of input; expected a JSON value"),
+        (#"{"a": "x\qy"}"#, 8, 1, 9, "invalid escape: backslash followed by 'q'"),
+        ("[01]", 1, 1, 2, "a number cannot start with a leading zero"),
+        (#"{"a" 1}"#, 5, 1, 6, "expected ':' after the key but found '1'"),
+        ("[\"a\nb\"]", 3, 1, 4, "raw control character U+000A in a string must be escaped"),
+        ("// c\n{}", 0, 1, 1, "expected a JSON value but found '/'"),
+        ("{'a': 1}", 1, 1, 2, "expected a string key but found '''"),
+        ("[1.]", 3, 1, 4, "expected a digit in the number but found ']'"),
+        (#""\ud83d""#, 1, 1, 2, #"unpaired surrogate escape '\ud83d' in a string"#),
+        ("[NaN]", 1, 1, 2, "expected a JSON value but found 'NaN'"),
+        ("{\"é\": x}", 7, 1, 7, "expected a JSON value but found 'x'"),
+        ("[1 2]", 3, 1, 4, "expected ',' or ']' but found '2'"),
+        (#"["abc"#, 1, 1, 2, "unterminated string (no closing quote before the end of input)"),
+    ])
+    func rejectsInvalidJSONWithLocation(text: String, offset: Int, line: Int, column: Int, message: String) {
+        #expect(throws: JSONParseError(offset: offset, line: line, column: column, message: message)) {
+            try JSONValue(parsing: text)
+        }
+    }
+
+    @Test func deepNestingIsRefused() {
+        let text = String(repeating: "[", count: 100_000)
+        #expect(
+            throws: JSONParseError(
+                offset: 512, line: 1, column: 513, message: "nesting deeper than 512 levels")
+        ) { try JSONValue(parsing: text) }
+    }
+
+    @Test func errorDescriptionNamesLineAndColumn() {
+        let error = JSONParseError(offset: 3, line: 2, column: 1, message: "boom")
+        #expect(error.description == "line 2, column 1: boom")
+    }
+
+    @Test(arguments: [
+        ("ab\ncd", 4, 2, 2), ("", 0, 1, 1), ("abc", 99, 1, 4), ("é\nx", 2, 1, 2), ("é\nx", 3, 2, 1),
+    ])
+    func textLocation(text: String, offset: Int, line: Int, column: Int) {
+        #expect(TextLocation(utf8Offset: offset, in: text) == TextLocation(line: line, column: column))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import SophonGemini
+
+@Suite struct ModelStoreTests {
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sophon-model-store-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func inMemoryStore() {
+        let store = InMemoryGeminiModelStore("gemini-2.5-flash")
+        #expect(store.loadSelection() == "gemini-2.5-flash")
+        store.saveSelection(nil)
+        #expect(store.loadSelection() == nil)
+        store.saveSelection("x")
+        #expect(store.loadSelection() == "x")
+        #expect(InMemoryGeminiModelStore().loadSelection() == nil)
+        #expect(InMemoryGeminiModelStore(selection: "y").loadSelection() == "y")
+    }
+
+    @Test func jsonFileRoundTrip() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("nested/settings.json")
+        let store = JSONFileGeminiModelStore(fileURL: file)
+        #expect(store.loadSelection() == nil)
+        store.saveSelection("gemini-3.8-flash")
+        #expect(store.loadSelection() == "gemini-3.8-flash")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+        #expect(object == ["model": "gemini-3.8-flash"])
+        #expect(text.hasSuffix("}\n"))
+        // No temporary files are left beside it.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == [
+                "settings.json"
+            ])
+        store.saveSelection(nil)
+        #expect(store.loadSelection() == nil)
+    }
+
+    @Test func jsonFileKeepsOtherKeysAndSurvivesGarbage() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("settings.json")
+        try Data(#"{"theme": "dark", "model": 3}"#.utf8).write(to: file)
+        let store = JSONFileGeminiModelStore(fileURL: file)
+        #expect(store.loadSelection() == nil)
+        try store.save("gemini-2.5-pro")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String]
+        #expect(object == ["model": "gemini-2.5-pro", "theme": "dark"])
+        try Data("not json".utf8).write(to: file)
+        #expect(store.loadSelection() == nil)
+        store.saveSelection("a")
+        #expect(store.loadSelection() == "a")
+    }
+
+    @Test func userDefaultsStore() {
+        let store = UserDefaultsGeminiModelStore(key: "sophon-test-\(UUID().uuidString)")
+        #expect(store.loadSelection() == nil)
+        store.saveSelection("gemini-2.5-flash")
+        #expect(store.loadSelection() == "gemini-2.5-flash")
+        store.saveSelection(nil)
+        #expect(store.loadSelection() == nil)
+    }
+}

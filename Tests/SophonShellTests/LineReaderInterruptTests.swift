@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SophonShell
+
+/// Tests that use the process-wide SIGINT flag and pipe, one at a time: Ctrl-C handling
+/// (this file) and the libedit editor on a pseudo-terminal (LineReaderEditorTests.swift).
+@Suite(.serialized) enum LineReaderTerminalTests {}
+
+/// Ctrl-C: real SIGINTs sent to this test process, with the interactive handler installed
+/// for the duration of each test. (Never while libedit's `el_gets` runs: libedit's own
+/// handler sends the signal on to the whole process group, which includes `swift test`.)
+extension LineReaderTerminalTests {
+    @Suite struct Interrupts {
+        init() { InterruptSignal.installInteractiveHandler() }
+
+        @Test func ctrlCWhileAPlainTerminalReaderWaitsReturnsInterrupted() throws {
+            defer { InterruptSignal.restoreDefaultHandler() }
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer {
+                close(ends[0])
+                close(ends[1])
+            }
+            let prompts = Mutex<[String]>([])
+            let reader = PlainLineReader(
+                descriptor: ends[0], promptSink: { text in prompts.withLock { $0.append(text) } },
+                interruptible: true)
+            // Sent from another thread while the reader blocks (or just before: it stays pending).
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { kill(getpid(), SIGINT) }
+            #expect(reader.readLine(prompt: "sophon> ") == .interrupted)
+            #expect(InterruptSignal.isPending == false)
+            let line = Array("echo after\n".utf8)
+            #expect(write(ends[1], line, line.count) == line.count)
+            #expect(reader.readLine(prompt: "sophon> ") == .line("echo after"))
+            #expect(prompts.withLock { $0 } == ["sophon> ", "\n", "sophon> "])
+        }
+
+        @Test func ctrlCDuringACommandCancelsItsTask() async throws {
+            defer { InterruptSignal.restoreDefaultHandler() }
+            let started = ContinuousClock.now
+            await #expect(throws: CancellationError.self) {
+                try await SignalMonitor.run { () async throws -> Int in
+                    kill(getpid(), SIGINT)
+                    try await Task.sleep(for: .seconds(30))
+                    return 1
+                }
+            }
+            #expect(ContinuousClock.now - started < .seconds(20))  // Catches a hang, not a timing.
+        }
+
+        @Test func aCommandThatFinishesReturnsItsValueAndStopsWatching() async throws {
+            defer { InterruptSignal.restoreDefaultHandler() }
+            let calls = Atomic<Int>(0)
+            let monitor = SignalMonitor { calls.add(1, ordering: .sequentiallyConsistent) }
+            let value = try await SignalMonitor.run { 42 }
+            #expect(value == 42)
+            monitor.stop()
+            monitor.stop()
+            InterruptSignal.simulateInterrupt()
+            #expect(InterruptSignal.takePending())
+            #expect(calls.load(ordering: .sequentiallyConsistent) == 0)
+        }
+
+        @Test func aMonitorCallsBackOncePerInterrupt() throws {
+            defer { InterruptSignal.restoreDefaultHandler() }
+            let calls = Mutex<Int>(0)
+            let called = DispatchSemaphore(value: 0)
+            let monitor = SignalMonitor {
+                calls.withLock { $0 += 1 }
+                called.signal()
+            }
+            InterruptSignal.simulateInterrupt()
+            #expect(called.wait(timeout: .now() + 10) == .success)
+            kill(getpid(), SIGINT)
+            #expect(called.wait(timeout: .now() + 10) == .success)
+            monitor.stop()
+            #expect(calls.withLock { $0 } == 2)
+        }
+    }
+}

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Terminal tests of the sophon REPL in a pseudo-terminal (pexpect).
+
+Usage: scripts/terminal-smoke.py [BINARY]   (default: $SOPHON_BINARY, else .build/debug/sophon)
+       scripts/terminal-smoke.py BINARY -k NAME   (only the tests whose name contains NAME)
+
+Each test runs the binary with a fresh SOPHON_HOME and HOME (so no ~/.editrc), TERM=xterm
+and LANG=C.UTF-8, and checks what a user sees: the prompt, history across sessions (also
+after SIGKILL, also with two sessions at once), multi-line entries, Tab, Ctrl-C, Ctrl-D,
+UTF-8 editing, TERM=dumb, the terminal left as found, and SIGINT in a pipe (exit 130).
+Needs pexpect (`pip install pexpect`, or `apt-get install python3-pexpect`).
+Exits 0 when every test passed, 1 otherwise.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import pexpect
+
+PROMPT = "sophon> "
+CONTINUATION = "   ...> "
+TIMEOUT = 10  # seconds: catches a hang; no test relies on it for timing
+
+
+def binary_path():
+    args = [a for a in sys.argv[1:] if not a.startswith("-") and a != only_filter()]
+    if args:
+        return os.path.abspath(args[0])
+    if os.environ.get("SOPHON_BINARY"):
+        return os.environ["SOPHON_BINARY"]
+    return os.path.join(os.path.dirname(__file__), "..", ".build", "debug", "sophon")
+
+
+def only_filter():
+    if "-k" in sys.argv:
+        index = sys.argv.index("-k")
+        if index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+    return None
+
+
+BINARY = binary_path()
+
+
+class Home:
+    """A fresh SOPHON_HOME (and HOME) for one test."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="sophon-smoke-")
+
+    def env(self, **extra):
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.path,
+            "SOPHON_HOME": self.path,
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+        }
+        env.update(extra)
+        return {k: v for k, v in env.items() if v is not None}
+
+    def spawn(self, **extra):
+        child = pexpect.spawn(BINARY, [], env=self.env(**extra), encoding="utf-8",
+                              timeout=TIMEOUT, dimensions=(24, 100))
+        return child
+
+    def history_entries(self):
+        path = os.path.join(self.path, "history")
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
+        assert lines[0] == b"_HiStOrY_V2_", lines[0]
+        return [unvis(line) for line in lines[1:] if line]
+
+    def cleanup(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def unvis(line):
+    """Decodes the octal escapes libedit writes (enough for these tests)."""
+    return re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), line).decode("utf-8")
+
+
+def run_line(child, line, prompt=PROMPT):
+    child.expect_exact(prompt)
+    child.send(line + "\r")
+
+
+def expect_output_line(child, text):
+    """Waits for `text` alone on a line of output (not the echo of the typed command)."""
+    child.expect(r"\r\n" + re.escape(text) + r"\r\n")
+
+
+def finish(child):
+    child.expect_exact(PROMPT)
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_prompt_appears_and_ctrl_d_exits_0(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.exitstatus
+
+
+def test_backspace_deletes_a_character_not_a_byte(home):
+    child = home.spawn()
+    run_line(child, "echo café\x7f")
+    expect_output_line(child, "caf")
+    assert finish(child) == 0
+
+
+def test_up_recalls_a_line_from_a_session_killed_with_sigkill(home):
+    first = home.spawn()
+    run_line(first, "echo from-the-first-session")
+    expect_output_line(first, "from-the-first-session")
+    first.expect_exact(PROMPT)
+    first.kill(signal.SIGKILL)
+    first.close(force=True)
+
+    second = home.spawn()
+    second.expect_exact(PROMPT)
+    second.send("\x1b[A\r")
+    expect_output_line(second, "from-the-first-session")
+    assert finish(second) == 0
+
+
+def test_a_three_line_block_comes_back_as_one_entry(home):
+    first = home.spawn()
+    run_line(first, 'echo """')
+    run_line(first, "inside", prompt=CONTINUATION)
+    run_line(first, '"""', prompt=CONTINUATION)
+    first.expect_exact(PROMPT)
+    first.sendcontrol("d")
+    first.expect(pexpect.EOF)
+    entries = home.history_entries()
+    assert entries == ['echo """\ninside\n"""'], entries
+
+    second = home.spawn()
+    second.expect_exact(PROMPT)
+    second.send("\x1b[A")  # one Up: the whole block
+    second.send("\r")
+    second.expect_exact(PROMPT)
+    second.sendcontrol("d")
+    second.expect(pexpect.EOF)
+    assert home.history_entries() == ['echo """\ninside\n"""'], home.history_entries()
+
+
+def test_a_pasted_block_runs_as_one_command(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send('echo """\rpasted\r"""\r')  # one write, as a terminal delivers a paste
+    child.expect_exact(CONTINUATION)
+    assert finish(child) == 0
+    entries = home.history_entries()
+    assert entries == ['echo """\npasted\n"""'], entries
+
+
+def test_two_sessions_at_once_keep_both_their_lines(home):
+    a = home.spawn()
+    b = home.spawn()
+    for n in range(1, 4):
+        run_line(a, f"echo a{n}")
+        expect_output_line(a, f"a{n}")
+        run_line(b, f"echo b{n}")
+        expect_output_line(b, f"b{n}")
+    assert finish(a) == 0
+    assert finish(b) == 0
+    entries = home.history_entries()
+    assert entries == ["echo a1", "echo b1", "echo a2", "echo b2", "echo a3", "echo b3"], entries
+
+
+def test_tab_completes_sav_to_save(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("sav\t")
+    child.send("x.txt\x01echo \r")  # then Ctrl-A: the completed line becomes printable
+    expect_output_line(child, "save x.txt")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("echo partial")
+    child.expect_exact("partial")
+    child.sendintr()
+    run_line(child, "echo fresh")
+    expect_output_line(child, "fresh")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_at_a_continuation_prompt_drops_the_block(home):
+    child = home.spawn()
+    run_line(child, 'echo """')
+    child.expect_exact(CONTINUATION)
+    child.sendintr()
+    run_line(child, "echo after")
+    expect_output_line(child, "after")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_during_sleep_returns_to_the_prompt_and_keeps_variables(home):
+    child = home.spawn()
+    run_line(child, "let x = kept")
+    run_line(child, "sleep 30s")
+    time.sleep(0.5)
+    started = time.monotonic()
+    child.sendintr()
+    child.expect_exact(PROMPT, timeout=5)
+    assert time.monotonic() - started < 1.0, "Ctrl-C took more than a second"
+    child.send("echo $x\r")
+    expect_output_line(child, "kept")
+    assert finish(child) == 0
+
+
+def test_term_dumb_writes_no_escape_sequences(home):
+    child = home.spawn(TERM="dumb")
+    run_line(child, "echo plain")
+    expect_output_line(child, "plain")
+    child.expect_exact(PROMPT)
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    seen = child.before or ""
+    child.close()
+    assert "\x1b" not in seen, repr(seen)
+
+
+def test_no_term_writes_no_escape_sequences(home):
+    child = home.spawn(TERM=None)
+    run_line(child, "echo plain")
+    expect_output_line(child, "plain")
+    child.expect_exact(PROMPT)
+    transcript = child.before
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "\x1b" not in transcript, repr(transcript)
+
+
+STTY_SETTINGS = r"([0-9a-f]+(?::[0-9a-f]+){10,})\r\n"  # what `stty -g` prints
+
+
+def test_the_terminal_is_left_as_found(home):
+    for ending in ("ctrl-d", "sigterm", "sighup"):
+        # bash -m: the binary runs as its own job (process group), as from an interactive
+        # shell; libedit sends a caught signal on to its whole process group.
+        shell = pexpect.spawn("/bin/bash", ["--norc", "-m", "-c", f'stty -g; "{BINARY}"; stty -g'],
+                              env=home.env(), encoding="utf-8", timeout=TIMEOUT)
+        shell.expect(STTY_SETTINGS)
+        before = shell.match.group(1)
+        shell.expect_exact(PROMPT)
+        shell.send("echo typed but not entered")
+        shell.expect_exact("entered")
+        if ending == "ctrl-d":
+            shell.send("\x15")  # Ctrl-U: empty line
+            shell.sendcontrol("d")
+        else:
+            pid = int(subprocess.check_output(["pgrep", "-P", str(shell.pid)]).split()[0])
+            os.kill(pid, signal.SIGTERM if ending == "sigterm" else signal.SIGHUP)
+        shell.expect(STTY_SETTINGS)
+        after = shell.match.group(1)
+        shell.expect(pexpect.EOF)
+        assert before == after, f"{ending}: {before} != {after}"
+
+
+def test_a_pipe_gets_no_banner_and_no_prompt(home):
+    result = subprocess.run([BINARY], input="echo hi\n", capture_output=True, text=True,
+                            env=home.env(), timeout=TIMEOUT)
+    assert result.stdout == "hi\n", repr(result.stdout)
+    assert result.returncode == 0, result.returncode
+
+
+def test_sigint_in_a_pipe_exits_130(home):
+    process = subprocess.Popen([BINARY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=home.env(), text=True)
+    process.stdin.write("sleep 30s\n")
+    process.stdin.flush()
+    time.sleep(0.5)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=TIMEOUT) == 130, process.returncode
+
+
+# ---------------------------------------------------------------- runner
+
+
+def main():
+    if not os.path.exists(BINARY):
+        print(f"terminal-smoke: no binary at {BINARY}", file=sys.stderr)
+        return 2
+    tests = [(name, f) for name, f in sorted(globals().items()) if name.startswith("test_")]
+    if only_filter():
+        tests = [(n, f) for n, f in tests if only_filter() in n]
+    failed = 0
+    for name, test in tests:
+        home = Home()
+        try:
+            test(home)
+            print(f"ok      {name}")
+        except Exception:  # noqa: BLE001 - report every failure and go on
+            failed += 1
+            print(f"FAILED  {name}")
+            traceback.print_exc()
+        finally:
+            home.cleanup()
+    print(f"{len(tests) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
