@@ -63,6 +63,8 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 
 import argparse
 import json
+import os
+import signal
 import socket
 import struct
 import sys
@@ -490,7 +492,18 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin closes (tests: the server dies with its parent)")
     args = parser.parse_args()
+    # A parent that blocks signals (Swift test runners do) passes the mask on: undo it so
+    # SIGTERM and SIGINT stop the server.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    if args.exit_on_stdin_eof:
+        def watch_stdin():
+            while sys.stdin.buffer.read(1):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
     STATE["key"] = args.key
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as handle:

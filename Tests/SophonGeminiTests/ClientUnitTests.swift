@@ -74,7 +74,8 @@ import Testing
         #expect(accumulator.chunkCount == 4)
         #expect(accumulator.finishReason == .stop)
         #expect(
-            accumulator.usage == UsageMetadata(promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8))
+            accumulator.usage
+                == UsageMetadata(promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8))
         #expect(transport.requests.first?.url.query == "alt=sse")
     }
 
@@ -86,10 +87,14 @@ import Testing
         #expect(result.value == Movie(title: "Arrival", year: 2016))
         let sent = try #require(transport.requests.first)
         #expect(sent.headers["x-goog-api-key"] == "test-key")
-        #expect(sent.url.absoluteString == "http://127.0.0.1:9/v1beta/models/gemini-3.8-flash:generateContent")
+        #expect(
+            sent.url.absoluteString == "http://127.0.0.1:9/v1beta/models/gemini-3.8-flash:generateContent")
         #expect(!sent.url.absoluteString.contains("test-key"))
         let body = try #require(sent.body.map { String(decoding: $0, as: UTF8.self) })
-        #expect(body.hasPrefix(#"{"contents":[{"role":"user","parts":[{"text":"A film"}]}],"generationConfig":{"responseMimeType":"application/json","responseSchema":"#))
+        #expect(
+            body.hasPrefix(
+                #"{"contents":[{"role":"user","parts":[{"text":"A film"}]}],"generationConfig":{"responseMimeType":"application/json","responseSchema":"#
+            ))
     }
 
     @Test func truncatedJSONAtMaxTokensIsATruncatedError() async throws {
@@ -114,11 +119,13 @@ import Testing
             }
             #expect(transport.requests.count == 1)
         }
-        #expect(thrown == Array(repeating: .invalidRequest(message: "Bad field.", fieldViolations: []), count: 2))
+        #expect(
+            thrown == Array(repeating: .invalidRequest(message: "Bad field.", fieldViolations: []), count: 2))
     }
 
     @Test func sseEventSplitMidStringGivesOneWholeChunk() async throws {
-        let event = #"data: {"candidates":[{"content":{"parts":[{"text":"Hello, wonderful world"}],"role":"model"},"finishReason":"STOP"}]}"#
+        let event =
+            #"data: {"candidates":[{"content":{"parts":[{"text":"Hello, wonderful world"}],"role":"model"},"finishReason":"STOP"}]}"#
         let cut = event.index(event.startIndex, offsetBy: 60)
         let (client, _, _) = client([.stream([String(event[..<cut]), String(event[cut...]) + "\r\n\r\n"])])
         var chunks: [GenerateContentResponse] = []

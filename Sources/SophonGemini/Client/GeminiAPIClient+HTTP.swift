@@ -113,7 +113,8 @@ extension GeminiAPIClient {
         let reason = rpc?.errorReason ?? ""
         switch status {
         case 400 where reason == "API_KEY_INVALID", 401:
-            return AttemptError(.invalidAPIKey(message: message))
+            let debug = rpc?.details?.compactMap(\.detail).joined(separator: " ") ?? ""
+            return AttemptError(.invalidAPIKey(message: debug.isEmpty ? message : "\(message) (\(debug))"))
         case 403 where reason.hasPrefix("API_KEY") || rpc?.status == "PERMISSION_DENIED" && reason.isEmpty:
             return AttemptError(.invalidAPIKey(message: message))
         case 400:
