@@ -111,12 +111,15 @@ enum SophonMain {
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
         let services = registry.plugins.lazy.compactMap { ($0 as? GeminiPlugin)?.services }.first
-        if let saved = services.flatMap({ JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection() }) {
+        if let saved = services.flatMap({
+            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
+        }) {
             settings.model = GeminiModel(selection: saved).id
         }
         if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
         return ShellRuntime(
-            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode, gemini: services)
+            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
+            gemini: services)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

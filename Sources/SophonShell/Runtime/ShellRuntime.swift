@@ -194,7 +194,8 @@ final class ShellRuntime: Sendable {
             switch format {
             case .json:
                 io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope).compactText)
+                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
+                        .compactText)
             case .pretty, .raw:
                 if reply.alreadyPrinted { break }
                 if let display = reply.display {

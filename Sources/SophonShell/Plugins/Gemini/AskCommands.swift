@@ -48,7 +48,8 @@ enum AskCommands {
     }
 
     /// `chat MESSAGE`: a turn in the session's conversation; the schema stays in force.
-    static func chat(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+    static func chat(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws
         -> CommandResult
     {
         let options = try options(request, allowNoSchema: false)
@@ -74,9 +75,13 @@ enum AskCommands {
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
             generationConfig: GeminiCall.generationConfig(settings))
         let model = GeminiModel(selection: options.model ?? settings.model)
-        services.retriesInFlight.withLock { $0 = 0 }
+        services.retriesInFlight.reset()
         let started = ContinuousClock.now
-        defer { context.session.withState { $0.gemini.attachments = []; $0.gemini.attachmentNames = [] } }
+        defer {
+            context.session.withState {
+                $0.gemini.attachments = []; $0.gemini.attachmentNames = []
+            }
+        }
         do {
             if let schema, !options.noSchema {
                 let result = try await client.generateJSON(
@@ -137,12 +142,14 @@ enum AskCommands {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        let retries = services.retriesInFlight.withLock { $0 }
+        let retries = services.retriesInFlight.value
         let envelope = GeminiCall.finish(
-            model: model.id, usage: accumulator.usage, retries: retries, usedFallback: false, started: started,
+            model: model.id, usage: accumulator.usage, retries: retries, usedFallback: false,
+            started: started,
             context: context)
         let reply = CallReply(
-            value: .string(accumulator.text), display: accumulator.text, alreadyPrinted: true, envelope: envelope)
+            value: .string(accumulator.text), display: accumulator.text, alreadyPrinted: true,
+            envelope: envelope)
         return (reply, [userTurn, Content(role: "model", parts: [.text(accumulator.text)])])
     }
 
@@ -164,7 +171,8 @@ enum AskCommands {
     }
 
     /// `tokens TEXT`: the total token count alone.
-    static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+    static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws
         -> CommandResult
     {
         let options = try options(request, allowNoSchema: false)
@@ -172,7 +180,8 @@ enum AskCommands {
         let settings = context.session.settings
         do {
             let counted = try await client.countTokens(
-                contents: [.user(options.prompt)], model: GeminiModel(selection: options.model ?? settings.model),
+                contents: [.user(options.prompt)],
+                model: GeminiModel(selection: options.model ?? settings.model),
                 retryPolicy: context.session.withState { $0.gemini.retryPolicy })
             return .value(.integer(counted.totalTokens ?? 0))
         } catch let error as GeminiError {

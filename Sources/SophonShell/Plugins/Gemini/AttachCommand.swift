@@ -27,12 +27,15 @@ enum AttachCommand {
         }
         let added = parts
         try context.session.withState { state in
-            let total = (state.gemini.attachments + added).compactMap { $0.inlineData?.data.count }.reduce(0, +)
+            let total = (state.gemini.attachments + added).compactMap { $0.inlineData?.data.count }.reduce(
+                0, +)
             let limit = 20 * 1024 * 1024
             guard total <= limit else {
                 throw CommandFailure(
                     kind: "mediaTooLarge",
-                    message: "attach: \(total) bytes of inline media in all; the limit is \(limit) bytes per request")
+                    message:
+                        "attach: \(total) bytes of inline media in all; the limit is \(limit) bytes per request"
+                )
             }
             state.gemini.attachments += added
             state.gemini.attachmentNames += request.arguments

@@ -19,7 +19,8 @@ enum GeminiCall {
     /// A ``GeminiError`` as a command failure: kind = the case name, message in the session's
     /// language.
     static func failure(_ error: GeminiError, context: CommandContext) -> CommandFailure {
-        CommandFailure(kind: kind(of: error), message: error.description(language: context.session.settings.language))
+        CommandFailure(
+            kind: kind(of: error), message: error.description(language: context.session.settings.language))
     }
 
     /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
@@ -64,7 +65,8 @@ enum GeminiCall {
     /// After a call: totals, the fallback notice, the dim line on a terminal, and the `--json`
     /// members (`model`, `usage`, `retries`).
     static func finish(
-        model: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool, started: ContinuousClock.Instant,
+        model: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
+        started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
         let requested = context.session.settings.model
@@ -74,7 +76,8 @@ enum GeminiCall {
             if usedFallback { state.settings.model = model }
         }
         if usedFallback {
-            context.io.printError("note: \(requested) is not available (404); answered by the fallback \(model)")
+            context.io.printError(
+                "note: \(requested) is not available (404); answered by the fallback \(model)")
         }
         let elapsed = ContinuousClock.now - started
         if Terminal.isTerminal(STDERR_FILENO) {

@@ -9,12 +9,14 @@ struct GeminiPlugin: ShellPlugin {
     let services: GeminiServices?
 
     private func needingServices(
-        _ run: @escaping @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
+        _ run:
+            @escaping @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
     ) -> @Sendable (CommandRequest, CommandContext) async throws -> CommandResult {
         let services = services
         return { request, context in
             guard let services else {
-                throw CommandFailure(kind: "internalError", message: "\(request.name): the Gemini services are not set up")
+                throw CommandFailure(
+                    kind: "internalError", message: "\(request.name): the Gemini services are not set up")
             }
             return try await run(request, context, services)
         }
@@ -30,7 +32,8 @@ struct GeminiPlugin: ShellPlugin {
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "chat", usage: "chat [--model ID] MESSAGE",
-                summary: "a turn in the conversation (the schema stays in force)", argumentStyle: .raw(prompt),
+                summary: "a turn in the conversation (the schema stays in force)",
+                argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "history", usage: "history", summary: "print the conversation",
@@ -53,7 +56,8 @@ struct GeminiPlugin: ShellPlugin {
                 run: { request, context in try AttachCommand.run(request, context: context) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
-                summary: "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
+                summary:
+                    "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
                 run: { request, context in try RetryPolicyCommand.run(request, context: context) }),
             PluginCommand(
                 name: "tokens", usage: "tokens [--model ID] TEXT", summary: "count the tokens of TEXT",

@@ -27,7 +27,7 @@ final class GeminiServices: Sendable {
     private let transport: any GeminiTransport
     private let client = Mutex<GeminiAPIClient?>(nil)
     /// Retries of the call in flight, counted from the client's events.
-    let retriesInFlight = Mutex(0)
+    let retriesInFlight = RetryCounter()
 
     /// Sets up the transport; opens the tape to replay or creates the one to record.
     /// - Throws: ``StartError`` for a bad `SOPHON_GEMINI_BASE_URL` or an unusable tape.
@@ -109,7 +109,7 @@ final class GeminiServices: Sendable {
             modelStore: JSONFileGeminiModelStore(fileURL: paths.settingsFile),
             apiKeyProvider: { (try? SophonKeychain(environment: environment).load())?.secret },
             observer: { event in
-                if case .retrying = event { retries.withLock { $0 += 1 } }
+                if case .retrying = event { retries.add() }
                 if verbose, let line = VerboseLog.line(for: event) { output.printError(line) }
             })
         if isReplaying {
@@ -144,4 +144,18 @@ enum VerboseLog {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? "\(Int(rounded))s" : "\(rounded)s"
     }
+}
+
+/// Counts the retries of the call in flight (from the client's events).
+final class RetryCounter: Sendable {
+    private let count = Mutex(0)
+
+    /// Starts a new call.
+    func reset() { count.withLock { $0 = 0 } }
+
+    /// One more retry.
+    func add() { count.withLock { $0 += 1 } }
+
+    /// Retries so far.
+    var value: Int { count.withLock { $0 } }
 }

@@ -7,7 +7,9 @@ enum ModelCommands {
     /// `set model PRESET | ID | custom:ID [--save]`: changes the session's model; `--save`
     /// also writes it to `settings.json` as the default for new sessions. Says on stderr when
     /// the name resolved to another model or is used as a custom model.
-    static func set(_ words: [String], context: CommandContext, services: GeminiServices?) throws -> CommandResult {
+    static func set(_ words: [String], context: CommandContext, services: GeminiServices?) throws
+        -> CommandResult
+    {
         let save = words.contains("--save")
         let names = words.filter { $0 != "--save" }
         guard names.count == 1, let name = names.first, !name.isEmpty else {
@@ -15,7 +17,8 @@ enum ModelCommands {
         }
         let requested = GeminiModel(selection: name)
         guard GeminiModel.isWellFormedID(requested.id) else {
-            throw CommandFailure(kind: "invalidModelID", message: "set model: '\(name)' is not a valid model ID")
+            throw CommandFailure(
+                kind: "invalidModelID", message: "set model: '\(name)' is not a valid model ID")
         }
         if case .custom(let id) = requested {
             var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
@@ -71,7 +74,8 @@ enum ModelCommands {
         return lines.joined(separator: "\n")
     }
 
-    private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult {
+    private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult
+    {
         let client = try GeminiCall.client(context: context, services: services)
         let served: [GeminiModelInfo]
         do {

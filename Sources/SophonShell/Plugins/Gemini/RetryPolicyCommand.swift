@@ -8,7 +8,8 @@ enum RetryPolicyCommand {
         let current = context.session.withState { $0.gemini.retryPolicy }
         switch request.arguments {
         case []:
-            return .text(describe(current, fallbackModel: context.session.withState { $0.gemini.fallbackModel }))
+            return .text(
+                describe(current, fallbackModel: context.session.withState { $0.gemini.fallbackModel }))
         case ["default"]:
             context.session.withState { $0.gemini.retryPolicy = .default }
             return .none
@@ -21,7 +22,8 @@ enum RetryPolicyCommand {
             for word in request.arguments {
                 guard let equals = word.firstIndex(of: "=") else {
                     throw CommandFailure(
-                        kind: "usage", message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
+                        kind: "usage",
+                        message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
                 }
                 let key = String(word[..<equals])
                 let value = String(word[word.index(after: equals)...])
@@ -39,7 +41,8 @@ enum RetryPolicyCommand {
         _ key: String, _ value: String, to policy: inout GeminiRetryPolicy, fallbackModel: inout String?
     ) throws {
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(kind: "usage", message: "retry-policy \(key): expected \(expectation), got '\(value)'")
+            CommandFailure(
+                kind: "usage", message: "retry-policy \(key): expected \(expectation), got '\(value)'")
         }
         func flag() throws -> Bool {
             switch value {
@@ -49,7 +52,9 @@ enum RetryPolicyCommand {
             }
         }
         func duration() throws -> Duration {
-            guard let parsed = DurationParser.parse(value) else { throw invalid("a duration such as 500ms, 0.8s or 2m") }
+            guard let parsed = DurationParser.parse(value) else {
+                throw invalid("a duration such as 500ms, 0.8s or 2m")
+            }
             return parsed
         }
         switch key {
@@ -74,8 +79,12 @@ enum RetryPolicyCommand {
             }
         default:
             var message = "retry-policy: unknown key '\(key)'"
-            let keys = ["attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale"]
-            if let close = Suggestions.closest(to: key, in: keys).first { message += "; did you mean '\(close)'?" }
+            let keys = [
+                "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
+            ]
+            if let close = Suggestions.closest(to: key, in: keys).first {
+                message += "; did you mean '\(close)'?"
+            }
             throw CommandFailure(kind: "usage", message: message)
         }
     }

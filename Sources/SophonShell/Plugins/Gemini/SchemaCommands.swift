@@ -29,7 +29,8 @@ enum SchemaCommands {
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
         case []:
-            throw CommandFailure(kind: "usage", message: "usage: schema SPEC | @FILE | show [gemini|json-schema] | clear")
+            throw CommandFailure(
+                kind: "usage", message: "usage: schema SPEC | @FILE | show [gemini|json-schema] | clear")
         default:
             return try set(request.arguments.joined(separator: " "), context: context)
         }
@@ -40,7 +41,8 @@ enum SchemaCommands {
         for note in loaded.notes { context.io.printError("note: \(note)") }
         let problems = loaded.schema.apiProblems()
         if let first = problems.first {
-            throw CommandFailure(kind: "schemaError", message: "schema: the API would reject this schema: \(first)")
+            throw CommandFailure(
+                kind: "schemaError", message: "schema: the API would reject this schema: \(first)")
         }
         context.session.withState { $0.schema = loaded.schema }
         return .none
@@ -51,13 +53,15 @@ enum SchemaCommands {
     static func validate(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         let (schema, last) = context.session.withState { ($0.schema, $0.last) }
         guard let schema else {
-            throw CommandFailure(kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
+            throw CommandFailure(
+                kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
         }
         let value: JSONValue
         let text = request.arguments.joined(separator: " ")
         if text.isEmpty {
             guard let last else {
-                throw CommandFailure(kind: "usage", message: "validate: nothing to validate ($last is not set)")
+                throw CommandFailure(
+                    kind: "usage", message: "validate: nothing to validate ($last is not set)")
             }
             value = last
         } else if text.hasPrefix("@") {
@@ -80,7 +84,9 @@ enum SchemaCommands {
             return try JSONValue(parsing: text)
         } catch {
             throw CommandFailure(
-                kind: "parseError", message: "validate: \(name) is not valid JSON (\(error.line):\(error.column): \(error.message))")
+                kind: "parseError",
+                message:
+                    "validate: \(name) is not valid JSON (\(error.line):\(error.column): \(error.message))")
         }
     }
 }
