@@ -74,6 +74,7 @@ enum AskCommands {
         let request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
             generationConfig: GeminiCall.generationConfig(settings))
+        let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
@@ -88,9 +89,11 @@ enum AskCommands {
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
                 for coercion in result.coercions { context.io.printError("coerced: \(coercion)") }
                 let envelope = GeminiCall.finish(
-                    model: result.modelID, usage: result.usage, retries: result.retryCount,
+                    model: result.modelID, requested: requested, usage: result.usage,
+                    retries: result.retryCount,
                     usedFallback: result.usedFallback, started: started, context: context)
-                let modelTurn = Content(role: "model", parts: [.text(result.value.compactText)])
+                let modelTurn = Self.modelTurn(
+                    result.response.candidates?.first?.content, text: result.response.text)
                 return (CallReply(value: result.value, envelope: envelope), [userTurn, modelTurn])
             }
             if settings.stream, settings.output != .json {
@@ -103,10 +106,11 @@ enum AskCommands {
                 systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
                 retryPolicy: policy)
             let envelope = GeminiCall.finish(
-                model: result.modelID, usage: result.usage, retries: result.retryCount,
+                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
             let reply = CallReply(value: .string(result.value), display: result.value, envelope: envelope)
-            return (reply, [userTurn, Content(role: "model", parts: [.text(result.value)])])
+            let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
+            return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
@@ -120,6 +124,7 @@ enum AskCommands {
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
+        var signatures: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -127,6 +132,9 @@ enum AskCommands {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
+                    $0.thoughtSignature != nil && $0.thought != true
+                }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 let text = chunk.text
                 if !text.isEmpty {
                     context.io.stdout.write(text)
@@ -143,14 +151,26 @@ enum AskCommands {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
         let retries = services.retriesInFlight.value
+        let fallback = services.retriesInFlight.fallbackModel
         let envelope = GeminiCall.finish(
-            model: model.id, usage: accumulator.usage, retries: retries, usedFallback: false,
+            model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
+            usedFallback: fallback != nil,
             started: started,
             context: context)
         let reply = CallReply(
             value: .string(accumulator.text), display: accumulator.text, alreadyPrinted: true,
             envelope: envelope)
-        return (reply, [userTurn, Content(role: "model", parts: [.text(accumulator.text)])])
+        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
+        return (reply, [userTurn, modelTurn])
+    }
+
+    /// The model's turn for the conversation, as the model sent it: its parts without the
+    /// thought summaries, thought signatures kept (they go back unchanged, per the API); the
+    /// text alone when the reply had no usable content.
+    static func modelTurn(_ content: Content?, text: String) -> Content {
+        let parts = (content?.parts ?? []).filter { $0.thought != true }
+        guard !parts.isEmpty else { return Content(role: "model", parts: [.text(text)]) }
+        return Content(role: "model", parts: parts)
     }
 
     /// `history`: the conversation, one turn per line.

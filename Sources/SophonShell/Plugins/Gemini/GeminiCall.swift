@@ -46,15 +46,16 @@ enum GeminiCall {
         }
     }
 
-    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`).
-    static func generationConfig(_ settings: ShellSettings) -> GenerationConfig {
+    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`);
+    /// `nil` when none is set, so the request carries no empty `generationConfig`.
+    static func generationConfig(_ settings: ShellSettings) -> GenerationConfig? {
         var config = GenerationConfig(maxOutputTokens: settings.maxTokens, temperature: settings.temperature)
         switch settings.thinking {
         case .none: break
         case .budget(let budget): config.thinkingConfig = ThinkingConfig(thinkingBudget: budget)
         case .level(let level): config.thinkingConfig = ThinkingConfig(thinkingLevel: level)
         }
-        return config
+        return config == GenerationConfig() ? nil : config
     }
 
     /// The system instruction of the session, if any.
@@ -64,16 +65,18 @@ enum GeminiCall {
 
     /// After a call: totals, the fallback notice, the dim line on a terminal, and the `--json`
     /// members (`model`, `usage`, `retries`).
+    /// - Parameters:
+    ///   - requested: the model the call asked for; when a 404 sent it to the fallback and it
+    ///     is the session's model, the session switches to the fallback (PRODUCT.md §5).
     static func finish(
-        model: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
+        model: String, requested: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
         started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
-        let requested = context.session.settings.model
         context.session.withState { state in
             state.gemini.usage.add(usage)
             state.gemini.calls += 1
-            if usedFallback { state.settings.model = model }
+            if usedFallback, state.settings.model == requested { state.settings.model = model }
         }
         if usedFallback {
             context.io.printError(

@@ -26,8 +26,10 @@ final class GeminiServices: Sendable {
     let baseURL: URL
     private let transport: any GeminiTransport
     private let client = Mutex<GeminiAPIClient?>(nil)
-    /// Retries of the call in flight, counted from the client's events.
+    /// Retries and fallback of the call in flight, from the client's events.
     let retriesInFlight = RetryCounter()
+    /// Turns the client's events into `--verbose` lines.
+    private let verboseLog = VerboseLog()
 
     /// Sets up the transport; opens the tape to replay or creates the one to record.
     /// - Throws: ``StartError`` for a bad `SOPHON_GEMINI_BASE_URL` or an unusable tape.
@@ -84,33 +86,45 @@ final class GeminiServices: Sendable {
         }
     }
 
-    /// The client, made on first use.
+    /// The client, made on first use, and made again when the session's fallback model
+    /// (`retry-policy fallback=MODEL`) or timeout changed.
     func makeClient(session: ShellSession) -> GeminiAPIClient {
-        client.withLock { existing in
-            if let existing { return existing }
-            let made = GeminiAPIClient(configuration: configuration(session: session), transport: transport)
+        let (fallback, timeout) = session.withState { ($0.gemini.fallbackModel, $0.settings.timeout) }
+        return client.withLock { existing in
+            if let existing, existing.configuration.fallbackModel.id == fallback,
+                existing.configuration.callTimeout == timeout
+            {
+                return existing
+            }
+            let made = GeminiAPIClient(
+                configuration: configuration(fallbackModel: fallback, timeout: timeout), transport: transport)
             existing = made
             return made
         }
     }
 
-    private func configuration(session: ShellSession) -> GeminiClientConfiguration {
+    private func configuration(fallbackModel: String, timeout: Duration) -> GeminiClientConfiguration {
         let environment = options.environment
         let output = io
         let verbose = options.verbose
         let retries = retriesInFlight
+        let log = verboseLog
         var configuration = GeminiClientConfiguration(
             keychainAccount: SophonKeychain.geminiAccount,
             defaultModel: GeminiModel(id: GeminiModel.shellDefaultModelID),
-            fallbackModel: GeminiModel(id: GeminiModel.shellFallbackModelID),
+            fallbackModel: GeminiModel(id: fallbackModel),
             availableModels: GeminiModel.allPresets,
             baseURL: baseURL,
-            callTimeout: session.settings.timeout,
+            callTimeout: timeout,
             modelStore: JSONFileGeminiModelStore(fileURL: paths.settingsFile),
             apiKeyProvider: { (try? SophonKeychain(environment: environment).load())?.secret },
             observer: { event in
-                if case .retrying = event { retries.add() }
-                if verbose, let line = VerboseLog.line(for: event) { output.printError(line) }
+                switch event {
+                case .retrying: retries.add()
+                case .fallback(_, _, let to): retries.fellBack(to: to)
+                default: break
+                }
+                if verbose, let line = log.line(for: event) { output.printError(line) }
             })
         if isReplaying {
             configuration = configuration.replayingTape(skippedWait: { wait in
@@ -123,19 +137,42 @@ final class GeminiServices: Sendable {
 
 /// The `--verbose` lines (PRODUCT.md §5): `-> POST /v1beta/models/M:generateContent (attempt 1)`,
 /// `<- 503 UNAVAILABLE in 12 ms`, `retry 1/2 in 0.8s after 503 UNAVAILABLE`.
-enum VerboseLog {
-    static func line(for event: GeminiClientEvent) -> String? {
+///
+/// A response is named by its status code and the google.rpc status the API pairs with it; a
+/// retry after an error response names that response, a retry after a failure with no
+/// response (a timeout, a reset, an error inside a stream) gives the failure's text.
+final class VerboseLog: Sendable {
+    /// The status of the last response seen per call label, while it was an error.
+    private let lastErrorStatus = Mutex<[String: Int]>([:])
+
+    /// The line for `event`, or `nil` for none.
+    func line(for event: GeminiClientEvent) -> String? {
         switch event {
-        case .requestSent(_, let method, let path, let attempt):
+        case .requestSent(let label, let method, let path, let attempt):
+            lastErrorStatus.withLock { $0[label] = nil }
             return "-> \(method) \(path) (attempt \(attempt))"
-        case .responseReceived(_, let status, let statusText, let milliseconds):
-            let text = statusText.isEmpty ? "" : " \(statusText)"
-            return "<- \(status)\(text) in \(milliseconds) ms"
-        case .retrying(_, let retry, let of, let wait, let reason):
-            return "retry \(retry)/\(of) in \(seconds(wait)) after \(reason)"
+        case .responseReceived(let label, let status, _, let milliseconds):
+            lastErrorStatus.withLock { $0[label] = status == 200 ? nil : status }
+            return "<- \(Self.statusText(status)) in \(milliseconds) ms"
+        case .retrying(let label, let retry, let of, let wait, let reason):
+            let status = lastErrorStatus.withLock { $0[label] }
+            let cause = status.map(Self.statusText) ?? reason
+            return "retry \(retry)/\(of) in \(Self.seconds(wait)) after \(cause)"
         case .fallback(_, let from, let to):
             return "model \(from) answered 404; retrying on the fallback \(to)"
         }
+    }
+
+    /// `503 UNAVAILABLE`: the code and the google.rpc status the Gemini API sends with it
+    /// (gemini-wire-format.md §5); the code alone when there is no usual one.
+    static func statusText(_ status: Int) -> String {
+        let names = [
+            200: "OK", 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
+            404: "NOT_FOUND", 408: "REQUEST_TIMEOUT", 409: "ABORTED", 429: "RESOURCE_EXHAUSTED",
+            499: "CANCELLED", 500: "INTERNAL", 501: "UNIMPLEMENTED", 502: "BAD_GATEWAY",
+            503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+        ]
+        return names[status].map { "\(status) \($0)" } ?? "\(status)"
     }
 
     /// `0.8s`, `2s`, `12.5s`.
@@ -146,16 +183,27 @@ enum VerboseLog {
     }
 }
 
-/// Counts the retries of the call in flight (from the client's events).
+/// Counts the retries of the call in flight and notes the model a 404 fell back to (from the
+/// client's events; a stream has no result that says so).
 final class RetryCounter: Sendable {
     private let count = Mutex(0)
+    private let fallback = Mutex<String?>(nil)
 
     /// Starts a new call.
-    func reset() { count.withLock { $0 = 0 } }
+    func reset() {
+        count.withLock { $0 = 0 }
+        fallback.withLock { $0 = nil }
+    }
 
     /// One more retry.
     func add() { count.withLock { $0 += 1 } }
 
+    /// The call switched to the fallback model `model`.
+    func fellBack(to model: String) { fallback.withLock { $0 = model } }
+
     /// Retries so far.
     var value: Int { count.withLock { $0 } }
+
+    /// The fallback model that took over the call, if one did.
+    var fallbackModel: String? { fallback.withLock { $0 } }
 }
