@@ -35,7 +35,8 @@ import Testing
         #expect(config?["responseMimeType"] == .string("application/json"))
         #expect(
             requests.first?.body["contents"]
-                == (try JSONValue(parsing: #"[{"role": "user", "parts": [{"text": "Name a book, as JSON"}]}]"#)))
+                == (try JSONValue(
+                    parsing: #"[{"role": "user", "parts": [{"text": "Name a book, as JSON"}]}]"#)))
     }
 
     @Test func aTextAskWithStreamOnPrintsEachChunkAsTheServerSendsIt() throws {
@@ -67,7 +68,8 @@ import Testing
             #"{"kind": "generate", "text": "{\"title\": \"Dune Messiah\", \"year\": 1969, \"tags\": [], \"status\": \"final\"}"}"#,
         ])
         let outcome = try shell.run([
-            "-c", Self.spec, "-c", "chat Name a book", "-c", "chat And its sequel?", "-c", "expect ${last.year} == 1969",
+            "-c", Self.spec, "-c", "chat Name a book", "-c", "chat And its sequel?", "-c",
+            "expect ${last.year} == 1969",
         ])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))

@@ -26,7 +26,8 @@ import Testing
         #expect(outcome.stdout == "answered by the fallback\ngemini-3.5-flash-lite\n")
         #expect(
             outcome.stderr
-                == "note: gemini-2.5-flash is not available (404); answered by the fallback gemini-3.5-flash-lite\n")
+                == "note: gemini-2.5-flash is not available (404); answered by the fallback gemini-3.5-flash-lite\n"
+        )
         #expect(outcome.status == 0)
         #expect(try Self.savedModel(shell) == "gemini-3.5-flash-lite")
         let method = stream == "on" ? "streamGenerateContent?alt=sse" : "generateContent"
@@ -45,7 +46,8 @@ import Testing
         #expect(outcome.stdout == "answered by the fallback\ngemini-3.5-flash-lite\n")
         #expect(
             outcome.stderr
-                == "note: gemini-2.5-pro is not available (404); answered by the fallback gemini-3.5-flash-lite\n")
+                == "note: gemini-2.5-pro is not available (404); answered by the fallback gemini-3.5-flash-lite\n"
+        )
         #expect(outcome.status == 0)
         #expect(shell.read("settings.json") == before)
         #expect(try Self.savedModel(shell) == "gemini-3.6-flash")

@@ -88,8 +88,10 @@ import Testing
                 #expect(!outcome.stderr.contains(secret))
             }
         }
-        let files = FileManager.default.enumerator(atPath: shell.home.path)?.compactMap { $0 as? String } ?? []
-        #expect(files.contains("secret.tape") && files.contains("echo.tape") && files.contains("saved.sophon"))
+        let files =
+            FileManager.default.enumerator(atPath: shell.home.path)?.compactMap { $0 as? String } ?? []
+        #expect(
+            files.contains("secret.tape") && files.contains("echo.tape") && files.contains("saved.sophon"))
         for file in files {
             let data = (try? Data(contentsOf: shell.home.appendingPathComponent(file))) ?? Data()
             let text = String(decoding: data, as: UTF8.self)

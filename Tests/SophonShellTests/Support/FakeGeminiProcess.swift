@@ -74,7 +74,9 @@ final class FakeGeminiProcess: Sendable {
     /// Queues replies (each a JSON object text; see the script's header), after clearing the
     /// queue and the request log.
     func script(_ replies: [String]) throws {
-        _ = try control("POST", "/_sophon/script", body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
+        _ = try control(
+            "POST", "/_sophon/script",
+            body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
     }
 
     /// Lets a `"gated": true` stream send chunk `number` (1-based after the first).

@@ -15,7 +15,8 @@ final class GeminiShell {
     /// Starts a server expecting `serverKey`; runs send `key`.
     init(serverKey: String = "test-key", key: String? = "test-key") throws {
         server = try FakeGeminiProcess(key: serverKey)
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-gemini-\(UUID().uuidString)")
+        home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-gemini-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         self.key = key
     }
@@ -49,7 +50,9 @@ final class GeminiShell {
     }
 
     /// Runs `sophon arguments` to the end (killed after `timeout` seconds: a hang).
-    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 60) throws -> SophonProcess.Outcome {
+    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 60) throws
+        -> SophonProcess.Outcome
+    {
         let running = try start(arguments, timeout: timeout)
         running.input.fileHandleForWriting.write(Data(stdin.utf8))
         try running.input.fileHandleForWriting.close()
