@@ -107,6 +107,39 @@ import Testing
         #expect(recorder.recorded.isEmpty)
     }
 
+    @Test func truncatedJSONCarriesTheRepairedValueWhenAsked() async throws {
+        let partial = "{\"title\": \"Arrival\", \"ye"
+        let (client, _, _) = client([.json(200, Self.reply(partial, finish: "MAX_TOKENS"))])
+        await #expect(
+            throws: GeminiError.truncated(
+                partialText: partial, partialValue: .object([JSONMember("title", .string("Arrival"))]))
+        ) {
+            _ = try await client.generateStructured(
+                Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema, allowPartial: true)
+        }
+    }
+
+    @Test func schemaPicksTheCandidateAndCoercionsAreReported() async throws {
+        let text = "First {\"note\": \"draft\"} then the answer: {\"title\": \"Arrival\", \"year\": \"2016\"}"
+        let (client, _, _) = client([.json(200, Self.reply(text))])
+        let result = try await client.generateStructured(
+            Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema)
+        #expect(result.value == Movie(title: "Arrival", year: 2016))
+        #expect(result.coercions == ["$.year: string \"2016\" read as number 2016"])
+    }
+
+    @Test func aReplyWithoutJSONIsADecodingFailure() async throws {
+        let (client, transport, _) = client([.json(200, Self.reply("Sorry, I cannot help with that."))])
+        await #expect(
+            throws: GeminiError.decodingFailed(
+                reason: "no JSON value found in the text", excerpt: "Sorry, I cannot help with that.")
+        ) {
+            _ = try await client.generateStructured(
+                Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema)
+        }
+        #expect(transport.requests.count == 1)
+    }
+
     @Test func wrappedErrorBodyGivesTheSameErrorAsUnwrapped() async throws {
         let error = #"{"error": {"code": 400, "message": "Bad field.", "status": "INVALID_ARGUMENT"}}"#
         var thrown: [GeminiError] = []

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 extension GeminiAPIClient {
     /// The API key from the provider, trimmed.
@@ -141,9 +142,11 @@ extension GeminiAPIClient {
         return collapsed.count > limit ? String(collapsed.prefix(limit)) + "…" : collapsed
     }
 
-    /// Sends a log line to the configured handler.
-    func log(_ level: GeminiLogLevel, _ message: String) {
-        configuration.logHandler?(level, message)
+    /// Sends a log line to the configured handler, the API key masked.
+    func log(_ level: LogLevel, _ message: String) {
+        guard let handler = configuration.logHandler else { return }
+        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        handler(level, SecretMask.redact(message, secrets: key))
     }
 }
 
