@@ -171,6 +171,27 @@ import Testing
         #expect(chunks.first?.text == "Hello, wonderful world")
     }
 
+    @Test func aStoredSelectionOutsideTheCatalogWalksSuccessors() async throws {
+        let transport = ScriptedTransport([.json(200, Self.reply("ok"))])
+        var configuration = GeminiClientConfiguration.testing(
+            recorder: SleepRecorder(), store: InMemoryGeminiModelStore(selection: "gemini-2.5-flash"))
+        configuration.availableModels = [.gemini35Flash, .gemini38Flash]
+        let client = GeminiAPIClient(configuration: configuration, transport: transport)
+        #expect(client.selectedModelID == "gemini-3.5-flash")
+        _ = try await client.generateText(label: "t", contents: [.user("x")])
+        #expect(transport.requests.first?.url.path == "/v1beta/models/gemini-3.5-flash:generateContent")
+    }
+
+    @Test(arguments: ["", "gemini 2", "../etc", "a:b", "models/"])
+    func malformedModelIDsFailBeforeAnyRequest(id: String) async throws {
+        let transport = ScriptedTransport([])
+        let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder()), transport: transport)
+        await #expect(throws: GeminiError.invalidModelID(id)) {
+            _ = try await client.generateText(label: "t", contents: [.user("x")], model: .custom(id))
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func missingKeyFailsBeforeAnyRequest() async throws {
         let transport = ScriptedTransport([])
         let client = GeminiAPIClient(

@@ -15,14 +15,11 @@ extension GeminiAPIClient {
         id.hasPrefix("models/") ? String(id.dropFirst("models/".count)) : id
     }
 
-    /// Checks a model ID: non-empty, letters, digits, `.`, `-`, `_` only.
+    /// Checks a model ID (a leading `models/` removed) with ``GeminiModel/isWellFormedID(_:)``.
     /// - Throws: ``GeminiError/invalidModelID(_:)``.
     static func validatedModelID(_ id: String) throws -> String {
         let stripped = stripModelsPrefix(id)
-        let allowed = stripped.unicodeScalars.allSatisfy {
-            ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || $0 == "." || $0 == "-" || $0 == "_"
-        }
-        guard !stripped.isEmpty, allowed else { throw GeminiError.invalidModelID(id) }
+        guard GeminiModel.isWellFormedID(stripped) else { throw GeminiError.invalidModelID(id) }
         return stripped
     }
 

@@ -41,9 +41,14 @@ public final class GeminiAPIClient: Sendable {
     /// The key for display (`••••cD3f`), or `nil` when there is none.
     public var maskedAPIKey: String? { (try? requireAPIKey()).map(SecretMask.mask) }
 
-    /// The model calls use when none is given: the stored selection, else the default model.
+    /// The model calls use when none is given: the stored selection (else the default model)
+    /// resolved against ``GeminiClientConfiguration/availableModels`` — a preset the app does
+    /// not offer walks its successors, then falls back; a custom ID passes through.
     public var selectedModelID: String {
-        configuration.modelStore.loadSelection().map(Self.stripModelsPrefix) ?? configuration.defaultModel.id
+        GeminiModel.resolveSelection(
+            configuration.modelStore.loadSelection(), defaultModel: configuration.defaultModel,
+            available: configuration.availableModels, fallback: configuration.fallbackModel
+        ).resolved.id
     }
 
     /// Generates text from a conversation.

@@ -45,11 +45,9 @@ public struct GeminiClientConfiguration: Sendable {
     /// Creates a configuration; every parameter has the library default.
     public init(
         keychainAccount: String = "gemini",
-        defaultModel: GeminiModel = .gemini31FlashLite,
-        fallbackModel: GeminiModel = .gemini31FlashLite,
-        availableModels: [GeminiModel] = [
-            .gemini31FlashLite, .gemini35FlashLite, .gemini36Flash, .gemini38Flash,
-        ],
+        defaultModel: GeminiModel = .defaultModel,
+        fallbackModel: GeminiModel = .defaultFallback,
+        availableModels: [GeminiModel] = GeminiModel.allPresets,
         baseURL: URL = URL(string: "https://generativelanguage.googleapis.com")!,
         requestTimeout: Duration = .seconds(120),
         callTimeout: Duration = .seconds(180),
