@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// Everything a ``GeminiAPIClient`` needs: key source, models, endpoint, timeouts, retry
 /// policy, limits, logging and the model-selection store.
@@ -27,8 +28,9 @@ public struct GeminiClientConfiguration: Sendable {
     public var maxMediaParts: Int
     /// The most inline media bytes one request may carry (20 MB, the API's inline limit).
     public var maxInlineMediaBytes: Int
-    /// Receives log lines (never holding the key); `nil` logs nothing.
-    public var logHandler: (@Sendable (GeminiLogLevel, String) -> Void)?
+    /// Receives log lines (SophonCore's handler type; the key is masked in them); `nil` logs
+    /// nothing.
+    public var logHandler: LogHandler?
     /// Persists the selected model ID.
     public var modelStore: any GeminiModelStore
     /// Supplies the API key for each call; `nil` or empty means no key.
@@ -43,18 +45,16 @@ public struct GeminiClientConfiguration: Sendable {
     /// Creates a configuration; every parameter has the library default.
     public init(
         keychainAccount: String = "gemini",
-        defaultModel: GeminiModel = .gemini31FlashLite,
-        fallbackModel: GeminiModel = .gemini31FlashLite,
-        availableModels: [GeminiModel] = [
-            .gemini31FlashLite, .gemini35FlashLite, .gemini36Flash, .gemini38Flash,
-        ],
+        defaultModel: GeminiModel = .defaultModel,
+        fallbackModel: GeminiModel = .defaultFallback,
+        availableModels: [GeminiModel] = GeminiModel.allPresets,
         baseURL: URL = URL(string: "https://generativelanguage.googleapis.com")!,
         requestTimeout: Duration = .seconds(120),
         callTimeout: Duration = .seconds(180),
         retryPolicy: GeminiRetryPolicy = .default,
         maxMediaParts: Int = 16,
         maxInlineMediaBytes: Int = 20 * 1024 * 1024,
-        logHandler: (@Sendable (GeminiLogLevel, String) -> Void)? = nil,
+        logHandler: LogHandler? = nil,
         modelStore: any GeminiModelStore = InMemoryGeminiModelStore(),
         apiKeyProvider: @escaping @Sendable () -> String? = { nil },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -78,16 +78,4 @@ public struct GeminiClientConfiguration: Sendable {
         self.random = random
         self.observer = observer
     }
-}
-
-/// Severity of a client log line.
-public enum GeminiLogLevel: String, Sendable, Hashable, CaseIterable {
-    /// Request-level detail.
-    case debug
-    /// Notable events (fallback, retries).
-    case info
-    /// Something the user should know (a reset model selection, an ignored setting).
-    case warning
-    /// A failed call.
-    case error
 }
