@@ -19,9 +19,14 @@ enum StructuredReplyDecoder {
     /// - Throws: ``GeminiError/truncated(partialText:partialValue:)`` when the reply stopped at
     ///   MAX_TOKENS and its JSON was cut; ``GeminiError/decodingFailed(reason:excerpt:)`` when
     ///   the text holds no JSON or the JSON does not fit `T`.
-    static func decode<T: Decodable>(
-        _ type: T.Type, from response: GenerateContentResponse, schema: GeminiSchema?, allowPartial: Bool
-    ) throws -> (value: T, coercions: [String]) {
+    /// The value a structured reply holds: the extractor's candidates, the one the schema
+    /// selects (coerced to its types, with notes), or the first without a schema.
+    /// - Throws: ``GeminiError/truncated(partialText:partialValue:)`` when the reply stopped at
+    ///   `MAX_TOKENS` and its JSON had to be repaired for it (the repaired value attached when
+    ///   `allowPartial`); ``GeminiError/decodingFailed(reason:excerpt:)`` when it holds no JSON.
+    static func choose(
+        from response: GenerateContentResponse, schema: GeminiSchema?, allowPartial: Bool
+    ) throws -> StructuredChoice {
         let text = response.text
         let stoppedAtLimit = response.finishReason == .maxTokens
         let candidates: [ExtractedJSON]
@@ -32,28 +37,37 @@ enum StructuredReplyDecoder {
             throw GeminiError.decodingFailed(reason: error.description, excerpt: excerpt(text))
         }
         var chosen = candidates[0]
-        var notes: [String] = []
-        var violations: [GeminiSchemaViolation] = []
+        var choice = StructuredChoice(
+            value: chosen.value, notes: [], violations: [], stoppedAtLimit: stoppedAtLimit)
         if let schema, let selection = schema.selectCandidate(from: candidates.map(\.value)) {
             chosen = candidates[selection.index]
-            chosen.value = selection.value
-            notes = selection.coercions.map(\.description)
-            violations = selection.violations
+            choice.value = selection.value
+            choice.notes = selection.coercions.map(\.description)
+            choice.violations = selection.violations
         }
         let cut = chosen.repairs.contains { truncationRepairs.contains($0.kind) }
         if stoppedAtLimit && cut {
-            throw GeminiError.truncated(partialText: text, partialValue: allowPartial ? chosen.value : nil)
+            throw GeminiError.truncated(partialText: text, partialValue: allowPartial ? choice.value : nil)
         }
+        return choice
+    }
+
+    static func decode<T: Decodable>(
+        _ type: T.Type, from response: GenerateContentResponse, schema: GeminiSchema?, allowPartial: Bool
+    ) throws -> (value: T, coercions: [String]) {
+        let choice = try choose(from: response, schema: schema, allowPartial: allowPartial)
         do {
-            let decoded = try LenientJSONDecoder().decode(T.self, from: chosen.value)
-            return (decoded.value, notes + decoded.coercions.map(\.description))
+            let decoded = try LenientJSONDecoder().decode(T.self, from: choice.value)
+            return (decoded.value, choice.notes + decoded.coercions.map(\.description))
         } catch {
-            if stoppedAtLimit {
+            let text = response.text
+            if choice.stoppedAtLimit {
                 throw GeminiError.truncated(
-                    partialText: text, partialValue: allowPartial ? chosen.value : nil)
+                    partialText: text, partialValue: allowPartial ? choice.value : nil)
             }
             let reason =
-                violations.isEmpty ? describe(error) : violations.map(\.description).joined(separator: "; ")
+                choice.violations.isEmpty
+                ? describe(error) : choice.violations.map(\.description).joined(separator: "; ")
             throw GeminiError.decodingFailed(reason: reason, excerpt: excerpt(text))
         }
     }
@@ -79,4 +93,16 @@ enum StructuredReplyDecoder {
     static func path(_ keys: [any CodingKey]) -> String {
         "$" + keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
+}
+
+/// The JSON value chosen from a structured reply, before decoding into a type.
+struct StructuredChoice: Sendable {
+    /// The value (coerced to the schema's types when a schema chose it).
+    var value: JSONValue
+    /// The coercions applied: `$.year: string "2016" read as number 2016`.
+    var notes: [String]
+    /// How the value still fails the schema; empty when it validates.
+    var violations: [GeminiSchemaViolation]
+    /// Whether the reply stopped at `MAX_TOKENS`.
+    var stoppedAtLimit: Bool
 }
