@@ -33,7 +33,8 @@ public struct GeminiClientConfiguration: Sendable {
     public var logHandler: LogHandler?
     /// Persists the selected model ID.
     public var modelStore: any GeminiModelStore
-    /// Supplies the API key for each call; `nil` or empty means no key.
+    /// Supplies the API key for each call; `nil` or empty means no key. By default it reads
+    /// `keychainAccount` through SophonCore's `SophonKeychain` (environment variables first).
     public var apiKeyProvider: @Sendable () -> String?
     /// Sleeps before a retry; injectable so tests never wait. Throws on cancellation.
     public var sleep: @Sendable (Duration) async throws -> Void
@@ -56,7 +57,7 @@ public struct GeminiClientConfiguration: Sendable {
         maxInlineMediaBytes: Int = 20 * 1024 * 1024,
         logHandler: LogHandler? = nil,
         modelStore: any GeminiModelStore = InMemoryGeminiModelStore(),
-        apiKeyProvider: @escaping @Sendable () -> String? = { nil },
+        apiKeyProvider: (@Sendable () -> String?)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         observer: (@Sendable (GeminiClientEvent) -> Void)? = nil
@@ -73,7 +74,7 @@ public struct GeminiClientConfiguration: Sendable {
         self.maxInlineMediaBytes = maxInlineMediaBytes
         self.logHandler = logHandler
         self.modelStore = modelStore
-        self.apiKeyProvider = apiKeyProvider
+        self.apiKeyProvider = apiKeyProvider ?? Self.keychainKeyProvider(account: keychainAccount)
         self.sleep = sleep
         self.random = random
         self.observer = observer
