@@ -37,7 +37,9 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 
     {"kind": "generate", "text": "Hi", "finishReason": "STOP", "thought": "..",
      "usage": {"prompt": 5, "candidates": 2, "thoughts": 0}, "finishMessage": "..",
-     "thoughtSignature": "..", "modelVersion": ".."}      a generateContent reply;
+     "thoughtSignature": "..", "modelVersion": "..",
+     "emptyContent": true}                                 a generateContent reply ("content": {}
+                            with emptyContent, as blocked or empty real replies have it);
                             for a stream request it is sent as SSE chunks ("chunks": ["He","llo"]
                             splits the text; "usageOnlyLast": true adds a usage-only last chunk;
                             "chunkDelay": 1.0 waits that many seconds before each chunk after the
@@ -183,7 +185,7 @@ def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
     parts.append({"text": body_text})
     if finish and reply.get("thoughtSignature"):
         parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
-    candidate = {"content": {"parts": parts, "role": "model"}}
+    candidate = {"content": {} if reply.get("emptyContent") else {"parts": parts, "role": "model"}}
     if finish:
         candidate["finishReason"] = reply.get("finishReason", "STOP")
         if reply.get("finishMessage"):

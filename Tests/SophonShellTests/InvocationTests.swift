@@ -54,7 +54,8 @@ import Testing
         let outcome = try SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  "))
-        #expect(outcome.stdout.contains("  repair a model reply into strict JSON (stdin in one-command mode)\n"))
+        #expect(
+            outcome.stdout.contains("  repair a model reply into strict JSON (stdin in one-command mode)\n"))
         #expect(outcome.stdout.contains("  --replay TAPE "))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 extension GeminiAPIClient {
     /// The API key from the provider, trimmed.
@@ -14,14 +15,11 @@ extension GeminiAPIClient {
         id.hasPrefix("models/") ? String(id.dropFirst("models/".count)) : id
     }
 
-    /// Checks a model ID: non-empty, letters, digits, `.`, `-`, `_` only.
+    /// Checks a model ID (a leading `models/` removed) with ``GeminiModel/isWellFormedID(_:)``.
     /// - Throws: ``GeminiError/invalidModelID(_:)``.
     static func validatedModelID(_ id: String) throws -> String {
         let stripped = stripModelsPrefix(id)
-        let allowed = stripped.unicodeScalars.allSatisfy {
-            ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || $0 == "." || $0 == "-" || $0 == "_"
-        }
-        guard !stripped.isEmpty, allowed else { throw GeminiError.invalidModelID(id) }
+        guard GeminiModel.isWellFormedID(stripped) else { throw GeminiError.invalidModelID(id) }
         return stripped
     }
 
@@ -141,9 +139,11 @@ extension GeminiAPIClient {
         return collapsed.count > limit ? String(collapsed.prefix(limit)) + "…" : collapsed
     }
 
-    /// Sends a log line to the configured handler.
-    func log(_ level: GeminiLogLevel, _ message: String) {
-        configuration.logHandler?(level, message)
+    /// Sends a log line to the configured handler, the API key masked.
+    func log(_ level: LogLevel, _ message: String) {
+        guard let handler = configuration.logHandler else { return }
+        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        handler(level, SecretMask.redact(message, secrets: key))
     }
 }
 

@@ -18,7 +18,7 @@ extension GeminiAPIClient {
     /// - Throws: ``GeminiError/truncated(partialText:partialValue:)`` when the reply stopped at
     ///   `MAX_TOKENS` (with the repaired partial value when one was recoverable),
     ///   ``GeminiError/decodingFailed(reason:excerpt:)`` when the reply holds no JSON or no
-    ///   value matches the schema (the first violation as the reason), and everything
+    ///   value matches the schema (its violations as the reason), and everything
     ///   ``sendRequest(label:model:retryPolicy:buildRequest:)`` throws.
     public func generateJSON(
         label: String, request: GenerateContentRequest, schema: GeminiSchema, model: GeminiModel? = nil,
@@ -31,29 +31,15 @@ extension GeminiAPIClient {
         structured.generationConfig = config
         let body = structured
         let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in body }
-        let text = result.response.text
-        let truncated = result.response.finishReason == .maxTokens
-        let candidates = ((try? LLMJSONExtractor().extract(from: text)) ?? []).map(\.value)
-        guard let selection = schema.selectCandidate(from: candidates) else {
-            if truncated { throw GeminiError.truncated(partialText: text, partialValue: nil) }
-            throw GeminiError.decodingFailed(reason: "The reply holds no JSON.", excerpt: Self.excerpt(text))
-        }
-        if truncated {
-            throw GeminiError.truncated(partialText: text, partialValue: selection.value)
-        }
-        guard selection.isValid else {
-            let first = selection.violations.first.map(\.description) ?? "does not match the schema"
-            throw GeminiError.decodingFailed(reason: first, excerpt: Self.excerpt(text))
+        let choice = try StructuredReplyDecoder.choose(
+            from: result.response, schema: schema, allowPartial: true)
+        guard choice.violations.isEmpty else {
+            throw GeminiError.decodingFailed(
+                reason: choice.violations.map(\.description).joined(separator: "; "),
+                excerpt: StructuredReplyDecoder.excerpt(result.response.text))
         }
         return GeminiResult(
-            value: selection.value, response: result.response, modelID: result.modelID,
-            retryCount: result.retryCount, usedFallback: result.usedFallback,
-            coercions: selection.coercions.map(\.description))
-    }
-
-    /// The first 120 characters of `text` on one line, for error messages.
-    static func excerpt(_ text: String) -> String {
-        let collapsed = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return collapsed.count > 120 ? String(collapsed.prefix(120)) + "…" : collapsed
+            value: choice.value, response: result.response, modelID: result.modelID,
+            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: choice.notes)
     }
 }

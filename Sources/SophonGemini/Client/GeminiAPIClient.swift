@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// The Gemini REST client: structured and text generation, streaming, token counting and the
 /// models list, with retries, model fallback and typed errors.
@@ -38,11 +39,16 @@ public final class GeminiAPIClient: Sendable {
     public var hasAPIKey: Bool { (try? requireAPIKey()) != nil }
 
     /// The key for display (`••••cD3f`), or `nil` when there is none.
-    public var maskedAPIKey: String? { (try? requireAPIKey()).map(KeyMask.mask) }
+    public var maskedAPIKey: String? { (try? requireAPIKey()).map(SecretMask.mask) }
 
-    /// The model calls use when none is given: the stored selection, else the default model.
+    /// The model calls use when none is given: the stored selection (else the default model)
+    /// resolved against ``GeminiClientConfiguration/availableModels`` — a preset the app does
+    /// not offer walks its successors, then falls back; a custom ID passes through.
     public var selectedModelID: String {
-        configuration.modelStore.loadSelection().map(Self.stripModelsPrefix) ?? configuration.defaultModel.id
+        GeminiModel.resolveSelection(
+            configuration.modelStore.loadSelection(), defaultModel: configuration.defaultModel,
+            available: configuration.availableModels, fallback: configuration.fallbackModel
+        ).resolved.id
     }
 
     /// Generates text from a conversation.
@@ -136,12 +142,16 @@ public final class GeminiAPIClient: Sendable {
         allowPartial: Bool = false,
         buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
     ) async throws -> GeminiResult<T> {
-        let result = try await sendRequest(
-            label: label, model: model, retryPolicy: retryPolicy, buildRequest: buildRequest)
+        let schema = LockedBox<GeminiSchema?>(nil)
+        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { variant in
+            let request = try await buildRequest(variant)
+            schema.set(request.generationConfig?.responseSchema)
+            return request
+        }
         let key = (try? requireAPIKey()).map { [$0] } ?? []
         do {
             let decoded = try StructuredReplyDecoder.decode(
-                type, from: result.response, allowPartial: allowPartial)
+                type, from: result.response, schema: schema.get(), allowPartial: allowPartial)
             return GeminiResult(
                 value: decoded.value, response: result.response, modelID: result.modelID,
                 retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: decoded.coercions

@@ -3,8 +3,9 @@ import SophonCore
 
 /// Carries a ``JSONValue`` through `Codable` (JSONValue itself is not Codable in SophonCore).
 ///
-/// Decoding reads whatever JSON is there; object member order follows the decoder's `allKeys`
-/// (Foundation's decoder does not promise source order). Encoding through
+/// Decoding reads whatever JSON is there. Foundation's decoder does not give object members in
+/// source order (its `allKeys` order changes between runs), so members are sorted by key to
+/// keep decoded values deterministic. Encoding through
 /// ``OrderedJSONEncoder`` keeps the value as is; other encoders get the structure, with numbers
 /// as `Int` when integral and small, else `Double`.
 struct JSONValueBox: Codable, Sendable, Hashable {
@@ -15,7 +16,7 @@ struct JSONValueBox: Codable, Sendable, Hashable {
     init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: IndexKey.self) {
             var members: [JSONMember] = []
-            for key in container.allKeys {
+            for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 members.append(
                     JSONMember(key.stringValue, try container.decode(JSONValueBox.self, forKey: key).value))
             }

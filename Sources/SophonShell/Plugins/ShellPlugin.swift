@@ -27,6 +27,10 @@ struct PluginCommand: Sendable {
     var summary: String
     /// How the arguments are read.
     var argumentStyle: ArgumentStyle = .words
+    /// Whether the shell expands the words before running the command; `false` leaves
+    /// ``CommandRequest/arguments`` empty and the command expands ``CommandRequest/parsed``
+    /// itself (`expect`, whose expansion errors count as failed expectations).
+    var expandsArguments = true
     /// Runs the command.
     var run: @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
 }

@@ -81,7 +81,8 @@ final class ShellRuntime: Sendable {
         }
         let context = CommandContext(runtime: self, directory: directory, depth: depth)
         do {
-            let request = try expand(parsed, text: command.text)
+            let expands = registry.command(named: parsed.name ?? "")?.expandsArguments ?? true
+            let request = try expand(parsed, text: command.text, arguments: expands)
             let result = try await execute(request, context: context)
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
@@ -146,7 +147,9 @@ final class ShellRuntime: Sendable {
     // MARK: - Steps
 
     /// The request for `command`: its name and its words expanded.
-    private func expand(_ command: ShellCommand, text: String) throws -> CommandRequest {
+    private func expand(_ command: ShellCommand, text: String, arguments expandArguments: Bool) throws
+        -> CommandRequest
+    {
         guard let first = command.words.first else {
             throw CommandFailure(kind: "parseError", message: "empty command")
         }
@@ -155,7 +158,7 @@ final class ShellRuntime: Sendable {
             let name: String
             if let literal = command.name { name = literal } else { name = try expander.text(of: first) }
             var arguments: [String] = []
-            if command.assignment == nil {
+            if command.assignment == nil, expandArguments {
                 for word in command.arguments { arguments.append(try expander.text(of: word)) }
             }
             var raw: String?

@@ -188,6 +188,19 @@ import Testing
             expected: .error(.invalidRequest(message: "Bad.", fieldViolations: [])), attempts: 1, waits: []),
     ]
 
+    @Test(arguments: [GeminiRetryPolicy.default, .minimal])
+    func emptyContentIsAnEmptyReplyAndNotRetried(policy: GeminiRetryPolicy) async throws {
+        let server = try FakeGeminiServer(replies: [#"{"kind": "generate", "emptyContent": true}"#, Self.ok])
+        let recorder = SleepRecorder()
+        let client = GeminiAPIClient(
+            configuration: .testing(policy: policy, recorder: recorder, baseURL: server.baseURL))
+        await #expect(throws: GeminiError.emptyResponse) {
+            _ = try await client.generateText(label: "empty", contents: [.user("hi")])
+        }
+        #expect(try server.paths().count == 1)
+        #expect(recorder.recorded == [])
+    }
+
     @Test(arguments: cases)
     func fault(_ testCase: Case) async throws {
         let server = try FakeGeminiServer(replies: testCase.replies)

@@ -31,6 +31,29 @@ import Testing
         #expect((requests.first?["path"] as? String)?.contains(key) == false)
     }
 
+    @Test func theServerRefusesARequestWithoutAKey() async throws {
+        let server = try FakeGeminiServer()
+        let url = server.baseURL.appendingPathComponent("v1beta/models/gemini-3.8-flash:generateContent")
+        let response = try await URLSessionTransport().send(
+            GeminiHTTPRequest(
+                method: "POST", url: url, headers: [:], body: Data("{}".utf8), timeout: .seconds(10)))
+        let body = try await response.collectBody()
+        #expect(response.status == 403)
+        #expect(response.headers["content-type"] == "application/json; charset=UTF-8")
+        #expect(GoogleRPCErrorBody.parse(body)?.status == "PERMISSION_DENIED")
+        #expect(String(decoding: body, as: UTF8.self).hasPrefix("{\n  \"error\": {\n    \"code\": 403,"))
+    }
+
+    @Test func decodedFunctionArgumentsAreDeterministic() async throws {
+        let body =
+            #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"zeta": 1, "alpha": {"b": 2, "a": [true, null, "x"]}, "mid": 1.5}}}]}, "finishReason": "STOP"}]}"#
+        for _ in 0..<5 {
+            let response = try JSONDecoder().decode(GenerateContentResponse.self, from: Data(body.utf8))
+            let args = try #require(response.candidates?.first?.content?.parts?.first?.functionCall?.args)
+            #expect(args.compactText == #"{"alpha":{"a":[true,null,"x"],"b":2},"mid":1.5,"zeta":1}"#)
+        }
+    }
+
     @Test func countTokens() async throws {
         let server = try FakeGeminiServer()
         let client = GeminiAPIClient(
