@@ -14,9 +14,11 @@ import Testing
         #expect(configuration.keychainAccount == "com.myapp.geminiAPIKey")
         #expect(configuration.defaultModel == .gemini38Flash)
         #expect(configuration.fallbackModel == .gemini31FlashLite)
-        #expect(configuration.availableModels.map(\.id) == [
-            "gemini-3.1-flash-lite", "gemini-3.1-pro-preview", "gemini-3.5-flash-lite", "gemini-3.8-flash",
-        ])
+        #expect(
+            configuration.availableModels.map(\.id) == [
+                "gemini-3.1-flash-lite", "gemini-3.1-pro-preview", "gemini-3.5-flash-lite",
+                "gemini-3.8-flash",
+            ])
         #expect(configuration.retryPolicy == .default)
         #expect(GeminiAPIClient.shared.configuration.keychainAccount == "com.myapp.geminiAPIKey")
 
@@ -93,7 +95,8 @@ import Testing
         #expect(result.coercions == [#"$.year: string "2021" read as number 2021"#])
         #expect(result.retryCount == 0)
         #expect(result.usage?.totalTokenCount == 20)
-        let body = try JSONValue(parsing: String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self))
+        let body = try JSONValue(
+            parsing: String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self))
         #expect(
             body["generationConfig"]?.compactText
                 == #"{"responseMimeType":"application/json","responseSchema":{"type":"OBJECT","properties":{"title":{"type":"STRING","description":"The film's title"},"year":{"type":"INTEGER","minimum":1888},"tags":{"type":"ARRAY","items":{"type":"STRING"}}},"required":["title","year","tags"],"propertyOrdering":["title","year","tags"]}}"#
@@ -109,9 +112,13 @@ import Testing
         #expect(patient.computedWait(beforeRetry: 5, random: 0) == .seconds(4))
 
         let waits = Mutex<[Duration]>([])
-        let overloaded = #"{"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}"#
+        let overloaded =
+            #"{"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}"#
         let (client, transport) = cannedClient(
-            [(status: 503, body: overloaded), (status: 503, body: overloaded), (status: 200, body: answer("Hi!"))],
+            [
+                (status: 503, body: overloaded), (status: 503, body: overloaded),
+                (status: 200, body: answer("Hi!")),
+            ],
             sleep: { wait in waits.withLock { $0.append(wait) } })
         let reply = try await client.generateText(
             label: "hello", contents: [.user("Say hi.")], retryPolicy: patient)
@@ -169,7 +176,8 @@ import Testing
             variants.withLock { $0 } == [
                 GeminiRequestVariant(modelID: "gemini-3.1-flash-lite", compressMedia: false, attempt: 1)
             ])
-        let body = try JSONValue(parsing: String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self))
+        let body = try JSONValue(
+            parsing: String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self))
         #expect(
             body["contents"]?.compactText
                 == #"[{"role":"user","parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgoAAQ=="}},{"text":"Which plant is this?"}]}]"#
@@ -206,7 +214,9 @@ import Testing
             #"data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Once upon "}]}}]}"#,
             #"data: {"candidates":[{"content":{"role":"model","parts":[{"text":"a time."}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":4,"totalTokenCount":9}}"#,
         ]
-        let (client, transport) = cannedClient([(status: 200, body: events.joined(separator: "\r\n\r\n") + "\r\n\r\n")])
+        let (client, transport) = cannedClient([
+            (status: 200, body: events.joined(separator: "\r\n\r\n") + "\r\n\r\n")
+        ])
 
         var pieces: [String] = []
         var accumulator = GeminiStreamAccumulator()
@@ -228,7 +238,8 @@ import Testing
             (status: 200, body: #"{"totalTokens": 7}"#),
             (
                 status: 200,
-                body: #"{"models": [{"name": "models/gemini-3.8-flash", "displayName": "Gemini 3.8 Flash"}], "nextPageToken": "page2"}"#
+                body:
+                    #"{"models": [{"name": "models/gemini-3.8-flash", "displayName": "Gemini 3.8 Flash"}], "nextPageToken": "page2"}"#
             ),
             (status: 200, body: #"{"models": [{"name": "models/gemini-3.5-flash-lite"}]}"#),
         ])

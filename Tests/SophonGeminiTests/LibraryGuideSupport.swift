@@ -103,7 +103,8 @@ func seedCallsCompileAsWritten(
     let identified = try await client.send(MyResult.self, label: "identify") { variant in
         let parts = try await client.encodeImages(images, variant: variant)
         return try client.buildRequest(
-            parts: parts, promptText: prompt, apiKey: apiKey, modelID: variant.modelID, responseSchema: schema)
+            parts: parts, promptText: prompt, apiKey: apiKey, modelID: variant.modelID, responseSchema: schema
+        )
     }
     _ = (result, reply, identified)
 }

@@ -103,7 +103,8 @@ public enum GeminiMedia {
     ) throws -> [Part] {
         guard sources.count <= configuration.maxMediaParts else {
             throw GeminiError.invalidRequest(
-                message: "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
+                message:
+                    "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
                 fieldViolations: [])
         }
         var parts: [Part] = []
