@@ -150,9 +150,7 @@ extension GeminiAPIClient {
 
     /// The first 200 characters of `data` as text (HTML tags kept), whitespace collapsed.
     static func excerpt(_ data: Data, limit: Int = 200) -> String {
-        let text = String(decoding: data.prefix(limit * 4), as: UTF8.self)
-        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return collapsed.count > limit ? String(collapsed.prefix(limit)) + "…" : collapsed
+        TextExcerpt.collapsed(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit)
     }
 
     /// Sends a log line to the configured handler, the API key masked.
