@@ -22,7 +22,7 @@ import Testing
         #expect(configuration.retryPolicy == .default)
         #expect(GeminiAPIClient.shared.configuration.keychainAccount == "com.myapp.geminiAPIKey")
 
-        // docs: "Test a configuration without a network"
+        // docs/library.md, "Configuration": a copy of the configuration for a test
         var testing = GeminiClientConfiguration.myApp
         testing.apiKeyProvider = { "test-key" }
         let transport = CannedTransport([(status: 200, body: answer(#"{"title": "Dune"}"#))])

@@ -7,7 +7,7 @@ import Synchronization
 // (not `@testable`): the guide's samples use the public API only.
 
 /// A transport that answers from canned replies, in order, and keeps the requests it saw
-/// (docs/library.md, "Testing with a scripted transport").
+/// (docs/library.md, "Testing your code").
 final class CannedTransport: GeminiTransport {
     private let replies: Mutex<[(status: Int, body: String)]>
     private let seen = Mutex<[GeminiHTTPRequest]>([])
