@@ -56,4 +56,40 @@ import Testing
             _ = try GeminiMedia.inlinePart(contentsOf: URL(fileURLWithPath: "/nonexistent/x.png"))
         }
     }
+
+    @Test func inMemoryPartsAndTheSeedsEncodeImages() async throws {
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 1, count: 92))
+        let text = Data("hello".utf8)
+        var configuration = GeminiClientConfiguration(maxMediaParts: 2, maxInlineMediaBytes: 105)
+        let parts = try GeminiMedia.inlineParts(data: [png, text], configuration: configuration)
+        #expect(
+            parts == [
+                .inlineData(mimeType: "image/png", data: png),
+                .inlineData(mimeType: "text/plain", data: text),
+            ])
+        #expect(
+            throws: GeminiError.mediaUnreadable(
+                path: "item 2",
+                reason: "not a supported media type (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text)")
+        ) {
+            _ = try GeminiMedia.inlineParts(data: [png, Data([0x41, 0x00])], configuration: configuration)
+        }
+        configuration.maxInlineMediaBytes = 104
+        #expect(throws: GeminiError.mediaTooLarge(path: "item 2", bytes: 5, limit: 4)) {
+            _ = try GeminiMedia.inlineParts(data: [png, text], configuration: configuration)
+        }
+        configuration.maxMediaParts = 1
+        let client = GeminiAPIClient(configuration: configuration)
+        let variant = GeminiRequestVariant(modelID: "gemini-3.8-flash", compressMedia: true)
+        #expect(
+            try await client.encodeImages([png], variant: variant) == [
+                .inlineData(mimeType: "image/png", data: png)
+            ])
+        await #expect(
+            throws: GeminiError.invalidRequest(
+                message: "Too many media files: 2 (the limit is 1).", fieldViolations: [])
+        ) {
+            _ = try await client.encodeImages([png, png], variant: variant)
+        }
+    }
 }

@@ -77,6 +77,22 @@ extension GeminiAPIClient {
         return response
     }
 
+    /// One unary attempt: sends the request, reads the whole body, and decodes a 200 as
+    /// `Response`; any other status becomes the typed error of ``classify(status:headers:body:modelID:rpc:)``
+    /// (`modelID` names the model a 404 is about; `nil` when the path has no model).
+    func unaryCall<Response: Decodable>(
+        _ type: Response.Type, label: String, method: String, path: String, query: [(String, String)] = [],
+        body: Data?, key: String, attempt: Int, modelID: String?
+    ) async throws -> Response {
+        let http = try await exchange(
+            label: label, method: method, path: path, query: query, body: body, key: key, attempt: attempt)
+        let data = try await self.body(of: http)
+        guard http.status == 200 else {
+            throw Self.classify(status: http.status, headers: http.headers, body: data, modelID: modelID)
+        }
+        return try decodeBody(Response.self, from: data)
+    }
+
     /// Reads the whole body of a unary response.
     func body(of response: GeminiHTTPResponse) async throws -> Data {
         do {
@@ -134,9 +150,7 @@ extension GeminiAPIClient {
 
     /// The first 200 characters of `data` as text (HTML tags kept), whitespace collapsed.
     static func excerpt(_ data: Data, limit: Int = 200) -> String {
-        let text = String(decoding: data.prefix(limit * 4), as: UTF8.self)
-        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return collapsed.count > limit ? String(collapsed.prefix(limit)) + "…" : collapsed
+        TextExcerpt.collapsed(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit)
     }
 
     /// Sends a log line to the configured handler, the API key masked.

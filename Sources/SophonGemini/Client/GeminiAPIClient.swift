@@ -179,16 +179,10 @@ public final class GeminiAPIClient: Sendable {
                     variant in
                     let request = try await buildRequest(variant)
                     let body = try OrderedJSONEncoder().encodeData(request)
-                    let http = try await self.exchange(
-                        label: label, method: "POST", path: "models/\(variant.modelID):generateContent",
-                        body: body,
-                        key: key, attempt: variant.attempt)
-                    let data = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: data, modelID: variant.modelID)
-                    }
-                    return try self.decodeBody(GenerateContentResponse.self, from: data)
+                    return try await self.unaryCall(
+                        GenerateContentResponse.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):generateContent", body: body, key: key,
+                        attempt: variant.attempt, modelID: variant.modelID)
                 }
                 try ReplyCheck.check(response)
                 return GeminiResult(
@@ -230,16 +224,9 @@ public final class GeminiAPIClient: Sendable {
         do {
             return try await withCallTimeout {
                 try await self.withRetries(label: "listModels", policy: policy, modelID: nil) { variant in
-                    let http = try await self.exchange(
-                        label: "listModels", method: "GET", path: "models", query: pageQuery, body: nil,
-                        key: key,
-                        attempt: variant.attempt)
-                    let data = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: data, modelID: nil)
-                    }
-                    return try self.decodeBody(ListModelsResponse.self, from: data)
+                    try await self.unaryCall(
+                        ListModelsResponse.self, label: "listModels", method: "GET", path: "models",
+                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil)
                 }.value
             }
         } catch let error as GeminiError {
@@ -272,15 +259,10 @@ public final class GeminiAPIClient: Sendable {
         do {
             return try await withCallTimeout {
                 try await self.withRetries(label: label, policy: policy, modelID: modelID) { variant in
-                    let http = try await self.exchange(
-                        label: label, method: "POST", path: "models/\(variant.modelID):\(method)", body: data,
-                        key: key, attempt: variant.attempt)
-                    let reply = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: reply, modelID: variant.modelID)
-                    }
-                    return try self.decodeBody(Response.self, from: reply)
+                    try await self.unaryCall(
+                        Response.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):\(method)",
+                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID)
                 }.value
             }
         } catch let error as GeminiError {

@@ -73,8 +73,7 @@ enum StructuredReplyDecoder {
     }
 
     static func excerpt(_ text: String) -> String {
-        let collapsed = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return collapsed.count > 120 ? String(collapsed.prefix(120)) + "…" : collapsed
+        TextExcerpt.collapsed(text, limit: 120, separatedBy: \.isNewline)
     }
 
     static func describe(_ error: any Error) -> String {

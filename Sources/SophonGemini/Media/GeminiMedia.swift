@@ -50,12 +50,23 @@ public enum GeminiMedia {
         } catch {
             throw GeminiError.mediaUnreadable(path: path, reason: error.localizedDescription)
         }
+        return try inlinePart(data: data, name: path, limit: limit)
+    }
+
+    /// An inline-data part holding `data` (already in memory), its MIME type sniffed.
+    /// - Parameters:
+    ///   - data: the encoded file (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text).
+    ///   - name: what errors call it (a path, or `image 1`).
+    ///   - limit: the most bytes accepted.
+    /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)`` past `limit`,
+    ///   ``GeminiError/mediaUnreadable(path:reason:)`` for an unknown type.
+    public static func inlinePart(data: Data, name: String, limit: Int = 20 * 1024 * 1024) throws -> Part {
         guard data.count <= limit else {
-            throw GeminiError.mediaTooLarge(path: path, bytes: data.count, limit: limit)
+            throw GeminiError.mediaTooLarge(path: name, bytes: data.count, limit: limit)
         }
         guard let mimeType = sniffMIMEType(data) else {
             throw GeminiError.mediaUnreadable(
-                path: path, reason: "not a supported media type (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text)"
+                path: name, reason: "not a supported media type (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text)"
             )
         }
         return .inlineData(mimeType: mimeType, data: data)
@@ -68,17 +79,40 @@ public enum GeminiMedia {
     public static func inlineParts(contentsOf urls: [URL], configuration: GeminiClientConfiguration) throws
         -> [Part]
     {
-        guard urls.count <= configuration.maxMediaParts else {
+        try inlineParts(urls, configuration: configuration) { url, limit in
+            try inlinePart(contentsOf: url, limit: limit)
+        }
+    }
+
+    /// Inline parts for in-memory files, in order, within the configuration's limits; errors
+    /// name them `item 1`, `item 2`, ...
+    /// - Throws: as ``inlineParts(contentsOf:configuration:)``, and as
+    ///   ``inlinePart(data:name:limit:)``.
+    public static func inlineParts(data items: [Data], configuration: GeminiClientConfiguration) throws
+        -> [Part]
+    {
+        try inlineParts(Array(items.enumerated()), configuration: configuration) { item, limit in
+            try inlinePart(data: item.element, name: "item \(item.offset + 1)", limit: limit)
+        }
+    }
+
+    /// The parts `part` makes of `sources`, each given the bytes still allowed; refuses more
+    /// sources than `maxMediaParts` before making any.
+    private static func inlineParts<Source>(
+        _ sources: [Source], configuration: GeminiClientConfiguration, part: (Source, Int) throws -> Part
+    ) throws -> [Part] {
+        guard sources.count <= configuration.maxMediaParts else {
             throw GeminiError.invalidRequest(
-                message: "Too many media files: \(urls.count) (the limit is \(configuration.maxMediaParts)).",
+                message:
+                    "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
                 fieldViolations: [])
         }
         var parts: [Part] = []
         var total = 0
-        for url in urls {
-            let part = try inlinePart(contentsOf: url, limit: configuration.maxInlineMediaBytes - total)
-            total += part.inlineData?.data.count ?? 0
-            parts.append(part)
+        for source in sources {
+            let made = try part(source, configuration.maxInlineMediaBytes - total)
+            total += made.inlineData?.data.count ?? 0
+            parts.append(made)
         }
         return parts
     }
