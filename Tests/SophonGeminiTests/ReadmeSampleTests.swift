@@ -15,7 +15,8 @@ import Testing
                 keychainAccount: "gemini", defaultModel: .gemini31FlashLite, retryPolicy: .default))
         let result = try await client.generateStructured(
             Book.self, label: "book", prompt: "Recommend a novel about first contact.",
-            schema: .object(properties: ["title": .string(), "year": .integer()], required: ["title", "year"]),
+            schema: .object(
+                properties: ["title": .string(), "year": .integer()], required: ["title", "year"]),
             retryPolicy: .minimal)
         print(result.value.title, result.usage?.totalTokenCount ?? 0, result.retryCount)
     }
