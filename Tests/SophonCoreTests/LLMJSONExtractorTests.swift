@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func extractFirstReturnsTheFirstValue() throws {
-        let first = try extractor.extractFirst(from: "a {\"x\": 1} b [2]")
+        let first = try extractor.extractFirst(from: "a {\"x\": 1} b\n[2]")
         #expect(first.value.compactText == #"{"x":1}"#)
         #expect(first.range == 2..<10)
         #expect(first.repairs.map(\.kind) == [.skippedProse])

@@ -43,6 +43,32 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case escapedControlCharacter
         /// `NaN`, `Infinity` or `-Infinity` was replaced by `null` (JSON has no such numbers).
         case replacedNonFiniteNumber
+        /// A string in typographic quotes (`“…”`, `‘…’`) was read as a JSON string.
+        case convertedCurlyQuotes
+        /// An unquoted object key (`{name: 1}`, `$ref`, `_id` kept as written) was quoted.
+        case quotedKey
+        /// An unquoted word value in an object (`{"status": active}`) was read as a string.
+        case quotedBareWord
+        /// A missing comma between two members or elements was inserted.
+        case insertedComma
+        /// A missing colon between a key and its value was inserted.
+        case insertedColon
+        /// A container left open before a closer of another kind (`[1, 2}`) was closed there.
+        case closedMismatchedBracket
+        /// A closing bracket matching no open container was removed.
+        case removedStrayBracket
+        /// A quote inside a string that does not end it (`"he said "hi""`) was kept as text.
+        case escapedInnerQuote
+        /// JSON written escaped, as inside a string (`{\"a\": 1}`), was unescaped and read.
+        case unescapedEmbeddedJSON
+        /// A `...` or `…` placeholder standing for omitted elements or members was removed.
+        case removedEllipsis
+        /// A number outside JSON syntax (`+1`, `.5`, `007`) was rewritten (`1`, `0.5`, `7`).
+        case normalizedNumber
+        /// An object member written without a value (`{"a": }`, `{"a": ,}`) was dropped.
+        case droppedEmptyMember
+        /// JavaScript's `undefined` was replaced by `null`.
+        case replacedUndefined
     }
 
     /// What kind of repair was made.

@@ -25,11 +25,26 @@ public struct LLMJSONExtractor: Sendable {
         /// Deepest nesting of objects and arrays accepted; deeper text fails with
         /// ``LLMJSONExtractionError/tooDeep(offset:limit:)``. Default 512.
         public var maxDepth: Int
+        /// Longest number accepted, in bytes (sign, digits, `.`, exponent); a longer one fails
+        /// with ``LLMJSONExtractionError/runawayNumber(offset:length:)``. Default 256: far
+        /// past any real value (a `Double` needs 17 significant digits) and short of what a
+        /// model stuck repeating a digit writes.
+        public var maxNumberLength: Int
+        /// Longest run of consecutive escape sequences accepted inside a string, in bytes; a
+        /// longer one fails with ``LLMJSONExtractionError/runawayEscape(offset:length:)``.
+        /// Default 1,000.
+        public var maxEscapeRunLength: Int
 
         /// Creates options.
-        /// - Parameter maxDepth: deepest nesting accepted (at least 1); default 512.
-        public init(maxDepth: Int = 512) {
+        /// - Parameters:
+        ///   - maxDepth: deepest nesting accepted (at least 1); default 512.
+        ///   - maxNumberLength: longest number accepted, in bytes (at least 1); default 256.
+        ///   - maxEscapeRunLength: longest run of escapes accepted, in bytes (at least 2);
+        ///     default 1,000.
+        public init(maxDepth: Int = 512, maxNumberLength: Int = 256, maxEscapeRunLength: Int = 1_000) {
             self.maxDepth = max(1, maxDepth)
+            self.maxNumberLength = max(1, maxNumberLength)
+            self.maxEscapeRunLength = max(2, maxEscapeRunLength)
         }
     }
 
@@ -89,53 +104,9 @@ public struct LLMJSONExtractor: Sendable {
         return try result.get()
     }
 
-    /// The values in `region`, with the prose skipped around them.
-    private func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
-    ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
-        var found: [ExtractedJSON] = []
-        var cursor = region.lowerBound
-        var proseStart = cursor  // Start of the text not yet accounted for by a value.
-        while cursor < region.upperBound {
-            let byte = bytes[cursor]
-            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
-                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
-            else {
-                cursor += 1
-                continue
-            }
-            let start = cursor
-            var parser = JSONByteParser(
-                bytes: bytes, start: start, end: region.upperBound, mode: .lenient, maxDepth: options.maxDepth
-            )
-            do throws(JSONParseFailure) {
-                let value = try parser.parseValue()
-                cursor = max(parser.position, start + 1)
-                if Self.isEmptyCut(value, parser.repairs, start: start) { continue }
-                var repairs: [JSONRepair] = []
-                if let prose = Self.firstNonBlank(bytes, proseStart..<start) {
-                    repairs.append(.make(.skippedProse, at: prose, "skipped the text before the value"))
-                }
-                repairs += parser.repairs
-                found.append(ExtractedJSON(value: value, range: start..<parser.position, repairs: repairs))
-                proseStart = parser.position
-            } catch {
-                switch error {
-                case .tooDeep(let offset, let limit): throw .tooDeep(offset: offset, limit: limit)
-                case .syntax(let offset, _): cursor = max(offset, start + 1)
-                }
-            }
-        }
-        if !found.isEmpty, let prose = Self.firstNonBlank(bytes, proseStart..<region.upperBound) {
-            found[found.count - 1].repairs.append(
-                .make(.skippedProse, at: prose, "skipped the text after the value"))
-        }
-        return found
-    }
-
     /// The strict JSON scalar (`"text"`, `42`, `true`, `null`) that is all of `region` but
     /// surrounding whitespace, else `nil`. No repairs here, so prose is never read as a value.
-    private static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
+    static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
         -> ExtractedJSON?
     {
         guard let start = firstNonBlank(bytes, region), bytes[start] != ASCII.openBrace,
@@ -151,13 +122,7 @@ public struct LLMJSONExtractor: Sendable {
         return ExtractedJSON(value: value, range: start..<valueEnd, repairs: [])
     }
 
-    /// A lone `{` or `[` closed by the end of the text with nothing inside: nothing recovered.
-    private static func isEmptyCut(_ value: JSONValue, _ repairs: [JSONRepair], start: Int) -> Bool {
-        guard value == .array([]) || value == .object([]) else { return false }
-        return repairs.contains { $0.kind == .closedBracket && $0.offset == start }
-    }
-
-    private static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         range.first { !ASCII.isWhitespace(bytes[$0]) }
     }
 }

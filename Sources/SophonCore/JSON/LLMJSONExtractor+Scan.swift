@@ -1,0 +1,150 @@
+/// Finding candidate values in a region of the text: which brackets start one, what to do
+/// when one fails, and which found values are prose in brackets.
+extension LLMJSONExtractor {
+    /// One value parsed from a candidate bracket.
+    struct Candidate {
+        var value: JSONValue
+        var range: Range<Int>
+        var repairs: [JSONRepair]
+        /// Tokens only JSON would write (quoted strings, numbers, literals).
+        var evidence: Int
+    }
+
+    /// The values in `region`, with the prose skipped around them.
+    ///
+    /// Every `{` or `[` that ``JSONByteParser/canOpenContainer(at:in:end:)`` accepts starts a
+    /// candidate. When one fails at offset F, the brackets between its start and F (which
+    /// the failed parse may have read inside a string it wrongly opened, as in
+    /// `He said ["hi] and {"a": 1}`) are tried again, and one is kept only when its value
+    /// reaches past F (a value nested in the broken one is part of it, not data). The retries
+    /// spend a budget of twice the region's length, so the search stays linear.
+    func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        var candidates: [Candidate] = []
+        var cursor = region.lowerBound
+        var budget = 2 * region.count + 4_096
+        while cursor < region.upperBound {
+            let byte = bytes[cursor]
+            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+            else {
+                cursor += 1
+                continue
+            }
+            let start = cursor
+            do throws(JSONParseFailure) {
+                let candidate = try parseCandidate(bytes, start, region.upperBound)
+                cursor = max(candidate.range.upperBound, start + 1)
+                if !Self.isNothing(candidate) { candidates.append(candidate) }
+            } catch {
+                let failure: Int
+                switch error {
+                case .tooDeep(let offset, let limit): throw .tooDeep(offset: offset, limit: limit)
+                case .runawayNumber(let offset, let length): throw .runawayNumber(offset: offset, length: length)
+                case .runawayEscape(let offset, let length): throw .runawayEscape(offset: offset, length: length)
+                case .syntax(let offset, _): failure = max(offset, start + 1)
+                }
+                if let nested = retry(bytes, start + 1..<failure, region.upperBound, budget: &budget) {
+                    candidates.append(nested)
+                    cursor = nested.range.upperBound
+                } else {
+                    cursor = failure
+                }
+            }
+        }
+        if candidates.contains(where: { !Self.isProse($0, bytes, region) }) {
+            candidates.removeAll { Self.isProse($0, bytes, region) }
+        }
+        return Self.located(candidates, bytes, region)
+    }
+
+    /// The first candidate starting in `range` whose value reaches past `range`'s end.
+    private func retry(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ end: Int, budget: inout Int
+    ) -> Candidate? {
+        for start in range where budget > 0 {
+            let byte = bytes[start]
+            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                JSONByteParser.canOpenContainer(at: start, in: bytes, end: end)
+            else { continue }
+            do throws(JSONParseFailure) {
+                let candidate = try parseCandidate(bytes, start, end)
+                budget -= candidate.range.count
+                if candidate.range.upperBound > range.upperBound, !Self.isNothing(candidate) { return candidate }
+            } catch {
+                if case .syntax(let offset, _) = error { budget -= max(1, offset - start) } else { budget -= 1 }
+            }
+        }
+        return nil
+    }
+
+    /// Parses the candidate whose bracket is at `start`.
+    func parseCandidate(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+    ) throws(JSONParseFailure) -> Candidate {
+        var first = start + 1
+        while first < end, ASCII.isWhitespace(bytes[first]) { first += 1 }
+        if first + 1 < end, bytes[first] == ASCII.backslash, bytes[first + 1] == ASCII.quote {
+            return try parseEscaped(bytes, start, end)
+        }
+        var parser = JSONByteParser(bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
+        parser.maxNumberLength = options.maxNumberLength
+        parser.maxEscapeRunLength = options.maxEscapeRunLength
+        let value = try parser.parseValue()
+        return Candidate(
+            value: value, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence)
+    }
+
+    /// A value that recovered nothing: a lone `{` or `[` closed by the end of the text, or a
+    /// container holding only a `...` placeholder.
+    private static func isNothing(_ candidate: Candidate) -> Bool {
+        let value = candidate.value
+        guard value == .array([]) || value == .object([]) else { return false }
+        return candidate.repairs.contains {
+            ($0.kind == .closedBracket && $0.offset == candidate.range.lowerBound) || $0.kind == .removedEllipsis
+        }
+    }
+
+    /// Whether a candidate is prose in brackets (`{Note: see below}`, the `[1]` of `See [1].`):
+    /// no JSON token but words, or at most one token in a line of prose. Such values are
+    /// dropped when the region also holds a real value.
+    private static func isProse(
+        _ candidate: Candidate, _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) -> Bool {
+        if candidate.evidence == 0 {
+            return candidate.repairs.contains { $0.kind == .quotedKey || $0.kind == .quotedBareWord }
+        }
+        guard candidate.evidence == 1 else { return false }
+        var before = candidate.range.lowerBound - 1
+        while before >= region.lowerBound, bytes[before] == ASCII.space || bytes[before] == ASCII.tab { before -= 1 }
+        if before >= region.lowerBound, ASCII.isLetter(bytes[before]) || ASCII.isDigit(bytes[before]) { return true }
+        var after = candidate.range.upperBound
+        while after < region.upperBound, bytes[after] == ASCII.space || bytes[after] == ASCII.tab { after += 1 }
+        if after < region.upperBound, bytes[after] == ASCII.dot || bytes[after] == ASCII.comma { after += 1 }
+        while after < region.upperBound, bytes[after] == ASCII.space { after += 1 }
+        return after < region.upperBound && ASCII.isLetter(bytes[after])
+    }
+
+    /// The candidates as results, each with the prose skipped before it (and after the last).
+    private static func located(
+        _ candidates: [Candidate], _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) -> [ExtractedJSON] {
+        var found: [ExtractedJSON] = []
+        var proseStart = region.lowerBound
+        for candidate in candidates {
+            var repairs: [JSONRepair] = []
+            if let prose = firstNonBlank(bytes, proseStart..<candidate.range.lowerBound) {
+                repairs.append(.make(.skippedProse, at: prose, "skipped the text before the value"))
+            }
+            repairs += candidate.repairs
+            found.append(ExtractedJSON(value: candidate.value, range: candidate.range, repairs: repairs))
+            proseStart = candidate.range.upperBound
+        }
+        if !found.isEmpty, let prose = firstNonBlank(bytes, proseStart..<region.upperBound) {
+            found[found.count - 1].repairs.append(
+                .make(.skippedProse, at: prose, "skipped the text after the value"))
+        }
+        return found
+    }
+}
