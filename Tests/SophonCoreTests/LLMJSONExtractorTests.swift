@@ -41,7 +41,7 @@ import Testing
         #expect(found.map(\.value.compactText) == [#"{"a":1}"#])
         #expect(found[0].range == 31..<39)
         #expect(found[0].repairs.map(\.kind) == [.skippedProse])
-        #expect(found[0].repairs.map(\.offset) == [0])
+        #expect(found[0].repairs.map(\.offset) == [23])  // The prose after the code block.
     }
 
     @Test func arrayInsideProse() throws {

@@ -128,8 +128,9 @@ extension JSONByteParser {
         }
         guard cursor < end else { return true }
         switch bytes[cursor] {
-        case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.quote:
-            return true
+        case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.quote,
+            ASCII.openBrace, ASCII.openBracket:
+            return true  // `{` or `[`: a missing `:` or `,` before a container.
         case ASCII.comma, ASCII.newline: return startsNextItem(at: cursor + 1)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
         default: return false

@@ -1,20 +1,30 @@
 /// Finds the JSON values in raw model text and repairs what models commonly break.
 ///
 /// The text is read as UTF-8 bytes in linear time:
-/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any language tag) are
-///    searched first, each on its own; values from several blocks are all returned, in order,
-///    never merged. When no block yields a value, the whole text is searched.
+/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any JSON-like language
+///    tag) are searched first, each on its own; values from several blocks are all returned,
+///    in order, never merged. When no block yields a value, the text outside code blocks in
+///    other languages (```` ```python ````) is searched, then, as a last resort, everything.
 /// 2. Within a block (or the text), every `{` or `[` outside a found value starts a candidate,
 ///    parsed with strings and escapes honoured (brackets and quotes inside strings do not
 ///    count). A candidate that does not parse even with repairs (`[Thinking]`,
-///    `the field {x} is in pixels`) is skipped and the search resumes where it failed, so
-///    nothing is scanned twice. Several values in a row (NDJSON) are each returned.
-/// 3. Repairs: truncation at the end of the block or text (a dangling string is closed, a cut
-///    number or literal completed or dropped, an incomplete member dropped — never given an
-///    invented value —, a trailing comma removed, open brackets closed innermost first),
-///    trailing commas, `//` and `/* */` comments, Python `True`/`False`/`None`, single-quoted
-///    strings, invalid escapes and raw control characters; `NaN` and `Infinity` become `null`,
-///    so the result is always strict JSON. Each repair is recorded with its byte offset.
+///    `the field {x} is in pixels`) is skipped; brackets it read inside a string it wrongly
+///    opened are tried again within a linear budget. Several values in a row (NDJSON,
+///    concatenated values) are each returned. Bracketed prose (`{Note: see below}`, the `[1]`
+///    of `See [1].`) is dropped when a real value is also present.
+/// 3. Repairs (see ``JSONRepair/Kind``): truncation at the end of the block or text (a
+///    dangling string is closed and loses the whitespace the cut left, a cut escape, number or
+///    literal is dropped or completed, an incomplete member dropped — never given an invented
+///    value —, a trailing comma removed, open brackets closed innermost first); trailing and
+///    missing commas, missing colons, mismatched and stray closers; `//`, `/* */` and `#`
+///    comments; single and typographic quotes; unquoted keys (kept as written: `$ref`, `_id`)
+///    and word values; Python `True`/`False`/`None`, `undefined`; unescaped quotes, newlines
+///    and tabs inside strings; invalid escapes; escaped JSON (`{\"a\": 1}`); `...`
+///    placeholders; `+1`, `.5`, `007`. `NaN` and `Infinity` become `null`, so the result is
+///    always strict JSON. Each repair is recorded with its byte offset.
+/// 4. Refusals: text with nothing recoverable, a number longer than
+///    ``Options/maxNumberLength`` or a run of escapes longer than
+///    ``Options/maxEscapeRunLength`` (a model caught in a loop) fail with a typed error.
 ///
 /// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
 /// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
@@ -63,7 +73,9 @@ public struct LLMJSONExtractor: Sendable {
     /// - Returns: at least one value; ranges are UTF-8 byte offsets in `text`, increasing.
     /// - Throws: ``LLMJSONExtractionError/noJSONFound`` when nothing is recoverable (empty,
     ///   blank or prose-only text); ``LLMJSONExtractionError/tooDeep(offset:limit:)`` when a
-    ///   candidate nests deeper than ``Options/maxDepth``.
+    ///   candidate nests deeper than ``Options/maxDepth``;
+    ///   ``LLMJSONExtractionError/runawayNumber(offset:length:)`` and
+    ///   ``LLMJSONExtractionError/runawayEscape(offset:length:)`` past the length limits.
     public func extract(from text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         try search(text)
     }
@@ -83,7 +95,8 @@ public struct LLMJSONExtractor: Sendable {
         let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
             do throws(LLMJSONExtractionError) {
                 var found: [ExtractedJSON] = []
-                for block in MarkdownFenceScanner.blocks(in: bytes) {
+                let blocks = MarkdownFenceScanner.blocks(in: bytes)
+                for block in blocks where block.mayHoldJSON {
                     var values = try scan(bytes, block.content)
                     if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
                         values = [scalar]
@@ -92,6 +105,15 @@ public struct LLMJSONExtractor: Sendable {
                         .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
                     for index in values.indices { values[index].repairs.insert(fence, at: 0) }
                     found += values
+                }
+                if found.isEmpty {
+                    // The text around code blocks in other languages (`python`), then everything.
+                    var start = 0
+                    for block in blocks where !block.mayHoldJSON {
+                        found += try scan(bytes, start..<max(start, block.extent.lowerBound))
+                        start = max(start, block.extent.upperBound)
+                    }
+                    found += try scan(bytes, start..<bytes.count)
                 }
                 if found.isEmpty { found = try scan(bytes, 0..<bytes.count) }
                 if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
