@@ -133,8 +133,30 @@ extension JSONByteParser {
             return true  // `{` or `[`: a missing `:` or `,` before a container.
         case ASCII.comma, ASCII.newline: return startsNextItem(at: cursor + 1)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
-        default: return false
+        default: return isLoneScalar(at: cursor)
         }
+    }
+
+    /// Whether a number or literal alone (followed by `,`, a closer, a newline or the end) is
+    /// at `offset`: the value after a key whose `:` is missing (`{"a" 1, "b" 2}`).
+    private func isLoneScalar(at offset: Int) -> Bool {
+        var cursor = offset
+        let byte = bytes[cursor]
+        if byte == ASCII.minus || ASCII.isDigit(byte) {
+            cursor += 1
+            while cursor < end, ASCII.isDigit(bytes[cursor]) || bytes[cursor] == ASCII.dot { cursor += 1 }
+        } else if ASCII.isLetter(byte) {
+            while cursor < end, ASCII.isLetter(bytes[cursor]) { cursor += 1 }
+            let word = text(offset..<cursor)
+            guard ["true", "false", "null", "True", "False", "None"].contains(word) else { return false }
+        } else {
+            return false
+        }
+        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+        guard cursor < end else { return true }
+        let next = bytes[cursor]
+        return next == ASCII.comma || next == ASCII.closeBrace || next == ASCII.closeBracket
+            || next == ASCII.newline || next == ASCII.carriageReturn
     }
 
     /// Whether the text at `offset` (whitespace skipped) can start the next member or element,

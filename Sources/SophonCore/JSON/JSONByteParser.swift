@@ -105,7 +105,7 @@ struct JSONByteParser {
         let isObject = bytes[offset] == ASCII.openBrace
         switch byte {
         case ASCII.quote, ASCII.apostrophe, ASCII.slash, ASCII.hash: return true
-        case ASCII.backslash: return cursor + 1 < end && bytes[cursor + 1] == ASCII.quote
+        case ASCII.backslash: return escapedJSONStart(after: offset, in: bytes, end: end)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
         case ASCII.closeBrace: return isObject
         case ASCII.dot: return ASCII.isEllipsis(bytes, cursor, end) || !isObject
@@ -114,6 +114,25 @@ struct JSONByteParser {
         case ASCII.zero...ASCII.nine: return true
         default: return "tfnTFNIu".utf8.contains(byte)
         }
+    }
+
+    /// Whether the bracket at `offset` opens escaped JSON (`{\"a\": 1}`, `{\n  \"a\"...`): after
+    /// whitespace and escaped whitespace (`\n`, `\t`, `\r`) comes `\"`.
+    static func escapedJSONStart(after offset: Int, in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        var cursor = offset + 1
+        while cursor + 1 < end {
+            if ASCII.isWhitespace(bytes[cursor]) {
+                cursor += 1
+                continue
+            }
+            guard bytes[cursor] == ASCII.backslash else { return false }
+            switch bytes[cursor + 1] {
+            case ASCII.quote: return true
+            case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"): cursor += 2
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Parses one value starting at ``position`` (leading whitespace allowed) and leaves

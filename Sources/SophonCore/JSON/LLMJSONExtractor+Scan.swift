@@ -83,9 +83,7 @@ extension LLMJSONExtractor {
     func parseCandidate(
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
     ) throws(JSONParseFailure) -> Candidate {
-        var first = start + 1
-        while first < end, ASCII.isWhitespace(bytes[first]) { first += 1 }
-        if first + 1 < end, bytes[first] == ASCII.backslash, bytes[first + 1] == ASCII.quote {
+        if JSONByteParser.escapedJSONStart(after: start, in: bytes, end: end) {
             return try parseEscaped(bytes, start, end)
         }
         var parser = JSONByteParser(bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
