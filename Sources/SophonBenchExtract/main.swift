@@ -4,6 +4,7 @@
 //   SophonBenchExtract extract FILE RUNS        LLMJSONExtractor on FILE
 //   SophonBenchExtract serialization FILE RUNS  Foundation's JSONSerialization on FILE
 //   SophonBenchExtract corpus FILE              the accuracy corpus: right/refused/wrong
+//   SophonBenchExtract show FILE                each value found, its range and repairs
 //
 // FILE may hold several documents separated by U+001E (record separator); each is one call.
 // Timing modes print `MEDIAN MIN MAX BYTES` (MB/s, MB = 10^6 bytes, over RUNS runs).
@@ -22,6 +23,18 @@ guard let data = FileManager.default.contents(atPath: arguments[2]) else { fail(
 if arguments[1] == "corpus" {
     let (right, refused, wrong) = BenchCorpus.score(String(decoding: data, as: UTF8.self))
     print("\(right) \(refused) \(wrong)")
+    exit(0)
+}
+
+if arguments[1] == "show" {
+    do {
+        for found in try LLMJSONExtractor().extract(from: String(decoding: data, as: UTF8.self)) {
+            print(found.value.compactText, found.range)
+            for repair in found.repairs { print("  \(repair.kind) \(repair.offset): \(repair.description)") }
+        }
+    } catch {
+        print("error: \(error)")
+    }
     exit(0)
 }
 
