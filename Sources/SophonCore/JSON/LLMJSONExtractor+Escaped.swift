@@ -3,18 +3,23 @@
 extension LLMJSONExtractor {
     /// Unescapes the text from the bracket at `start` up to the first unescaped `"` (the end of
     /// the string holding it) or `end`, and parses that leniently. Offsets in the result and
-    /// its repairs point into the original text.
+    /// its repairs point into the original text. Each byte read spends one unit of `budget`;
+    /// when it runs out the candidate fails (so repeated escaped brackets stay linear).
     func parseEscaped(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, budget: inout Int
     ) throws(JSONParseFailure) -> Candidate {
         var plain: [UInt8] = []
-        var origin: [Int] = []  // Offset in `bytes` of each byte of `plain`.
+        var origin: [UInt32] = []  // Offset in `bytes` of each byte of `plain`.
         var cursor = start
         while cursor < end, bytes[cursor] != ASCII.quote {
+            guard budget > 0, cursor < UInt32.max else {
+                throw .syntax(offset: start + 1, message: "escaped JSON too costly to search again")
+            }
+            budget -= 1
             let byte = bytes[cursor]
             guard byte == ASCII.backslash, cursor + 1 < end else {
                 plain.append(byte)
-                origin.append(cursor)
+                origin.append(UInt32(cursor))
                 cursor += 1
                 continue
             }
@@ -25,14 +30,14 @@ extension LLMJSONExtractor {
             case UInt8(ascii: "r"): plain.append(ASCII.carriageReturn)
             default:
                 plain.append(byte)
-                origin.append(cursor)
+                origin.append(UInt32(cursor))
                 plain.append(bytes[cursor + 1])
             }
-            origin.append(cursor)
+            origin.append(UInt32(cursor))
             cursor += 2
         }
         let stop = min(cursor, end)
-        func original(_ offset: Int) -> Int { offset < origin.count ? origin[offset] : stop }
+        func original(_ offset: Int) -> Int { offset < origin.count ? Int(origin[offset]) : stop }
         let result: Result<Candidate, JSONParseFailure> = plain.withUnsafeBufferPointer { inner in
             var parser = JSONByteParser(
                 bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)

@@ -16,14 +16,16 @@ extension LLMJSONExtractor {
     /// candidate. When one fails at offset F, the brackets between its start and F (which
     /// the failed parse may have read inside a string it wrongly opened, as in
     /// `He said ["hi] and {"a": 1}`) are tried again, and one is kept only when its value
-    /// reaches past F (a value nested in the broken one is part of it, not data). The retries
-    /// spend a budget of twice the region's length, so the search stays linear.
+    /// reaches past F (a value nested in the broken one is part of it, not data). The retries,
+    /// and the unescaping of escaped JSON candidates, each spend a budget of twice the region's
+    /// length, so the search stays linear.
     func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
     ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         var candidates: [Candidate] = []
         var cursor = region.lowerBound
         var budget = 2 * region.count + 4_096
+        var unescapeBudget = budget
         while cursor < region.upperBound {
             let byte = bytes[cursor]
             guard byte == ASCII.openBrace || byte == ASCII.openBracket,
@@ -34,7 +36,7 @@ extension LLMJSONExtractor {
             }
             let start = cursor
             do throws(JSONParseFailure) {
-                let candidate = try parseCandidate(bytes, start, region.upperBound)
+                let candidate = try parseCandidate(bytes, start, region.upperBound, &unescapeBudget)
                 cursor = max(candidate.range.upperBound, start + 1)
                 if !Self.isNothing(candidate) { candidates.append(candidate) }
             } catch {
@@ -45,7 +47,9 @@ extension LLMJSONExtractor {
                 case .runawayEscape(let offset, let length): throw .runawayEscape(offset: offset, length: length)
                 case .syntax(let offset, _): failure = max(offset, start + 1)
                 }
-                if let nested = retry(bytes, start + 1..<failure, region.upperBound, budget: &budget) {
+                if let nested = retry(
+                    bytes, start + 1..<failure, region.upperBound, budget: &budget, unescapeBudget: &unescapeBudget)
+                {
                     candidates.append(nested)
                     cursor = nested.range.upperBound
                 } else {
@@ -61,7 +65,8 @@ extension LLMJSONExtractor {
 
     /// The first candidate starting in `range` whose value reaches past `range`'s end.
     private func retry(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ end: Int, budget: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ end: Int, budget: inout Int,
+        unescapeBudget: inout Int
     ) -> Candidate? {
         for start in range where budget > 0 {
             let byte = bytes[start]
@@ -69,7 +74,7 @@ extension LLMJSONExtractor {
                 JSONByteParser.canOpenContainer(at: start, in: bytes, end: end)
             else { continue }
             do throws(JSONParseFailure) {
-                let candidate = try parseCandidate(bytes, start, end)
+                let candidate = try parseCandidate(bytes, start, end, &unescapeBudget)
                 budget -= candidate.range.count
                 if candidate.range.upperBound > range.upperBound, !Self.isNothing(candidate) { return candidate }
             } catch {
@@ -79,12 +84,12 @@ extension LLMJSONExtractor {
         return nil
     }
 
-    /// Parses the candidate whose bracket is at `start`.
+    /// Parses the candidate whose bracket is at `start`; escaped JSON spends `unescapeBudget`.
     func parseCandidate(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ unescapeBudget: inout Int
     ) throws(JSONParseFailure) -> Candidate {
         if JSONByteParser.escapedJSONStart(after: start, in: bytes, end: end) {
-            return try parseEscaped(bytes, start, end)
+            return try parseEscaped(bytes, start, end, budget: &unescapeBudget)
         }
         var parser = JSONByteParser(bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
         parser.maxNumberLength = options.maxNumberLength
