@@ -40,7 +40,8 @@ enum BenchCorpus {
             let newline = header.hasSuffix(" +nl")
             let body = input.joined(separator: "\n") + (newline ? "\n" : "")
             result.append(
-                (String(newline ? header.dropLast(4) : header), body, expected == ["REFUSE"] ? nil : expected))
+                (String(newline ? header.dropLast(4) : header), body, expected == ["REFUSE"] ? nil : expected)
+            )
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("### ") {

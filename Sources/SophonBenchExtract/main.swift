@@ -18,7 +18,9 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: extract|serialization FILE RUNS, or corpus FILE") }
-guard let data = FileManager.default.contents(atPath: arguments[2]) else { fail("cannot read \(arguments[2])") }
+guard let data = FileManager.default.contents(atPath: arguments[2]) else {
+    fail("cannot read \(arguments[2])")
+}
 
 if arguments[1] == "corpus" {
     let (right, refused, wrong) = BenchCorpus.score(String(decoding: data, as: UTF8.self))
@@ -54,7 +56,9 @@ for _ in 0..<runs {
             }
         case "serialization":
             for document in documents {
-                sink &+= (try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])) == nil ? 0 : 1
+                sink &+=
+                    (try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])) == nil
+                    ? 0 : 1
             }
         default:
             fail("unknown mode \(arguments[1])")
@@ -64,7 +68,8 @@ for _ in 0..<runs {
     speeds.append(Double(bytes) / 1e6 / max(seconds, 1e-9))
 }
 speeds.sort()
-let median = speeds.count % 2 == 1
+let median =
+    speeds.count % 2 == 1
     ? speeds[speeds.count / 2] : (speeds[speeds.count / 2 - 1] + speeds[speeds.count / 2]) / 2
 print(String(format: "%.2f %.2f %.2f %d", median, speeds[0], speeds[speeds.count - 1], bytes))
 if sink == Int.min { print(sink) }  // Keeps the work observable.

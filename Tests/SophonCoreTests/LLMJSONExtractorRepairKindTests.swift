@@ -7,7 +7,10 @@ import Testing
     let extractor = LLMJSONExtractor()
 
     @Test(arguments: [
-        ("{“a”: ‘b’}", #"{"a":"b"}"#, [JSONRepair.Kind.convertedCurlyQuotes, .convertedCurlyQuotes], [1, 10]),
+        (
+            "{“a”: ‘b’}", #"{"a":"b"}"#, [JSONRepair.Kind.convertedCurlyQuotes, .convertedCurlyQuotes],
+            [1, 10]
+        ),
         (#"{name: 1, $ref: "x"}"#, #"{"name":1,"$ref":"x"}"#, [.quotedKey, .quotedKey], [1, 10]),
         (#"{_id: 1, @type: 2}"#, #"{"_id":1,"@type":2}"#, [.quotedKey, .quotedKey], [1, 9]),
         (
@@ -22,12 +25,18 @@ import Testing
         (#"[{"a": 1]"#, #"[{"a":1}]"#, [.closedMismatchedBracket], [1]),
         (#"{"a": 1]}"#, #"{"a":1}"#, [.removedStrayBracket], [7]),
         (#"{"q": "say "hi" now"}"#, #"{"q":"say \"hi\" now"}"#, [.escapedInnerQuote], [11]),
-        (#"{'n': 'O'Brien'}"#, #"{"n":"O'Brien"}"#, [.convertedSingleQuotes, .convertedSingleQuotes, .escapedInnerQuote], [1, 6, 8]),
+        (
+            #"{'n': 'O'Brien'}"#, #"{"n":"O'Brien"}"#,
+            [.convertedSingleQuotes, .convertedSingleQuotes, .escapedInnerQuote], [1, 6, 8]
+        ),
         (#"{\"a\": 1}"#, #"{"a":1}"#, [.unescapedEmbeddedJSON], [0]),
         ("[1, 2, ...]", "[1,2]", [.removedEllipsis], [7]),
         ("[1, …, 3]", "[1,3]", [.removedEllipsis], [4]),
         (#"{"a": 1, ...}"#, #"{"a":1}"#, [.removedEllipsis], [9]),
-        ("[+1, .5, 007, -.5]", "[1,0.5,7,-0.5]", [.normalizedNumber, .normalizedNumber, .normalizedNumber, .normalizedNumber], [1, 5, 9, 14]),
+        (
+            "[+1, .5, 007, -.5]", "[1,0.5,7,-0.5]",
+            [.normalizedNumber, .normalizedNumber, .normalizedNumber, .normalizedNumber], [1, 5, 9, 14]
+        ),
         (#"{"a": , "b": 1}"#, #"{"b":1}"#, [.droppedEmptyMember], [1]),
         (#"{"a": 1, "b": }"#, #"{"a":1}"#, [.droppedEmptyMember], [9]),
         (#"{"v": undefined}"#, #"{"v":null}"#, [.replacedUndefined], [6]),
@@ -59,7 +68,10 @@ import Testing
         let found = try extractor.extractFirst(from: text)
         #expect(found.value.compactText == #"{"a":[1,2]}"#)
         #expect(found.range == 8..<text.utf8.count)
-        #expect(found.repairs.map(\.kind) == [.skippedProse, .unescapedEmbeddedJSON, .removedTrailingComma, .closedBracket, .closedBracket])
+        #expect(
+            found.repairs.map(\.kind) == [
+                .skippedProse, .unescapedEmbeddedJSON, .removedTrailingComma, .closedBracket, .closedBracket,
+            ])
         #expect(found.repairs.map(\.offset) == [0, 8, 21, 16, 8])
     }
 
@@ -73,7 +85,9 @@ import Testing
             try extractor.extract(from: #"{"pi": 3."# + digits + "}")
         }
         let options = LLMJSONExtractor.Options(maxNumberLength: 400)
-        #expect(throws: Never.self) { try LLMJSONExtractor(options: options).extract(from: "[1." + digits + "]") }
+        #expect(throws: Never.self) {
+            try LLMJSONExtractor(options: options).extract(from: "[1." + digits + "]")
+        }
     }
 
     @Test func runawayEscapeIsRefused() {

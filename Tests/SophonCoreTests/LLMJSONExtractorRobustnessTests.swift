@@ -23,7 +23,8 @@ import Testing
             for (index, member) in part.enumerated() {
                 guard member.key == whole[index].key else { return false }
                 let isLast = index == part.count - 1
-                guard isLast ? isCut(member.value, of: whole[index].value) : member.value == whole[index].value
+                guard
+                    isLast ? isCut(member.value, of: whole[index].value) : member.value == whole[index].value
                 else { return false }
             }
             return true
@@ -31,7 +32,9 @@ import Testing
             guard part.count <= whole.count else { return false }
             for (index, element) in part.enumerated() {
                 let isLast = index == part.count - 1
-                guard isLast ? isCut(element, of: whole[index]) : element == whole[index] else { return false }
+                guard isLast ? isCut(element, of: whole[index]) : element == whole[index] else {
+                    return false
+                }
             }
             return true
         case (.string(let part), .string(let whole)): return whole.hasPrefix(part)

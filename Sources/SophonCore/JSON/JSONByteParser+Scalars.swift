@@ -98,7 +98,8 @@ extension JSONByteParser {
                 if text(cursor..<wordEnd) == "Infinity" {
                     position = wordEnd
                     let shown = text(start..<wordEnd)
-                    repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '\(shown)' with null"))
+                    repairs.append(
+                        .make(.replacedNonFiniteNumber, at: start, "replaced '\(shown)' with null"))
                     return .null
                 }
             }
@@ -110,7 +111,9 @@ extension JSONByteParser {
                 return nil
             } else {
                 throw .syntax(
-                    offset: cursor, message: "expected a digit after '\(text(start..<cursor))' but found \(describe(at: cursor))")
+                    offset: cursor,
+                    message:
+                        "expected a digit after '\(text(start..<cursor))' but found \(describe(at: cursor))")
             }
         } else {
             if cursor - integerStart > 1, bytes[integerStart] == ASCII.zero {
@@ -155,7 +158,9 @@ extension JSONByteParser {
                     "cut the incomplete number '\(text(start..<cursor))' back to '\(kept)'"))
         } else if normalized {
             repairs.append(
-                .make(.normalizedNumber, at: start, "rewrote the number '\(text(start..<cursor))' as '\(kept)'"))
+                .make(
+                    .normalizedNumber, at: start, "rewrote the number '\(text(start..<cursor))' as '\(kept)'")
+            )
         }
         return .number(JSONNumber(checkedText: kept))
     }

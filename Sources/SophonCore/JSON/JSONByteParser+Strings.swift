@@ -121,8 +121,9 @@ extension JSONByteParser {
     /// skipped) can follow a string in JSON, or a missing comma.
     func endsString(after offset: Int) -> Bool {
         var cursor = offset
-        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab
-            || bytes[cursor] == ASCII.carriageReturn
+        while cursor < end,
+            bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab
+                || bytes[cursor] == ASCII.carriageReturn
         {
             cursor += 1
         }

@@ -107,7 +107,9 @@ extension JSONByteParser {
         if isLenient, byte == ASCII.closeBrace || byte == ASCII.closeBracket {
             guard frames.dropLast().contains(where: { $0.closer == byte }) else {
                 repairs.append(
-                    .make(.removedStrayBracket, at: position, "removed the \(describe(at: position)) closing nothing"))
+                    .make(
+                        .removedStrayBracket, at: position,
+                        "removed the \(describe(at: position)) closing nothing"))
                 position += 1
                 return nil
             }
@@ -115,7 +117,8 @@ extension JSONByteParser {
             repairs.append(
                 .make(
                     .closedMismatchedBracket, at: top.start,
-                    "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))"))
+                    "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))"
+                ))
             return frames.removeLast().value
         }
         if isLenient, top.isObject ? startsKey(byte) : startsValue(byte, words: true) {

@@ -57,11 +57,14 @@ extension LLMJSONExtractor {
                     repairs.append(.make(repair.kind, at: offset, what))
                 }
                 let range = start..<max(start + 1, original(parser.position))
-                return .success(Candidate(value: value, range: range, repairs: repairs, evidence: parser.evidence))
+                return .success(
+                    Candidate(value: value, range: range, repairs: repairs, evidence: parser.evidence))
             } catch {
                 switch error {
-                case .syntax(let offset, let message): return .failure(.syntax(offset: original(offset), message: message))
-                case .tooDeep(let offset, let limit): return .failure(.tooDeep(offset: original(offset), limit: limit))
+                case .syntax(let offset, let message):
+                    return .failure(.syntax(offset: original(offset), message: message))
+                case .tooDeep(let offset, let limit):
+                    return .failure(.tooDeep(offset: original(offset), limit: limit))
                 case .runawayNumber(let offset, let length):
                     return .failure(.runawayNumber(offset: original(offset), length: length))
                 case .runawayEscape(let offset, let length):

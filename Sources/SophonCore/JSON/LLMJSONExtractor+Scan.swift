@@ -43,12 +43,15 @@ extension LLMJSONExtractor {
                 let failure: Int
                 switch error {
                 case .tooDeep(let offset, let limit): throw .tooDeep(offset: offset, limit: limit)
-                case .runawayNumber(let offset, let length): throw .runawayNumber(offset: offset, length: length)
-                case .runawayEscape(let offset, let length): throw .runawayEscape(offset: offset, length: length)
+                case .runawayNumber(let offset, let length):
+                    throw .runawayNumber(offset: offset, length: length)
+                case .runawayEscape(let offset, let length):
+                    throw .runawayEscape(offset: offset, length: length)
                 case .syntax(let offset, _): failure = max(offset, start + 1)
                 }
                 if let nested = retry(
-                    bytes, start + 1..<failure, region.upperBound, budget: &budget, unescapeBudget: &unescapeBudget)
+                    bytes, start + 1..<failure, region.upperBound, budget: &budget,
+                    unescapeBudget: &unescapeBudget)
                 {
                     candidates.append(nested)
                     cursor = nested.range.upperBound
@@ -76,9 +79,15 @@ extension LLMJSONExtractor {
             do throws(JSONParseFailure) {
                 let candidate = try parseCandidate(bytes, start, end, &unescapeBudget)
                 budget -= candidate.range.count
-                if candidate.range.upperBound > range.upperBound, !Self.isNothing(candidate) { return candidate }
+                if candidate.range.upperBound > range.upperBound, !Self.isNothing(candidate) {
+                    return candidate
+                }
             } catch {
-                if case .syntax(let offset, _) = error { budget -= max(1, offset - start) } else { budget -= 1 }
+                if case .syntax(let offset, _) = error {
+                    budget -= max(1, offset - start)
+                } else {
+                    budget -= 1
+                }
             }
         }
         return nil
@@ -91,7 +100,8 @@ extension LLMJSONExtractor {
         if JSONByteParser.escapedJSONStart(after: start, in: bytes, end: end) {
             return try parseEscaped(bytes, start, end, budget: &unescapeBudget)
         }
-        var parser = JSONByteParser(bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
+        var parser = JSONByteParser(
+            bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
         parser.maxNumberLength = options.maxNumberLength
         parser.maxEscapeRunLength = options.maxEscapeRunLength
         let value = try parser.parseValue()
@@ -105,7 +115,8 @@ extension LLMJSONExtractor {
         let value = candidate.value
         guard value == .array([]) || value == .object([]) else { return false }
         return candidate.repairs.contains {
-            ($0.kind == .closedBracket && $0.offset == candidate.range.lowerBound) || $0.kind == .removedEllipsis
+            ($0.kind == .closedBracket && $0.offset == candidate.range.lowerBound)
+                || $0.kind == .removedEllipsis
         }
     }
 
@@ -120,10 +131,16 @@ extension LLMJSONExtractor {
         }
         guard candidate.evidence == 1 else { return false }
         var before = candidate.range.lowerBound - 1
-        while before >= region.lowerBound, bytes[before] == ASCII.space || bytes[before] == ASCII.tab { before -= 1 }
-        if before >= region.lowerBound, ASCII.isLetter(bytes[before]) || ASCII.isDigit(bytes[before]) { return true }
+        while before >= region.lowerBound, bytes[before] == ASCII.space || bytes[before] == ASCII.tab {
+            before -= 1
+        }
+        if before >= region.lowerBound, ASCII.isLetter(bytes[before]) || ASCII.isDigit(bytes[before]) {
+            return true
+        }
         var after = candidate.range.upperBound
-        while after < region.upperBound, bytes[after] == ASCII.space || bytes[after] == ASCII.tab { after += 1 }
+        while after < region.upperBound, bytes[after] == ASCII.space || bytes[after] == ASCII.tab {
+            after += 1
+        }
         if after < region.upperBound, bytes[after] == ASCII.dot || bytes[after] == ASCII.comma { after += 1 }
         while after < region.upperBound, bytes[after] == ASCII.space { after += 1 }
         return after < region.upperBound && ASCII.isLetter(bytes[after])

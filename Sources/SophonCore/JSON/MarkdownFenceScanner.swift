@@ -22,7 +22,8 @@ enum MarkdownFenceScanner {
         /// Blocks in other languages (`python`, `bash`) hold code, searched only as a last resort.
         var mayHoldJSON: Bool {
             tag.isEmpty || tag.hasPrefix("json")
-                || ["ndjson", "js", "javascript", "ts", "typescript", "text", "txt", "plaintext"].contains(tag)
+                || ["ndjson", "js", "javascript", "ts", "typescript", "text", "txt", "plaintext"].contains(
+                    tag)
         }
     }
 
