@@ -42,6 +42,7 @@ import Testing
         (#"{"v": undefined}"#, #"{"v":null}"#, [.replacedUndefined], [6]),
         ("{\"a\": 1 # c \"x\"\n}", #"{"a":1}"#, [.removedComment], [8]),
         (#"{"t": "it\'s"}"#, #"{"t":"it's"}"#, [.repairedEscape], [9]),
+        (#"{"a": "x, "b": 2}"#, #"{"a":"x","b":2}"#, [.closedString], [8]),
     ])
     func repairKind(text: String, compact: String, kinds: [JSONRepair.Kind], offsets: [Int]) throws {
         let found = try extractor.extract(from: text)

@@ -60,6 +60,15 @@ extension JSONByteParser {
                     position += closer
                     return finishString(String(decoding: buffer, as: UTF8.self), quote: quote)
                 }
+                if let comma = commaBeforeKey(quoteAt: position), comma >= contentStart {
+                    // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
+                    buffer.removeLast(position - comma)
+                    while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
+                    repairs.append(
+                        .make(.closedString, at: comma, "closed the string missing its closing quote"))
+                    position = comma
+                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote)
+                }
                 if !reportedQuote {
                     reportedQuote = true
                     repairs.append(
@@ -136,6 +145,27 @@ extension JSONByteParser {
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
         default: return isLoneScalar(at: cursor)
         }
+    }
+
+    /// The offset of the `,` before the `"` at `offset` when they look like the start of the
+    /// next member (`, "key":`), else `nil`.
+    private func commaBeforeKey(quoteAt offset: Int) -> Int? {
+        guard bytes[offset] == ASCII.quote else { return nil }
+        var comma = offset - 1
+        while comma >= 0, bytes[comma] == ASCII.space || bytes[comma] == ASCII.tab { comma -= 1 }
+        guard comma >= 0, bytes[comma] == ASCII.comma else { return nil }
+        var cursor = offset + 1
+        while cursor < end, bytes[cursor] != ASCII.quote {
+            let byte = bytes[cursor]
+            if byte < 0x20 || byte == ASCII.comma || byte == ASCII.colon || byte == ASCII.backslash {
+                return nil
+            }
+            cursor += 1
+        }
+        guard cursor > offset + 1 else { return nil }
+        cursor += 1
+        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+        return cursor < end && bytes[cursor] == ASCII.colon ? comma : nil
     }
 
     /// Whether a number or literal alone (followed by `,`, a closer, a newline or the end) is
