@@ -15,7 +15,10 @@ extension JSONByteParser {
     ///   a missing closing quote (in lenient mode for a single-quoted string cut by the end
     ///   before any single-quoted string was complete: an apostrophe in prose);
     ///   ``JSONParseFailure/runawayEscape(offset:length:)`` past ``maxEscapeRunLength``.
-    mutating func readString() throws(JSONParseFailure) -> (text: String, complete: Bool) {
+    /// - Parameter isKey: the string is an object key: one that reaches a quote it cannot end
+    ///   at (or the end of the region) after a `:` lost its closing quote before that `:`
+    ///   (`{"a: 1, "b": 2}`), and is closed there.
+    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (text: String, complete: Bool) {
         let start = position
         let quote: UInt8  // The ASCII quote that ends the string.
         var curlyCloser: UInt8 = 0  // Third UTF-8 byte of the typographic closer, if any.
@@ -46,6 +49,11 @@ extension JSONByteParser {
         }
         var buffer: [UInt8] = []
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        // The first `:` in a key: its offset and the length of `buffer` before it.
+        var keyColon: (offset: Int, count: Int)?
+        if isKey, isLenient, let colon = (contentStart..<position).first(where: { bytes[$0] == ASCII.colon }) {
+            keyColon = (colon, colon - contentStart)
+        }
         var reportedControl = false
         var reportedQuote = false
         var escapeRun = -1  // Offset where the current run of escapes started.
@@ -59,6 +67,9 @@ extension JSONByteParser {
                 if !isLenient || endsString(after: position + closer) {
                     position += closer
                     return finishString(String(decoding: buffer, as: UTF8.self), quote: quote)
+                }
+                if let colon = keyColon {
+                    return closeKey(before: colon, buffer: &buffer)
                 }
                 if let comma = commaBeforeKey(quoteAt: position), comma >= contentStart {
                     // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
@@ -90,6 +101,7 @@ extension JSONByteParser {
                 continue
             }
             escapeRun = -1
+            if isKey, isLenient, byte == ASCII.colon, keyColon == nil { keyColon = (position, buffer.count) }
             if byte < 0x20 {
                 let name = "U+" + hex4(UInt32(byte))
                 guard isLenient else {
@@ -114,10 +126,23 @@ extension JSONByteParser {
             throw .syntax(
                 offset: start, message: "unterminated string (no closing quote before the end of input)")
         }
+        if let colon = keyColon { return closeKey(before: colon, buffer: &buffer) }
         position = end
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
         evidence += 1
         return (String(decoding: buffer, as: UTF8.self), false)
+    }
+
+    /// Ends a key that lost its closing quote at the `:` after it; ``position`` is left on the
+    /// `:`.
+    private mutating func closeKey(
+        before colon: (offset: Int, count: Int), buffer: inout [UInt8]
+    ) -> (text: String, complete: Bool) {
+        buffer.removeLast(buffer.count - colon.count)
+        while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
+        repairs.append(.make(.closedString, at: colon.offset, "closed the key missing its closing quote"))
+        position = colon.offset
+        return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote)
     }
 
     private mutating func finishString(_ value: String, quote: UInt8) -> (text: String, complete: Bool) {

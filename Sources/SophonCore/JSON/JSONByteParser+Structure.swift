@@ -61,7 +61,7 @@ extension JSONByteParser {
         let key: String
         if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {
             // A key cut by the end leaves `.colon`, whose end-of-text repair drops it.
-            key = try readString().text
+            key = try readString(isKey: true).text
         } else if isLenient, ASCII.isKeyStart(byte) {
             key = readUnquotedKey()
         } else {
