@@ -21,14 +21,16 @@ extension JSONByteParser {
 
     /// Skips whitespace; in lenient mode also `//`, `#` and `/* */` comments (recorded). A
     /// quote inside a comment is part of the comment.
-    mutating func skipInsignificant() throws(JSONParseFailure) {
+    /// - Parameter hashComments: whether `#` starts a comment; not where a member's value is
+    ///   expected, since `{"color": #fff}` holds a word there.
+    mutating func skipInsignificant(hashComments: Bool = true) throws(JSONParseFailure) {
         while position < end {
             let byte = bytes[position]
             if ASCII.isWhitespace(byte) {
                 position += 1
                 continue
             }
-            guard isLenient, byte == ASCII.slash || byte == ASCII.hash else { return }
+            guard isLenient, byte == ASCII.slash || (hashComments && byte == ASCII.hash) else { return }
             let start = position
             let next: UInt8 = position + 1 < end ? bytes[position + 1] : 0
             if next == ASCII.slash || byte == ASCII.hash {
@@ -69,7 +71,7 @@ extension JSONByteParser {
         if byte == ASCII.minus || ASCII.isDigit(byte) { return try readNumber() }
         if isLenient, byte == ASCII.plus || byte == ASCII.dot { return try readNumber() }
         if ASCII.isLetter(byte) { return try readWord(allowBareWord: allowBareWord) }
-        if isLenient, allowBareWord, ASCII.isKeyStart(byte) { return readBareWord() }
+        if isLenient, allowBareWord, ASCII.isKeyStart(byte) || byte == ASCII.hash { return readBareWord() }
         throw .syntax(offset: start, message: "expected a JSON value but found \(describe(at: start))")
     }
 

@@ -145,7 +145,7 @@ struct JSONByteParser {
         var frames: [Frame] = []
         var expect = Expectation.value
         while true {
-            try skipInsignificant()
+            try skipInsignificant(hashComments: expect != .value || frames.isEmpty)
             guard position < end else {
                 return try finishAtEnd(frames: &frames, expect: expect)
             }
