@@ -51,7 +51,8 @@ extension JSONByteParser {
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
         // The first `:` in a key: its offset and the length of `buffer` before it.
         var keyColon: (offset: Int, count: Int)?
-        if isKey, isLenient, let colon = (contentStart..<position).first(where: { bytes[$0] == ASCII.colon }) {
+        if isKey, isLenient, let colon = (contentStart..<position).first(where: { bytes[$0] == ASCII.colon })
+        {
             keyColon = (colon, colon - contentStart)
         }
         var reportedControl = false
