@@ -39,6 +39,10 @@ import Testing
         ),
         (#"{"a": , "b": 1}"#, #"{"b":1}"#, [.droppedEmptyMember], [1]),
         (#"{"a": 1, "b": }"#, #"{"a":1}"#, [.droppedEmptyMember], [9]),
+        (
+            #"{"w": 12px, "d": 2024-01-15}"#, #"{"w":"12px","d":"2024-01-15"}"#,
+            [.quotedBareWord, .quotedBareWord], [6, 17]
+        ),
         (#"{"v": undefined}"#, #"{"v":null}"#, [.replacedUndefined], [6]),
         ("{\"a\": 1 # c \"x\"\n}", #"{"a":1}"#, [.removedComment], [8]),
         (#"{"t": "it\'s"}"#, #"{"t":"it's"}"#, [.repairedEscape], [9]),

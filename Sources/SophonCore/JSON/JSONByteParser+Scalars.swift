@@ -68,8 +68,26 @@ extension JSONByteParser {
             }
             return .string(value)
         }
-        if byte == ASCII.minus || ASCII.isDigit(byte) { return try readNumber() }
-        if isLenient, byte == ASCII.plus || byte == ASCII.dot { return try readNumber() }
+        if byte == ASCII.minus || ASCII.isDigit(byte)
+            || (isLenient && (byte == ASCII.plus || byte == ASCII.dot))
+        {
+            guard isLenient, allowBareWord else { return try readNumber() }
+            let repairCount = repairs.count
+            let evidenceBefore = evidence
+            let number = try? readNumber()
+            if gluesToWord(at: position) {
+                // `12px`, `50%`, `2024-01-15`, `12:30`: one word, not a number.
+                repairs.removeLast(repairs.count - repairCount)
+                evidence = evidenceBefore
+                position = start
+                return readBareWord()
+            }
+            guard let number else {
+                position = start
+                return try readNumber()  // Throws the same failure again.
+            }
+            return number
+        }
         if ASCII.isLetter(byte) { return try readWord(allowBareWord: allowBareWord) }
         if isLenient, allowBareWord, ASCII.isKeyStart(byte) || byte == ASCII.hash { return readBareWord() }
         throw .syntax(offset: start, message: "expected a JSON value but found \(describe(at: start))")
@@ -225,6 +243,19 @@ extension JSONByteParser {
         }
         evidence += 1
         return value
+    }
+
+    /// Whether the byte at `offset`, right after a number, makes the number part of a word
+    /// (`12px`, `50%`, `2024-01-15`, `12:30`, `1/2`; not `1//` or `1/*`, comments).
+    func gluesToWord(at offset: Int) -> Bool {
+        guard offset < end else { return false }
+        let byte = bytes[offset]
+        if byte == ASCII.slash {
+            let next = offset + 1 < end ? bytes[offset + 1] : 0
+            return next != ASCII.slash && next != ASCII.asterisk && next != 0
+        }
+        return ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "%") || byte == ASCII.minus
+            || byte == ASCII.colon || byte == ASCII.dot || byte == ASCII.underscore
     }
 
     /// Reads an unquoted word value up to `,`, `}`, `]`, the end of the line or the region,
