@@ -34,7 +34,7 @@ import Testing
         ("[1, …, 3]", "[1,3]", [.removedEllipsis], [4]),
         (#"{"a": 1, ...}"#, #"{"a":1}"#, [.removedEllipsis], [9]),
         (
-            "[+1, .5, 007, -.5]", "[1,0.5,7,-0.5]",
+            "[+1, .5, 007, -.5]", #"[1,0.5,"007",-0.5]"#,
             [.normalizedNumber, .normalizedNumber, .normalizedNumber, .normalizedNumber], [1, 5, 9, 14]
         ),
         (#"{"a": , "b": 1}"#, #"{"b":1}"#, [.droppedEmptyMember], [1]),
@@ -62,7 +62,7 @@ import Testing
         let cases: [(String, String)] = [
             (#"{"a": [1, 2}"#, "closed the '[' left open before the '}' (offset 11) at offset 6"),
             (#"{"a": 1]}"#, "removed the ']' closing nothing at offset 7"),
-            ("[007]", "rewrote the number '007' as '7' at offset 1"),
+            ("[007]", #"kept the number '007' with leading zeros as the string "007" at offset 1"#),
             (#"{a: 1}"#, "quoted the key 'a' at offset 1"),
             (#"{"s": on}"#, "read the unquoted word 'on' as a string at offset 6"),
         ]

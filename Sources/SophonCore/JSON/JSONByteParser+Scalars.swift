@@ -94,7 +94,8 @@ extension JSONByteParser {
     }
 
     /// Reads a number. Lenient mode cuts a number missing its last digits back to its valid
-    /// part (`1.` -> `1`), rewrites `+1`, `.5` and `007` as `1`, `0.5` and `7`, reads
+    /// part (`1.` -> `1`), rewrites `+1` and `.5` as `1` and `0.5`, keeps `007` as the string
+    /// `"007"`, reads
     /// `-Infinity` as `null`, and refuses a number longer than ``maxNumberLength``.
     mutating func readNumber() throws(JSONParseFailure) -> JSONValue? {
         let start = position
@@ -108,7 +109,7 @@ extension JSONByteParser {
             normalized = true
             cursor += 1
         }
-        var integerStart = cursor
+        let integerStart = cursor
         while cursor < end, ASCII.isDigit(bytes[cursor]) { cursor += 1 }
         var integer = ""
         if cursor == integerStart {
@@ -140,8 +141,20 @@ extension JSONByteParser {
                 guard isLenient else {
                     throw .syntax(offset: integerStart, message: "a number cannot start with a leading zero")
                 }
-                while integerStart < cursor - 1, bytes[integerStart] == ASCII.zero { integerStart += 1 }
-                normalized = true
+                // `007`, `01234`: an identifier or code more often than a count; kept as the
+                // string of its text (nothing lost; a lenient decoder still reads it as 7).
+                while cursor < end, ASCII.isDigit(bytes[cursor]) || bytes[cursor] == ASCII.dot { cursor += 1 }
+                position = cursor
+                if cursor - start > maxNumberLength {
+                    throw .runawayNumber(offset: start, length: cursor - start)
+                }
+                let literal = text(start..<cursor)
+                repairs.append(
+                    .make(
+                        .normalizedNumber, at: start,
+                        "kept the number '\(literal)' with leading zeros as the string \"\(literal)\""))
+                evidence += 1
+                return .string(literal)
             }
             integer = text(integerStart..<cursor)
         }

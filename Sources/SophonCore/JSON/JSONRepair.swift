@@ -63,7 +63,8 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case unescapedEmbeddedJSON
         /// A `...` or `…` placeholder standing for omitted elements or members was removed.
         case removedEllipsis
-        /// A number outside JSON syntax (`+1`, `.5`, `007`) was rewritten (`1`, `0.5`, `7`).
+        /// A number outside JSON syntax was rewritten: `+1` and `.5` as `1` and `0.5`; `007`
+        /// (leading zeros: a code more often than a count) as the string `"007"`.
         case normalizedNumber
         /// An object member written without a value (`{"a": }`, `{"a": ,}`) was dropped.
         case droppedEmptyMember
