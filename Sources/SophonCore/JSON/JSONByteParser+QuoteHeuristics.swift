@@ -13,9 +13,12 @@ extension JSONByteParser {
         }
         guard cursor < end else { return true }
         switch bytes[cursor] {
-        case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.quote,
-            ASCII.openBrace, ASCII.openBracket:
+        case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.openBrace,
+            ASCII.openBracket:
             return true  // `{` or `[`: a missing `:` or `,` before a container.
+        case ASCII.quote:
+            // `"a" "b"`: a missing comma; `"bye""`: a quoted word ending the text.
+            return cursor > offset
         case ASCII.comma, ASCII.newline: return startsNextItem(at: cursor + 1)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
         default: return isLoneScalar(at: cursor)
