@@ -19,6 +19,7 @@ import Testing
         ),
         (#"{"a": 1 "b": 2}"#, #"{"a":1,"b":2}"#, [.insertedComma], [8]),
         ("[1 2 \"x\"]", #"[1,2,"x"]"#, [.insertedComma, .insertedComma], [3, 5]),
+        (#"{"a": 1,, "b": 2}"#, #"{"a":1,"b":2}"#, [.removedExtraComma], [8]),
         (#"{"a" 1}"#, #"{"a":1}"#, [.insertedColon], [5]),
         (#"{"a" {"b": 1}}"#, #"{"a":{"b":1}}"#, [.insertedColon], [5]),
         (#"{"a": [1, 2}"#, #"{"a":[1,2]}"#, [.closedMismatchedBracket], [6]),

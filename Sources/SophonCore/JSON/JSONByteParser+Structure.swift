@@ -57,6 +57,12 @@ extension JSONByteParser {
             return frames.removeLast().value
         }
         if isLenient, skipEllipsis(frames: frames, expect: &expect) { return nil }
+        if isLenient, byte == ASCII.comma, expect == .keyAfterComma {
+            // `{"a": 1,, "b": 2}`: an object has no holes, so the extra comma means nothing.
+            repairs.append(.make(.removedExtraComma, at: position, "removed the extra ','"))
+            position += 1
+            return nil
+        }
         let keyStart = position
         let key: String
         if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {

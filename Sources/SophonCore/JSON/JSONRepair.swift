@@ -51,6 +51,9 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case quotedBareWord
         /// A missing comma between two members or elements was inserted.
         case insertedComma
+        /// A second comma between two object members (`{"a": 1,, "b": 2}`) was removed.
+        /// (In an array, `[1,,2]` is refused: a hole or a typo cannot be told apart.)
+        case removedExtraComma
         /// A missing colon between a key and its value was inserted.
         case insertedColon
         /// A container left open before a closer of another kind (`[1, 2}`) was closed there.
