@@ -23,6 +23,13 @@ extension JSONByteParser {
             return nil
         }
         let afterColon = expect == .value && !frames.isEmpty
+        if isLenient, afterColon, ASCII.isEllipsis(bytes, position, end) {
+            // `{"a": ..., "b": 1}`: the value stands elided; the member is dropped below.
+            repairs.append(.make(.removedEllipsis, at: position, "removed the '...' placeholder"))
+            position += 3
+            while position < end, bytes[position] == ASCII.dot { position += 1 }
+            return nil
+        }
         if isLenient, afterColon, byte == ASCII.comma || byte == ASCII.closeBrace, let top = frames.last {
             // `{"a": , "b": 1}` or `{"a": }`: the member has no value; drop it.
             repairs.append(.make(.droppedEmptyMember, at: top.keyStart, "dropped the member with no value"))
