@@ -90,6 +90,34 @@ import Testing
         }
     }
 
+    @Test func mutatedCorpusInputsNeverGiveNonStrictJSON() throws {
+        var state: UInt64 = 0xC0FFEE
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        let alphabet = Array(#"{}[]":,'\/*#.-+0 tn"#.utf8) + [0x0A]
+        for item in LLMJSONExtractorCorpusTests.corpus.cases {
+            for _ in 0..<8 {
+                var bytes = Array(item.input.utf8)
+                guard !bytes.isEmpty else { continue }
+                for _ in 0..<(1 + next(3)) {
+                    let index = next(bytes.count)
+                    switch next(3) {
+                    case 0: bytes[index] = alphabet[next(alphabet.count)]
+                    case 1: bytes.insert(alphabet[next(alphabet.count)], at: index)
+                    default: if bytes.count > 1 { bytes.remove(at: index) }
+                    }
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard let found = try? extractor.extract(from: text) else { continue }
+                for value in found.map(\.value) {
+                    #expect(try JSONValue(parsing: value.compactText) == value, "input: \(text)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         "[a", "{\"", "{\\\"", "[\"", "'", "\"", "[1,", "{x:", "{\"a\" ", "[[1]", "{\"a\":[", "[\"]\" ",
         "```json\n{", "{\\\"a\\\": [\\\"", "[...", "{a b ", "[1 ", "{'a': '",
