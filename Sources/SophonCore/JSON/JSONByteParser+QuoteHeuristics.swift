@@ -68,25 +68,28 @@ extension JSONByteParser {
             || next == ASCII.newline || next == ASCII.carriageReturn
     }
 
-    /// Whether the text at `offset` (whitespace skipped) can start the next member or element,
-    /// close a container, or is the end.
+    /// Whether the text at `offset` (whitespace skipped) can start the next member (in an
+    /// object: a key) or element (in an array: a value), close a container, or is the end.
     func startsNextItem(at offset: Int) -> Bool {
         var cursor = offset
         while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
         guard cursor < end else { return true }
         let byte = bytes[cursor]
         switch byte {
-        case ASCII.quote, ASCII.apostrophe, ASCII.openBrace, ASCII.openBracket, ASCII.closeBrace,
-            ASCII.closeBracket, ASCII.minus, ASCII.comma, ASCII.slash, ASCII.hash, ASCII.dot:
+        case ASCII.quote, ASCII.apostrophe, ASCII.closeBrace, ASCII.closeBracket, ASCII.comma, ASCII.slash,
+            ASCII.hash, ASCII.dot:
             return true
-        case ASCII.zero...ASCII.nine: return true
+        case ASCII.openBrace, ASCII.openBracket, ASCII.minus: return !inObject
+        case ASCII.zero...ASCII.nine where !inObject: return true
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
         default:
             guard ASCII.isKeyStart(byte), byte < 0x80 else { return false }
             var wordEnd = cursor
             while wordEnd < end, ASCII.isKeyStart(bytes[wordEnd]), bytes[wordEnd] < 0x80 { wordEnd += 1 }
             let word = text(cursor..<wordEnd)
-            if ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) { return true }
+            if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
+                return true
+            }
             while wordEnd < end, bytes[wordEnd] == ASCII.space || bytes[wordEnd] == ASCII.tab { wordEnd += 1 }
             return wordEnd < end && bytes[wordEnd] == ASCII.colon
         }

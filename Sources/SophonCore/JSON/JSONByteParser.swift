@@ -45,6 +45,9 @@ struct JSONByteParser {
     /// How many single-quoted strings were read to the end: a single-quoted string cut by the
     /// end of the text is accepted only after one (else `'` is an apostrophe in prose).
     var singleQuotedStrings = 0
+    /// Whether the innermost open container is an object (set before each token is read), so
+    /// the string reader knows what may follow a string there: a key, not a value.
+    var inObject = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, mode: Mode, maxDepth: Int) {
         self.bytes = bytes
@@ -150,6 +153,7 @@ struct JSONByteParser {
                 return try finishAtEnd(frames: &frames, expect: expect)
             }
             let byte = bytes[position]
+            inObject = frames.last?.isObject ?? false
             let produced: JSONValue?
             switch expect {
             case .value, .firstElement, .elementAfterComma:
