@@ -44,7 +44,15 @@ import Testing
             #"{"w": 12px, "d": 2024-01-15}"#, #"{"w":"12px","d":"2024-01-15"}"#,
             [.quotedBareWord, .quotedBareWord], [6, 17]
         ),
-        (#"{"v": undefined}"#, #"{"v":null}"#, [.replacedUndefined], [6]),
+        (#"{"v": undefined}"#, #"{"v":null}"#, [.convertedNullWord], [6]),
+        (
+            #"{"v": NULL, "w": nil}"#, #"{"v":null,"w":null}"#, [.convertedNullWord, .convertedNullWord],
+            [6, 17]
+        ),
+        (
+            #"{"m": fast // quick"#, #"{"m":"fast"}"#, [.quotedBareWord, .removedComment, .closedBracket],
+            [6, 11, 0]
+        ),
         ("{\"a\": 1 # c \"x\"\n}", #"{"a":1}"#, [.removedComment], [8]),
         (#"{"t": "it\'s"}"#, #"{"t":"it's"}"#, [.repairedEscape], [9]),
         (#"{"a": "x, "b": 2}"#, #"{"a":"x","b":2}"#, [.closedString], [8]),

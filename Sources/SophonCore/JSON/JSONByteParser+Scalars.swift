@@ -199,7 +199,7 @@ extension JSONByteParser {
     }
 
     /// Reads `true`, `false` or `null`; lenient mode also Python's `True`, `False`, `None`,
-    /// `NaN`, `Infinity` and `undefined` (as `null`), completes a literal cut by the end
+    /// `NaN`, `Infinity`, `undefined`, `NULL`, `Null` and `nil` (as `null`), completes a literal cut by the end
     /// (`tru`), and, when `allowBareWord` is set, reads any other word as a string.
     mutating func readWord(allowBareWord: Bool) throws(JSONParseFailure) -> JSONValue {
         let start = position
@@ -247,9 +247,9 @@ extension JSONByteParser {
             case "NaN", "Infinity":
                 value = .null
                 repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null"))
-            case "undefined":
+            case "undefined", "NULL", "Null", "nil":
                 value = .null
-                repairs.append(.make(.replacedUndefined, at: start, "replaced 'undefined' with null"))
+                repairs.append(.make(.convertedNullWord, at: start, "replaced '\(word)' with null"))
             default:
                 return nil
             }
@@ -279,6 +279,7 @@ extension JSONByteParser {
             let byte = bytes[position]
             if byte == ASCII.comma || byte == ASCII.closeBrace || byte == ASCII.closeBracket
                 || byte == ASCII.newline || byte == ASCII.carriageReturn
+                || (position > start && startsTrailingComment(at: position))
             {
                 break
             }
@@ -289,6 +290,16 @@ extension JSONByteParser {
         let word = text(start..<last)
         repairs.append(.make(.quotedBareWord, at: start, "read the unquoted word '\(word)' as a string"))
         return .string(word)
+    }
+
+    /// Whether a comment (`//`, `/*` or `#`) after a space starts at `offset`, ending a word.
+    private func startsTrailingComment(at offset: Int) -> Bool {
+        guard offset > 0, bytes[offset - 1] == ASCII.space || bytes[offset - 1] == ASCII.tab else {
+            return false
+        }
+        if bytes[offset] == ASCII.hash { return true }
+        guard bytes[offset] == ASCII.slash, offset + 1 < end else { return false }
+        return bytes[offset + 1] == ASCII.slash || bytes[offset + 1] == ASCII.asterisk
     }
 
     /// Reads an unquoted key: letters, digits, `_`, `$`, `@`, `-`, `.` and non-ASCII

@@ -71,8 +71,9 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case normalizedNumber
         /// An object member written without a value (`{"a": }`, `{"a": ,}`) was dropped.
         case droppedEmptyMember
-        /// JavaScript's `undefined` was replaced by `null`.
-        case replacedUndefined
+        /// A word for "no value" from another language (`undefined`, `NULL`, `Null`, `nil`) was
+        /// replaced by `null`.
+        case convertedNullWord
     }
 
     /// What kind of repair was made.
