@@ -156,7 +156,6 @@ extension JSONByteParser {
                 evidence += 1
                 return .string(literal)
             }
-            integer = text(integerStart..<cursor)
         }
         let integerEnd = cursor
         var validEnd = cursor
@@ -178,7 +177,12 @@ extension JSONByteParser {
             throw .runawayNumber(offset: start, length: cursor - start)
         }
         evidence += 1
-        let kept = sign + integer + text(integerEnd..<validEnd)
+        // Common case: the text as written. Rewritten forms drop a `+` or add a `0`.
+        let kept =
+            normalized
+            ? sign + (integer.isEmpty ? text(integerStart..<integerEnd) : integer)
+                + text(integerEnd..<validEnd)
+            : text(start..<validEnd)
         if validEnd != cursor {
             guard isLenient else {
                 throw .syntax(
