@@ -90,6 +90,8 @@ public struct LLMJSONExtractor: Sendable {
         return first
     }
 
+    /// Fenced blocks that may hold JSON, else the text around code in other languages, else
+    /// everything; a whole-text scalar last.
     private func search(_ text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         var text = text
         let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
@@ -115,7 +117,9 @@ public struct LLMJSONExtractor: Sendable {
                     }
                     found += try scan(bytes, start..<bytes.count)
                 }
-                if found.isEmpty { found = try scan(bytes, 0..<bytes.count) }
+                if found.isEmpty, blocks.contains(where: { !$0.mayHoldJSON }) {
+                    found = try scan(bytes, 0..<bytes.count)
+                }
                 if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
                 guard !found.isEmpty else { return .failure(.noJSONFound) }
                 return .success(found)
