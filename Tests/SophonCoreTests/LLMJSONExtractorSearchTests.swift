@@ -59,4 +59,14 @@ import Testing
         }
         #expect(elapsed < .seconds(30))
     }
+
+    @Test(arguments: [
+        ("{\"a\": 1,\r\n\"b\": \"x\r\n", #"{"a":1,"b":"x"}"#),
+        ("```json\r\n{\"a\": 1}\r\n```\r\n", #"{"a":1}"#),
+        ("{\"a\": \"x\"\r\n\"b\": 2}", #"{"a":"x","b":2}"#),
+        ("{\"text\": \"first line\n", #"{"text":"first line"}"#),
+    ])
+    func windowsLineEndsAndCutNewlines(text: String, compact: String) throws {
+        #expect(try extractor.extract(from: text).map(\.value.compactText) == [compact])
+    }
 }
