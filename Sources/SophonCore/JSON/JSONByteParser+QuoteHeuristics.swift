@@ -79,8 +79,10 @@ extension JSONByteParser {
         case ASCII.quote, ASCII.apostrophe, ASCII.closeBrace, ASCII.closeBracket, ASCII.comma, ASCII.slash,
             ASCII.hash, ASCII.dot:
             return true
-        case ASCII.openBrace, ASCII.openBracket, ASCII.minus: return !inObject
-        case ASCII.zero...ASCII.nine where !inObject: return true
+        case ASCII.openBrace, ASCII.openBracket: return !inObject
+        case ASCII.minus where !inObject, ASCII.zero...ASCII.nine where !inObject:
+            return isLoneScalar(at: cursor)
+        case ASCII.minus: return false
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
         default:
             guard ASCII.isKeyStart(byte), byte < 0x80 else { return false }
@@ -88,7 +90,7 @@ extension JSONByteParser {
             while wordEnd < end, ASCII.isKeyStart(bytes[wordEnd]), bytes[wordEnd] < 0x80 { wordEnd += 1 }
             let word = text(cursor..<wordEnd)
             if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
-                return true
+                return word == "NaN" || isLoneScalar(at: cursor)
             }
             while wordEnd < end, bytes[wordEnd] == ASCII.space || bytes[wordEnd] == ASCII.tab { wordEnd += 1 }
             return wordEnd < end && bytes[wordEnd] == ASCII.colon
