@@ -90,6 +90,39 @@ import Testing
         }
     }
 
+    @Test func validJSONIsNeverChanged() throws {
+        var state: UInt64 = 0xFACE
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(max(bound, 1)))
+        }
+        let pieces = [
+            "\"", "'", ",", ":", "{", "}", "[", "]", "\\", "\n", "\t", " ", "a", "é", "😀", "//", "/*", "#",
+            "...", "…", "“", "”", "true", "null", "1", "-", "NaN", "```", "\", \"", "\": ", "1e5", "None",
+        ]
+        func string() -> String { (0..<next(8)).map { _ in pieces[next(pieces.count)] }.joined() }
+        func value(_ depth: Int) -> JSONValue {
+            switch next(depth < 3 ? 7 : 5) {
+            case 0: .string(string())
+            case 1:
+                .number(JSONNumber(text: ["0", "-1", "3.25", "1e-07", "-0.5E+3"][next(5)]) ?? JSONNumber(0))
+            case 2: [.bool(true), .bool(false), .null][next(3)]
+            case 3, 4: .string(string())
+            case 5: .object((0..<next(4)).map { _ in JSONMember(string(), value(depth + 1)) })
+            default: .array((0..<next(4)).map { _ in value(depth + 1) })
+            }
+        }
+        for index in 0..<2_000 {
+            let root: JSONValue =
+                index.isMultiple(of: 2) ? .array([value(1)]) : .object([JSONMember(string(), value(1))])
+            let json = index.isMultiple(of: 3) ? root.prettyText : root.compactText
+            let text = ["", "Here:\n```json\n" + json + "\n```\nDone.", "Result: " + json + " (end)"][next(3)]
+            let found = try extractor.extract(from: text.isEmpty ? json : text)
+            #expect(found.map(\.value) == [root], "input: \(text.isEmpty ? json : text)")
+            #expect(found.allSatisfy { $0.repairs.allSatisfy { !$0.kind.changesValue } })
+        }
+    }
+
     @Test func mutatedCorpusInputsNeverGiveNonStrictJSON() throws {
         var state: UInt64 = 0xC0FFEE
         func next(_ bound: Int) -> Int {

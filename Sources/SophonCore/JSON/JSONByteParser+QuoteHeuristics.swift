@@ -54,6 +54,11 @@ extension JSONByteParser {
         if byte == ASCII.minus || ASCII.isDigit(byte) {
             cursor += 1
             while cursor < end, ASCII.isDigit(bytes[cursor]) || bytes[cursor] == ASCII.dot { cursor += 1 }
+            if cursor < end, bytes[cursor] | 0x20 == 0x65 {  // e or E
+                cursor += 1
+                if cursor < end, bytes[cursor] == ASCII.plus || bytes[cursor] == ASCII.minus { cursor += 1 }
+                while cursor < end, ASCII.isDigit(bytes[cursor]) { cursor += 1 }
+            }
         } else if ASCII.isLetter(byte) {
             while cursor < end, ASCII.isLetter(bytes[cursor]) { cursor += 1 }
             let word = text(offset..<cursor)
