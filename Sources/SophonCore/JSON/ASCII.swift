@@ -37,6 +37,11 @@ enum ASCII {
         isLetter(byte) || isDigit(byte) || byte == underscore || byte == dollar || byte == at || byte >= 0x80
     }
 
+    /// Whether `byte` can continue an unquoted key: a key start, `-` or `.`.
+    static func isKeyCharacter(_ byte: UInt8) -> Bool {
+        isKeyStart(byte) || byte == minus || byte == dot
+    }
+
     /// What a typographic quote at `offset` is, by its third UTF-8 byte (`E2 80 xx`):
     /// 0x98 `‘`, 0x99 `’`, 0x9C `“`, 0x9D `”`; `nil` for anything else.
     static func curlyQuote(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ end: Int) -> UInt8? {

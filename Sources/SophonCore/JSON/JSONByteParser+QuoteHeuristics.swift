@@ -87,12 +87,13 @@ extension JSONByteParser {
         case ASCII.openBrace, ASCII.openBracket: return !inObject
         case ASCII.minus where !inObject, ASCII.zero...ASCII.nine where !inObject:
             return isLoneScalar(at: cursor)
-        case ASCII.minus: return false
-        case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
+        case 0xE2 where ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end):
+            return true
         default:
-            guard ASCII.isKeyStart(byte), byte < 0x80 else { return false }
+            // A word: a literal (in an array) or an unquoted key followed by `:` (in an object).
+            guard ASCII.isKeyStart(byte) || byte == ASCII.minus else { return false }
             var wordEnd = cursor
-            while wordEnd < end, ASCII.isKeyStart(bytes[wordEnd]), bytes[wordEnd] < 0x80 { wordEnd += 1 }
+            while wordEnd < end, ASCII.isKeyCharacter(bytes[wordEnd]) { wordEnd += 1 }
             let word = text(cursor..<wordEnd)
             if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
                 return word == "NaN" || isLoneScalar(at: cursor)

@@ -312,7 +312,7 @@ extension JSONByteParser {
         let start = position
         while position < end {
             let byte = bytes[position]
-            guard ASCII.isKeyStart(byte) || byte == ASCII.minus || byte == ASCII.dot else { break }
+            guard ASCII.isKeyCharacter(byte) else { break }
             position += 1
         }
         let key = text(start..<position)

@@ -42,7 +42,7 @@ extension JSONByteParser {
                 guard !isLenient || endsString(after: position + 1) else { break }
                 let value = text(contentStart..<position)
                 position += 1
-                return finishString(value, quote: quote)
+                return finishString(value, quote: quote, from: start)
             }
             if byte == ASCII.backslash || byte < 0x20 || (byte == 0xE2 && curlyCloser != 0) { break }
             position += 1
@@ -67,10 +67,10 @@ extension JSONByteParser {
             if closer > 0 {
                 if !isLenient || endsString(after: position + closer) {
                     position += closer
-                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote)
+                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
                 }
                 if let colon = keyColon {
-                    return closeKey(before: colon, buffer: &buffer)
+                    return closeKey(before: colon, buffer: &buffer, from: start)
                 }
                 if let comma = commaBeforeKey(quoteAt: position), comma >= contentStart {
                     // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
@@ -79,7 +79,7 @@ extension JSONByteParser {
                     repairs.append(
                         .make(.closedString, at: comma, "closed the string missing its closing quote"))
                     position = comma
-                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote)
+                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
                 }
                 if !reportedQuote {
                     reportedQuote = true
@@ -127,27 +127,31 @@ extension JSONByteParser {
             throw .syntax(
                 offset: start, message: "unterminated string (no closing quote before the end of input)")
         }
-        if let colon = keyColon { return closeKey(before: colon, buffer: &buffer) }
+        if let colon = keyColon { return closeKey(before: colon, buffer: &buffer, from: start) }
         position = end
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
         evidence += 1
+        stringRanges?.append(start..<end)
         return (String(decoding: buffer, as: UTF8.self), false)
     }
 
     /// Ends a key that lost its closing quote at the `:` after it; ``position`` is left on the
     /// `:`.
     private mutating func closeKey(
-        before colon: (offset: Int, count: Int), buffer: inout [UInt8]
+        before colon: (offset: Int, count: Int), buffer: inout [UInt8], from start: Int
     ) -> (text: String, complete: Bool) {
         buffer.removeLast(buffer.count - colon.count)
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
         repairs.append(.make(.closedString, at: colon.offset, "closed the key missing its closing quote"))
         position = colon.offset
-        return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote)
+        return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote, from: start)
     }
 
-    private mutating func finishString(_ value: String, quote: UInt8) -> (text: String, complete: Bool) {
+    private mutating func finishString(_ value: String, quote: UInt8, from start: Int) -> (
+        text: String, complete: Bool
+    ) {
         evidence += 1
+        stringRanges?.append(start..<position)
         if quote == ASCII.apostrophe { singleQuotedStrings += 1 }
         return (value, true)
     }

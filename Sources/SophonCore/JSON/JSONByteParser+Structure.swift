@@ -75,7 +75,7 @@ extension JSONByteParser {
         if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {
             // A key cut by the end leaves `.colon`, whose end-of-text repair drops it.
             key = try readString(isKey: true).text
-        } else if isLenient, ASCII.isKeyStart(byte) {
+        } else if isLenient, ASCII.isKeyStart(byte) || byte == ASCII.minus {
             key = readUnquotedKey()
         } else {
             throw .syntax(

@@ -45,6 +45,9 @@ struct JSONByteParser {
     /// How many single-quoted strings were read to the end: a single-quoted string cut by the
     /// end of the text is accepted only after one (else `'` is an apostrophe in prose).
     var singleQuotedStrings = 0
+    /// The ranges of the strings read (quotes included), recorded only when not `nil`: the
+    /// extractor asks for them after a failure, to retry brackets read as text.
+    var stringRanges: [Range<Int>]?
     /// Whether the innermost open container is an object (set before each token is read), so
     /// the string reader knows what may follow a string there: a key, not a value.
     var inObject = false
@@ -112,7 +115,7 @@ struct JSONByteParser {
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
         case ASCII.closeBrace: return isObject
         case ASCII.dot: return ASCII.isEllipsis(bytes, cursor, end) || !isObject
-        case _ where isObject: return ASCII.isKeyStart(byte)
+        case _ where isObject: return ASCII.isKeyStart(byte) || byte == ASCII.minus
         case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus, ASCII.plus: return true
         case ASCII.zero...ASCII.nine: return true
         default: return "tfnTFNIu".utf8.contains(byte)

@@ -4,9 +4,10 @@ extension LLMJSONExtractor {
     /// Unescapes the text from the bracket at `start` up to the first unescaped `"` (the end of
     /// the string holding it) or `end`, and parses that leniently. Offsets in the result and
     /// its repairs point into the original text. Each byte read spends one unit of `budget`;
-    /// when it runs out the candidate fails (so repeated escaped brackets stay linear).
+    /// when it runs out the candidate fails (so repeated escaped brackets stay linear). On
+    /// failure `evidence` holds the JSON tokens read.
     func parseEscaped(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, budget: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, budget: inout Int, evidence: inout Int
     ) throws(JSONParseFailure) -> Candidate {
         var plain: [UInt8] = []
         var origin: [UInt32] = []  // Offset in `bytes` of each byte of `plain`.
@@ -38,6 +39,8 @@ extension LLMJSONExtractor {
         }
         let stop = min(cursor, end)
         func original(_ offset: Int) -> Int { offset < origin.count ? Int(origin[offset]) : stop }
+        var innerEvidence = 0
+        defer { evidence = innerEvidence }
         let result: Result<Candidate, JSONParseFailure> = plain.withUnsafeBufferPointer { inner in
             var parser = JSONByteParser(
                 bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)
@@ -60,6 +63,7 @@ extension LLMJSONExtractor {
                 return .success(
                     Candidate(value: value, range: range, repairs: repairs, evidence: parser.evidence))
             } catch {
+                innerEvidence = parser.evidence
                 switch error {
                 case .syntax(let offset, let message):
                     return .failure(.syntax(offset: original(offset), message: message))

@@ -10,15 +10,27 @@ extension LLMJSONExtractor {
         var evidence: Int
     }
 
+    /// What a candidate had read when it failed.
+    struct FailedRead {
+        /// JSON tokens read before the failure (see ``JSONByteParser/evidence``).
+        var evidence = 0
+        /// The strings read, when asked for.
+        var strings: [Range<Int>] = []
+    }
+
     /// The values in `region`, with the prose skipped around them.
     ///
     /// Every `{` or `[` that ``JSONByteParser/canOpenContainer(at:in:end:)`` accepts starts a
-    /// candidate. When one fails at offset F, the brackets between its start and F (which
-    /// the failed parse may have read inside a string it wrongly opened, as in
-    /// `He said ["hi] and {"a": 1}`) are tried again, and one is kept only when its value
-    /// reaches past F (a value nested in the broken one is part of it, not data). The retries,
-    /// and the unescaping of escaped JSON candidates, each spend a budget of twice the region's
-    /// length, so the search stays linear.
+    /// candidate. When one fails at offset F:
+    /// - the brackets it read inside its strings before F (a string it wrongly opened, as in
+    ///   `He said ["hi] and {"a": 1}`) are tried again, and one is kept when its value reaches
+    ///   past F;
+    /// - else, when the failed candidate was JSON (it read a JSON token, or holds a `:` of its
+    ///   own), nothing inside it is data: the search goes on after its closing bracket (or
+    ///   stops at the end of the region), so a broken value never yields its nested parts;
+    /// - else (prose in brackets, `{ not json {"a": 1} }`) the search goes on from F.
+    /// The retries, and the unescaping of escaped JSON candidates, each spend a budget of twice
+    /// the region's length, so the search stays linear.
     func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
     ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
@@ -26,6 +38,7 @@ extension LLMJSONExtractor {
         var cursor = region.lowerBound
         var budget = 2 * region.count + 4_096
         var unescapeBudget = budget
+        var extents: [Int: BracketExtent]?
         while cursor < region.upperBound {
             let byte = bytes[cursor]
             guard byte == ASCII.openBrace || byte == ASCII.openBracket,
@@ -35,8 +48,9 @@ extension LLMJSONExtractor {
                 continue
             }
             let start = cursor
+            var failed = FailedRead()
             do throws(JSONParseFailure) {
-                let candidate = try parseCandidate(bytes, start, region.upperBound, &unescapeBudget)
+                let candidate = try parseCandidate(bytes, start, region.upperBound, &unescapeBudget, &failed)
                 cursor = max(candidate.range.upperBound, start + 1)
                 if !Self.isNothing(candidate) { candidates.append(candidate) }
             } catch {
@@ -50,14 +64,16 @@ extension LLMJSONExtractor {
                 case .syntax(let offset, _): failure = max(offset, start + 1)
                 }
                 if let nested = retry(
-                    bytes, start + 1..<failure, region.upperBound, budget: &budget,
-                    unescapeBudget: &unescapeBudget)
-                {
+                    bytes, start, failure, region.upperBound, budget: &budget, unescapeBudget: &unescapeBudget
+                ) {
                     candidates.append(nested)
                     cursor = nested.range.upperBound
-                } else {
-                    cursor = failure
+                    continue
                 }
+                if extents == nil { extents = Self.bracketExtents(bytes, region) }
+                let extent = extents?[start] ?? BracketExtent(end: region.upperBound, colons: 0)
+                let wasJSON = failed.evidence > 0 || extent.colons > 0
+                cursor = wasJSON ? max(failure, extent.end) : failure
             }
         }
         if candidates.contains(where: { !Self.isProse($0, bytes, region) }) {
@@ -66,27 +82,30 @@ extension LLMJSONExtractor {
         return Self.located(candidates, bytes, region)
     }
 
-    /// The first candidate starting in `range` whose value reaches past `range`'s end.
+    /// The first candidate starting inside a string that the failed candidate at `start` read
+    /// before `failure`, whose value reaches past `failure`.
     private func retry(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ end: Int, budget: inout Int,
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ failure: Int, _ end: Int, budget: inout Int,
         unescapeBudget: inout Int
     ) -> Candidate? {
-        for start in range where budget > 0 {
-            let byte = bytes[start]
-            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
-                JSONByteParser.canOpenContainer(at: start, in: bytes, end: end)
-            else { continue }
-            do throws(JSONParseFailure) {
-                let candidate = try parseCandidate(bytes, start, end, &unescapeBudget)
-                budget -= candidate.range.count
-                if candidate.range.upperBound > range.upperBound, !Self.isNothing(candidate) {
-                    return candidate
-                }
-            } catch {
-                if case .syntax(let offset, _) = error {
-                    budget -= max(1, offset - start)
-                } else {
-                    budget -= 1
+        guard budget > 0 else { return nil }
+        budget -= failure - start
+        var failed = FailedRead()
+        guard (try? parseCandidate(bytes, start, end, &unescapeBudget, &failed, recordStrings: true)) == nil
+        else { return nil }
+        for string in failed.strings where string.lowerBound < failure {
+            for offset in string.clamped(to: start + 1..<failure) where budget > 0 {
+                let byte = bytes[offset]
+                guard byte == ASCII.openBrace || byte == ASCII.openBracket,
+                    JSONByteParser.canOpenContainer(at: offset, in: bytes, end: end)
+                else { continue }
+                var ignored = FailedRead()
+                do throws(JSONParseFailure) {
+                    let candidate = try parseCandidate(bytes, offset, end, &unescapeBudget, &ignored)
+                    budget -= candidate.range.count
+                    if candidate.range.upperBound > failure, !Self.isNothing(candidate) { return candidate }
+                } catch {
+                    if case .syntax(let at, _) = error { budget -= max(1, at - offset) } else { budget -= 1 }
                 }
             }
         }
@@ -94,19 +113,72 @@ extension LLMJSONExtractor {
     }
 
     /// Parses the candidate whose bracket is at `start`; escaped JSON spends `unescapeBudget`.
+    /// On failure `failed` holds what was read (the strings only when `recordStrings`).
     func parseCandidate(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ unescapeBudget: inout Int
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ unescapeBudget: inout Int,
+        _ failed: inout FailedRead, recordStrings: Bool = false
     ) throws(JSONParseFailure) -> Candidate {
         if JSONByteParser.escapedJSONStart(after: start, in: bytes, end: end) {
-            return try parseEscaped(bytes, start, end, budget: &unescapeBudget)
+            return try parseEscaped(bytes, start, end, budget: &unescapeBudget, evidence: &failed.evidence)
         }
         var parser = JSONByteParser(
             bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
         parser.maxNumberLength = options.maxNumberLength
         parser.maxEscapeRunLength = options.maxEscapeRunLength
-        let value = try parser.parseValue()
-        return Candidate(
-            value: value, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence)
+        if recordStrings { parser.stringRanges = [] }
+        do throws(JSONParseFailure) {
+            let value = try parser.parseValue()
+            return Candidate(
+                value: value, range: start..<parser.position, repairs: parser.repairs,
+                evidence: parser.evidence)
+        } catch {
+            failed.evidence = parser.evidence
+            failed.strings = parser.stringRanges ?? []
+            throw error
+        }
+    }
+
+    /// Where a bracket's container ends and how many `:` it holds at its own level.
+    struct BracketExtent {
+        /// Just after the matching closer, or the end of the region when none.
+        var end: Int
+        var colons: Int
+    }
+
+    /// The extent of every `{` and `[` in `region`, by a quick pass that honours `"` strings
+    /// (ended by a newline too, so a stray quote in prose spoils one line at most) and pairs
+    /// closers with the latest opener of either kind.
+    static func bracketExtents(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>) -> [Int:
+        BracketExtent]
+    {
+        var extents: [Int: BracketExtent] = [:]
+        var open: [(start: Int, colons: Int)] = []
+        var inString = false
+        var cursor = region.lowerBound
+        while cursor < region.upperBound {
+            let byte = bytes[cursor]
+            if inString {
+                if byte == ASCII.backslash {
+                    cursor += 2
+                    continue
+                }
+                if byte == ASCII.quote || byte == ASCII.newline { inString = false }
+            } else {
+                switch byte {
+                case ASCII.quote: inString = true
+                case ASCII.openBrace, ASCII.openBracket: open.append((cursor, 0))
+                case ASCII.closeBrace, ASCII.closeBracket:
+                    if let last = open.popLast() {
+                        extents[last.start] = BracketExtent(end: cursor + 1, colons: last.colons)
+                    }
+                case ASCII.colon: if !open.isEmpty { open[open.count - 1].colons += 1 }
+                default: break
+                }
+            }
+            cursor += 1
+        }
+        for last in open { extents[last.start] = BracketExtent(end: region.upperBound, colons: last.colons) }
+        return extents
     }
 
     /// A value that recovered nothing: a lone `{` or `[` closed by the end of the text, or a
