@@ -9,7 +9,8 @@
 ///    parsed with strings and escapes honoured (brackets and quotes inside strings do not
 ///    count). A candidate that does not parse even with repairs (`[Thinking]`,
 ///    `the field {x} is in pixels`) is skipped; brackets it read inside a string it wrongly
-///    opened are tried again within a linear budget. Several values in a row (NDJSON,
+///    opened are tried again within a linear budget, and when it was JSON (broken beyond
+///    repair) nothing nested in it is returned. Several values in a row (NDJSON,
 ///    concatenated values) are each returned. Bracketed prose (`{Note: see below}`, the `[1]`
 ///    of `See [1].`) is dropped when a real value is also present.
 /// 3. Repairs (see ``JSONRepair/Kind``): truncation at the end of the block or text (a
@@ -18,10 +19,12 @@
 ///    value —, a trailing comma removed, open brackets closed innermost first); trailing and
 ///    missing commas, missing colons, mismatched and stray closers; `//`, `/* */` and `#`
 ///    comments; single and typographic quotes; unquoted keys (kept as written: `$ref`, `_id`)
-///    and word values; Python `True`/`False`/`None`, `undefined`; unescaped quotes, newlines
-///    and tabs inside strings; invalid escapes; escaped JSON (`{\"a\": 1}`); `...`
-///    placeholders; `+1`, `.5`, `007`. `NaN` and `Infinity` become `null`, so the result is
-///    always strict JSON. Each repair is recorded with its byte offset.
+///    and word values (`active`, `12px`, `#fff`); Python `True`/`False`/`None`, `undefined`,
+///    `NULL`, `nil`; unescaped quotes, newlines and tabs inside strings; invalid escapes;
+///    escaped JSON (`{\"a\": 1}`); `...` placeholders; `+1`, `.5` (and `007` kept as the
+///    string `"007"`); a string or key that lost its closing quote before `, "next":` or `:`.
+///    `NaN` and `Infinity` become `null`, so the result is always strict JSON. Each repair is
+///    recorded with its byte offset.
 /// 4. Refusals: text with nothing recoverable, a number longer than
 ///    ``Options/maxNumberLength`` or a run of escapes longer than
 ///    ``Options/maxEscapeRunLength`` (a model caught in a loop) fail with a typed error.
