@@ -154,6 +154,7 @@ import Testing
     @Test(arguments: [
         "[a", "{\"", "{\\\"", "[\"", "'", "\"", "[1,", "{x:", "{\"a\" ", "[[1]", "{\"a\":[", "[\"]\" ",
         "```json\n{", "{\\\"a\\\": [\\\"", "[...", "{a b ", "[1 ", "{'a': '",
+        "{\"a\": ! ", "{a: [1, ! ",
     ])
     func repeatedPatternsStayFast(pattern: String) {
         let text = String(repeating: pattern, count: 200_000 / pattern.utf8.count)

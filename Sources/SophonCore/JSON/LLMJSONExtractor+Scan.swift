@@ -38,7 +38,7 @@ extension LLMJSONExtractor {
         var cursor = region.lowerBound
         var budget = 2 * region.count + 4_096
         var unescapeBudget = budget
-        var extents: [Int: BracketExtent]?
+        var extentBudget = budget
         while cursor < region.upperBound {
             let byte = bytes[cursor]
             guard byte == ASCII.openBrace || byte == ASCII.openBracket,
@@ -70,10 +70,13 @@ extension LLMJSONExtractor {
                     cursor = nested.range.upperBound
                     continue
                 }
-                if extents == nil { extents = Self.bracketExtents(bytes, region) }
-                let extent = extents?[start] ?? BracketExtent(end: region.upperBound, colons: 0)
-                let wasJSON = failed.evidence > 0 || extent.colons > 0
-                cursor = wasJSON ? max(failure, extent.end) : failure
+                if let extent = Self.extent(of: start, in: bytes, region, budget: &extentBudget) {
+                    let wasJSON = failed.evidence > 0 || extent.colons > 0
+                    cursor = wasJSON ? max(failure, extent.end) : failure
+                } else {
+                    // Budget spent (pathological input): stay safe, never return nested parts.
+                    cursor = failed.evidence > 0 ? region.upperBound : failure
+                }
             }
         }
         if candidates.contains(where: { !Self.isProse($0, bytes, region) }) {
@@ -145,17 +148,20 @@ extension LLMJSONExtractor {
         var colons: Int
     }
 
-    /// The extent of every `{` and `[` in `region`, by a quick pass that honours `"` strings
-    /// (ended by a newline too, so a stray quote in prose spoils one line at most) and pairs
-    /// closers with the latest opener of either kind.
-    static func bracketExtents(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>) -> [Int:
-        BracketExtent]
-    {
-        var extents: [Int: BracketExtent] = [:]
-        var open: [(start: Int, colons: Int)] = []
+    /// The extent of the container opened at `start`, by a quick pass that honours `"`
+    /// strings (ended by a newline too, so a stray quote in prose spoils one line at most) and
+    /// pairs closers with the latest opener of either kind; `nil` when `budget` (bytes to
+    /// read, shared by all calls) runs out first.
+    static func extent(
+        of start: Int, in bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>, budget: inout Int
+    ) -> BracketExtent? {
+        var depth = 0
+        var colons = 0
         var inString = false
-        var cursor = region.lowerBound
+        var cursor = start
         while cursor < region.upperBound {
+            budget -= 1
+            guard budget > 0 else { return nil }
             let byte = bytes[cursor]
             if inString {
                 if byte == ASCII.backslash {
@@ -166,19 +172,17 @@ extension LLMJSONExtractor {
             } else {
                 switch byte {
                 case ASCII.quote: inString = true
-                case ASCII.openBrace, ASCII.openBracket: open.append((cursor, 0))
+                case ASCII.openBrace, ASCII.openBracket: depth += 1
                 case ASCII.closeBrace, ASCII.closeBracket:
-                    if let last = open.popLast() {
-                        extents[last.start] = BracketExtent(end: cursor + 1, colons: last.colons)
-                    }
-                case ASCII.colon: if !open.isEmpty { open[open.count - 1].colons += 1 }
+                    depth -= 1
+                    if depth == 0 { return BracketExtent(end: cursor + 1, colons: colons) }
+                case ASCII.colon where depth == 1: colons += 1
                 default: break
                 }
             }
             cursor += 1
         }
-        for last in open { extents[last.start] = BracketExtent(end: region.upperBound, colons: last.colons) }
-        return extents
+        return BracketExtent(end: region.upperBound, colons: colons)
     }
 
     /// A value that recovered nothing: a lone `{` or `[` closed by the end of the text, or a
