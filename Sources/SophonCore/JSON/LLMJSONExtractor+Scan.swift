@@ -63,9 +63,12 @@ extension LLMJSONExtractor {
                     throw .runawayEscape(offset: offset, length: length)
                 case .syntax(let offset, _): failure = max(offset, start + 1)
                 }
-                if let nested = retry(
-                    bytes, start, failure, region.upperBound, budget: &budget, unescapeBudget: &unescapeBudget
-                ) {
+                if failed.evidence > 0,  // Else it read no string: nothing to retry.
+                    let nested = retry(
+                        bytes, start, failure, region.upperBound, budget: &budget,
+                        unescapeBudget: &unescapeBudget
+                    )
+                {
                     candidates.append(nested)
                     cursor = nested.range.upperBound
                     continue
