@@ -199,30 +199,34 @@ extension LLMJSONExtractor {
         }
     }
 
-    /// Whether a candidate is prose in brackets (`{Note: see below}`, the `[1]` of `See [1].`):
-    /// no JSON token but words, or at most one token in a line of prose. Such values are
-    /// dropped when the region also holds a real value.
+    /// Whether a candidate is prose in brackets (`{Note: see below}`, the `[1]` of `See [1].`,
+    /// a `{ }` in a sentence): no JSON token but words, or at most one token and text beside
+    /// it on its line. Such values are dropped when the region also holds a real value.
     private static func isProse(
         _ candidate: Candidate, _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
     ) -> Bool {
-        if candidate.evidence == 0 {
-            return candidate.repairs.contains { $0.kind == .quotedKey || $0.kind == .quotedBareWord }
-        }
-        guard candidate.evidence == 1 else { return false }
-        var before = candidate.range.lowerBound - 1
-        while before >= region.lowerBound, bytes[before] == ASCII.space || bytes[before] == ASCII.tab {
+        let hasWords = candidate.repairs.contains { $0.kind == .quotedKey || $0.kind == .quotedBareWord }
+        if candidate.evidence == 0, hasWords { return true }
+        guard candidate.evidence <= 1 else { return false }
+        return !isAloneOnItsLines(candidate.range, bytes, region)
+    }
+
+    /// Whether only whitespace shares the first line of `range` before it and its last line
+    /// after it.
+    private static func isAloneOnItsLines(
+        _ range: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) -> Bool {
+        var before = range.lowerBound - 1
+        while before >= region.lowerBound, bytes[before] != ASCII.newline {
+            guard ASCII.isWhitespace(bytes[before]) else { return false }
             before -= 1
         }
-        if before >= region.lowerBound, ASCII.isLetter(bytes[before]) || ASCII.isDigit(bytes[before]) {
-            return true
-        }
-        var after = candidate.range.upperBound
-        while after < region.upperBound, bytes[after] == ASCII.space || bytes[after] == ASCII.tab {
+        var after = range.upperBound
+        while after < region.upperBound, bytes[after] != ASCII.newline {
+            guard ASCII.isWhitespace(bytes[after]) else { return false }
             after += 1
         }
-        if after < region.upperBound, bytes[after] == ASCII.dot || bytes[after] == ASCII.comma { after += 1 }
-        while after < region.upperBound, bytes[after] == ASCII.space { after += 1 }
-        return after < region.upperBound && ASCII.isLetter(bytes[after])
+        return true
     }
 
     /// The candidates as results, each with the prose skipped before it (and after the last).
