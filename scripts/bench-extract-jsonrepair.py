@@ -91,7 +91,7 @@ def corpus(path):
             print(f"refused: {name}")
         else:
             wrong += 1
-            print(f"wrong: {name}: {json.dumps(got, ensure_ascii=False)}")
+            print(f"wrong: {name}: {json.dumps(got)}")
     print(f"{right} {refused} {wrong}")
 
 
