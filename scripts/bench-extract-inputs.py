@@ -3,6 +3,8 @@
 
 valid.json        one pretty-printed JSON document (an array of records), about 8 MB
 broken.txt        4,000 model replies with the usual breakages, separated by U+001E, about 3 MB
+broken-truth.txt  the replies of broken.txt that are not cut off, with their true values, in the
+                  format of Tests/Fixtures/extractor-corpus.txt (a second accuracy score)
 truncated-N.txt   one pretty-printed array cut in the middle of a string, N = 1, 4, 16 MB
 """
 import json
@@ -69,12 +71,13 @@ def broken_value(rng, value, indent):
 
 
 def broken_reply(rng, index):
+    """A reply and, when it is not cut off, the records it holds (else None)."""
     records = [record(rng, index * 10 + k) for k in range(rng.randrange(1, 3))]
     body = broken_value(rng, records, 0)
     if rng.random() < 0.3:  # cut off mid-reply
         body = body[: rng.randrange(len(body) // 2, len(body))]
-        return f"Sure! Here is the data:\n```json\n{body}"
-    return f"Sure! Here is the data:\n```json\n{body}\n```\nLet me know if you need more."
+        return f"Sure! Here is the data:\n```json\n{body}", None
+    return f"Sure! Here is the data:\n```json\n{body}\n```\nLet me know if you need more.", records
 
 
 def truncated(rng, size):
@@ -99,7 +102,13 @@ def main():
     records = [record(rng, index) for index in range(13_000)]
     (out / "valid.json").write_text(json.dumps(records, indent=2, ensure_ascii=False), encoding="utf-8")
     replies = [broken_reply(rng, index) for index in range(4_000)]
-    (out / "broken.txt").write_text("\x1e".join(replies), encoding="utf-8")
+    (out / "broken.txt").write_text("\x1e".join(reply for reply, _ in replies), encoding="utf-8")
+    cases = [
+        f"### generated: {index}\n{reply}\n--> {json.dumps(records, separators=(',', ':'), ensure_ascii=False)}\n"
+        for index, (reply, records) in enumerate(replies)
+        if records is not None
+    ]
+    (out / "broken-truth.txt").write_text("\n".join(cases), encoding="utf-8")
     for megabytes in (1, 4, 16):
         (out / f"truncated-{megabytes}.txt").write_text(
             truncated(rng, megabytes * 1_000_000), encoding="utf-8")
