@@ -55,9 +55,9 @@ import Testing
         ),
         ("{\"a\": 1 # c \"x\"\n}", #"{"a":1}"#, [.removedComment], [8]),
         (#"{"t": "it\'s"}"#, #"{"t":"it's"}"#, [.repairedEscape], [9]),
-        (#"{"a": "x, "b": 2}"#, #"{"a":"x","b":2}"#, [.closedString], [8]),
-        (#"{"a: 1, "b": 2}"#, #"{"a":1,"b":2}"#, [.closedString], [3]),
-        (#"{"url: "x"}"#, #"{"url":"x"}"#, [.closedString], [5]),
+        (#"{"a": "x, "b": 2}"#, #"{"a":"x","b":2}"#, [.insertedClosingQuote], [8]),
+        (#"{"a: 1, "b": 2}"#, #"{"a":1,"b":2}"#, [.insertedClosingQuote], [3]),
+        (#"{"url: "x"}"#, #"{"url":"x"}"#, [.insertedClosingQuote], [5]),
         (#"{"http://a.b": 1}"#, #"{"http://a.b":1}"#, [], []),
     ])
     func repairKind(text: String, compact: String, kinds: [JSONRepair.Kind], offsets: [Int]) throws {

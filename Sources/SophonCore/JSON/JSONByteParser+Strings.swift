@@ -77,7 +77,8 @@ extension JSONByteParser {
                     buffer.removeLast(position - comma)
                     while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
                     repairs.append(
-                        .make(.closedString, at: comma, "closed the string missing its closing quote"))
+                        .make(.insertedClosingQuote, at: comma, "closed the string missing its closing quote")
+                    )
                     position = comma
                     return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
                 }
@@ -142,7 +143,8 @@ extension JSONByteParser {
     ) -> (text: String, complete: Bool) {
         buffer.removeLast(buffer.count - colon.count)
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
-        repairs.append(.make(.closedString, at: colon.offset, "closed the key missing its closing quote"))
+        repairs.append(
+            .make(.insertedClosingQuote, at: colon.offset, "closed the key missing its closing quote"))
         position = colon.offset
         return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote, from: start)
     }

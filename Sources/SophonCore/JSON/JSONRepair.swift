@@ -60,6 +60,10 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case closedMismatchedBracket
         /// A closing bracket matching no open container was removed.
         case removedStrayBracket
+        /// A string or key that lost its closing quote in the middle of the text (not at its
+        /// end: that is ``closedString``) was closed where the next member starts
+        /// (`{"a": "x, "b": 1}`) or before its `:` (`{"a: 1}`).
+        case insertedClosingQuote
         /// A quote inside a string that does not end it (`"he said "hi""`) was kept as text.
         case escapedInnerQuote
         /// JSON written escaped, as inside a string (`{\"a\": 1}`), was unescaped and read.
