@@ -58,6 +58,7 @@ import Testing
         (#"{"a": "x, "b": 2}"#, #"{"a":"x","b":2}"#, [.insertedClosingQuote], [8]),
         (#"{"a: 1, "b": 2}"#, #"{"a":1,"b":2}"#, [.insertedClosingQuote], [3]),
         (#"{"url: "x"}"#, #"{"url":"x"}"#, [.insertedClosingQuote], [5]),
+        (#""a": 1, 'b': 2}"#, #"{"a":1,"b":2}"#, [.insertedOpeningBrace, .convertedSingleQuotes], [0, 8]),
         (#"{"http://a.b": 1}"#, #"{"http://a.b":1}"#, [], []),
     ])
     func repairKind(text: String, compact: String, kinds: [JSONRepair.Kind], offsets: [Int]) throws {

@@ -64,6 +64,8 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         /// end: that is ``closedString``) was closed where the next member starts
         /// (`{"a": "x, "b": 1}`) or before its `:` (`{"a: 1}`).
         case insertedClosingQuote
+        /// An object whose opening `{` was lost (`"a": 1}`) was read with it put back.
+        case insertedOpeningBrace
         /// A quote inside a string that does not end it (`"he said "hi""`) was kept as text.
         case escapedInnerQuote
         /// JSON written escaped, as inside a string (`{\"a\": 1}`), was unescaped and read.

@@ -29,6 +29,9 @@
 ///    ``Options/maxNumberLength`` or a run of escapes longer than
 ///    ``Options/maxEscapeRunLength`` (a model caught in a loop) fail with a typed error.
 ///
+/// A block or text that is an object without its opening `{` (`"a": 1, "b": 2}`: it starts
+/// with a quoted key and its `:` and ends with `}`) is read with the brace put back.
+///
 /// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
 /// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
 /// when a fenced block (or the whole text) is exactly one strict JSON scalar.
@@ -94,7 +97,7 @@ public struct LLMJSONExtractor: Sendable {
     }
 
     /// Fenced blocks that may hold JSON, else the text around code in other languages, else
-    /// everything; a whole-text scalar last.
+    /// everything; then a whole-text scalar.
     private func search(_ text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         var text = text
         let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
@@ -102,7 +105,7 @@ public struct LLMJSONExtractor: Sendable {
                 var found: [ExtractedJSON] = []
                 let blocks = MarkdownFenceScanner.blocks(in: bytes)
                 for block in blocks where block.mayHoldJSON {
-                    var values = try scan(bytes, block.content)
+                    var values = try scanRegion(bytes, block.content)
                     if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
                         values = [scalar]
                     }
@@ -115,15 +118,16 @@ public struct LLMJSONExtractor: Sendable {
                     // The text around code blocks in other languages (`python`), then everything.
                     var start = 0
                     for block in blocks where !block.mayHoldJSON {
-                        found += try scan(bytes, start..<max(start, block.extent.lowerBound))
+                        found += try scanRegion(bytes, start..<max(start, block.extent.lowerBound))
                         start = max(start, block.extent.upperBound)
                     }
-                    found += try scan(bytes, start..<bytes.count)
+                    found += try scanRegion(bytes, start..<bytes.count)
                 }
                 if found.isEmpty, blocks.contains(where: { !$0.mayHoldJSON }) {
-                    found = try scan(bytes, 0..<bytes.count)
+                    found = try scanRegion(bytes, 0..<bytes.count)
                 }
                 if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
+
                 guard !found.isEmpty else { return .failure(.noJSONFound) }
                 return .success(found)
             } catch {
@@ -131,6 +135,15 @@ public struct LLMJSONExtractor: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// The values in `region`: an object that lost its `{` when the region has that shape
+    /// (``objectMissingItsBrace(_:_:)``), else what ``scan(_:_:)`` finds.
+    private func scanRegion(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        if let object = objectMissingItsBrace(bytes, region) { return [object] }
+        return try scan(bytes, region)
     }
 
     /// The strict JSON scalar (`"text"`, `42`, `true`, `null`) that is all of `region` but
