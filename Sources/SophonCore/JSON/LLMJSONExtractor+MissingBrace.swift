@@ -23,8 +23,10 @@ extension LLMJSONExtractor {
                 bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)
             parser.maxNumberLength = options.maxNumberLength
             parser.maxEscapeRunLength = options.maxEscapeRunLength
-            guard let value = try? parser.parseValue(), parser.position == inner.count,
-                !parser.repairs.contains(where: { $0.kind == .closedBracket })
+            // The whole text must be the object, of JSON tokens (prose such as
+            // `"Note": see {x}` has words, not values).
+            guard let value = try? parser.parseValue(), parser.position == inner.count, parser.evidence >= 2,
+                !parser.repairs.contains(where: { $0.kind == .closedBracket || $0.kind == .quotedBareWord })
             else { return nil }
             var repairs = [JSONRepair.make(.insertedOpeningBrace, at: first, "put back the missing '{'")]
             for repair in parser.repairs {
