@@ -26,6 +26,8 @@ let package = Package(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
+        .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(
