@@ -21,6 +21,19 @@ enum SophonMain {
         } catch {
             return usageError(error.message, io: io)
         }
+        switch invocation.action {
+        case .version:
+            io.printLine(HelpText.version)
+            return ExitStatus.success
+        case .help:
+            io.stdout.write(HelpText.usage(.standard(gemini: nil)))
+            return ExitStatus.success
+        default:
+            break
+        }
+        if let model = invocation.model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
+            return usageError("--model: '\(model)' is not a valid model ID", io: io)
+        }
         let services: GeminiServices
         do {
             services = try GeminiServices(
@@ -33,11 +46,7 @@ enum SophonMain {
         }
         let registry = PluginRegistry.standard(gemini: services)
         switch invocation.action {
-        case .version:
-            io.printLine(HelpText.version)
-            return ExitStatus.success
-        case .help:
-            io.stdout.write(HelpText.usage(registry))
+        case .version, .help:
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             InterruptSignal.installExitOnInterrupt()
@@ -89,7 +98,9 @@ enum SophonMain {
             return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput:
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(
+                invocation, registry: registry, io: io, mode: .script,
+                readSecret: ShellRuntime.readNextScriptLine)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -104,7 +115,8 @@ enum SophonMain {
 
     /// The runtime for this invocation, with the command-line flags applied to the session.
     private static func makeRuntime(
-        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode
+        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode,
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
     ) -> ShellRuntime {
         var settings = ShellSettings()
         settings.bail = invocation.bail
@@ -119,7 +131,7 @@ enum SophonMain {
         if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
         return ShellRuntime(
             registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
-            gemini: services)
+            gemini: services, readSecret: readSecret)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

@@ -13,6 +13,9 @@ enum InteractiveLoop {
             mode: LineReaderFactory.currentMode(), historyFile: history,
             completer: { line, cursor in completion.complete(line: line, cursor: cursor) })
         defer { source.close() }
+        // Ctrl-\ at the prompt: ignored, as interactive shells do (by default it would end the
+        // process with a crash report).
+        signal(SIGQUIT, SIG_IGN)
         let secrets = SecretInput(source: source)
         let runtime = ShellRuntime(
             registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
@@ -59,7 +62,7 @@ enum InteractiveLoop {
     /// One line: name, version, model, whether a key is set, and the `help` hint.
     static func banner(_ runtime: ShellRuntime) -> String {
         let settings = runtime.session.settings
-        let key = (try? SophonKeychain(environment: ProcessInfo.processInfo.environment).load()) != nil
+        let key = ((try? runtime.gemini?.apiKey()) ?? nil) != nil
         return "\(HelpText.version) · model \(settings.model) · "
             + (key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)") + " · type 'help'"
     }

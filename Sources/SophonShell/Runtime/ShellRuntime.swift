@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
@@ -52,13 +53,26 @@ final class ShellRuntime: Sendable {
     ///   - depth: the `source` nesting level.
     ///   - recorded: whether succeeded commands are kept for `save` (top-level input only).
     func run(_ source: ShellSource, directory: String, depth: Int = 0, recorded: Bool = true) async -> Flow {
-        for command in parser.parse(source) {
-            if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
-            let flow = await run(
-                command, from: source, directory: directory, depth: depth, recorded: recorded)
-            if flow != .next { return flow }
+        let cursor = CommandCursor(parser.parse(source))
+        return await ShellRuntime.$currentCursor.withValue(cursor) {
+            while let command = cursor.next() {
+                if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
+                let flow = await run(
+                    command, from: source, directory: directory, depth: depth, recorded: recorded)
+                if flow != .next { return flow }
+            }
+            return .next
         }
-        return .next
+    }
+
+    /// The commands of the source being run, for `key set` reading its next line when the
+    /// script itself comes from stdin.
+    @TaskLocal static var currentCursor: CommandCursor?
+
+    /// `key set` in a script read from stdin: the script's next line is the key (it is taken
+    /// out of the script, never run or echoed).
+    static let readNextScriptLine: @Sendable (String) -> String? = { _ in
+        currentCursor?.next()?.text
     }
 
     /// Runs one parsed command and reports its outcome.
@@ -251,6 +265,23 @@ extension ShellExpansionError {
         switch self {
         case .undefinedVariable: "undefinedVariable"
         case .noField, .indexOutOfRange, .wrongType: "missingPath"
+        }
+    }
+}
+
+/// The commands of one source and how far the run has got.
+final class CommandCursor: Sendable {
+    private let commands: [ParsedCommand]
+    private let position = Mutex(0)
+
+    init(_ commands: [ParsedCommand]) { self.commands = commands }
+
+    /// The next command, or `nil` at the end.
+    func next() -> ParsedCommand? {
+        position.withLock { index in
+            guard index < commands.count else { return nil }
+            defer { index += 1 }
+            return commands[index]
         }
     }
 }

@@ -94,7 +94,10 @@ enum AskCommands {
                     usedFallback: result.usedFallback, started: started, context: context)
                 let modelTurn = Self.modelTurn(
                     result.response.candidates?.first?.content, text: result.response.text)
-                return (CallReply(value: result.value, envelope: envelope), [userTurn, modelTurn])
+                return (
+                    CallReply(value: services.redact(result.value), envelope: envelope),
+                    [userTurn, modelTurn]
+                )
             }
             if settings.stream, settings.output != .json {
                 return try await streamed(
@@ -108,7 +111,8 @@ enum AskCommands {
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
-            let reply = CallReply(value: .string(result.value), display: result.value, envelope: envelope)
+            let answer = services.redact(result.value)
+            let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
@@ -135,7 +139,7 @@ enum AskCommands {
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
-                let text = chunk.text
+                let text = services.redact(chunk.text)
                 if !text.isEmpty {
                     context.io.stdout.write(text)
                     printedAny = true
@@ -147,9 +151,12 @@ enum AskCommands {
             throw error
         }
         if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
+        // A cancelled consumer sees the stream end without an error: say it was interrupted.
+        try Task.checkCancellation()
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
+        if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
         let envelope = GeminiCall.finish(
@@ -157,9 +164,9 @@ enum AskCommands {
             usedFallback: fallback != nil,
             started: started,
             context: context)
+        let answer = services.redact(accumulator.text)
         let reply = CallReply(
-            value: .string(accumulator.text), display: accumulator.text, alreadyPrinted: true,
-            envelope: envelope)
+            value: .string(answer), display: answer, alreadyPrinted: true, envelope: envelope)
         let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
         return (reply, [userTurn, modelTurn])
     }
@@ -198,12 +205,19 @@ enum AskCommands {
         let options = try options(request, allowNoSchema: false)
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
+        let model = GeminiModel(selection: options.model ?? settings.model)
+        services.retriesInFlight.reset()
+        let started = ContinuousClock.now
         do {
             let counted = try await client.countTokens(
-                contents: [.user(options.prompt)],
-                model: GeminiModel(selection: options.model ?? settings.model),
+                contents: [.user(options.prompt)], model: model,
                 retryPolicy: context.session.withState { $0.gemini.retryPolicy })
-            return .value(.integer(counted.totalTokens ?? 0))
+            // countTokens bills nothing: the usage members are zero.
+            let envelope = GeminiCall.finish(
+                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,
+                retries: services.retriesInFlight.value, usedFallback: false, started: started,
+                context: context)
+            return .reply(CallReply(value: .integer(counted.totalTokens ?? 0), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }

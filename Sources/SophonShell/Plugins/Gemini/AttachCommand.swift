@@ -19,6 +19,13 @@ enum AttachCommand {
         var parts: [Part] = []
         for name in request.arguments {
             let path = context.resolve(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CommandFailure(kind: "fileError", message: "attach: '\(path)': no such file")
+            }
+            guard !isDirectory.boolValue else {
+                throw CommandFailure(kind: "fileError", message: "attach: '\(path)' is a directory")
+            }
             do {
                 parts.append(try GeminiMedia.inlinePart(contentsOf: URL(fileURLWithPath: path)))
             } catch let error as GeminiError {

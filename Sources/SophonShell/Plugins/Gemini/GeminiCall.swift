@@ -8,6 +8,9 @@ enum GeminiCall {
     /// The client, after checking that a key is set (not needed under `--replay`).
     /// - Throws: ``CommandFailure`` `missingAPIKey` with how to set one.
     static func client(context: CommandContext, services: GeminiServices) throws -> GeminiAPIClient {
+        if let problem = services.baseURLProblem {
+            throw CommandFailure(kind: "invalidBaseURL", message: problem)
+        }
         if !services.isReplaying, try services.apiKey() == nil {
             throw CommandFailure(
                 kind: "missingAPIKey",

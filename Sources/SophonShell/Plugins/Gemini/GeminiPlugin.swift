@@ -49,6 +49,7 @@ struct GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "validate", usage: "validate [JSON | @FILE]",
                 summary: "check a value (default $last) against the schema",
+                argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])),
                 run: { request, context in try SchemaCommands.validate(request, context: context) }),
             PluginCommand(
                 name: "attach", usage: "attach FILE [FILE...] | attach clear",

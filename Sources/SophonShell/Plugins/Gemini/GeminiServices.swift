@@ -23,7 +23,14 @@ final class GeminiServices: Sendable {
     let options: Options
     let io: ShellIO
     let paths: SophonPaths
+    /// The server calls go to (Google's endpoint when `SOPHON_GEMINI_BASE_URL` is unset).
     let baseURL: URL
+    /// Why `SOPHON_GEMINI_BASE_URL` cannot be used, if it cannot: reported when a command
+    /// needs the network, so offline commands still run.
+    let baseURLProblem: String?
+    /// The key lookup: the environment first, then the key file. One instance, so the
+    /// "both variables are set" warning comes once.
+    let keychain: SophonKeychain
     private let transport: any GeminiTransport
     private let client = Mutex<GeminiAPIClient?>(nil)
     /// Retries and fallback of the call in flight, from the client's events.
@@ -37,7 +44,15 @@ final class GeminiServices: Sendable {
         self.options = options
         self.io = io
         paths = SophonPaths(environment: options.environment)
-        baseURL = try Self.baseURL(from: options.environment["SOPHON_GEMINI_BASE_URL"])
+        keychain = SophonKeychain(environment: options.environment)
+        do {
+            baseURL = try Self.baseURL(from: options.environment["SOPHON_GEMINI_BASE_URL"])
+            baseURLProblem = nil
+        } catch {
+            guard options.replayTape == nil, options.recordTape == nil else { throw error }
+            baseURL = URL(string: "https://generativelanguage.googleapis.com")!
+            baseURLProblem = error.message
+        }
         let output = io
         do {
             if let replay = options.replayTape {
@@ -52,7 +67,9 @@ final class GeminiServices: Sendable {
                 transport = URLSessionTransport()
             }
         } catch {
-            throw StartError(message: "\(error)")
+            let path = options.replayTape ?? options.recordTape ?? ""
+            let message = "\(error)"
+            throw StartError(message: message.contains(path) ? message : "\(path): \(message)")
         }
     }
 
@@ -80,9 +97,26 @@ final class GeminiServices: Sendable {
     ///   readable by others or corrupt.
     func apiKey() throws -> SecretLookup? {
         do {
-            return try SophonKeychain(environment: options.environment).load()
+            return try keychain.load()
         } catch {
             throw CommandFailure(kind: "keyStoreError", message: "\(error)")
+        }
+    }
+
+    /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
+    /// since a server (or a model) may echo it.
+    func redact(_ text: String) -> String {
+        guard let key = (try? apiKey())?.secret, !key.isEmpty, text.contains(key) else { return text }
+        return SecretMask.redact(text, secrets: [key])
+    }
+
+    /// `value` with the key masked in every string.
+    func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(redact(text))
+        case .array(let elements): .array(elements.map(redact))
+        case .object(let members): .object(members.map { JSONMember(redact($0.key), redact($0.value)) })
+        case .null, .bool, .number: value
         }
     }
 
@@ -104,7 +138,7 @@ final class GeminiServices: Sendable {
     }
 
     private func configuration(fallbackModel: String, timeout: Duration) -> GeminiClientConfiguration {
-        let environment = options.environment
+        let keychain = keychain
         let output = io
         let verbose = options.verbose
         let retries = retriesInFlight
@@ -117,7 +151,7 @@ final class GeminiServices: Sendable {
             baseURL: baseURL,
             callTimeout: timeout,
             modelStore: JSONFileGeminiModelStore(fileURL: paths.settingsFile),
-            apiKeyProvider: { (try? SophonKeychain(environment: environment).load())?.secret },
+            apiKeyProvider: { (try? keychain.load())?.secret },
             observer: { event in
                 switch event {
                 case .retrying: retries.add()

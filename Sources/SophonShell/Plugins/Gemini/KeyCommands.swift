@@ -8,7 +8,7 @@ enum KeyCommands {
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) throws
         -> CommandResult
     {
-        let keychain = SophonKeychain(environment: services.options.environment)
+        let keychain = services.keychain
         switch request.arguments {
         case ["set"]:
             guard let secret = context.runtime.readSecret("API key: "), !secret.isEmpty else {
@@ -17,6 +17,9 @@ enum KeyCommands {
             do {
                 let source = try keychain.save(secret)
                 if context.mode == .interactive { context.io.printError("saved the key to \(source)") }
+                if let active = try? services.apiKey(), case .environment(let variable) = active.source {
+                    context.io.printError("note: \(variable) is set and takes precedence over the saved key")
+                }
             } catch {
                 throw CommandFailure(kind: "keyStoreError", message: "key set: \(error)")
             }

@@ -57,7 +57,7 @@ enum SchemaCommands {
                 kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
         }
         let value: JSONValue
-        let text = request.arguments.joined(separator: " ")
+        let text = (request.arguments + (request.rawArgument.map { [$0] } ?? [])).joined(separator: " ")
         if text.isEmpty {
             guard let last else {
                 throw CommandFailure(
