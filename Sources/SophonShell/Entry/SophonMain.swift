@@ -14,9 +14,11 @@ enum SophonMain {
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], io: ShellIO) async -> Int32 {
         let registry = PluginRegistry.builtIn
+        let plugins = ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
         let invocation: Invocation
         do {
-            invocation = try Invocation.parse(arguments, isCommand: { registry.command(named: $0) != nil })
+            invocation = try Invocation.parse(
+                arguments, isCommand: { registry.command(named: $0) != nil || plugins.isPluginName($0) })
         } catch {
             return usageError(error.message, io: io)
         }
@@ -29,7 +31,7 @@ enum SophonMain {
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -57,7 +59,7 @@ enum SophonMain {
                     }
                 }
             }
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .script)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -69,17 +71,17 @@ enum SophonMain {
             }
             guard invocation.stayInteractive else { return runtime.finish() }
             let interactive = ShellRuntime(
-                registry: registry, session: runtime.session, io: io, mode: .interactive)
+                registry: registry, session: runtime.session, io: io, mode: .interactive, externalPlugins: plugins)
             return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
         case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .interactive)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return status ?? ExitStatus.success
             }
             return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput:
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .script)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -94,14 +96,17 @@ enum SophonMain {
 
     /// The runtime for this invocation, with the command-line flags applied to the session.
     private static func makeRuntime(
-        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode
+        _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO,
+        mode: RunMode
     ) -> ShellRuntime {
         var settings = ShellSettings()
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
         if let model = invocation.model { settings.model = model }
-        return ShellRuntime(registry: registry, session: ShellSession(settings: settings), io: io, mode: mode)
+        return ShellRuntime(
+            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
+            externalPlugins: plugins)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

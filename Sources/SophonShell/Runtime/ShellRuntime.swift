@@ -16,14 +16,21 @@ final class ShellRuntime: Sendable {
     static let maximumSourceDepth = 16
 
     let registry: PluginRegistry
+    /// The external plugins, consulted when no built-in command has the name.
+    let externalPlugins: ExternalPluginHost
     let session: ShellSession
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
 
-    /// Creates a runtime.
-    init(registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode) {
+    /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
+    init(
+        registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
+        externalPlugins: ExternalPluginHost? = nil
+    ) {
         self.registry = registry
+        self.externalPlugins =
+            externalPlugins ?? ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
         self.session = session
         self.io = io
         self.mode = mode
@@ -152,9 +159,7 @@ final class ShellRuntime: Sendable {
     }
 
     private func execute(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
-        guard let command = registry.command(named: request.name) else {
-            throw registry.unknownCommand(request.name)
-        }
+        let command = try await resolveCommand(named: request.name)
         return try await command.run(request, context)
     }
 
