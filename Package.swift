@@ -26,6 +26,9 @@ let package = Package(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // An example external plugin in Swift (docs/plugin-protocol.md).
+        .executableTarget(
+            name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(

@@ -144,9 +144,10 @@ final class ExternalPluginHost: Sendable {
     func helpText(for command: String) -> String? {
         let manifests = state.withLock { $0.entries.compactMap(\.manifest) }
         for manifest in manifests {
-            if let found = manifest.commands.first(where: { $0.name == command }), !found.help.isEmpty {
-                return found.help
-            }
+            guard let found = manifest.commands.first(where: { $0.name == command }) else { continue }
+            let help = found.help.hasPrefix(found.summary) ? found.help.dropFirst(found.summary.count) : Substring(found.help)
+            let rest = help.drop { $0 == "\n" }
+            return rest.isEmpty ? nil : String(rest)
         }
         return nil
     }
