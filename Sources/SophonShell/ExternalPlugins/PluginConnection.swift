@@ -255,9 +255,10 @@ final class PluginConnection: Sendable {
             "plugin '\(name)' did not answer the cancel within \(DurationParser.format(grace)); it was stopped"
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(grace.milliseconds)) {
             [weak self] in
-            guard let self, self.takePending(id) != nil else { return }
+            guard let self, let pending = self.takePending(id) else { return }
             sink.write("warning: \(message)\n")
             self.kill()
+            pending.continuation.resume(throwing: CancellationError())
         }
     }
 
