@@ -19,7 +19,8 @@ import Testing
     }
 
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-plugins-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-plugins-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -51,7 +52,8 @@ import Testing
         #expect(found.map(\.name) == ["b", "a", "c"])
         #expect(
             found.map(\.path) == [
-                first.path + "/sophon-plugin-b", second.path + "/sophon-plugin-a", second.path + "/sophon-plugin-c",
+                first.path + "/sophon-plugin-b", second.path + "/sophon-plugin-a",
+                second.path + "/sophon-plugin-c",
             ])
     }
 
@@ -76,7 +78,8 @@ import Testing
             environment: ProcessInfo.processInfo.environment, stderr: capture)
         defer { connection.kill() }
         let hello = try await connection.request(
-            { PluginProtocol.hello(id: $0) }, purpose: .handshake, timeout: .seconds(20), cancelGrace: .seconds(20))
+            { PluginProtocol.hello(id: $0) }, purpose: .handshake, timeout: .seconds(20),
+            cancelGrace: .seconds(20))
         #expect(hello.type == "hello")
         let call = Task {
             try await connection.request(
@@ -94,7 +97,9 @@ import Testing
                 + "faulty: got cancel for request 2 (call was request 2)\n")
         #expect(connection.isUsable)
         let next = try await connection.request(
-            { PluginProtocol.call(id: $0, command: "faulty-session", arguments: ["x"], session: .object([])) },
+            {
+                PluginProtocol.call(id: $0, command: "faulty-session", arguments: ["x"], session: .object([]))
+            },
             purpose: .command("faulty-session"), timeout: .seconds(20), cancelGrace: .seconds(20))
         #expect(next.id == 3)
         #expect(next.message["value"] == .object([]))
@@ -107,7 +112,8 @@ import Testing
             environment: ProcessInfo.processInfo.environment, stderr: capture)
         defer { connection.kill() }
         _ = try await connection.request(
-            { PluginProtocol.hello(id: $0) }, purpose: .handshake, timeout: .seconds(20), cancelGrace: .seconds(20))
+            { PluginProtocol.hello(id: $0) }, purpose: .handshake, timeout: .seconds(20),
+            cancelGrace: .seconds(20))
         let call = Task {
             try await connection.request(
                 { PluginProtocol.call(id: $0, command: "faulty-hang", arguments: [], session: .object([])) },
@@ -119,7 +125,9 @@ import Testing
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(!connection.isUsable)
-        #expect(capture.value.hasSuffix("warning: plugin 'faulty' did not answer the cancel within 100ms; it was stopped\n"))
+        #expect(
+            capture.value.hasSuffix(
+                "warning: plugin 'faulty' did not answer the cancel within 100ms; it was stopped\n"))
     }
 
     @Test func theHostStartsAPluginOnFirstUseAndListsIt() async throws {

@@ -71,9 +71,15 @@ import Testing
         ("hello there", "plugin 'p' wrote a line that is not JSON: 'hello there'"),
         ("[1,2]", "plugin 'p' wrote a line that is not JSON: '[1,2]'"),
         (#"{"type":"result"}"#, "plugin 'p' sent an invalid message: missing \"id\""),
-        (#"{"id":"2","type":"result"}"#, "plugin 'p' sent an invalid message: \"id\" must be an integer, got \"2\""),
+        (
+            #"{"id":"2","type":"result"}"#,
+            "plugin 'p' sent an invalid message: \"id\" must be an integer, got \"2\""
+        ),
         (#"{"id":2}"#, "plugin 'p' sent an invalid message: missing \"type\" in the reply to request 2"),
-        (#"{"id":2,"type":"progress"}"#, "plugin 'p' sent an invalid message: unknown message type 'progress'"),
+        (
+            #"{"id":2,"type":"progress"}"#,
+            "plugin 'p' sent an invalid message: unknown message type 'progress'"
+        ),
         (
             String(repeating: "x", count: 90),
             "plugin 'p' wrote a line that is not JSON: '" + String(repeating: "x", count: 80) + "...'"
@@ -135,7 +141,8 @@ import Testing
             } catch {
                 #expect(
                     error.message
-                        == "plugin 'p' sent an invalid message: cannot set variable '\(name)' (reply to 'cmd')")
+                        == "plugin 'p' sent an invalid message: cannot set variable '\(name)' (reply to 'cmd')"
+                )
             }
         }
     }
@@ -162,7 +169,8 @@ import Testing
         #expect(
             PluginProtocol.sessionView(session).compactText
                 == #"{"model":"gemini-2.5-flash","schema":{"type":"OBJECT","properties":{"title":{"type":"STRING"}},"#
-                + #""required":["title"],"propertyOrdering":["title"]},"last":[1],"variables":{"a":"x","b":2}}"#)
+                + #""required":["title"],"propertyOrdering":["title"]},"last":[1],"variables":{"a":"x","b":2}}"#
+        )
         #expect(
             PluginProtocol.sessionView(ShellSession()).compactText
                 == #"{"model":"gemini-3.8-flash","variables":{}}"#)

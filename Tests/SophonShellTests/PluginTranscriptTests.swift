@@ -37,7 +37,8 @@ import Testing
         let arguments = (read("args") ?? "").split(separator: "\n").map(String.init)
         let build = SophonProcess.binary.deletingLastPathComponent().path
         let outcome = try SophonProcess.run(
-            arguments, stdin: read("stdin") ?? "", environment: ["PATH": build + ":/usr/bin:/bin"], files: stage)
+            arguments, stdin: read("stdin") ?? "", environment: ["PATH": build + ":/usr/bin:/bin"],
+            files: stage)
         let stdout = Self.normalized(outcome.stdout, build: build)
         let stderr = Self.normalized(outcome.stderr, build: build)
         if ProcessInfo.processInfo.environment["SOPHON_RECORD_GOLDEN"] == "1" {
@@ -67,7 +68,8 @@ import Testing
             to: plugins.appendingPathComponent("sophon-plugin-csv"))
         let support = testsFolder.appendingPathComponent("Support/Plugins")
         for file in try manager.contentsOfDirectory(atPath: support.path) {
-            try manager.copyItem(at: support.appendingPathComponent(file), to: stage.appendingPathComponent(file))
+            try manager.copyItem(
+                at: support.appendingPathComponent(file), to: stage.appendingPathComponent(file))
         }
         return stage
     }

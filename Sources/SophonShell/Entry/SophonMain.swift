@@ -31,7 +31,8 @@ enum SophonMain {
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -71,10 +72,12 @@ enum SophonMain {
             }
             guard invocation.stayInteractive else { return runtime.finish() }
             let interactive = ShellRuntime(
-                registry: registry, session: runtime.session, io: io, mode: .interactive, externalPlugins: plugins)
+                registry: registry, session: runtime.session, io: io, mode: .interactive,
+                externalPlugins: plugins)
             return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
         case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
-            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return status ?? ExitStatus.success
             }

@@ -17,6 +17,7 @@ struct ExternalPlugin: ShellPlugin {
     var listing: String {
         let title = version.isEmpty ? name : "\(name) \(version)"
         let names = commands.map(\.name) + hiddenCommands.map { "\($0) (hidden)" }
-        return "\(title) (external, \(path)): " + (names.isEmpty ? "no commands" : names.joined(separator: ", "))
+        return "\(title) (external, \(path)): "
+            + (names.isEmpty ? "no commands" : names.joined(separator: ", "))
     }
 }

@@ -45,7 +45,8 @@ final class ExternalPluginHost: Sendable {
     ///   - cancelGrace: how long a plugin may take to answer a cancel.
     init(
         builtInNames: [String], stderr: any ShellTextSink,
-        environment: [String: String] = ProcessInfo.processInfo.environment, discovery: PluginDiscovery? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        discovery: PluginDiscovery? = nil,
         cancelGrace: Duration = .seconds(2)
     ) {
         self.builtInNames = Set(builtInNames)
@@ -79,7 +80,8 @@ final class ExternalPluginHost: Sendable {
         refresh()
         let candidates: [Entry] = state.withLock { state in
             let waiting = state.entries.filter { $0.manifest == nil }
-            return waiting.filter { $0.name == name } + waiting.filter { $0.name != name && $0.startError == nil }
+            return waiting.filter { $0.name == name }
+                + waiting.filter { $0.name != name && $0.startError == nil }
         }
         for candidate in candidates {
             do {
@@ -132,7 +134,8 @@ final class ExternalPluginHost: Sendable {
     /// One line per external plugin for `plugins`: started ones with their commands, the
     /// others as `not started` with the reason when starting failed.
     func listing() -> [String] {
-        let started = Dictionary(startedPlugins().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let started = Dictionary(
+            startedPlugins().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         return state.withLock { $0.entries }.map { entry in
             if let plugin = started[entry.name] { return plugin.listing }
             return "\(entry.name) (external, \(entry.path)): "
@@ -145,7 +148,9 @@ final class ExternalPluginHost: Sendable {
         let manifests = state.withLock { $0.entries.compactMap(\.manifest) }
         for manifest in manifests {
             guard let found = manifest.commands.first(where: { $0.name == command }) else { continue }
-            let help = found.help.hasPrefix(found.summary) ? found.help.dropFirst(found.summary.count) : Substring(found.help)
+            let help =
+                found.help.hasPrefix(found.summary)
+                ? found.help.dropFirst(found.summary.count) : Substring(found.help)
             let rest = help.drop { $0 == "\n" }
             return rest.isEmpty ? nil : String(rest)
         }
@@ -184,13 +189,18 @@ final class ExternalPluginHost: Sendable {
         }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let (connection, manifest) = try await handshake(
-            label: PluginDiscovery.label(forPath: absolute), path: absolute, expectedName: nil, timeout: timeout)
+            label: PluginDiscovery.label(forPath: absolute), path: absolute, expectedName: nil,
+            timeout: timeout)
         let replaced: PluginConnection? = state.withLock { state in
-            let old = state.entries.firstIndex { $0.name == manifest.name }.flatMap { state.entries[$0].connection }
+            let old = state.entries.firstIndex { $0.name == manifest.name }.flatMap {
+                state.entries[$0].connection
+            }
             state.entries.removeAll { $0.name == manifest.name }
             state.unloaded.remove(manifest.name)
             state.entries.append(
-                Entry(name: manifest.name, path: absolute, loaded: true, manifest: manifest, connection: connection))
+                Entry(
+                    name: manifest.name, path: absolute, loaded: true, manifest: manifest,
+                    connection: connection))
             return old
         }
         replaced?.stop()
@@ -230,7 +240,9 @@ final class ExternalPluginHost: Sendable {
             }
             let view = PluginProtocol.sessionView(context.session)
             let reply = try await connection.request(
-                { PluginProtocol.call(id: $0, command: command, arguments: request.arguments, session: view) },
+                {
+                    PluginProtocol.call(id: $0, command: command, arguments: request.arguments, session: view)
+                },
                 purpose: .command(command), timeout: timeout, cancelGrace: cancelGrace)
             return try PluginReplyApplier(plugin: plugin, command: command).apply(reply, to: context.session)
         } catch let fault as PluginFault {
@@ -280,24 +292,30 @@ final class ExternalPluginHost: Sendable {
     private func handshake(label: String, path: String, expectedName: String?, timeout: Duration)
         async throws(PluginFault) -> (PluginConnection, PluginManifest)
     {
-        let connection = try PluginConnection(name: label, path: path, environment: environment, stderr: stderr)
+        let connection = try PluginConnection(
+            name: label, path: path, environment: environment, stderr: stderr)
         do {
             let reply = try await connection.request(
-                { PluginProtocol.hello(id: $0) }, purpose: .handshake, timeout: min(timeout, Self.handshakeTimeout),
+                { PluginProtocol.hello(id: $0) }, purpose: .handshake,
+                timeout: min(timeout, Self.handshakeTimeout),
                 cancelGrace: cancelGrace)
             switch reply.type {
             case "hello": break
             case "error":
                 throw PluginFault.refused(
-                    plugin: label, message: reply.message["message"]?.stringValue ?? reply.message.compactText)
+                    plugin: label, message: reply.message["message"]?.stringValue ?? reply.message.compactText
+                )
             default:
-                throw PluginFault.badHandshake(plugin: label, reason: "expected a \"hello\" reply, got '\(reply.type)'")
+                throw PluginFault.badHandshake(
+                    plugin: label, reason: "expected a \"hello\" reply, got '\(reply.type)'")
             }
             let manifest = try PluginManifest(reply: reply.message, plugin: label)
             if let expectedName, manifest.name != expectedName {
                 throw PluginFault.badHandshake(
                     plugin: label,
-                    reason: "it calls itself '\(manifest.name)' but its file is named sophon-plugin-\(expectedName)")
+                    reason:
+                        "it calls itself '\(manifest.name)' but its file is named sophon-plugin-\(expectedName)"
+                )
             }
             return (connection, manifest)
         } catch let fault as PluginFault {
@@ -323,7 +341,8 @@ final class ExternalPluginHost: Sendable {
     private func warnAboutHidden(_ name: String) {
         guard let plugin = startedPlugins().first(where: { $0.name == name }) else { return }
         for hidden in plugin.hiddenCommands {
-            stderr.write("warning: plugin '\(name)': command '\(hidden)' is hidden by another command of that name\n")
+            stderr.write(
+                "warning: plugin '\(name)': command '\(hidden)' is hidden by another command of that name\n")
         }
     }
 

@@ -307,7 +307,9 @@ final class PluginConnection: Sendable {
                 fail(.unknownID(plugin: name, received: String(reply.id), expected: expected))
             }
         case .lineTooLong:
-            fail(.badMessage(plugin: name, reason: "a line longer than \(PluginProtocol.maximumLineBytes) bytes"))
+            fail(
+                .badMessage(
+                    plugin: name, reason: "a line longer than \(PluginProtocol.maximumLineBytes) bytes"))
         case .end:
             _ = shared.exited.wait(timeout: .now() + 2)
             let (pending, end) = shared.state.withLock { state in

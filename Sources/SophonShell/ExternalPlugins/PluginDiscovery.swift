@@ -48,7 +48,8 @@ struct PluginDiscovery: Sendable {
     /// Whether `path` is a regular file (after symbolic links) this process may execute.
     static func isExecutableFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue
             && FileManager.default.isExecutableFile(atPath: path)
     }
 

@@ -83,7 +83,8 @@ enum PluginFault: Error, Sendable, Equatable {
     static func quoted(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars.prefix(80) {
-            shown += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+            shown +=
+                scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
         }
         return "'" + shown + (text.unicodeScalars.count > 80 ? "...'" : "'")
     }

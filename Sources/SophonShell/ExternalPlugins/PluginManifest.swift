@@ -67,7 +67,8 @@ struct PluginManifest: Sendable, Equatable {
                 completions = words.compactMap(\.stringValue)
             }
             let help = item["help"]?.stringValue ?? ""
-            let firstHelpLine = help.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+            let firstHelpLine = help.split(separator: "\n", omittingEmptySubsequences: false).first.map(
+                String.init)
             commands.append(
                 Command(
                     name: commandName, usage: item["usage"]?.stringValue ?? commandName,

@@ -54,7 +54,8 @@ struct PluginOutputReader: Sendable {
                 drainUntil = deadline
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { break }
-                timeout = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                timeout = Int32(
+                    left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
                 timeout = max(timeout, 1)
             }
             var descriptors = [
@@ -101,7 +102,9 @@ struct PluginOutputReader: Sendable {
     /// `read(2)`, retried on `EINTR`; the byte count, 0 at end of file, -1 on error.
     private static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
         while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes {
+                Foundation.read(descriptor, $0.baseAddress, $0.count)
+            }
             if count < 0, errno == EINTR { continue }
             return count
         }

@@ -7,7 +7,8 @@ extension ShellRuntime {
     func resolveCommand(named name: String) async throws -> PluginCommand {
         if let command = registry.command(named: name) { return command }
         do {
-            if let command = try await externalPlugins.command(named: name, timeout: session.settings.timeout) {
+            if let command = try await externalPlugins.command(named: name, timeout: session.settings.timeout)
+            {
                 return command
             }
         } catch {

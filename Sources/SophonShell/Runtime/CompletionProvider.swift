@@ -26,7 +26,8 @@ struct CompletionProvider: Sendable {
             let external = externalPlugins?.completionNames() ?? []
             return Array(Set(registry.commandNames + external)).filter { $0.hasPrefix(word) }.sorted()
         }
-        if let words = externalPlugins.flatMap({ ExternalPluginCompletion.words(command, earlier, host: $0) }) {
+        if let words = externalPlugins.flatMap({ ExternalPluginCompletion.words(command, earlier, host: $0) })
+        {
             return words.filter { $0.hasPrefix(word) }
         }
         if command == "plugin", earlier.count == 2, earlier[1] == "load" { return files(matching: word) }

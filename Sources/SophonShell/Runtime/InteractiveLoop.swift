@@ -8,7 +8,8 @@ enum InteractiveLoop {
     /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.
     static func run(runtime: ShellRuntime, useHistory: Bool) async -> Int32 {
         let history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
-        let completion = CompletionProvider(registry: runtime.registry, externalPlugins: runtime.externalPlugins)
+        let completion = CompletionProvider(
+            registry: runtime.registry, externalPlugins: runtime.externalPlugins)
         let source = LineReaderFactory.makeStandardInput(
             mode: LineReaderFactory.currentMode(), historyFile: history,
             completer: { line, cursor in completion.complete(line: line, cursor: cursor) })
