@@ -157,8 +157,10 @@ final class ExternalPluginHost: Sendable {
         return nil
     }
 
-    /// Command names for Tab: commands of started plugins, and names of plugins not started.
+    /// Command names for Tab: commands of started plugins, and names of plugins not started
+    /// (searching the folders again, so a plugin installed meanwhile is offered).
     func completionNames() -> [String] {
+        refresh()
         let started = startedPlugins()
         let waiting = state.withLock { $0.entries.filter { $0.manifest == nil }.map(\.name) }
         return started.flatMap { $0.commands.map(\.name) } + waiting
@@ -170,8 +172,11 @@ final class ExternalPluginHost: Sendable {
         return manifests.lazy.compactMap { $0.commands.first { $0.name == command }?.completions }.first
     }
 
-    /// The names of the external plugins known now (for `plugin unload` completion).
-    var pluginNames: [String] { state.withLock { $0.entries.map(\.name) } }
+    /// The names of the external plugins, discovered or loaded (for `plugin unload` completion).
+    var pluginNames: [String] {
+        refresh()
+        return state.withLock { $0.entries.map(\.name) }
+    }
 
     // MARK: - load / unload
 
