@@ -15,10 +15,15 @@ enum SophonMain {
     static func run(arguments: [String], io: ShellIO) async -> Int32 {
         let registry = PluginRegistry.builtIn
         let plugins = ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
-        let invocation: Invocation
+        var invocation: Invocation
         do {
-            invocation = try Invocation.parse(
-                arguments, isCommand: { registry.command(named: $0) != nil || plugins.isPluginName($0) })
+            let isCommand = { (word: String) in
+                registry.command(named: word) != nil || plugins.isPluginName(word)
+            }
+            invocation = try Invocation.parse(arguments, isCommand: isCommand)
+            if let word = await plugins.commandWordAmongScripts(invocation) {
+                invocation = try Invocation.parse(arguments, isCommand: { isCommand($0) || $0 == word })
+            }
         } catch {
             return usageError(error.message, io: io)
         }
