@@ -98,10 +98,12 @@ final class ExternalPluginHost: Sendable {
     }
 
     /// Starts every discovered plugin not started yet (for `plugins` and `help`); failures are
-    /// kept for ``listing``.
+    /// kept for ``listing``, and a plugin that failed is not tried again here (only when a
+    /// command of its name is used), so listings stay quick.
     func startAll(timeout: Duration) async {
         refresh()
-        for name in state.withLock({ $0.entries.filter { $0.manifest == nil }.map(\.name) }) {
+        let waiting = state.withLock { $0.entries.filter { $0.manifest == nil && $0.startError == nil } }
+        for name in waiting.map(\.name) {
             _ = try? await start(name, timeout: timeout)
         }
     }
