@@ -32,7 +32,8 @@ let package = Package(
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(
-            name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"]),
+            name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -99,6 +99,10 @@ def expect_output_line(child, text):
 
 def finish(child):
     child.expect_exact(PROMPT)
+    # The prompt is written as libedit enters raw mode; on a loaded machine a Ctrl-D sent in
+    # the same instant can reach the terminal while it is still in canonical mode, where the
+    # kernel turns it into an end-of-file nobody reads. A user never types that fast.
+    time.sleep(0.2)
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     child.close()

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
 enum SophonMain {
@@ -13,13 +14,11 @@ enum SophonMain {
 
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], io: ShellIO) async -> Int32 {
-        let registry = PluginRegistry.builtIn
-        let plugins = ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
+        let commandNames = Set(PluginRegistry.standard(gemini: nil).commandNames)
+        let plugins = ExternalPluginHost(builtInNames: commandNames.sorted(), stderr: io.stderr)
         var invocation: Invocation
         do {
-            let isCommand = { (word: String) in
-                registry.command(named: word) != nil || plugins.isPluginName(word)
-            }
+            let isCommand = { (word: String) in commandNames.contains(word) || plugins.isPluginName(word) }
             invocation = try Invocation.parse(arguments, isCommand: isCommand)
             if let word = await plugins.commandWordAmongScripts(invocation) {
                 invocation = try Invocation.parse(arguments, isCommand: { isCommand($0) || $0 == word })
@@ -27,6 +26,17 @@ enum SophonMain {
         } catch {
             return usageError(error.message, io: io)
         }
+        let services: GeminiServices
+        do {
+            services = try GeminiServices(
+                options: .init(
+                    verbose: invocation.verbose, recordTape: invocation.recordTape,
+                    replayTape: invocation.replayTape),
+                io: io)
+        } catch {
+            return usageError(error.message, io: io)
+        }
+        let registry = PluginRegistry.standard(gemini: services)
         switch invocation.action {
         case .version:
             io.printLine(HelpText.version)
@@ -76,10 +86,7 @@ enum SophonMain {
                 }
             }
             guard invocation.stayInteractive else { return runtime.finish() }
-            let interactive = ShellRuntime(
-                registry: registry, session: runtime.session, io: io, mode: .interactive,
-                externalPlugins: plugins)
-            return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
+            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
             let runtime = makeRuntime(
                 invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
@@ -111,10 +118,16 @@ enum SophonMain {
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        if let model = invocation.model { settings.model = model }
+        let services = registry.plugins.lazy.compactMap { ($0 as? GeminiPlugin)?.services }.first
+        if let saved = services.flatMap({
+            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
+        }) {
+            settings.model = GeminiModel(selection: saved).id
+        }
+        if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
         return ShellRuntime(
             registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
-            externalPlugins: plugins)
+            gemini: services, externalPlugins: plugins)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

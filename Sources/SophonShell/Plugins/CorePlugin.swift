@@ -24,7 +24,7 @@ struct CorePlugin: ShellPlugin {
                 run: { request, _ in .text(request.arguments.joined(separator: " ")) }),
             PluginCommand(
                 name: "expect", usage: "expect A OP B | expect valid",
-                summary: "check a value: == != < <= > >= contains matches",
+                summary: "check a value: == != < <= > >= contains matches", expandsArguments: false,
                 run: { request, context in try ExpectCommand.run(request, context: context) }),
             PluginCommand(
                 name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",

@@ -22,10 +22,17 @@ final class ShellRuntime: Sendable {
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
+    /// The Gemini client side of the run (`nil` in tests that need none).
+    let gemini: GeminiServices?
+    /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
+    /// `nil` when there is none.
+    let readSecret: @Sendable (String) -> String?
 
     /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
+        gemini: GeminiServices? = nil,
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
         externalPlugins: ExternalPluginHost? = nil
     ) {
         self.registry = registry
@@ -34,7 +41,14 @@ final class ShellRuntime: Sendable {
         self.session = session
         self.io = io
         self.mode = mode
+        self.readSecret = readSecret
+        self.gemini = gemini
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
+    }
+
+    /// One line of standard input, without its line end; `nil` at end of input.
+    static let readLineFromStandardInput: @Sendable (String) -> String? = { _ in
+        Swift.readLine(strippingNewline: true).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
     }
 
     /// Runs every command of `source` in order.
@@ -72,7 +86,8 @@ final class ShellRuntime: Sendable {
         }
         let context = CommandContext(runtime: self, directory: directory, depth: depth)
         do {
-            let request = try expand(parsed, text: command.text)
+            let expands = registry.command(named: parsed.name ?? "")?.expandsArguments ?? true
+            let request = try expand(parsed, text: command.text, arguments: expands)
             let result = try await execute(request, context: context)
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
@@ -137,7 +152,9 @@ final class ShellRuntime: Sendable {
     // MARK: - Steps
 
     /// The request for `command`: its name and its words expanded.
-    private func expand(_ command: ShellCommand, text: String) throws -> CommandRequest {
+    private func expand(_ command: ShellCommand, text: String, arguments expandArguments: Bool) throws
+        -> CommandRequest
+    {
         guard let first = command.words.first else {
             throw CommandFailure(kind: "parseError", message: "empty command")
         }
@@ -146,7 +163,7 @@ final class ShellRuntime: Sendable {
             let name: String
             if let literal = command.name { name = literal } else { name = try expander.text(of: first) }
             var arguments: [String] = []
-            if command.assignment == nil {
+            if command.assignment == nil, expandArguments {
                 for word in command.arguments { arguments.append(try expander.text(of: word)) }
             }
             var raw: String?
@@ -177,6 +194,21 @@ final class ShellRuntime: Sendable {
                 io.printLine(
                     envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
             case .pretty, .raw: io.printLine(line)
+            }
+        case .reply(let reply):
+            session.withState { $0.last = reply.value }
+            switch format {
+            case .json:
+                io.printLine(
+                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
+                        .compactText)
+            case .pretty, .raw:
+                if reply.alreadyPrinted { break }
+                if let display = reply.display {
+                    io.printLine(display)
+                } else {
+                    io.printLine(format == .pretty ? reply.value.prettyText : reply.value.compactText)
+                }
             }
         case .value(let value):
             session.withState { $0.last = value }

@@ -1,0 +1,107 @@
+import Foundation
+import SophonCore
+
+/// What the retry loop did, for ``GeminiResult``.
+struct RetryOutcome: Sendable {
+    var modelID: String
+    var retryCount: Int
+    var usedFallback: Bool
+}
+
+extension GeminiAPIClient {
+    /// Runs `operation` once per attempt under `policy` (PRODUCT.md §3): retries retryable
+    /// failures after the computed or server-requested wait (injected sleep), fails fast when
+    /// the server wait exceeds `maxServerWait`, switches once to the fallback model on a 404
+    /// for the model (not counted in `attempts`) and resets the stored selection when it was
+    /// the model that 404'd. Cancellation ends the loop at once.
+    func withRetries<R>(
+        label: String, policy: GeminiRetryPolicy, modelID initialModel: String?,
+        _ operation: (GeminiRequestVariant) async throws -> R
+    ) async throws -> (value: R, outcome: RetryOutcome) {
+        var modelID = initialModel ?? ""
+        var attempt = 1
+        var retries = 0
+        var usedFallback = false
+        var compressMedia = false
+        let attempts = max(policy.attempts, 1)
+        while true {
+            try Task.checkCancellation()
+            let variant = GeminiRequestVariant(
+                modelID: modelID, compressMedia: compressMedia, attempt: attempt, isFallback: usedFallback)
+            let failure: AttemptError
+            do {
+                let value = try await operation(variant)
+                return (
+                    value, RetryOutcome(modelID: modelID, retryCount: retries, usedFallback: usedFallback)
+                )
+            } catch let error as AttemptError {
+                failure = error
+            } catch let error as GeminiError {
+                failure = AttemptError(error)
+            }
+            try Task.checkCancellation()
+            let error = failure.error
+            if case .modelRetired(let retired) = error, initialModel != nil {
+                resetStoredSelection(ifItIs: retired)
+                let fallback = configuration.fallbackModel.id
+                if policy.fallbackOn404, !usedFallback, fallback != retired {
+                    usedFallback = true
+                    modelID = fallback
+                    log(.notice, "\(label): model \(retired) not found; retrying on \(fallback)")
+                    configuration.observer?(.fallback(label: label, from: retired, to: fallback))
+                    continue
+                }
+                throw error
+            }
+            guard failure.allowRetry, error.isRetryable, attempt < attempts else { throw error }
+            var wait = policy.computedWait(beforeRetry: attempt, random: configuration.random())
+            if policy.honoursServerWait, let serverWait = failure.serverWait {
+                if serverWait > policy.maxServerWait { throw GeminiError.rateLimited(retryAfter: serverWait) }
+                wait = serverWait
+            }
+            if case .transport = error, policy.downscale {
+                if !compressMedia { log(.info, GeminiLocalization().string("notice.downscaleUnsupported")) }
+                compressMedia = true
+            }
+            let reason = GeminiErrorText(error: error, table: GeminiLocalization(language: "en")).text
+            log(.info, "\(label): attempt \(attempt) of \(attempts) failed (\(reason)); retrying")
+            configuration.observer?(
+                .retrying(label: label, retry: attempt, of: attempts - 1, wait: wait, reason: reason))
+            try await configuration.sleep(wait)
+            try Task.checkCancellation()
+            attempt += 1
+            retries += 1
+        }
+    }
+
+    /// Resets the stored model selection to the fallback when `modelID` is the stored one.
+    func resetStoredSelection(ifItIs modelID: String) {
+        let store = configuration.modelStore
+        guard let stored = store.loadSelection(), Self.stripModelsPrefix(stored) == modelID else { return }
+        store.saveSelection(configuration.fallbackModel.id)
+        log(
+            .warning,
+            "The stored model \(modelID) is not available; the selection is now \(configuration.fallbackModel.id)."
+        )
+    }
+
+    /// Runs `body` within the configured whole-call timeout.
+    /// - Throws: ``GeminiError/transport(_:detail:)`` (`timedOut`) when the limit passes first.
+    func withCallTimeout<R: Sendable>(_ body: @escaping @Sendable () async throws -> R) async throws -> R {
+        let limit = configuration.callTimeout
+        return try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                try Task.checkCancellation()
+                throw GeminiError.transport(
+                    .timedOut, detail: "The call exceeded its limit of \(GeminiErrorText.seconds(limit)) s.")
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+extension GeminiAPIClient {
+    /// Streams a reply (`models/{id}:streamGenerateContent?alt=sse`): each element is one chunk
+    /// (a complete ``GenerateContentResponse`` whose parts hold the delta), delivered as it
+    /// arrives.
+    ///
+    /// Retries (and the 404 fallback) happen only before the first chunk. The stream throws
+    /// ``GeminiError/streamEndedEarly(partialText:)`` when it ends without a finish reason,
+    /// ``GeminiError/contentBlocked(reason:partialText:)`` after a chunk whose finish reason
+    /// is a block, ``GeminiError/promptBlocked(reason:message:)`` for a blocked prompt, and the
+    /// typed error of a JSON error sent after the 200 (raw or as a `data:` event). Cancelling the
+    /// consuming task (or dropping the stream) cancels the request.
+    /// - Parameters:
+    ///   - label: a short name for logs and events.
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - retryPolicy: overrides the configured policy for this call.
+    ///   - request: the request body.
+    public func streamGenerateContent(
+        label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
+        request: GenerateContentRequest
+    ) -> AsyncThrowingStream<GenerateContentResponse, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<GenerateContentResponse, any Error>.makeStream()
+        let task = Task {
+            var key: [String] = []
+            do {
+                let apiKey = try self.requireAPIKey()
+                key = [apiKey]
+                try await self.runStream(
+                    label: label, model: model, retryPolicy: retryPolicy, request: request, key: apiKey,
+                    continuation: continuation)
+                continuation.finish()
+            } catch let error as GeminiError {
+                continuation.finish(throwing: error.redacting(key))
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func runStream(
+        label: String, model: GeminiModel?, retryPolicy: GeminiRetryPolicy?, request: GenerateContentRequest,
+        key: String, continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
+    ) async throws {
+        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
+        let policy = retryPolicy ?? configuration.retryPolicy
+        let body = try OrderedJSONEncoder().encodeData(request)
+        _ = try await withRetries(label: label, policy: policy, modelID: modelID) { variant in
+            let http = try await self.exchange(
+                label: label, method: "POST", path: "models/\(variant.modelID):streamGenerateContent",
+                query: [("alt", "sse")], body: body, key: key, attempt: variant.attempt, streaming: true)
+            guard http.status == 200 else {
+                let data = try await self.body(of: http)
+                throw Self.classify(
+                    status: http.status, headers: http.headers, body: data, modelID: variant.modelID)
+            }
+            var reader = StreamReader(continuation: continuation)
+            guard case .stream(let bytes) = http.body else {
+                if case .data(let data) = http.body { try reader.consume(data) }
+                try reader.finish()
+                return ()
+            }
+            do {
+                for try await chunk in bytes { try reader.consume(chunk) }
+            } catch let error as GeminiError {
+                throw AttemptError(error, allowRetry: !reader.delivered)
+            }
+            try reader.finish()
+            return ()
+        }
+    }
+}
+
+/// Turns SSE bytes into chunks for the consumer, tracking what a retry decision needs.
+struct StreamReader {
+    let continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
+    var parser = SSEParser()
+    var delivered = false
+    var finishReason: FinishReason?
+    var partialText = ""
+
+    init(continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation) {
+        self.continuation = continuation
+    }
+
+    mutating func consume(_ data: Data) throws {
+        for item in parser.feed(data) { try handle(item) }
+    }
+
+    mutating func finish() throws {
+        for item in parser.finish() { try handle(item) }
+        guard finishReason != nil else {
+            throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
+        }
+    }
+
+    private mutating func handle(_ item: SSEParser.Item) throws {
+        switch item {
+        case .event(let text):
+            let data = Data(text.utf8)
+            if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
+            guard let chunk = try? JSONDecoder().decode(GenerateContentResponse.self, from: data) else {
+                throw AttemptError(
+                    .transport(
+                        .badResponse, detail: "Undecodable stream event: \(GeminiAPIClient.excerpt(data))"),
+                    allowRetry: !delivered)
+            }
+            try deliver(chunk)
+        case .raw(let text):
+            let data = Data(text.utf8)
+            if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
+            throw AttemptError(
+                .transport(.badResponse, detail: "Unexpected stream text: \(GeminiAPIClient.excerpt(data))"),
+                allowRetry: !delivered)
+        case .truncated:
+            throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
+        }
+    }
+
+    private mutating func deliver(_ chunk: GenerateContentResponse) throws {
+        if let feedback = chunk.promptFeedback, let reason = feedback.blockReason {
+            throw AttemptError(
+                .promptBlocked(reason: reason, message: feedback.blockReasonMessage), allowRetry: false)
+        }
+        continuation.yield(chunk)
+        delivered = true
+        partialText += chunk.text
+        guard let reason = chunk.candidates?.compactMap(\.finishReason).first else { return }
+        finishReason = reason
+        if reason.isBlocked {
+            throw AttemptError(.contentBlocked(reason: reason, partialText: partialText), allowRetry: false)
+        }
+    }
+
+    private func failure(_ status: GoogleRPCStatus, _ data: Data) -> AttemptError {
+        var error = GeminiAPIClient.classify(
+            status: status.code ?? 500, headers: [:], body: data, modelID: nil, rpc: status)
+        error.allowRetry = error.allowRetry && !delivered
+        return error
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import SophonCore
+
+/// The Gemini REST client: structured and text generation, streaming, token counting and the
+/// models list, with retries, model fallback and typed errors.
+///
+/// `Sendable` and stateless apart from its configuration: call it from many tasks at once.
+/// The API key (from ``GeminiClientConfiguration/apiKeyProvider``) travels only in the
+/// `x-goog-api-key` header, and is masked in every error description.
+///
+/// ```swift
+/// struct Extraction: Decodable, Sendable { let title: String }
+/// let client = GeminiAPIClient(configuration: .init(apiKeyProvider: { myKey }))
+/// let result = try await client.generateStructured(
+///     Extraction.self, label: "extract", prompt: "Title of: ...",
+///     schema: .object(properties: ["title": .string()], required: ["title"]),
+///     retryPolicy: .minimal)
+/// print(result.value.title, result.usage?.totalTokenCount ?? 0, result.retryCount)
+/// ```
+public final class GeminiAPIClient: Sendable {
+    /// The configuration every call uses (per-call parameters override parts of it).
+    public let configuration: GeminiClientConfiguration
+    /// The transport moving the bytes.
+    public let transport: any GeminiTransport
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - configuration: models, endpoint, key source, policy and hooks.
+    ///   - transport: the HTTP layer; the default wraps URLSession (created lazily).
+    public init(
+        configuration: GeminiClientConfiguration = .init(),
+        transport: any GeminiTransport = URLSessionTransport()
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+    }
+
+    /// Whether the key provider currently supplies a key.
+    public var hasAPIKey: Bool { (try? requireAPIKey()) != nil }
+
+    /// The key for display (`••••cD3f`), or `nil` when there is none.
+    public var maskedAPIKey: String? { (try? requireAPIKey()).map(SecretMask.mask) }
+
+    /// The model calls use when none is given: the stored selection (else the default model)
+    /// resolved against ``GeminiClientConfiguration/availableModels`` — a preset the app does
+    /// not offer walks its successors, then falls back; a custom ID passes through.
+    public var selectedModelID: String {
+        GeminiModel.resolveSelection(
+            configuration.modelStore.loadSelection(), defaultModel: configuration.defaultModel,
+            available: configuration.availableModels, fallback: configuration.fallbackModel
+        ).resolved.id
+    }
+
+    /// Generates text from a conversation.
+    /// - Parameters:
+    ///   - label: a short name for logs and events.
+    ///   - contents: the conversation, oldest first (contents without parts are dropped).
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - systemInstruction: an optional system instruction.
+    ///   - generationConfig: optional sampling settings.
+    ///   - retryPolicy: overrides the configured policy for this call.
+    /// - Returns: the answer text (thought parts excluded), with usage and retry count.
+    /// - Throws: ``GeminiError`` (blocked prompt or answer, empty reply, HTTP and transport
+    ///   errors after retries), or `CancellationError`.
+    public func generateText(
+        label: String, contents: [Content], model: GeminiModel? = nil, systemInstruction: Content? = nil,
+        generationConfig: GenerationConfig? = nil, retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> GeminiResult<String> {
+        let contents = contents.filter { !($0.parts ?? []).isEmpty }
+        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in
+            GenerateContentRequest(
+                contents: contents, systemInstruction: systemInstruction, generationConfig: generationConfig)
+        }
+        return GeminiResult(
+            value: result.value.text, response: result.response, modelID: result.modelID,
+            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: [])
+    }
+
+    /// Generates a value of `type` constrained by `schema` (`responseMimeType`
+    /// `application/json`, `responseSchema`).
+    /// - Parameters:
+    ///   - type: the type to decode the JSON answer into.
+    ///   - label: a short name for logs and events.
+    ///   - prompt: the prompt text (sent after `parts`).
+    ///   - parts: media or other parts sent before the prompt; none by default.
+    ///   - schema: the answer schema.
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - systemInstruction: an optional system instruction.
+    ///   - generationConfig: extra settings; its MIME type and schema are replaced.
+    ///   - retryPolicy: overrides the configured policy for this call.
+    ///   - allowPartial: with a reply cut at MAX_TOKENS, attach the repaired partial value to
+    ///     ``GeminiError/truncated(partialText:partialValue:)``.
+    /// - Returns: the decoded value, with usage, retry count and decoding coercions.
+    /// - Throws: ``GeminiError`` (as ``generateText(label:contents:model:systemInstruction:generationConfig:retryPolicy:)``,
+    ///   plus `truncated` and `decodingFailed`), or `CancellationError`.
+    public func generateStructured<T: Decodable & Sendable>(
+        _ type: T.Type, label: String, prompt: String, parts: [Part] = [], schema: GeminiSchema,
+        model: GeminiModel? = nil, systemInstruction: String? = nil,
+        generationConfig: GenerationConfig? = nil,
+        retryPolicy: GeminiRetryPolicy? = nil, allowPartial: Bool = false
+    ) async throws -> GeminiResult<T> {
+        let request = buildRequest(
+            parts: parts, promptText: prompt, responseSchema: schema, systemInstruction: systemInstruction,
+            generationConfig: generationConfig)
+        return try await send(
+            type, label: label, model: model, retryPolicy: retryPolicy, allowPartial: allowPartial
+        ) { _ in
+            request
+        }
+    }
+
+    /// Builds a structured request: `parts` (media first), then the prompt text, with
+    /// `application/json` and `responseSchema` set.
+    public func buildRequest(
+        parts: [Part], promptText: String, responseSchema: GeminiSchema?, systemInstruction: String? = nil,
+        generationConfig: GenerationConfig? = nil
+    ) -> GenerateContentRequest {
+        var config = generationConfig ?? GenerationConfig()
+        if let responseSchema {
+            config.responseMimeType = "application/json"
+            config.responseSchema = responseSchema
+        }
+        return GenerateContentRequest(
+            contents: [Content(role: "user", parts: parts + [.text(promptText)])],
+            systemInstruction: systemInstruction.map { Content(role: nil, parts: [.text($0)]) },
+            generationConfig: config)
+    }
+
+    /// Sends the request `buildRequest` makes for each attempt and decodes the JSON answer as
+    /// `type` (the seed's closure-based call for media-heavy flows).
+    /// - Parameters:
+    ///   - type: the type to decode the answer into.
+    ///   - label: a short name for logs and events.
+    ///   - model: the first model; `nil` uses ``selectedModelID``.
+    ///   - retryPolicy: overrides the configured policy for this call.
+    ///   - allowPartial: see ``generateStructured(_:label:prompt:parts:schema:model:systemInstruction:generationConfig:retryPolicy:allowPartial:)``.
+    ///   - buildRequest: builds the body for a ``GeminiRequestVariant`` (model ID, smaller-media flag).
+    /// - Throws: as ``generateStructured(_:label:prompt:parts:schema:model:systemInstruction:generationConfig:retryPolicy:allowPartial:)``,
+    ///   or what `buildRequest` throws.
+    public func send<T: Decodable & Sendable>(
+        _ type: T.Type, label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
+        allowPartial: Bool = false,
+        buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
+    ) async throws -> GeminiResult<T> {
+        let schema = LockedBox<GeminiSchema?>(nil)
+        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { variant in
+            let request = try await buildRequest(variant)
+            schema.set(request.generationConfig?.responseSchema)
+            return request
+        }
+        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        do {
+            let decoded = try StructuredReplyDecoder.decode(
+                type, from: result.response, schema: schema.get(), allowPartial: allowPartial)
+            return GeminiResult(
+                value: decoded.value, response: result.response, modelID: result.modelID,
+                retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: decoded.coercions
+            )
+        } catch let error as GeminiError {
+            throw error.redacting(key)
+        }
+    }
+
+    /// Sends the request `buildRequest` makes for each attempt and returns the checked raw
+    /// response (not empty, not blocked).
+    /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
+    public func sendRequest(
+        label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
+        buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
+    ) async throws -> GeminiResult<GenerateContentResponse> {
+        let key = try requireAPIKey()
+        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
+        let policy = retryPolicy ?? configuration.retryPolicy
+        do {
+            return try await withCallTimeout {
+                let (response, outcome) = try await self.withRetries(
+                    label: label, policy: policy, modelID: modelID
+                ) {
+                    variant in
+                    let request = try await buildRequest(variant)
+                    let body = try OrderedJSONEncoder().encodeData(request)
+                    return try await self.unaryCall(
+                        GenerateContentResponse.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):generateContent", body: body, key: key,
+                        attempt: variant.attempt, modelID: variant.modelID)
+                }
+                try ReplyCheck.check(response)
+                return GeminiResult(
+                    value: response, response: response, modelID: outcome.modelID,
+                    retryCount: outcome.retryCount,
+                    usedFallback: outcome.usedFallback, coercions: [])
+            }
+        } catch let error as GeminiError {
+            log(.error, "\(label): \(error.redacting([key]).description(language: "en"))")
+            throw error.redacting([key])
+        }
+    }
+
+    /// Counts the tokens of `contents` on `model`.
+    /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
+    public func countTokens(
+        label: String = "countTokens", contents: [Content], model: GeminiModel? = nil,
+        retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> CountTokensResponse {
+        try await modelCall(
+            label: label, method: "countTokens", model: model, retryPolicy: retryPolicy,
+            body: CountTokensRequest(contents: contents))
+    }
+
+    /// Lists one page of models (`GET /v1beta/models`).
+    /// - Parameters:
+    ///   - pageSize: models per page (server default 50, max 1000); `nil` leaves it to the server.
+    ///   - pageToken: the previous page's `nextPageToken`.
+    /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
+    public func listModels(
+        pageSize: Int? = nil, pageToken: String? = nil, retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> ListModelsResponse {
+        let key = try requireAPIKey()
+        var query: [(String, String)] = []
+        if let pageSize { query.append(("pageSize", String(pageSize))) }
+        if let pageToken, !pageToken.isEmpty { query.append(("pageToken", pageToken)) }
+        let policy = retryPolicy ?? configuration.retryPolicy
+        let pageQuery = query
+        do {
+            return try await withCallTimeout {
+                try await self.withRetries(label: "listModels", policy: policy, modelID: nil) { variant in
+                    try await self.unaryCall(
+                        ListModelsResponse.self, label: "listModels", method: "GET", path: "models",
+                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil)
+                }.value
+            }
+        } catch let error as GeminiError {
+            throw error.redacting([key])
+        }
+    }
+
+    /// Lists every model, following `nextPageToken` (at most `maxPages` pages).
+    /// - Throws: as ``listModels(pageSize:pageToken:retryPolicy:)``.
+    public func listAllModels(pageSize: Int? = nil, maxPages: Int = 100) async throws -> [GeminiModelInfo] {
+        var models: [GeminiModelInfo] = []
+        var token: String?
+        for _ in 0..<max(maxPages, 1) {
+            let page = try await listModels(pageSize: pageSize, pageToken: token)
+            models += page.models ?? []
+            guard let next = page.nextPageToken, !next.isEmpty else { break }
+            token = next
+        }
+        return models
+    }
+
+    /// A POST to `models/{id}:{method}` decoding `Response`, with retries and 404 fallback.
+    func modelCall<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        label: String, method: String, model: GeminiModel?, retryPolicy: GeminiRetryPolicy?, body: Body
+    ) async throws -> Response {
+        let key = try requireAPIKey()
+        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
+        let policy = retryPolicy ?? configuration.retryPolicy
+        let data = try OrderedJSONEncoder().encodeData(body)
+        do {
+            return try await withCallTimeout {
+                try await self.withRetries(label: label, policy: policy, modelID: modelID) { variant in
+                    try await self.unaryCall(
+                        Response.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):\(method)",
+                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID)
+                }.value
+            }
+        } catch let error as GeminiError {
+            throw error.redacting([key])
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// What one attempt of a call should send: the builder of ``GeminiAPIClient/send(_:label:model:retryPolicy:buildRequest:)``
+/// gets one per attempt.
+public struct GeminiRequestVariant: Sendable, Hashable {
+    /// The model ID to call (without `models/`).
+    public var modelID: String
+    /// Whether media should be re-encoded smaller (set after a transport failure when the
+    /// policy downscales). No image codec exists on Linux yet, so builders there ignore it.
+    public var compressMedia: Bool
+    /// The attempt number on this model, from 1.
+    public var attempt: Int
+    /// Whether this is the fallback call after a 404.
+    public var isFallback: Bool
+
+    /// Creates a variant.
+    public init(modelID: String, compressMedia: Bool = false, attempt: Int = 1, isFallback: Bool = false) {
+        self.modelID = modelID
+        self.compressMedia = compressMedia
+        self.attempt = attempt
+        self.isFallback = isFallback
+    }
+}
+
+/// The outcome of a successful call: the value and what it cost.
+public struct GeminiResult<Value: Sendable>: Sendable {
+    /// The decoded value (or the text, or the raw response).
+    public var value: Value
+    /// The final response.
+    public var response: GenerateContentResponse
+    /// The model that answered (the fallback after a 404).
+    public var modelID: String
+    /// Retries made (attempts minus one; the 404 fallback call not counted).
+    public var retryCount: Int
+    /// Whether the 404 fallback was used.
+    public var usedFallback: Bool
+    /// What lenient decoding changed to make the reply fit (empty when nothing).
+    public var coercions: [String]
+
+    /// The token usage of the final response.
+    public var usage: UsageMetadata? { response.usageMetadata }
+
+    /// The finish reason of the first candidate.
+    public var finishReason: FinishReason? { response.finishReason }
+}
+
+/// Events for a verbose display: requests sent, responses received and retry decisions.
+public enum GeminiClientEvent: Sendable, Hashable {
+    /// A request went out: method, path (no query, never the key), attempt on this model.
+    case requestSent(label: String, method: String, path: String, attempt: Int)
+    /// A response arrived: status, status text and the time since the request was sent.
+    case responseReceived(label: String, status: Int, statusText: String, milliseconds: Int)
+    /// The call will retry: retry `retry` of at most `of`, after `wait`, because of `reason`.
+    case retrying(label: String, retry: Int, of: Int, wait: Duration, reason: String)
+    /// The call switches to the fallback model after a 404.
+    case fallback(label: String, from: String, to: String)
+}

@@ -1,0 +1,120 @@
+import SophonCore
+
+/// A reply of `generateContent`, or one chunk of `streamGenerateContent` (then parts hold
+/// only the delta and usage is cumulative). Every field is optional: real replies omit many.
+public struct GenerateContentResponse: Codable, Sendable, Hashable {
+    /// The candidates; may be empty or absent (for example when the prompt was blocked).
+    public var candidates: [Candidate]?
+    /// Why the prompt was blocked, when it was.
+    public var promptFeedback: PromptFeedback?
+    /// Token counts.
+    public var usageMetadata: UsageMetadata?
+    /// The model version that answered, e.g. `gemini-2.5-flash`.
+    public var modelVersion: String?
+    /// The response ID.
+    public var responseId: String?
+    /// Model status (deprecation notices), passed through as JSON.
+    @JSONField public var modelStatus: JSONValue?
+
+    /// Creates a response.
+    public init(
+        candidates: [Candidate]? = nil, promptFeedback: PromptFeedback? = nil,
+        usageMetadata: UsageMetadata? = nil, modelVersion: String? = nil, responseId: String? = nil
+    ) {
+        self.candidates = candidates
+        self.promptFeedback = promptFeedback
+        self.usageMetadata = usageMetadata
+        self.modelVersion = modelVersion
+        self.responseId = responseId
+    }
+
+    /// The first candidate's answer text (thought parts excluded), or `""`.
+    public var text: String { candidates?.first?.content?.answerText ?? "" }
+
+    /// The first candidate's thought text, or `""`.
+    public var thoughtText: String { candidates?.first?.content?.thoughtText ?? "" }
+
+    /// The first candidate's finish reason.
+    public var finishReason: FinishReason? { candidates?.first?.finishReason }
+}
+
+/// One candidate answer.
+public struct Candidate: Codable, Sendable, Hashable {
+    /// The content; `{}` or a role without parts happen.
+    public var content: Content?
+    /// Why generation stopped; only on the last stream chunk.
+    public var finishReason: FinishReason?
+    /// A human-readable note about the finish reason.
+    public var finishMessage: String?
+    /// Safety ratings.
+    public var safetyRatings: [SafetyRating]?
+    /// Citations.
+    public var citationMetadata: CitationMetadata?
+    /// Tokens in this candidate.
+    public var tokenCount: Int?
+    /// Average log probability.
+    public var avgLogprobs: Double?
+    /// The candidate index; often absent (then 0).
+    public var index: Int?
+    /// Grounding metadata, passed through as JSON.
+    @JSONField public var groundingMetadata: JSONValue?
+    /// Log probabilities, passed through as JSON.
+    @JSONField public var logprobsResult: JSONValue?
+    /// URL-context metadata, passed through as JSON.
+    @JSONField public var urlContextMetadata: JSONValue?
+
+    /// Creates a candidate.
+    public init(
+        content: Content? = nil, finishReason: FinishReason? = nil, finishMessage: String? = nil,
+        index: Int? = nil
+    ) {
+        self.content = content
+        self.finishReason = finishReason
+        self.finishMessage = finishMessage
+        self.index = index
+    }
+}
+
+/// Feedback about the prompt: `{blockReason, blockReasonMessage, safetyRatings}`.
+public struct PromptFeedback: Codable, Sendable, Hashable {
+    /// Why the prompt was blocked.
+    public var blockReason: BlockReason?
+    /// A human-readable explanation.
+    public var blockReasonMessage: String?
+    /// Safety ratings of the prompt.
+    public var safetyRatings: [SafetyRating]?
+
+    /// Creates feedback.
+    public init(blockReason: BlockReason? = nil, blockReasonMessage: String? = nil) {
+        self.blockReason = blockReason
+        self.blockReasonMessage = blockReasonMessage
+    }
+}
+
+/// A safety rating: `{category, probability, blocked}`.
+public struct SafetyRating: Codable, Sendable, Hashable {
+    /// The harm category.
+    public var category: String?
+    /// The probability of harm.
+    public var probability: HarmProbability?
+    /// Whether this rating blocked the content.
+    public var blocked: Bool?
+}
+
+/// Citations of a candidate.
+public struct CitationMetadata: Codable, Sendable, Hashable {
+    /// The cited sources.
+    public var citationSources: [CitationSource]?
+}
+
+/// One cited source: a span of the answer (UTF-8 byte offsets) and where it came from.
+public struct CitationSource: Codable, Sendable, Hashable {
+    /// Start of the cited span.
+    public var startIndex: Int?
+    /// End of the cited span.
+    public var endIndex: Int?
+    /// The source URI.
+    public var uri: String?
+    /// The source license.
+    public var license: String?
+}

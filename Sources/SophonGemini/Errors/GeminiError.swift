@@ -1,0 +1,120 @@
+import Foundation
+import SophonCore
+
+/// Every failure of a Gemini call, typed. `description` is user-facing, localized (see
+/// ``GeminiLocalization``) and never shows an API key: the client redacts the key it sent from
+/// server text (DebugInfo echoes it), and descriptions also mask anything shaped like a Google
+/// API key (`AIza` + 35 characters).
+public enum GeminiError: Error, Sendable, Hashable {
+    /// No API key is configured.
+    case missingAPIKey
+    /// The server rejected the key (400 API_KEY_INVALID, 401 or 403); `message` is the server's.
+    case invalidAPIKey(message: String)
+    /// The model ID is empty or contains characters a model ID cannot have.
+    case invalidModelID(String)
+    /// The request did not complete at the network level (timeout, reset, refused, truncated).
+    case transport(GeminiTransportFailure, detail: String)
+    /// An HTTP error status not covered by a more specific case.
+    case http(status: Int, apiStatus: String?, message: String, details: [GoogleRPCErrorDetail])
+    /// 429 rate limiting; `retryAfter` is the server's requested wait when it gave one.
+    case rateLimited(retryAfter: Duration?)
+    /// 429 for an exhausted quota that a short wait will not reset (per-day quotas).
+    case quotaExhausted(quotaId: String?, message: String)
+    /// 404 for the model: retired, unknown or mistyped.
+    case modelRetired(modelID: String)
+    /// 400 invalid request, with the server's field violations.
+    case invalidRequest(message: String, fieldViolations: [FieldViolation])
+    /// The prompt was blocked (`promptFeedback.blockReason`).
+    case promptBlocked(reason: BlockReason?, message: String?)
+    /// The answer was blocked (finish reason SAFETY, RECITATION, ...); `partialText` is what
+    /// arrived before.
+    case contentBlocked(reason: FinishReason, partialText: String)
+    /// The answer was cut at the output token limit (MAX_TOKENS) and is not usable as is;
+    /// `partialValue` is the repaired partial JSON when the caller asked for it.
+    case truncated(partialText: String, partialValue: JSONValue?)
+    /// The reply had no usable content (no candidates, no parts, signature-only parts).
+    case emptyResponse
+    /// A stream ended (EOF or a cut event) without a finish reason.
+    case streamEndedEarly(partialText: String)
+    /// The reply could not be decoded; `excerpt` is a short part of the raw text.
+    case decodingFailed(reason: String, excerpt: String)
+    /// An inline media file is larger than the limit (bytes), refused before reading it.
+    case mediaTooLarge(path: String, bytes: Int, limit: Int)
+    /// An inline media file could not be read.
+    case mediaUnreadable(path: String, reason: String)
+
+    /// Whether retrying the same request may succeed: transport failures, 408/500/502/503/504,
+    /// rate limiting and a stream that ended early. Never: key problems, 400/401/403/404/499,
+    /// per-day quota, blocked content, empty or undecodable replies, truncation at MAX_TOKENS.
+    public var isRetryable: Bool {
+        switch self {
+        case .transport, .rateLimited, .streamEndedEarly: true
+        case .http(let status, _, _, _): [408, 429, 500, 502, 503, 504].contains(status)
+        default: false
+        }
+    }
+
+    /// The user-facing description in `language` (`en`, `es`, `zh-Hans`, `zh-Hant`; `nil`
+    /// picks from the environment).
+    public func description(language: String?) -> String {
+        let table = GeminiLocalization(language: language)
+        return KeyShapeMask.maskLikelyKeys(in: GeminiErrorText(error: self, table: table).text)
+    }
+
+    /// A copy with every occurrence of each secret replaced by its masked form (`••••cD3f`).
+    public func redacting(_ secrets: [String]) -> GeminiError {
+        let secrets = secrets.filter { $0.count >= 4 }
+        guard !secrets.isEmpty else { return self }
+        func clean(_ text: String) -> String { SecretMask.redact(text, secrets: secrets) }
+        func clean(_ details: [GoogleRPCErrorDetail]) -> [GoogleRPCErrorDetail] {
+            details.map { detail in
+                var copy = detail
+                copy.detail = detail.detail.map(clean)
+                copy.message = detail.message.map(clean)
+                return copy
+            }
+        }
+        switch self {
+        case .invalidAPIKey(let message): return .invalidAPIKey(message: clean(message))
+        case .transport(let failure, let detail): return .transport(failure, detail: clean(detail))
+        case .http(let status, let apiStatus, let message, let details):
+            return .http(
+                status: status, apiStatus: apiStatus, message: clean(message), details: clean(details))
+        case .quotaExhausted(let quotaId, let message):
+            return .quotaExhausted(quotaId: quotaId, message: clean(message))
+        case .invalidRequest(let message, let violations):
+            return .invalidRequest(
+                message: clean(message),
+                fieldViolations: violations.map {
+                    FieldViolation(field: $0.field, description: $0.description.map(clean))
+                })
+        case .promptBlocked(let reason, let message):
+            return .promptBlocked(reason: reason, message: message.map(clean))
+        case .decodingFailed(let reason, let excerpt):
+            return .decodingFailed(reason: clean(reason), excerpt: clean(excerpt))
+        default: return self
+        }
+    }
+}
+
+extension GeminiError: CustomStringConvertible, LocalizedError {
+    /// The description in the environment's language (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public var description: String { description(language: nil) }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// What went wrong at the network level.
+public enum GeminiTransportFailure: String, Sendable, Hashable, CaseIterable {
+    /// The request or the whole call exceeded its timeout.
+    case timedOut
+    /// The connection was reset or lost mid-request.
+    case connectionLost
+    /// The server could not be reached (refused, unknown host).
+    case cannotConnect
+    /// The body ended before it was complete, or was not the JSON the API sends.
+    case badResponse
+    /// Any other network error.
+    case other
+}

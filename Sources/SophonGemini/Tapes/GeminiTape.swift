@@ -1,0 +1,92 @@
+import Foundation
+import SophonCore
+
+/// A loaded tape: the exchanges of a recorded run, in order (PRODUCT.md §5, Tapes).
+///
+/// The file is JSON Lines: the header `{"sophonTape": 1}`, then one ``GeminiTapeExchange``
+/// per line. Blank lines are skipped and `\r\n` line ends accepted, so tapes can be written by
+/// hand. A last line without its newline that is not valid JSON is what a killed recording
+/// leaves: it is dropped with a warning, not an error.
+public struct GeminiTape: Sendable, Hashable {
+    /// The format version this code writes and reads.
+    public static let version = 1
+    /// The header line a recording starts with.
+    public static let headerLine = #"{"sophonTape":1}"#
+
+    /// The exchanges, in recorded order.
+    public var exchanges: [GeminiTapeExchange]
+    /// Problems tolerated while loading, one line each (`line 7: ...`).
+    public var warnings: [String]
+
+    /// Creates a tape from exchanges.
+    public init(exchanges: [GeminiTapeExchange], warnings: [String] = []) {
+        self.exchanges = exchanges
+        self.warnings = warnings
+    }
+
+    /// Loads the tape file at `url`.
+    /// - Throws: ``GeminiTapeError/unreadable(path:reason:)`` when the file cannot be read, and
+    ///   the errors of ``init(parsing:)``.
+    public init(contentsOf url: URL) throws(GeminiTapeError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw GeminiTapeError.unreadable(path: url.path, reason: reason)
+        }
+        try self.init(parsing: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Parses tape text.
+    /// - Throws: ``GeminiTapeError/missingHeader(line:)`` when the first non-blank line is not
+    ///   a tape header, ``GeminiTapeError/unsupportedVersion(_:line:)`` for another version,
+    ///   ``GeminiTapeError/invalidJSON(line:column:message:)`` for a line that is not JSON
+    ///   (other than a cut last line), ``GeminiTapeError/invalidExchange(line:reason:)`` for
+    ///   JSON that is not an exchange.
+    public init(parsing text: String) throws(GeminiTapeError) {
+        // Split the bytes: as Characters, "\r\n" is one grapheme and would not split at "\n".
+        var lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let endsWithNewline = lines.last?.isEmpty ?? true
+        if endsWithNewline, !lines.isEmpty { lines.removeLast() }
+        var exchanges: [GeminiTapeExchange] = []
+        var warnings: [String] = []
+        var sawHeader = false
+        for (index, rawLine) in lines.enumerated() {
+            let number = index + 1
+            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : rawLine
+            if line.allSatisfy(\.isWhitespace) { continue }
+            let json: JSONValue
+            do {
+                json = try JSONValue(parsing: line)
+            } catch {
+                if index == lines.count - 1, !endsWithNewline {
+                    warnings.append(
+                        "line \(number): the last line is incomplete (a recording cut short); ignored")
+                    break
+                }
+                guard sawHeader else { throw GeminiTapeError.missingHeader(line: number) }
+                throw GeminiTapeError.invalidJSON(line: number, column: error.column, message: error.message)
+            }
+            guard sawHeader else {
+                try Self.checkHeader(json, line: number)
+                sawHeader = true
+                continue
+            }
+            exchanges.append(try GeminiTapeExchange(json: json, line: number))
+        }
+        guard sawHeader else { throw GeminiTapeError.missingHeader(line: 1) }
+        self.init(exchanges: exchanges, warnings: warnings)
+    }
+
+    private static func checkHeader(_ json: JSONValue, line: Int) throws(GeminiTapeError) {
+        guard case .object = json, let version = json["sophonTape"] else {
+            throw GeminiTapeError.missingHeader(line: line)
+        }
+        guard case .number(let number) = version, Int(number.text) == Self.version else {
+            throw GeminiTapeError.unsupportedVersion(version.compactText, line: line)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import SophonCore
+import Synchronization
+
+/// A transport that answers from a tape, in order, without a network (PRODUCT.md §4 and §5,
+/// Tapes), so a replay runs the real client code: retries, fallback, stream parsing.
+///
+/// Each request must match the next recorded exchange by method, path (see
+/// ``GeminiTapeRequest/path(of:baseURL:)``) and body compared as JSON values (member order and
+/// number spelling do not matter); headers are not compared. A mismatch throws
+/// ``GeminiTapeError/mismatch(_:)`` and does not consume the exchange; a request after the last
+/// exchange throws ``GeminiTapeError/exhausted(request:method:path:)``. Neither is a
+/// ``GeminiError``, so the client never retries them.
+///
+/// Responses come back as recorded: JSON bodies pretty-printed with two spaces, events as one
+/// `data: <compact JSON>\r\n\r\n` chunk each (then the trailer and a cut event), a recorded
+/// transport failure as the same ``GeminiError/transport(_:detail:)``, a recorded cancellation
+/// as `CancellationError`. Use ``GeminiClientConfiguration/replayingTape(skippedWait:)`` for
+/// the client's configuration: no key needed, no retry waits.
+public final class GeminiTapeReplayer: GeminiTransport {
+    /// The key a replaying client sends; never checked, and never a real key.
+    public static let placeholderAPIKey = "sophon-tape-replay"
+
+    /// A sleep for ``GeminiClientConfiguration/sleep`` that returns at once (throwing only when
+    /// the task is cancelled): replays skip retry waits.
+    public static let noSleep: @Sendable (Duration) async throws -> Void = { _ in try Task.checkCancellation()
+    }
+
+    /// The tape being replayed.
+    public let tape: GeminiTape
+
+    private let baseURL: URL?
+    private let next = Mutex(0)
+
+    /// Creates a replayer for a loaded tape.
+    /// - Parameters:
+    ///   - tape: the exchanges to answer with.
+    ///   - baseURL: the client's base URL; its path prefix is stripped before paths are compared.
+    public init(tape: GeminiTape, baseURL: URL? = nil) {
+        self.tape = tape
+        self.baseURL = baseURL
+    }
+
+    /// Loads the tape at `url`, reporting each tolerated problem (a cut last line) to `warning`.
+    /// - Throws: the errors of ``GeminiTape/init(contentsOf:)``.
+    public convenience init(
+        contentsOf url: URL, baseURL: URL? = nil, warning: (@Sendable (String) -> Void)? = nil
+    ) throws(GeminiTapeError) {
+        let tape = try GeminiTape(contentsOf: url)
+        for message in tape.warnings { warning?(message) }
+        self.init(tape: tape, baseURL: baseURL)
+    }
+
+    /// How many requests have been answered.
+    public var answeredCount: Int { next.withLock { $0 } }
+
+    /// How many recorded exchanges have not been used yet.
+    public var remainingCount: Int { tape.exchanges.count - answeredCount }
+
+    /// Answers `request` with the next recorded exchange.
+    /// - Throws: ``GeminiTapeError/mismatch(_:)``, ``GeminiTapeError/exhausted(request:method:path:)``,
+    ///   the recorded ``GeminiError/transport(_:detail:)``, or `CancellationError` (the task is
+    ///   cancelled, or the recorded request was).
+    public func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
+        try Task.checkCancellation()
+        let path = GeminiTapeRequest.path(of: request.url, baseURL: baseURL)
+        let sent = GeminiTapeRequest(
+            method: request.method, path: path, body: GeminiTapeBody.requestValue(of: request.body))
+        let exchanges = tape.exchanges
+        let exchange = try next.withLock { index throws(GeminiTapeError) -> GeminiTapeExchange in
+            guard index < exchanges.count else {
+                throw .exhausted(request: index + 1, method: sent.method, path: sent.path)
+            }
+            let exchange = exchanges[index]
+            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index + 1) {
+                throw .mismatch(mismatch)
+            }
+            index += 1
+            return exchange
+        }
+        return try Self.response(replaying: exchange.response, streaming: request.streaming)
+    }
+
+    /// The first difference between the recorded request and the one sent: method, path, body.
+    static func mismatch(
+        recorded exchange: GeminiTapeExchange, sent: GeminiTapeRequest, request: Int
+    ) -> GeminiTapeMismatch? {
+        let recorded = exchange.request
+        if recorded.method.uppercased() != sent.method.uppercased() {
+            return GeminiTapeMismatch(
+                request: request, line: exchange.line, field: .method, recorded: recorded.method,
+                got: sent.method)
+        }
+        if recorded.path != sent.path {
+            return GeminiTapeMismatch(
+                request: request, line: exchange.line, field: .path, recorded: recorded.path, got: sent.path)
+        }
+        guard let difference = JSONValueDifference.first(recorded: recorded.body, got: sent.body) else {
+            return nil
+        }
+        return GeminiTapeMismatch(
+            request: request, line: exchange.line, field: .body, jsonPath: difference.path.description,
+            recorded: JSONValueDifference.display(difference.recorded),
+            got: JSONValueDifference.display(difference.got))
+    }
+
+    /// The HTTP response a recorded response replays as.
+    static func response(replaying recorded: GeminiTapeResponse, streaming: Bool) throws -> GeminiHTTPResponse
+    {
+        guard let status = recorded.status else {
+            throw (recorded.failure ?? .transport(.other, detail: "")).replayError
+        }
+        var headers = recorded.headers
+        var isEventStream = false
+        switch recorded.payload {
+        case .events:
+            isEventStream = true
+            if headers["content-type"] == nil { headers["content-type"] = "text/event-stream" }
+        case .body(.object), .body(.array):
+            if headers["content-type"] == nil { headers["content-type"] = "application/json; charset=UTF-8" }
+        default:
+            break
+        }
+        let chunks = GeminiTapeBody.chunks(of: recorded.payload)
+        guard streaming || isEventStream || recorded.failure != nil else {
+            return GeminiHTTPResponse(status: status, headers: headers, body: .data(Data(chunks.joined())))
+        }
+        let failure = recorded.failure
+        let stream = AsyncThrowingStream<Data, any Error> { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish(throwing: failure?.replayError)
+        }
+        return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SophonCore
+
+/// The first place where two JSON values differ when compared as values: object member order
+/// is irrelevant, numbers compare by value (`1.0` equals `1`), everything else exactly.
+struct JSONValueDifference: Sendable, Hashable {
+    /// Where the values differ.
+    var path: JSONPath
+    /// The value on the recorded side; `nil` when the member or element is absent there.
+    var recorded: JSONValue?
+    /// The value on the new side; `nil` when absent.
+    var got: JSONValue?
+
+    /// The most characters of a value shown in a message.
+    static let displayLimit = 80
+
+    /// The first difference between `recorded` and `got`, in document order of `recorded`
+    /// (members only `got` has come after), or `nil` when they are equal as values.
+    static func first(recorded: JSONValue, got: JSONValue) -> JSONValueDifference? {
+        first(recorded, got, at: JSONPath())
+    }
+
+    /// A value for a message: compact JSON, shortened to ``displayLimit`` characters with `…`,
+    /// or `(absent)`.
+    static func display(_ value: JSONValue?) -> String {
+        guard let value else { return "(absent)" }
+        return TextExcerpt.prefix(value.compactText, limit: displayLimit)
+    }
+
+    private static func first(_ recorded: JSONValue, _ got: JSONValue, at path: JSONPath)
+        -> JSONValueDifference?
+    {
+        switch (recorded, got) {
+        case (.object(let left), .object(let right)):
+            for member in left {
+                let path = path.appending(.key(member.key))
+                guard let other = right.first(where: { $0.key == member.key }) else {
+                    return JSONValueDifference(path: path, recorded: member.value, got: nil)
+                }
+                if let difference = first(member.value, other.value, at: path) { return difference }
+            }
+            for member in right where !left.contains(where: { $0.key == member.key }) {
+                return JSONValueDifference(
+                    path: path.appending(.key(member.key)), recorded: nil, got: member.value)
+            }
+            return nil
+        case (.array(let left), .array(let right)):
+            for index in 0..<max(left.count, right.count) {
+                let path = path.appending(.index(index))
+                guard index < left.count, index < right.count else {
+                    return JSONValueDifference(
+                        path: path, recorded: left.indices.contains(index) ? left[index] : nil,
+                        got: right.indices.contains(index) ? right[index] : nil)
+                }
+                if let difference = first(left[index], right[index], at: path) { return difference }
+            }
+            return nil
+        case (.number(let left), .number(let right)):
+            return numbersEqual(left, right)
+                ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
+        default:
+            return recorded == got ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
+        }
+    }
+
+    /// Same literal, or the same decimal value (`1`, `1.0`, `1e0`).
+    private static func numbersEqual(_ left: JSONNumber, _ right: JSONNumber) -> Bool {
+        if left.text == right.text { return true }
+        let posix = Locale(identifier: "en_US_POSIX")
+        guard let a = Decimal(string: left.text, locale: posix),
+            let b = Decimal(string: right.text, locale: posix),
+            !a.isNaN, !b.isNaN
+        else { return false }
+        return a == b
+    }
+}

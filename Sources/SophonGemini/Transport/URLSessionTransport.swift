@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default transport: URLSession (FoundationNetworking on Linux), one session created
+/// lazily on first use (touching URLSession costs start-up time and memory), streaming through a
+/// `URLSessionDataDelegate` because `bytes(for:)` does not exist on Linux.
+public final class URLSessionTransport: GeminiTransport {
+    private let session = Mutex<URLSession?>(nil)
+    private let delegate = URLSessionTransportDelegate()
+
+    /// Creates a transport; no URLSession exists until the first request.
+    public init() {}
+
+    deinit { session.withLock { $0?.invalidateAndCancel() } }
+
+    /// Sends `request` (see ``GeminiTransport/send(_:)``).
+    /// - Throws: ``GeminiError/transport(_:detail:)`` or `CancellationError`.
+    public func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
+        try Task.checkCancellation()
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        let components = request.timeout.components
+        urlRequest.timeoutInterval = max(
+            0.001, Double(components.seconds) + Double(components.attoseconds) / 1e18)
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = currentSession().dataTask(with: urlRequest)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                delegate.register(task: task, streaming: request.streaming, continuation: continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func currentSession() -> URLSession {
+        session.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            configuration.httpMaximumConnectionsPerHost = 64
+            let created = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            session = created
+            return created
+        }
+    }
+
+    /// Maps a URLSession error to a ``GeminiError`` (or `CancellationError`).
+    static func map(_ error: any Error) -> any Error {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else {
+            return GeminiError.transport(.other, detail: nsError.localizedDescription)
+        }
+        let detail = "\(nsError.localizedDescription) (\(nsError.code))"
+        switch URLError.Code(rawValue: nsError.code) {
+        case .cancelled: return CancellationError()
+        case .timedOut: return GeminiError.transport(.timedOut, detail: detail)
+        case .networkConnectionLost: return GeminiError.transport(.connectionLost, detail: detail)
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return GeminiError.transport(.cannotConnect, detail: detail)
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeContentData,
+            .cannotDecodeRawData:
+            return GeminiError.transport(.badResponse, detail: detail)
+        default: return GeminiError.transport(.other, detail: detail)
+        }
+    }
+}
+
+/// Routes URLSession delegate callbacks to the waiting request of each task. All state is in a
+/// `Mutex`, so the class is Sendable without `@unchecked`.
+final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Pending {
+        var streaming: Bool
+        var continuation: CheckedContinuation<GeminiHTTPResponse, any Error>?
+        var response: HTTPURLResponse?
+        var data = Data()
+        var stream: AsyncThrowingStream<Data, any Error>.Continuation?
+    }
+
+    private let pending = Mutex<[Int: Pending]>([:])
+
+    func register(
+        task: URLSessionTask, streaming: Bool,
+        continuation: CheckedContinuation<GeminiHTTPResponse, any Error>
+    ) {
+        pending.withLock {
+            $0[task.taskIdentifier] = Pending(streaming: streaming, continuation: continuation)
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let http = response as? HTTPURLResponse
+        let ready: (CheckedContinuation<GeminiHTTPResponse, any Error>, GeminiHTTPResponse)? =
+            pending.withLock {
+                table in
+                guard var entry = table[dataTask.taskIdentifier] else { return nil }
+                entry.response = http
+                defer { table[dataTask.taskIdentifier] = entry }
+                guard entry.streaming, let continuation = entry.continuation, let http else { return nil }
+                let (stream, streamContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+                streamContinuation.onTermination = { termination in
+                    if case .cancelled = termination { dataTask.cancel() }
+                }
+                entry.stream = streamContinuation
+                entry.continuation = nil
+                return (continuation, Self.response(http, body: .stream(stream)))
+            }
+        completionHandler(.allow)
+        if let (continuation, response) = ready { continuation.resume(returning: response) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let stream = pending.withLock { table -> AsyncThrowingStream<Data, any Error>.Continuation? in
+            guard var entry = table[dataTask.taskIdentifier] else { return nil }
+            if let stream = entry.stream { return stream }
+            entry.data.append(data)
+            table[dataTask.taskIdentifier] = entry
+            return nil
+        }
+        stream?.yield(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let mapped = error.map(URLSessionTransport.map)
+        if let stream = entry.stream {
+            if let mapped { stream.finish(throwing: mapped) } else { stream.finish() }
+            return
+        }
+        guard let continuation = entry.continuation else { return }
+        if let mapped {
+            continuation.resume(throwing: mapped)
+        } else if let http = entry.response {
+            continuation.resume(
+                returning: Self.response(
+                    http, body: entry.streaming ? .stream(Self.once(entry.data)) : .data(entry.data)))
+        } else {
+            continuation.resume(throwing: GeminiError.transport(.badResponse, detail: "No HTTP response."))
+        }
+    }
+
+    private static func once(_ data: Data) -> AsyncThrowingStream<Data, any Error> {
+        AsyncThrowingStream { continuation in
+            if !data.isEmpty { continuation.yield(data) }
+            continuation.finish()
+        }
+    }
+
+    private static func response(_ http: HTTPURLResponse, body: GeminiHTTPBody) -> GeminiHTTPResponse {
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return GeminiHTTPResponse(status: http.statusCode, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+
+@testable import SophonGemini
+
+/// A transport answering from a script, recording every request. Test support only.
+final class ScriptedTransport: GeminiTransport {
+    /// One scripted answer.
+    enum Reply: Sendable {
+        case json(Int, String, headers: [String: String] = [:])
+        case stream([String])
+        case failure(GeminiError)
+    }
+
+    private let replies: Mutex<[Reply]>
+    private let seen = Mutex<[GeminiHTTPRequest]>([])
+
+    init(_ replies: [Reply]) { self.replies = Mutex(replies) }
+
+    var requests: [GeminiHTTPRequest] { seen.withLock { $0 } }
+
+    func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
+        seen.withLock { $0.append(request) }
+        let reply = replies.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        switch reply {
+        case .none:
+            return GeminiHTTPResponse(status: 500, headers: [:], body: .data(Data("script exhausted".utf8)))
+        case .json(let status, let text, let headers):
+            let data = Data(text.utf8)
+            let body: GeminiHTTPBody =
+                request.streaming
+                ? .stream(
+                    AsyncThrowingStream {
+                        $0.yield(data); $0.finish()
+                    }) : .data(data)
+            return GeminiHTTPResponse(status: status, headers: headers, body: body)
+        case .stream(let pieces):
+            let stream = AsyncThrowingStream<Data, any Error> { continuation in
+                for piece in pieces { continuation.yield(Data(piece.utf8)) }
+                continuation.finish()
+            }
+            return GeminiHTTPResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
+        case .failure(let error):
+            throw error
+        }
+    }
+}
+
+/// Collects the waits handed to the injected sleep; never sleeps.
+final class SleepRecorder: Sendable {
+    private let waits = Mutex<[Duration]>([])
+
+    var recorded: [Duration] { waits.withLock { $0 } }
+
+    var sleep: @Sendable (Duration) async throws -> Void {
+        { [self] duration in
+            waits.withLock { $0.append(duration) }
+            try Task.checkCancellation()
+        }
+    }
+}
+
+extension GeminiClientConfiguration {
+    /// A test configuration: fixed key, random source 0.5, recorded sleeps.
+    static func testing(
+        key: String? = "test-key", policy: GeminiRetryPolicy = .default, recorder: SleepRecorder,
+        store: any GeminiModelStore = InMemoryGeminiModelStore(),
+        baseURL: URL = URL(string: "http://127.0.0.1:9")!,
+        requestTimeout: Duration = .seconds(20)
+    ) -> GeminiClientConfiguration {
+        GeminiClientConfiguration(
+            defaultModel: .gemini38Flash, fallbackModel: .gemini35FlashLite, baseURL: baseURL,
+            requestTimeout: requestTimeout, callTimeout: .seconds(60), retryPolicy: policy, modelStore: store,
+            apiKeyProvider: { key }, sleep: recorder.sleep, random: { 0.5 })
+    }
+}
