@@ -156,4 +156,34 @@ import Testing
         try host.unload("faulty")
         #expect(host.pluginNames == ["future"])
     }
+
+    @Test(arguments: [
+        (
+            "sophon-plugin-bad", "#!/no/such/interp\n",
+            "its interpreter /no/such/interp is missing or not executable"
+        ),
+        ("sophon-plugin-bin", "garbage\u{0}\u{1}", "not a program this system can run"),
+    ])
+    func startFailuresSayWhy(file: String, content: String, reason: String) async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(file).path
+        FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        let host = ExternalPluginHost(
+            builtInNames: [], stderr: Capture(), discovery: PluginDiscovery(folders: []))
+        let label = String(file.dropFirst("sophon-plugin-".count))
+        do {
+            _ = try await host.load(path: path, timeout: .seconds(20))
+            Issue.record("\(file) started")
+        } catch {
+            #expect(error.message == "plugin '\(label)' could not start: \(path): \(reason)")
+        }
+        do {
+            _ = try await host.load(path: folder.path + "/missing", timeout: .seconds(20))
+            Issue.record("a missing file loaded")
+        } catch {
+            #expect(error.message == "plugin load: no such file: \(folder.path)/missing")
+        }
+    }
 }

@@ -101,7 +101,8 @@ final class PluginConnection: Sendable {
         do {
             try process.run()
         } catch {
-            throw .startFailed(plugin: name, reason: "\(path): \(error.localizedDescription)")
+            throw .startFailed(
+                plugin: name, reason: PluginDiscovery.startFailureReason(path: path, error: error))
         }
         pid = process.processIdentifier
         // Our own close-on-exec copies: a plugin started later must not inherit this one's

@@ -53,6 +53,25 @@ struct PluginDiscovery: Sendable {
             && FileManager.default.isExecutableFile(atPath: path)
     }
 
+    /// Why `path` could not be started, in words: a `#!` interpreter that is missing, a file
+    /// that is gone, or a file that is not a program (Foundation's own text names none of them).
+    static func startFailureReason(path: String, error: any Error) -> String {
+        let head = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 256) } ?? Data()
+        if head.starts(with: Array("#!".utf8)) {
+            let line = String(decoding: head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+            if let interpreter = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first,
+                !isExecutableFile(String(interpreter))
+            {
+                return "\(path): its interpreter \(interpreter) is missing or not executable"
+            }
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileNoSuchFileError {
+            return "\(path): no such file"
+        }
+        return "\(path): not a program this system can run"
+    }
+
     /// The name messages use for an executable before its handshake: `NAME` for
     /// `sophon-plugin-NAME`, else the file name without its extension.
     static func label(forPath path: String) -> String {
