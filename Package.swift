@@ -26,6 +26,8 @@ let package = Package(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
+        .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
         // An example external plugin in Swift (docs/plugin-protocol.md).
         .executableTarget(
             name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),

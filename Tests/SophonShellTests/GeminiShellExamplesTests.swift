@@ -190,7 +190,7 @@ import Testing
             "science fiction",
             "first contact"
           ],
-          "summary": "A secret military project sends signals into space and gets an answer... from a world with three suns. The reply ends with \"Do not answer!\" and\n"
+          "summary": "A secret military project sends signals into space and gets an answer... from a world with three suns. The reply ends with \"Do not answer!\" and"
         }
         {
           "title": "Dune",
