@@ -28,6 +28,9 @@ let package = Package(
         ),
         // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
         .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
+        // An example external plugin in Swift (docs/plugin-protocol.md).
+        .executableTarget(
+            name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(

@@ -15,9 +15,14 @@ enum SophonMain {
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], io: ShellIO) async -> Int32 {
         let commandNames = Set(PluginRegistry.standard(gemini: nil).commandNames)
-        let invocation: Invocation
+        let plugins = ExternalPluginHost(builtInNames: commandNames.sorted(), stderr: io.stderr)
+        var invocation: Invocation
         do {
-            invocation = try Invocation.parse(arguments, isCommand: { commandNames.contains($0) })
+            let isCommand = { (word: String) in commandNames.contains(word) || plugins.isPluginName(word) }
+            invocation = try Invocation.parse(arguments, isCommand: isCommand)
+            if let word = await plugins.commandWordAmongScripts(invocation) {
+                invocation = try Invocation.parse(arguments, isCommand: { isCommand($0) || $0 == word })
+            }
         } catch {
             return usageError(error.message, io: io)
         }
@@ -50,7 +55,8 @@ enum SophonMain {
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -78,7 +84,7 @@ enum SophonMain {
                     }
                 }
             }
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .script)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -91,7 +97,8 @@ enum SophonMain {
             guard invocation.stayInteractive else { return runtime.finish() }
             return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .interactive)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return status ?? ExitStatus.success
             }
@@ -99,7 +106,7 @@ enum SophonMain {
         case .standardInput:
             InterruptSignal.installExitOnInterrupt()
             let runtime = makeRuntime(
-                invocation, registry: registry, io: io, mode: .script,
+                invocation, registry: registry, plugins: plugins, io: io, mode: .script,
                 readSecret: ShellRuntime.readNextScriptLine)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
@@ -115,7 +122,8 @@ enum SophonMain {
 
     /// The runtime for this invocation, with the command-line flags applied to the session.
     private static func makeRuntime(
-        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode,
+        _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO,
+        mode: RunMode,
         readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
     ) -> ShellRuntime {
         var settings = ShellSettings()
@@ -131,7 +139,7 @@ enum SophonMain {
         if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
         return ShellRuntime(
             registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
-            gemini: services, readSecret: readSecret)
+            gemini: services, readSecret: readSecret, externalPlugins: plugins)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

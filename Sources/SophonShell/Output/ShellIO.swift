@@ -49,6 +49,10 @@ struct FileDescriptorSink: ShellTextSink {
                 offset += written
             } else if written < 0, errno == EINTR {
                 continue
+            } else if written < 0, errno == EPIPE {
+                // The reader went away (`sophon ... | head`). SIGPIPE is ignored while external
+                // plugins run, so end as the default SIGPIPE action would: quietly, status 141.
+                _exit(128 + SIGPIPE)
             } else {
                 // A full disk or a closed descriptor: remember it, so the run can end with an
                 // error instead of a status that says everything was printed.

@@ -8,7 +8,8 @@ enum InteractiveLoop {
     /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.
     static func run(runtime shared: ShellRuntime, useHistory: Bool) async -> Int32 {
         let history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
-        let completion = CompletionProvider(registry: shared.registry)
+        let completion = CompletionProvider(
+            registry: shared.registry, externalPlugins: shared.externalPlugins)
         let source = LineReaderFactory.makeStandardInput(
             mode: LineReaderFactory.currentMode(), historyFile: history,
             completer: { line, cursor in completion.complete(line: line, cursor: cursor) })
@@ -19,7 +20,8 @@ enum InteractiveLoop {
         let secrets = SecretInput(source: source)
         let runtime = ShellRuntime(
             registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
-            gemini: shared.gemini, readSecret: { prompt in secrets.read(prompt: prompt) })
+            gemini: shared.gemini, readSecret: { prompt in secrets.read(prompt: prompt) },
+            externalPlugins: shared.externalPlugins)
         runtime.io.printError(banner(runtime))
         let parser = runtime.parser
         let reader = CommandReader(source: source) { parser.inputStatus(of: $0) == .needsContinuation }

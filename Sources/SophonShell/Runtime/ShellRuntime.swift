@@ -17,6 +17,8 @@ final class ShellRuntime: Sendable {
     static let maximumSourceDepth = 16
 
     let registry: PluginRegistry
+    /// The external plugins, consulted when no built-in command has the name.
+    let externalPlugins: ExternalPluginHost
     let session: ShellSession
     let io: ShellIO
     let mode: RunMode
@@ -27,13 +29,16 @@ final class ShellRuntime: Sendable {
     /// `nil` when there is none.
     let readSecret: @Sendable (String) -> String?
 
-    /// Creates a runtime.
+    /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
         gemini: GeminiServices? = nil,
-        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
+        externalPlugins: ExternalPluginHost? = nil
     ) {
         self.registry = registry
+        self.externalPlugins =
+            externalPlugins ?? ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
         self.session = session
         self.io = io
         self.mode = mode
@@ -185,9 +190,7 @@ final class ShellRuntime: Sendable {
     }
 
     private func execute(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
-        guard let command = registry.command(named: request.name) else {
-            throw registry.unknownCommand(request.name)
-        }
+        let command = try await resolveCommand(named: request.name)
         return try await command.run(request, context)
     }
 
