@@ -26,6 +26,8 @@ let package = Package(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // The benchmark loops `scripts/bench` runs (not part of any product).
+        .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(
