@@ -43,6 +43,46 @@ struct MinimalReply: Decodable {
     let candidates: [Candidate]?
 }
 
+/// The minimal client's request: a Codable struct encoded per call with `JSONEncoder`.
+struct FloorRequest: Encodable, Sendable {
+    struct Content: Encodable, Sendable {
+        struct Part: Encodable, Sendable { let text: String }
+        let role: String
+        let parts: [Part]
+    }
+    struct Config: Encodable, Sendable {
+        let responseMimeType: String
+        let responseSchema: FloorSchema
+    }
+    let contents: [Content]
+    let generationConfig: Config
+}
+
+/// A response schema for the minimal client (a class, so it can nest).
+final class FloorSchema: Encodable, Sendable {
+    let type: String
+    let properties: [String: FloorSchema]?
+    let items: FloorSchema?
+    let required: [String]?
+    let propertyOrdering: [String]?
+    let minimum: Double?
+    let maximum: Double?
+
+    init(
+        type: String, properties: [String: FloorSchema]? = nil, items: FloorSchema? = nil,
+        required: [String]? = nil, propertyOrdering: [String]? = nil, minimum: Double? = nil,
+        maximum: Double? = nil
+    ) {
+        self.type = type
+        self.properties = properties
+        self.items = items
+        self.required = required
+        self.propertyOrdering = propertyOrdering
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
+
 struct Options {
     var mode = ""
     var baseURL = "http://127.0.0.1:8080"
@@ -140,30 +180,24 @@ func floorCall(_ options: Options) throws -> @Sendable () async throws -> Void {
     guard let url = URL(string: "\(options.baseURL)/v1beta/models/\(model):generateContent") else {
         throw BenchError.usage("bad --base-url")
     }
-    let request: [String: Any] = [
-        "contents": [["role": "user", "parts": [["text": prompt]]]],
-        "generationConfig": [
-            "responseMimeType": "application/json",
-            "responseSchema": [
-                "type": "OBJECT",
-                "properties": [
-                    "title": ["type": "STRING"], "year": ["type": "INTEGER"],
-                    "rating": ["type": "NUMBER", "minimum": 0, "maximum": 10],
-                    "tags": ["type": "ARRAY", "items": ["type": "STRING"]],
-                ],
-                "required": ["title", "year", "rating", "tags"],
-                "propertyOrdering": ["title", "year", "rating", "tags"],
-            ],
+    let schema = FloorSchema(
+        type: "OBJECT",
+        properties: [
+            "title": FloorSchema(type: "STRING"), "year": FloorSchema(type: "INTEGER"),
+            "rating": FloorSchema(type: "NUMBER", minimum: 0, maximum: 10),
+            "tags": FloorSchema(type: "ARRAY", items: FloorSchema(type: "STRING")),
         ],
-    ]
-    let body = try JSONSerialization.data(withJSONObject: request)
+        required: ["title", "year", "rating", "tags"], propertyOrdering: ["title", "year", "rating", "tags"])
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpMaximumConnectionsPerHost = 64
     let session = URLSession(configuration: configuration)
     return {
+        let request = FloorRequest(
+            contents: [.init(role: "user", parts: [.init(text: prompt)])],
+            generationConfig: .init(responseMimeType: "application/json", responseSchema: schema))
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "POST"
-        urlRequest.httpBody = body
+        urlRequest.httpBody = try JSONEncoder().encode(request)
         urlRequest.setValue("application/json", forHTTPHeaderField: "content-type")
         urlRequest.setValue("test-key", forHTTPHeaderField: "x-goog-api-key")
         let (data, response) = try await session.data(for: urlRequest)
