@@ -142,6 +142,9 @@ def stream_section(args, server, log):
     return rows
 
 
+NOPIE = "sophon -c 'echo ok' (linked -no-pie)"
+
+
 def startup_section(args, log):
     home = tempfile.mkdtemp(prefix="sophon-bench-home.")
     env = dict(os.environ, SOPHON_HOME=home, LLM_USER_PATH=os.path.join(home, "llm"))
@@ -149,6 +152,7 @@ def startup_section(args, log):
     env.pop("GEMINI_API_KEY", None)
     commands = {
         "sophon -c 'echo ok'": [args.sophon, "-c", "echo ok"],
+        NOPIE: [args.sophon_nopie, "-c", "echo ok"],
         "llm --version": [os.path.join(args.venv, "bin", "llm"), "--version"],
         "python3 -c 'import google.genai'": [args.python, "-c", "import google.genai"],
     }
@@ -319,6 +323,7 @@ def analyse(data):
             "ratios": {
                 "llm/sophon wall": per_run_ratio(rows, "wall_ms", "llm --version", "sophon -c 'echo ok'",
                                                  key="command"),
+                "llm/sophon-nopie wall": per_run_ratio(rows, "wall_ms", "llm --version", NOPIE, key="command"),
                 "genai-import/sophon wall": per_run_ratio(rows, "wall_ms", "python3 -c 'import google.genai'",
                                                           "sophon -c 'echo ok'", key="command"),
             },
@@ -363,6 +368,11 @@ def bars(analysis):
                            sophon["wall_ms"]["median"] < 30))
             checks.append(("`sophon -c 'echo ok'` under 20 MB peak RSS", fmt(sophon["peak_rss_mb"], 1, " MB"),
                            sophon["peak_rss_mb"]["median"] < 20))
+        nopie = startup["table"].get(NOPIE)
+        if nopie:
+            checks.append(("the same, linked `-no-pie`: under 30 ms and 20 MB", "%s, %s" % (
+                fmt(nopie["wall_ms"], 1, " ms"), fmt(nopie["peak_rss_mb"], 1, " MB")),
+                nopie["wall_ms"]["median"] < 30 and nopie["peak_rss_mb"]["median"] < 20))
         ratio = startup["ratios"]["llm/sophon wall"]
         if ratio:
             checks.append(("Start-up at least 35x faster than `llm --version`", fmt_ratio(ratio),
@@ -496,7 +506,7 @@ def markdown(machine, data, analysis, checks, args, extract_note):
                   "Wall time from spawn to exit and peak RSS (wait4), %d runs each, interleaved; a "
                   "fresh `SOPHON_HOME` and `LLM_USER_PATH`, no API key in the environment." % (args.runs * 2), "",
                   "| command | wall ms | peak RSS MB |", "| --- | ---: | ---: |"]
-        for name in ("sophon -c 'echo ok'", "llm --version", "python3 -c 'import google.genai'"):
+        for name in ("sophon -c 'echo ok'", NOPIE, "llm --version", "python3 -c 'import google.genai'"):
             row = startup["table"].get(name)
             if row:
                 lines.append("| `%s` | %s | %s |" % (name, fmt(row["wall_ms"], 1), fmt(row["peak_rss_mb"], 1)))
@@ -564,6 +574,9 @@ def main():
     args.runs = args.runs or (2 if args.quick else 5)
     args.sophon = os.path.join(args.bin, "sophon")
     args.swift_bench = os.path.join(args.bin, "SophonBench")
+    args.sophon_nopie = os.path.join(os.path.dirname(os.path.dirname(args.bin.rstrip("/"))), "sophon-nopie")
+    if not os.path.exists(args.sophon_nopie):
+        args.sophon_nopie = args.sophon
     args.python = os.path.join(args.venv, "bin", "python")
     args.before = os.environ.get("SOPHON_BENCH_BEFORE") or None
     sections = set(args.only.split(","))
