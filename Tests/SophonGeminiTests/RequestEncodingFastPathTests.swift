@@ -98,3 +98,21 @@ import Testing
         )
     }
 }
+
+/// The API key trim that replaced `trimmingCharacters(in: .whitespacesAndNewlines)`.
+@Suite struct APIKeyTrimTests {
+    @Test(arguments: [
+        ("AIzaKey", "AIzaKey"), ("  AIza Key \n", "AIza Key"), ("\r\n\tkey\r\n", "key"),
+        ("\u{00A0}\u{2028}key\u{3000}", "key"), ("   ", ""), ("", ""), ("k", "k"),
+    ])
+    func trimsLikeFoundation(input: String, expected: String) {
+        #expect(GeminiAPIClient.trimmed(input) == expected)
+        #expect(GeminiAPIClient.trimmed(input) == input.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func aBlankKeyIsMissing() {
+        let client = GeminiAPIClient(configuration: .init(apiKeyProvider: { " \n " }))
+        #expect(!client.hasAPIKey)
+        #expect(GeminiAPIClient(configuration: .init(apiKeyProvider: { " k " })).maskedAPIKey != nil)
+    }
+}
