@@ -31,6 +31,8 @@ let package = Package(
         // An example external plugin in Swift (docs/plugin-protocol.md).
         .executableTarget(
             name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
+        // The benchmark loops `scripts/bench` runs (not part of any product).
+        .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(

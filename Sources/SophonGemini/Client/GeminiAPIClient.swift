@@ -148,7 +148,6 @@ public final class GeminiAPIClient: Sendable {
             schema.set(request.generationConfig?.responseSchema)
             return request
         }
-        let key = (try? requireAPIKey()).map { [$0] } ?? []
         do {
             let decoded = try StructuredReplyDecoder.decode(
                 type, from: result.response, schema: schema.get(), allowPartial: allowPartial)
@@ -157,7 +156,7 @@ public final class GeminiAPIClient: Sendable {
                 retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: decoded.coercions
             )
         } catch let error as GeminiError {
-            throw error.redacting(key)
+            throw error.redacting((try? requireAPIKey()).map { [$0] } ?? [])
         }
     }
 
