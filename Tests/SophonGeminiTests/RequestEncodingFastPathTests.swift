@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: schemas)
     func schemaShortcutMatchesCodingPath(schema: GeminiSchema) throws {
         let fast = try OrderedJSONEncoder().encode(schema)
-        let general = try OrderedJSONEncoder().encode(SchemaJSONCoding(schema.jsonValue))
+        let general = try OrderedJSONEncoder().encode(schema.jsonValue)
         #expect(fast == general)
         #expect(fast.compactText == general.compactText)
     }
@@ -49,7 +49,7 @@ import Testing
         let json = try JSONValue(parsing: #"{"type":"NUMBER","minimum":1e2,"maximum":2.50}"#)
         let schema = try GeminiSchema(jsonValue: json)
         let fast = try OrderedJSONEncoder().encode(schema)
-        let general = try OrderedJSONEncoder().encode(SchemaJSONCoding(schema.jsonValue))
+        let general = try OrderedJSONEncoder().encode(schema.jsonValue)
         #expect(fast.compactText == general.compactText)
     }
 
