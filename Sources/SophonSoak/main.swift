@@ -36,14 +36,8 @@ final class Samples: @unchecked Sendable {
     var values: [Int] = []
 }
 
-/// Runs one phase with a fresh client and checks the attempts the server saw per call.
-@MainActor func phase(name: String, first: Int, count: Int, samples: Samples) async -> [SoakRun.Outcome] {
-    var generator = SystemRandomNumberGenerator()
-    let replies = (0..<(count * 2)).map { _ in SoakFaults.reply(using: &generator) }
-    do { try await server.script(replies) } catch {
-        violations.append("\(name): could not script the server: \(error)")
-        return []
-    }
+/// Runs one phase with a fresh client (the server's queue is scripted once, up front).
+@MainActor func phase(first: Int, count: Int, samples: Samples) async -> [SoakRun.Outcome] {
     let client = GeminiAPIClient(configuration: configuration)
     let outcomes = await SoakRun(client: client, firstIndex: first, count: count, concurrency: concurrency)
         .run { if let rss = ProcessStats.residentKilobytes() { samples.values.append(rss) } }
@@ -84,18 +78,26 @@ final class Samples: @unchecked Sendable {
 
 let clock = ContinuousClock()
 let started = clock.now
-let warmCount = max(concurrency * 2, calls / 5)
-let warmSamples = Samples()
-let warm = await phase(name: "warm-up", first: 0, count: warmCount, samples: warmSamples)
-await checkAttempts(name: "warm-up")
+do {
+    var generator = SystemRandomNumberGenerator()
+    try await server.script((0..<(calls * 2)).map { _ in SoakFaults.reply(using: &generator) })
+} catch {
+    FileHandle.standardError.write(Data("soak: could not script the server: \(error)\n".utf8))
+    exit(2)
+}
+// Warm-up: a first client, dropped again, so process-wide one-time set-up (URLSession, curl,
+// the cooperative pool) happens before the descriptor count.
+let warmCount = max(concurrency * 2, calls / 10)
+let warm = await phase(first: 0, count: warmCount, samples: Samples())
 try? await Task.sleep(for: .seconds(1))
 let fdBefore = ProcessStats.openDescriptors()
 
+// The main phase: RSS is sampled every 20 calls; its first fifth is the RSS warm-up.
 let mainSamples = Samples()
-let main = await phase(name: "main", first: warmCount, count: calls - warmCount, samples: mainSamples)
+let main = await phase(first: warmCount, count: calls - warmCount, samples: mainSamples)
 try? await Task.sleep(for: .seconds(1))
 let fdAfter = ProcessStats.openDescriptors()
-await checkAttempts(name: "main")
+await checkAttempts(name: "all calls")
 
 let outcomes = warm + main
 violations += outcomes.compactMap(\.violation)
@@ -106,8 +108,8 @@ if !leaked.isEmpty {
     let list = leaked.sorted { $0.key < $1.key }.map { "\($0.key) -> \($0.value)" }.joined(separator: ", ")
     violations.append("file descriptors leaked: \(fdBefore.count) before, \(fdAfter.count) after (\(list))")
 }
-let warmHalf = warmSamples.values.dropFirst(warmSamples.values.count / 2)
-let baseline = warmHalf.max() ?? 0
+let warmSamples = mainSamples.values.prefix(max(1, mainSamples.values.count / 5))
+let baseline = warmSamples.max() ?? 0
 let peak = mainSamples.values.max() ?? 0
 if baseline > 0, Double(peak) > Double(baseline) * 1.10 {
     violations.append("RSS grew after warm-up: \(baseline) kB at warm-up, peak \(peak) kB (over 10%)")
@@ -128,6 +130,8 @@ print(
         format: "call time: p50 %.3f s, p99 %.3f s, max %.3f s", percentile(0.5), percentile(0.99),
         times.last ?? 0))
 print("RSS: warm-up \(baseline) kB, main peak \(peak) kB, end \(mainSamples.values.last ?? 0) kB")
+let quarters = (1...4).compactMap { q in mainSamples.values.isEmpty ? nil : mainSamples.values[(mainSamples.values.count - 1) * q / 4] }
+print("RSS over the main phase (quarters, kB): " + quarters.map(String.init).joined(separator: ", "))
 print("file descriptors: \(fdBefore.count) before, \(fdAfter.count) after")
 if violations.isEmpty {
     print("soak: OK")
