@@ -1,6 +1,13 @@
 import Foundation
 import SophonGemini
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A plain URLSession for SOPHON_SOAK_MODE=raw (Foundation alone, no client).
+let rawSession = URLSession(configuration: .ephemeral)
+
 /// One soak phase: `count` calls at `concurrency` through one client, with outcomes and RSS
 /// samples.
 struct SoakRun {
@@ -75,7 +82,14 @@ struct SoakRun {
         var errorCase: String?
         var violation: String?
         do {
-            if index % 2 == 1 {
+            let mode = ProcessInfo.processInfo.environment["SOPHON_SOAK_MODE"] ?? ""
+            if mode == "raw" {
+                var request = URLRequest(
+                    url: client.configuration.baseURL.appendingPathComponent("v1beta/models"))
+                request.setValue(
+                    client.configuration.apiKeyProvider() ?? "", forHTTPHeaderField: "x-goog-api-key")
+                _ = try await rawSession.data(for: request)
+            } else if mode == "stream" || (mode.isEmpty && index % 2 == 1) {
                 let request = GenerateContentRequest(contents: [.user(prompt)])
                 for try await _ in client.streamGenerateContent(label: "soak", model: model, request: request)
                 {}

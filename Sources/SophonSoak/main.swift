@@ -80,7 +80,12 @@ let clock = ContinuousClock()
 let started = clock.now
 do {
     var generator = SystemRandomNumberGenerator()
-    try await server.script((0..<(calls * 2)).map { _ in SoakFaults.reply(using: &generator) })
+    // SOPHON_SOAK_FAULTS=off queues only successful replies (to tell fault handling apart).
+    let faults = ProcessInfo.processInfo.environment["SOPHON_SOAK_FAULTS"] != "off"
+    try await server.script(
+        (0..<(calls * 2)).map { _ in
+            faults ? SoakFaults.reply(using: &generator) : ["kind": "generate", "text": "soak answer"]
+        })
 } catch {
     FileHandle.standardError.write(Data("soak: could not script the server: \(error)\n".utf8))
     exit(2)
@@ -129,8 +134,11 @@ print(
     String(
         format: "call time: p50 %.3f s, p99 %.3f s, max %.3f s", percentile(0.5), percentile(0.99),
         times.last ?? 0))
+print("MALLOC_ARENA_MAX=\(ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] ?? "(glibc default)")")
 print("RSS: warm-up \(baseline) kB, main peak \(peak) kB, end \(mainSamples.values.last ?? 0) kB")
-let quarters = (1...4).compactMap { q in mainSamples.values.isEmpty ? nil : mainSamples.values[(mainSamples.values.count - 1) * q / 4] }
+let quarters = (1...4).compactMap { q in
+    mainSamples.values.isEmpty ? nil : mainSamples.values[(mainSamples.values.count - 1) * q / 4]
+}
 print("RSS over the main phase (quarters, kB): " + quarters.map(String.init).joined(separator: ", "))
 print("file descriptors: \(fdBefore.count) before, \(fdAfter.count) after")
 if violations.isEmpty {
