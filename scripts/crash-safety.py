@@ -156,6 +156,11 @@ def scenario_save(kills, root):
         else:
             fail(name, f"out.sophon is neither old nor new ({len(content)} bytes)")
     starts_cleanly(name, home, work)
+    # The next write that completes removes what killed writers left behind.
+    run(["-X", "session.sophon"], home, cwd=work)
+    if temporaries(work, prefix):
+        fail(name, f"temporaries of killed runs stay after a completed save: "
+                   f"{len(temporaries(work, prefix))}")
     replay = run(["-X", "out.sophon"], home, cwd=work)
     if replay.returncode != 0:
         fail(name, f"the saved script does not run: {replay.stderr[:200]!r}")
@@ -223,6 +228,11 @@ def scenario_key(kills, root):
             if mode & 0o077:
                 fail(name, f"the temporary {temporary} has mode {mode:o}")
     starts_cleanly(name, home)
+    reset()
+    run(["-X"], home, stdin=stdin)
+    if temporaries(home, prefix):
+        fail(name, f"temporaries of killed runs (copies of keys.json) stay after a completed "
+                   f"`key set`: {len(temporaries(home, prefix))}")
     show = run(["-X", "-c", "key show"], home)
     if show.returncode != 0:
         fail(name, f"`key show` fails after the kills: {show.stderr[:200]!r}")
