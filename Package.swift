@@ -28,6 +28,8 @@ let package = Package(
         ),
         // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
         .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
+        // Not shipped: the fault soak behind scripts/soak (docs/reliability.md).
+        .executableTarget(name: "SophonSoak", dependencies: ["SophonGemini", "SophonCore"]),
         // An example external plugin in Swift (docs/plugin-protocol.md).
         .executableTarget(
             name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),

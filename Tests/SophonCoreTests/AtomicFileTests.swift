@@ -150,3 +150,22 @@ import Testing
         }
     }
 }
+
+@Suite struct AtomicFileStaleTemporaryTests {
+    /// A PID above Linux's maximum (2^22): never a running process.
+    static let deadPID = 2_147_483_000
+
+    @Test func aWriteRemovesTemporariesOfDeadWritersAndKeepsLiveOnes() throws {
+        let tmp = try TemporaryFolder()
+        defer { tmp.remove() }
+        let target = tmp.file("keys.json")
+        let dead = ".keys.json.tmp-\(Self.deadPID)-1f2e"
+        let live = ".keys.json.tmp-\(getppid())-3c4d"
+        let mine = ".keys.json.tmp-\(getpid())-5e6f"
+        let other = ".other.json.tmp-\(Self.deadPID)-1f2e"
+        let odd = ".keys.json.tmp-\(Self.deadPID)-not-hex"
+        for name in [dead, live, mine, other, odd] { try makeFile(tmp.file(name), "old copy", mode: 0o600) }
+        try AtomicFile.write(Data("{}\n".utf8), to: target, permissions: 0o600)
+        #expect(try tmp.names().sorted() == [live, mine, odd, other, "keys.json"].sorted())
+    }
+}

@@ -205,3 +205,20 @@ enum HistoryTestFolder {
         return Int(info.st_mode) & 0o777
     }
 }
+
+@Suite struct HistoryFileStaleTemporaryTests {
+    @Test func compactionRemovesTheTemporaryOfAKilledCompaction() throws {
+        let folder = try HistoryTestFolder.make()
+        defer { HistoryTestFolder.remove(folder) }
+        let path = folder + "/history"
+        HistoryTestFolder.write("_HiStOrY_V2_\npartial copy\n", to: path + ".tmp-999999")
+        HistoryTestFolder.write("unrelated\n", to: folder + "/history-notes")
+        let file = HistoryFile(path: path, limit: 2, slack: 0)
+        for number in 1...3 { try file.append("e\(number)") }
+        #expect(HistoryTestFolder.text(path) == "_HiStOrY_V2_\ne2\ne3\n")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [
+                "history", "history-notes",
+            ])
+    }
+}

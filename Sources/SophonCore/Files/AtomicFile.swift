@@ -112,6 +112,7 @@ public enum AtomicFile {
             discard()
             throw error
         }
+        removeStaleTemporaries(in: folder, name: url.lastPathComponent)
         syncFolder(folder)
     }
 

@@ -188,6 +188,7 @@ final class HistoryFile: Sendable {
             bytes += line
             bytes.append(UInt8(ascii: "\n"))
         }
+        removeStaleTemporaries()
         let temporary = path + ".tmp-\(getpid())"
         let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else { return }
@@ -198,6 +199,18 @@ final class HistoryFile: Sendable {
             return
         }
         known.withLock { $0 = Snapshot(entries: limit, size: bytes.count) }
+    }
+
+    /// Removes `PATH.tmp-*` files: every compaction writes and renames its temporary under the
+    /// exclusive lock this process now holds, so any still there was left by a killed one.
+    private func removeStaleTemporaries() {
+        let parent = parentFolder(of: path)
+        let folder = parent.isEmpty ? "." : parent
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            _ = unlink((folder as NSString).appendingPathComponent(entry))
+        }
     }
 
     // MARK: - Reading
