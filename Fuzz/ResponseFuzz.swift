@@ -7,7 +7,7 @@ import SophonCore
 /// first byte. A 200 body is decoded as `GenerateContentResponse` (then checked, accumulated
 /// and its structured JSON decoded), `CountTokensResponse` and `ListModelsResponse`; any body
 /// goes through the error classification (google.rpc.Status, `Retry-After`, `RetryInfo`) and
-/// every resulting error is rendered in each language.
+/// every resulting error is rendered (in a language picked by the first byte too).
 enum ResponseFuzz {
     static let statuses = [200, 400, 401, 403, 404, 408, 429, 500, 503, 504]
     /// A key the seeds put in error bodies (Google's invalid-key error echoes the key).
@@ -33,8 +33,10 @@ enum ResponseFuzz {
             if let wait = attempt.serverWait { fuzzRequire(wait >= .zero, "negative server wait \(wait)") }
             errors = [attempt.error]
         }
+        let languages = GeminiLocalization.supportedLanguages
+        let language = languages[Int(bytes.first ?? 0) / 10 % languages.count]
         for error in errors {
-            for language in GeminiLocalization.supportedLanguages { _ = error.description(language: language) }
+            _ = error.description(language: language)
             let redacted = error.redacting([fuzzKey]).description
             fuzzRequire(!redacted.contains(fuzzKey), "key left in a redacted error: \(redacted)")
         }

@@ -22,7 +22,10 @@ enum EditDistance {
     /// The candidate closest to `text` within `limit` edits (the first on a tie), or `nil`.
     static func suggestion(for text: String, among candidates: [String], limit: Int = 2) -> String? {
         var best: (distance: Int, candidate: String)?
-        for candidate in candidates {
+        let length = text.lowercased().count
+        // The distance is at least the difference in length: a huge word is compared with
+        // nothing (the comparison is quadratic).
+        for candidate in candidates where abs(candidate.lowercased().count - length) <= limit {
             let distance = between(text, candidate)
             if distance <= limit, distance < (best?.distance ?? Int.max) { best = (distance, candidate) }
         }

@@ -73,7 +73,7 @@ struct SchemaConciseSyntaxParser {
                 let names = ["str", "int", "float", "bool", "string", "integer", "number", "boolean"]
                 let hint = EditDistance.suggestion(for: typeName, among: names).map { "did you mean \($0)?" }
                 throw error(
-                    "unknown type \(JSONValueText.quoted(typeName)) (\(hint ?? "expected str, int, float or bool"))",
+                    "unknown type \(JSONValueText.quotedWord(typeName)) (\(hint ?? "expected str, int, float or bool"))",
                     at: typeStart)
             }
             type = known

@@ -3,8 +3,12 @@ enum Suggestions {
     /// The candidates closest to `word` (distance at most a third of its length, at least 1,
     /// at most 2), closest first, ties in the candidates' order.
     static func closest(to word: String, in candidates: [String]) -> [String] {
-        let limit = min(2, max(1, word.count / 3))
-        let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= limit }
+        let length = word.count
+        let limit = min(2, max(1, length / 3))
+        // The distance is at least the difference in length: skip those out of reach before
+        // the quadratic comparison (a 10 MB word would otherwise take minutes).
+        let reachable = candidates.filter { abs($0.count - length) <= limit }
+        let scored = reachable.map { ($0, distance(word, $0)) }.filter { $0.1 <= limit }
         return scored.sorted { $0.1 < $1.1 }.map(\.0)
     }
 
