@@ -30,6 +30,24 @@ enum SchemaExercise {
             fuzzRequire(false, "Gemini Schema JSON does not read back: \(error) in \(json.compactText)")
         }
 
+        // `schema show json-schema` saved to a file reads back (`schema @FILE`) as the same
+        // schema, less `example` and `default` (dropped by the converter, as documented on
+        // `jsonSchemaValue`) and less a redundant `nullable`. Held for schemas
+        // the API accepts: an unknown type kept for forward compatibility (`"type": "ime"`) has
+        // no JSON Schema reading.
+        if schema.apiProblems().isEmpty {
+            let jsonSchema = schema.jsonSchemaValue
+            do {
+                let reread = try GeminiSchemaDocument(jsonSchema).schema.jsonValue
+                fuzzRequire(
+                    comparable(reread) == comparable(json),
+                    "JSON Schema form reads back different: \(json.compactText) -> \(jsonSchema.compactText) -> "
+                        + reread.compactText)
+            } catch {
+                fuzzRequire(false, "JSON Schema form does not read back: \(error) in \(jsonSchema.compactText)")
+            }
+        }
+
         // The request encoding (Codable) decodes back.
         if let data = try? JSONEncoder().encode(schema) {
             fuzzRequire(
@@ -47,5 +65,33 @@ enum SchemaExercise {
             for change in coerced.changes { _ = change.description }
             _ = schema.validate(coerced.value)
         }
+    }
+
+    /// Gemini Schema JSON without what the JSON Schema round trip drops on purpose.
+    static func comparable(_ schema: JSONValue) -> JSONValue {
+        guard case .object(let members) = schema else { return schema }
+        // `nullable` says nothing more on a `NULL` type, nor without a type (JSON Schema's `{}`
+        // already admits null).
+        let redundantNullable = schema["type"] == .string("NULL") || schema["type"] == nil
+        var kept: [JSONMember] = []
+        for member in members {
+            switch member.key {
+            case "example", "default":
+                continue
+            case "nullable" where redundantNullable:
+                continue
+            case "items":
+                kept.append(JSONMember(member.key, comparable(member.value)))
+            case "anyOf":
+                guard case .array(let branches) = member.value else { fallthrough }
+                kept.append(JSONMember(member.key, .array(branches.map(comparable))))
+            case "properties":
+                guard case .object(let properties) = member.value else { fallthrough }
+                kept.append(JSONMember(member.key, .object(properties.map { JSONMember($0.key, comparable($0.value)) })))
+            default:
+                kept.append(member)
+            }
+        }
+        return .object(kept)
     }
 }
