@@ -32,9 +32,11 @@ enum ExtractorFuzz {
                 _ = repair.description
             }
             let compact = item.value.compactText
-            fuzzRequire((try? JSONValue(parsing: compact)) == item.value, "compact text is not strict: \(compact)")
+            fuzzRequire(
+                (try? JSONValue(parsing: compact)) == item.value, "compact text is not strict: \(compact)")
             let pretty = item.value.prettyText
-            fuzzRequire((try? JSONValue(parsing: pretty)) == item.value, "pretty text is not strict: \(pretty)")
+            fuzzRequire(
+                (try? JSONValue(parsing: pretty)) == item.value, "pretty text is not strict: \(pretty)")
         }
     }
 }

@@ -50,7 +50,9 @@ enum ResponseFuzz {
         guard let response = try? JSONDecoder().decode(GenerateContentResponse.self, from: body) else {
             if let status = GoogleRPCErrorBody.parse(body) {
                 errors.append(
-                    GeminiAPIClient.classify(status: status.code ?? 500, headers: [:], body: body, modelID: nil).error)
+                    GeminiAPIClient.classify(
+                        status: status.code ?? 500, headers: [:], body: body, modelID: nil
+                    ).error)
             }
             return errors
         }

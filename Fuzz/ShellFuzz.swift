@@ -29,7 +29,8 @@ enum ShellFuzz {
         let parser = ShellParser()
         let expander = ShellExpander(lookup: { variables[$0] })
         for command in parser.parse(source) {
-            fuzzRequire(command.line >= 1 && command.line <= lines, "command line \(command.line) of \(lines)")
+            fuzzRequire(
+                command.line >= 1 && command.line <= lines, "command line \(command.line) of \(lines)")
             switch command.result {
             case .failure(let error):
                 fuzzRequire(

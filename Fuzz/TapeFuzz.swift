@@ -36,7 +36,8 @@ enum TapeFuzz {
         var previous: GeminiTapeExchange?
         for (index, exchange) in tape.exchanges.enumerated() {
             fuzzRequire(
-                GeminiTapeReplayer.mismatch(recorded: exchange, sent: exchange.request, request: index + 1) == nil,
+                GeminiTapeReplayer.mismatch(recorded: exchange, sent: exchange.request, request: index + 1)
+                    == nil,
                 "a request does not match itself")
             if let previous,
                 let mismatch = GeminiTapeReplayer.mismatch(

@@ -7,6 +7,7 @@ import Foundation
 extension Bundle {
     /// The bundle holding SophonGemini's resources in fuzz builds.
     static var module: Bundle {
-        ProcessInfo.processInfo.environment["SOPHON_FUZZ_RESOURCES"].flatMap { Bundle(path: $0) } ?? Bundle.main
+        ProcessInfo.processInfo.environment["SOPHON_FUZZ_RESOURCES"].flatMap { Bundle(path: $0) }
+            ?? Bundle.main
     }
 }

@@ -10,7 +10,8 @@ enum SchemaExercise {
     static let samples: [JSONValue] = [
         .null, .bool(true), .string(""), .string("7"), .string("$1,299.99"), .string("85%"),
         .string("yes"), .string("N/A"), .string("a, b"), .integer(3), .integer(-1),
-        .number(JSONNumber(text: "7.9") ?? JSONNumber(7)), .number(JSONNumber(text: "1e400") ?? JSONNumber(0)),
+        .number(JSONNumber(text: "7.9") ?? JSONNumber(7)),
+        .number(JSONNumber(text: "1e400") ?? JSONNumber(0)),
         .array([.string("a"), .integer(1), .null]),
         .object([JSONMember("title", .string("Dune")), JSONMember("year", .string("1965"))]),
     ]
@@ -25,7 +26,9 @@ enum SchemaExercise {
         // The Gemini Schema JSON reads back to the same JSON.
         do {
             let reread = try GeminiSchema(jsonValue: json)
-            fuzzRequire(reread.jsonValue == json, "Gemini Schema JSON does not read back the same: \(json.compactText)")
+            fuzzRequire(
+                reread.jsonValue == json,
+                "Gemini Schema JSON does not read back the same: \(json.compactText)")
         } catch {
             fuzzRequire(false, "Gemini Schema JSON does not read back: \(error) in \(json.compactText)")
         }
@@ -44,7 +47,8 @@ enum SchemaExercise {
                     "JSON Schema form reads back different: \(json.compactText) -> \(jsonSchema.compactText) -> "
                         + reread.compactText)
             } catch {
-                fuzzRequire(false, "JSON Schema form does not read back: \(error) in \(jsonSchema.compactText)")
+                fuzzRequire(
+                    false, "JSON Schema form does not read back: \(error) in \(jsonSchema.compactText)")
             }
         }
 
@@ -87,7 +91,9 @@ enum SchemaExercise {
                 kept.append(JSONMember(member.key, .array(branches.map(comparable))))
             case "properties":
                 guard case .object(let properties) = member.value else { fallthrough }
-                kept.append(JSONMember(member.key, .object(properties.map { JSONMember($0.key, comparable($0.value)) })))
+                kept.append(
+                    JSONMember(
+                        member.key, .object(properties.map { JSONMember($0.key, comparable($0.value)) })))
             default:
                 kept.append(member)
             }
