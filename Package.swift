@@ -26,10 +26,18 @@ let package = Package(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
+        .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
+        // An example external plugin in Swift (docs/plugin-protocol.md).
+        .executableTarget(
+            name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
+        // The benchmark loops `scripts/bench` runs (not part of any product).
+        .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(
-            name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"]),
+            name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"],
+            exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

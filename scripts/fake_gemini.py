@@ -27,15 +27,28 @@ Control endpoints (no key needed):
     POST /_sophon/script     -> body {"replies": [...], "reset": bool}: queue replies (reset
                                 first clears the queue and the request log)
     POST /_sophon/reset      -> clear the queue and the request log
+    POST /_sophon/release    -> body {"gate": NAME}: lets a "gated" stream send its next chunk
+
+Each logged request also has "disconnected": true once the server saw the client close the
+connection before the reply was complete (a stall or a slow stream the client gave up on).
 
 Each API request takes the next scripted reply (FIFO); with none queued it gets a default
 answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 
     {"kind": "generate", "text": "Hi", "finishReason": "STOP", "thought": "..",
      "usage": {"prompt": 5, "candidates": 2, "thoughts": 0}, "finishMessage": "..",
-     "thoughtSignature": "..", "modelVersion": ".."}      a generateContent reply;
+     "thoughtSignature": "..", "modelVersion": "..",
+     "emptyContent": true}                                 a generateContent reply ("content": {}
+                            with emptyContent, as blocked or empty real replies have it);
                             for a stream request it is sent as SSE chunks ("chunks": ["He","llo"]
-                            splits the text; "usageOnlyLast": true adds a usage-only last chunk)
+                            splits the text; "usageOnlyLast": true adds a usage-only last chunk;
+                            "chunkDelay": 1.0 waits that many seconds before each chunk after the
+                            first; "gated": true waits before chunk N (N >= 1) until
+                            POST /_sophon/release {"gate": "chunkN"})
+                            Without "text", a request with generationConfig.responseSchema gets
+                            a JSON answer built from that schema (enums: the first value,
+                            strings: "sample NAME", integers 1, numbers 1.5, booleans true,
+                            arrays one item, every property present), else a greeting.
     {"kind": "json", "status": 200, "body": {...}, "headers": {..}}   any JSON body, pretty
     {"kind": "raw", "status": 200, "contentType": "..", "text": ".."} any bytes
     {"kind": "sse", "events": [{..json..} | {"raw": "text"}], "split": true,
@@ -51,7 +64,9 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
     {"fault": "not_found"}                                  404 for the model in the path
     {"fault": "bad_request", "violations": [{"field": "..", "description": ".."}]}
     {"fault": "reset"}                                      headers + half a body, then TCP RST
-    {"fault": "stall", "seconds": 5}                        sleeps before answering
+    {"fault": "stall", "seconds": 5}                        waits before answering (ends early,
+                                                            logging "disconnected", when the
+                                                            client closes the connection)
     {"fault": "truncated"}                                  Content-Length larger than the body
     {"fault": "html_502"}                                   502 with an HTML page from a proxy
     {"fault": "wrapped_error", "status": 503}               the error object in a 1-element array
@@ -63,6 +78,9 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 
 import argparse
 import json
+import os
+import select
+import signal
 import socket
 import struct
 import sys
@@ -73,7 +91,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key"}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}}
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -124,15 +142,50 @@ def usage_block(spec):
     return usage
 
 
+def sample_from_schema(schema, name="value"):
+    """A JSON value that fits a Gemini Schema (the default structured answer)."""
+    if not isinstance(schema, dict):
+        return None
+    kind = str(schema.get("type", "")).upper()
+    if schema.get("enum"):
+        return schema["enum"][0]
+    if kind == "OBJECT":
+        properties = schema.get("properties") or {}
+        order = schema.get("propertyOrdering") or list(properties)
+        order += [key for key in properties if key not in order]
+        return {key: sample_from_schema(properties[key], key) for key in order if key in properties}
+    if kind == "ARRAY":
+        return [sample_from_schema(schema.get("items") or {"type": "STRING"}, name)]
+    if kind == "INTEGER":
+        return int(schema.get("minimum", 1))
+    if kind == "NUMBER":
+        return float(schema.get("minimum", 1.5))
+    if kind == "BOOLEAN":
+        return True
+    if kind == "NULL":
+        return None
+    return "sample " + name
+
+
+def default_text(reply, request):
+    """The reply's text, else a JSON answer for a structured request, else a greeting."""
+    if "text" in reply:
+        return reply["text"]
+    config = (request or {}).get("generationConfig") or {}
+    if isinstance(config.get("responseSchema"), dict):
+        return json.dumps(sample_from_schema(config["responseSchema"]), ensure_ascii=False)
+    return "Hello from the fake Gemini server."
+
+
 def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
     parts = []
     if reply.get("thought"):
         parts.append({"text": reply["thought"], "thought": True})
-    body_text = reply.get("text", "Hello from the fake Gemini server.") if text is None else text
+    body_text = default_text(reply, None) if text is None else text
     parts.append({"text": body_text})
     if finish and reply.get("thoughtSignature"):
         parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
-    candidate = {"content": {"parts": parts, "role": "model"}}
+    candidate = {"content": {} if reply.get("emptyContent") else {"parts": parts, "role": "model"}}
     if finish:
         candidate["finishReason"] = reply.get("finishReason", "STOP")
         if reply.get("finishMessage"):
@@ -195,6 +248,39 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
+    def mark_disconnected(self):
+        with STATE_LOCK:
+            getattr(self, "logged", {})["disconnected"] = True
+
+    def client_closed(self, timeout):
+        """Waits up to `timeout` seconds; True (and logged) when the client closed the connection."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], timeout)
+            if readable and self.connection.recv(1, socket.MSG_PEEK) == b"":
+                self.mark_disconnected()
+                return True
+        except (OSError, ValueError):
+            self.mark_disconnected()
+            return True
+        return False
+
+    def wait_or_disconnect(self, seconds, gate=None):
+        """Waits `seconds` (or until `gate` is released, at most 30 s); True when the client
+        closed the connection meanwhile."""
+        deadline = time.monotonic() + (30.0 if gate else seconds)
+        event = None
+        if gate:
+            with STATE_LOCK:
+                event = STATE["gates"].setdefault(gate, threading.Event())
+        while True:
+            left = deadline - time.monotonic()
+            if event is not None and event.is_set():
+                return False
+            if left <= 0:
+                return False
+            if self.client_closed(min(left, 0.05)):
+                return True
+
     def reset_connection(self):
         self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.connection.close()
@@ -213,13 +299,14 @@ class Handler(BaseHTTPRequestHandler):
         body = self.read_body()
         if url.path.startswith("/_sophon/"):
             return self.control(method, url.path, body)
+        self.logged = {
+            "method": method,
+            "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": body.decode("utf-8", "replace"),
+        }
         with STATE_LOCK:
-            STATE["requests"].append({
-                "method": method,
-                "path": self.path,
-                "headers": {k.lower(): v for k, v in self.headers.items()},
-                "body": body.decode("utf-8", "replace"),
-            })
+            STATE["requests"].append(self.logged)
             expected = STATE["key"]
         key = self.headers.get("x-goog-api-key")
         if not key:
@@ -257,6 +344,15 @@ class Handler(BaseHTTPRequestHandler):
             with STATE_LOCK:
                 STATE["queue"].clear()
                 STATE["requests"].clear()
+                STATE["gates"].clear()
+            return self.send_json(200, {"ok": True})
+        if method == "POST" and path == "/_sophon/release":
+            try:
+                gate = json.loads(body or b"{}").get("gate", "")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                STATE["gates"].setdefault(gate, threading.Event()).set()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/script":
             try:
@@ -267,6 +363,7 @@ class Handler(BaseHTTPRequestHandler):
                 if script.get("reset"):
                     STATE["queue"].clear()
                     STATE["requests"].clear()
+                    STATE["gates"].clear()
                 STATE["queue"].extend(script.get("replies", []))
             return self.send_json(200, {"ok": True})
         return self.send_json(404, {"error": "unknown control path"})
@@ -309,6 +406,10 @@ class Handler(BaseHTTPRequestHandler):
                 reply = {"kind": "json", "body": self.count_tokens(body)}
             else:
                 reply = {"kind": "generate"}
+        try:
+            self.request_json = json.loads(body or b"{}")
+        except ValueError:
+            self.request_json = {}
         kind = reply.get("fault") or reply.get("kind", "generate")
         handler = getattr(self, "reply_" + kind, None)
         if handler is None:
@@ -330,12 +431,14 @@ class Handler(BaseHTTPRequestHandler):
     # ---- replies --------------------------------------------------------------------------
 
     def reply_generate(self, reply, model, stream):
+        reply = dict(reply, text=default_text(reply, getattr(self, "request_json", {})))
         if not stream:
             return self.send_json(200, generate_body(reply, model))
-        text = reply.get("text", "Hello from the fake Gemini server.")
+        text = reply["text"]
         pieces = reply.get("chunks") or [text[:len(text) // 2], text[len(text) // 2:]]
         usage = reply.get("usage", {"prompt": 4, "candidates": 7})
         events = []
+        reply = dict(reply, responseId=reply.get("responseId", uuid.uuid4().hex[:22]))  # repeats, as real chunks do
         for number, piece in enumerate(pieces):
             last = number == len(pieces) - 1 and not reply.get("usageOnlyLast")
             running = dict(usage, candidates=int(usage.get("candidates", 0)) * (number + 1) // len(pieces))
@@ -348,7 +451,9 @@ class Handler(BaseHTTPRequestHandler):
                      "usageMetadata": usage_block(usage), "modelVersion": model,
                      "responseId": events[0]["responseId"]}
             events.append(final)
-        self.reply_sse({"events": events, "split": reply.get("split", False)}, model, True)
+        self.reply_sse({"events": events, "split": reply.get("split", False),
+                        "chunkDelay": reply.get("chunkDelay", 0), "gated": reply.get("gated", False)},
+                       model, True)
 
     def reply_json(self, reply, model, stream):
         self.send_json(int(reply.get("status", 200)), reply.get("body", {}), headers=reply.get("headers"))
@@ -360,7 +465,13 @@ class Handler(BaseHTTPRequestHandler):
     def reply_sse(self, reply, model, stream):
         self.start_chunked()
         events = reply.get("events", [])
+        delay = float(reply.get("chunkDelay", 0))
         for number, event in enumerate(events):
+            if number > 0 and (delay or reply.get("gated")):
+                gate = "chunk%d" % number if reply.get("gated") else None
+                if self.wait_or_disconnect(delay, gate=gate):
+                    self.close_connection = True
+                    return
             if isinstance(event, dict) and "raw" in event:
                 data = event["raw"].encode("utf-8")
             else:
@@ -368,14 +479,19 @@ class Handler(BaseHTTPRequestHandler):
                 last = number == len(events) - 1
                 if not (last and reply.get("noFinalBlankLine")):
                     data += b"\r\n\r\n"
-            if reply.get("split"):
-                middle = data.find(b'"text":"')
-                cut = middle + 12 if middle >= 0 else len(data) // 2
-                self.write_chunk(data[:cut])
-                time.sleep(0.05)
-                self.write_chunk(data[cut:])
-            else:
-                self.write_chunk(data)
+            try:
+                if reply.get("split"):
+                    middle = data.find(b'"text":"')
+                    cut = middle + 12 if middle >= 0 else len(data) // 2
+                    self.write_chunk(data[:cut])
+                    time.sleep(0.05)
+                    self.write_chunk(data[cut:])
+                else:
+                    self.write_chunk(data)
+            except OSError:
+                self.mark_disconnected()
+                self.close_connection = True
+                return
             time.sleep(0.005)
         self.end_chunked()
 
@@ -439,11 +555,13 @@ class Handler(BaseHTTPRequestHandler):
         self.reset_connection()
 
     def reply_stall(self, reply, model, stream):
-        time.sleep(float(reply.get("seconds", 5)))
+        if self.wait_or_disconnect(float(reply.get("seconds", 5))):
+            self.close_connection = True
+            return
         try:
-            self.send_json(200, generate_body(reply, model))
+            self.reply_generate({k: v for k, v in reply.items() if k != "fault"}, model, stream)
         except OSError:
-            pass
+            self.mark_disconnected()
 
     def reply_truncated(self, reply, model, stream):
         data = pretty(generate_body(reply, model)).encode("utf-8")
@@ -490,7 +608,18 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin closes (tests: the server dies with its parent)")
     args = parser.parse_args()
+    # A parent that blocks signals (Swift test runners do) passes the mask on: undo it so
+    # SIGTERM and SIGINT stop the server.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
+    if args.exit_on_stdin_eof:
+        def watch_stdin():
+            while sys.stdin.buffer.read(1):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
     STATE["key"] = args.key
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as handle:

@@ -99,6 +99,10 @@ def expect_output_line(child, text):
 
 def finish(child):
     child.expect_exact(PROMPT)
+    # The prompt is written as libedit enters raw mode; on a loaded machine a Ctrl-D sent in
+    # the same instant can reach the terminal while it is still in canonical mode, where the
+    # kernel turns it into an end-of-file nobody reads. A user never types that fast.
+    time.sleep(0.2)
     child.sendcontrol("d")
     child.expect(pexpect.EOF)
     child.close()
@@ -225,6 +229,25 @@ def test_ctrl_c_during_sleep_returns_to_the_prompt_and_keeps_variables(home):
     assert time.monotonic() - started < 1.0, "Ctrl-C took more than a second"
     child.send("echo $x\r")
     expect_output_line(child, "kept")
+    assert finish(child) == 0
+
+
+def test_ctrl_c_during_a_plugin_command_sends_cancel_and_returns_to_the_prompt(home):
+    plugins = os.path.join(home.path, "plugins")
+    os.makedirs(plugins)
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "SophonShellTests",
+                             "Support", "Plugins", "sophon-plugin-faulty"), plugins)
+    child = home.spawn()
+    run_line(child, "let x = kept")
+    run_line(child, "faulty-slow")
+    child.expect_exact("faulty: waiting for a cancel")
+    child.sendintr()
+    child.expect_exact("faulty: got cancel for request 2 (call was request 2)")
+    child.expect_exact("interrupted")
+    child.send("echo $x\r")
+    expect_output_line(child, "kept")
+    run_line(child, "faulty-session")
+    child.expect_exact('"kept"')
     assert finish(child) == 0
 
 

@@ -62,4 +62,13 @@ import Testing
     func textLocation(text: String, offset: Int, line: Int, column: Int) {
         #expect(TextLocation(utf8Offset: offset, in: text) == TextLocation(line: line, column: column))
     }
+
+    @Test(arguments: [
+        "{a: 1}", "[+1]", "[.5]", "{“a”: 1}", #"["a" "b"]"#, "[1 2]", "[1}", #"{"a": "x "y" z"}"#, "[...]",
+        "# c\n[1]", #"{"a": True}"#, "[NaN]", #"{"a": x}"#, #"{\"a\": 1}"#, #"["it\'s"]"#, "{'a': 1}",
+        #"{"a": 1]}"#, #"{"a": }"#,
+    ])
+    func lenientFormsAreRefused(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
 }

@@ -41,7 +41,7 @@ import Testing
         #expect(found.map(\.value.compactText) == [#"{"a":1}"#])
         #expect(found[0].range == 31..<39)
         #expect(found[0].repairs.map(\.kind) == [.skippedProse])
-        #expect(found[0].repairs.map(\.offset) == [0])
+        #expect(found[0].repairs.map(\.offset) == [23])  // The prose after the code block.
     }
 
     @Test func arrayInsideProse() throws {
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func extractFirstReturnsTheFirstValue() throws {
-        let first = try extractor.extractFirst(from: "a {\"x\": 1} b [2]")
+        let first = try extractor.extractFirst(from: "a {\"x\": 1} b\n[2]")
         #expect(first.value.compactText == #"{"x":1}"#)
         #expect(first.range == 2..<10)
         #expect(first.repairs.map(\.kind) == [.skippedProse])

@@ -74,7 +74,8 @@ import Testing
         #expect(accumulator.chunkCount == 4)
         #expect(accumulator.finishReason == .stop)
         #expect(
-            accumulator.usage == UsageMetadata(promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8))
+            accumulator.usage
+                == UsageMetadata(promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8))
         #expect(transport.requests.first?.url.query == "alt=sse")
     }
 
@@ -86,10 +87,14 @@ import Testing
         #expect(result.value == Movie(title: "Arrival", year: 2016))
         let sent = try #require(transport.requests.first)
         #expect(sent.headers["x-goog-api-key"] == "test-key")
-        #expect(sent.url.absoluteString == "http://127.0.0.1:9/v1beta/models/gemini-3.8-flash:generateContent")
+        #expect(
+            sent.url.absoluteString == "http://127.0.0.1:9/v1beta/models/gemini-3.8-flash:generateContent")
         #expect(!sent.url.absoluteString.contains("test-key"))
         let body = try #require(sent.body.map { String(decoding: $0, as: UTF8.self) })
-        #expect(body.hasPrefix(#"{"contents":[{"role":"user","parts":[{"text":"A film"}]}],"generationConfig":{"responseMimeType":"application/json","responseSchema":"#))
+        #expect(
+            body.hasPrefix(
+                #"{"contents":[{"role":"user","parts":[{"text":"A film"}]}],"generationConfig":{"responseMimeType":"application/json","responseSchema":"#
+            ))
     }
 
     @Test func truncatedJSONAtMaxTokensIsATruncatedError() async throws {
@@ -100,6 +105,39 @@ import Testing
                 Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema)
         }
         #expect(recorder.recorded.isEmpty)
+    }
+
+    @Test func truncatedJSONCarriesTheRepairedValueWhenAsked() async throws {
+        let partial = "{\"title\": \"Arrival\", \"ye"
+        let (client, _, _) = client([.json(200, Self.reply(partial, finish: "MAX_TOKENS"))])
+        await #expect(
+            throws: GeminiError.truncated(
+                partialText: partial, partialValue: .object([JSONMember("title", .string("Arrival"))]))
+        ) {
+            _ = try await client.generateStructured(
+                Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema, allowPartial: true)
+        }
+    }
+
+    @Test func schemaPicksTheCandidateAndCoercionsAreReported() async throws {
+        let text = "First {\"note\": \"draft\"} then the answer: {\"title\": \"Arrival\", \"year\": \"2016\"}"
+        let (client, _, _) = client([.json(200, Self.reply(text))])
+        let result = try await client.generateStructured(
+            Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema)
+        #expect(result.value == Movie(title: "Arrival", year: 2016))
+        #expect(result.coercions == ["$.year: string \"2016\" read as number 2016"])
+    }
+
+    @Test func aReplyWithoutJSONIsADecodingFailure() async throws {
+        let (client, transport, _) = client([.json(200, Self.reply("Sorry, I cannot help with that."))])
+        await #expect(
+            throws: GeminiError.decodingFailed(
+                reason: "no JSON value found in the text", excerpt: "Sorry, I cannot help with that.")
+        ) {
+            _ = try await client.generateStructured(
+                Movie.self, label: "movie", prompt: "A film", schema: Self.movieSchema)
+        }
+        #expect(transport.requests.count == 1)
     }
 
     @Test func wrappedErrorBodyGivesTheSameErrorAsUnwrapped() async throws {
@@ -114,11 +152,13 @@ import Testing
             }
             #expect(transport.requests.count == 1)
         }
-        #expect(thrown == Array(repeating: .invalidRequest(message: "Bad field.", fieldViolations: []), count: 2))
+        #expect(
+            thrown == Array(repeating: .invalidRequest(message: "Bad field.", fieldViolations: []), count: 2))
     }
 
     @Test func sseEventSplitMidStringGivesOneWholeChunk() async throws {
-        let event = #"data: {"candidates":[{"content":{"parts":[{"text":"Hello, wonderful world"}],"role":"model"},"finishReason":"STOP"}]}"#
+        let event =
+            #"data: {"candidates":[{"content":{"parts":[{"text":"Hello, wonderful world"}],"role":"model"},"finishReason":"STOP"}]}"#
         let cut = event.index(event.startIndex, offsetBy: 60)
         let (client, _, _) = client([.stream([String(event[..<cut]), String(event[cut...]) + "\r\n\r\n"])])
         var chunks: [GenerateContentResponse] = []
@@ -129,6 +169,27 @@ import Testing
         }
         #expect(chunks.count == 1)
         #expect(chunks.first?.text == "Hello, wonderful world")
+    }
+
+    @Test func aStoredSelectionOutsideTheCatalogWalksSuccessors() async throws {
+        let transport = ScriptedTransport([.json(200, Self.reply("ok"))])
+        var configuration = GeminiClientConfiguration.testing(
+            recorder: SleepRecorder(), store: InMemoryGeminiModelStore(selection: "gemini-2.5-flash"))
+        configuration.availableModels = [.gemini35Flash, .gemini38Flash]
+        let client = GeminiAPIClient(configuration: configuration, transport: transport)
+        #expect(client.selectedModelID == "gemini-3.5-flash")
+        _ = try await client.generateText(label: "t", contents: [.user("x")])
+        #expect(transport.requests.first?.url.path == "/v1beta/models/gemini-3.5-flash:generateContent")
+    }
+
+    @Test(arguments: ["", "gemini 2", "../etc", "a:b", "models/"])
+    func malformedModelIDsFailBeforeAnyRequest(id: String) async throws {
+        let transport = ScriptedTransport([])
+        let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder()), transport: transport)
+        await #expect(throws: GeminiError.invalidModelID(id)) {
+            _ = try await client.generateText(label: "t", contents: [.user("x")], model: .custom(id))
+        }
+        #expect(transport.requests.isEmpty)
     }
 
     @Test func missingKeyFailsBeforeAnyRequest() async throws {

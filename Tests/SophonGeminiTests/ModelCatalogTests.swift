@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 import Testing
 
 @testable import SophonGemini

@@ -30,11 +30,13 @@ import Testing
 
     @Test(arguments: [("strin", "string"), ("integr", "integer"), ("xxxxxxxxxxxx", nil)])
     func suggestionsStillFindCloseWords(word: String, suggestion: String?) {
-        #expect(EditDistance.suggestion(for: word, among: ["string", "integer", "number"]) == suggestion)
+        let names = ["string", "integer", "number"]
+        #expect(
+            EditDistance.closest(to: word, among: names, limit: 2, ignoringCase: true).first == suggestion)
     }
 
     @Test func hugeWordsHaveNoSuggestion() {
-        #expect(EditDistance.suggestion(for: Self.word, among: ["string", "integer"]) == nil)
+        #expect(EditDistance.closest(to: Self.word, among: ["string", "integer"], limit: 2).isEmpty)
         #expect(GeminiModel.closestPreset(to: Self.word) == nil)
         #expect(GeminiModel.closestPreset(to: "gemini-2.5-flsh") == .gemini25Flash)
     }

@@ -53,7 +53,9 @@ import Testing
     @Test func helpListsCommandsFromTheRegistry() throws {
         let outcome = try SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  repair a model reply"))
+        #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  "))
+        #expect(
+            outcome.stdout.contains("  repair a model reply into strict JSON (stdin in one-command mode)\n"))
         #expect(outcome.stdout.contains("  --replay TAPE "))
     }
 

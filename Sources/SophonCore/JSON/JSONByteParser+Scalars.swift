@@ -19,18 +19,21 @@ extension JSONByteParser {
         return "'" + text(offset..<offset + length) + "'"
     }
 
-    /// Skips whitespace; in lenient mode also `//` and `/* */` comments (recorded).
-    mutating func skipInsignificant() throws(JSONParseFailure) {
+    /// Skips whitespace; in lenient mode also `//`, `#` and `/* */` comments (recorded). A
+    /// quote inside a comment is part of the comment.
+    /// - Parameter hashComments: whether `#` starts a comment; not where a member's value is
+    ///   expected, since `{"color": #fff}` holds a word there.
+    mutating func skipInsignificant(hashComments: Bool = true) throws(JSONParseFailure) {
         while position < end {
             let byte = bytes[position]
             if ASCII.isWhitespace(byte) {
                 position += 1
                 continue
             }
-            guard isLenient, byte == ASCII.slash else { return }
+            guard isLenient, byte == ASCII.slash || (hashComments && byte == ASCII.hash) else { return }
             let start = position
             let next: UInt8 = position + 1 < end ? bytes[position + 1] : 0
-            if next == ASCII.slash {
+            if next == ASCII.slash || byte == ASCII.hash {
                 while position < end, bytes[position] != ASCII.newline { position += 1 }
             } else if next == ASCII.asterisk {
                 position += 2
@@ -53,50 +56,108 @@ extension JSONByteParser {
     /// Reads a string, number or literal at ``position``. Returns `nil` (lenient mode only)
     /// when the token was cut by the end of the region before it became a value; ``position``
     /// is then at the end.
-    mutating func readScalar() throws(JSONParseFailure) -> JSONValue? {
+    /// - Parameter allowBareWord: whether an unquoted word is read as a string (lenient mode,
+    ///   object member values only: in arrays and at the top level a word is prose).
+    mutating func readScalar(allowBareWord: Bool = false) throws(JSONParseFailure) -> JSONValue? {
         let start = position
         let byte = bytes[position]
-        if byte == ASCII.quote || (isLenient && byte == ASCII.apostrophe) {
+        if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {
             let (value, complete) = try readString()
             if !complete {
                 repairs.append(.make(.closedString, at: start, "closed the unterminated string that starts"))
             }
             return .string(value)
         }
-        if byte == ASCII.minus || ASCII.isDigit(byte) { return try readNumber() }
-        if ASCII.isLetter(byte) { return try readWord() }
+        if byte == ASCII.minus || ASCII.isDigit(byte)
+            || (isLenient && (byte == ASCII.plus || byte == ASCII.dot))
+        {
+            guard isLenient, allowBareWord else { return try readNumber() }
+            let repairCount = repairs.count
+            let evidenceBefore = evidence
+            let number = try? readNumber()
+            if gluesToWord(at: position) {
+                // `12px`, `50%`, `2024-01-15`, `12:30`: one word, not a number.
+                repairs.removeLast(repairs.count - repairCount)
+                evidence = evidenceBefore
+                position = start
+                return readBareWord()
+            }
+            guard let number else {
+                position = start
+                return try readNumber()  // Throws the same failure again.
+            }
+            return number
+        }
+        if ASCII.isLetter(byte) { return try readWord(allowBareWord: allowBareWord) }
+        if isLenient, allowBareWord, ASCII.isKeyStart(byte) || byte == ASCII.hash { return readBareWord() }
         throw .syntax(offset: start, message: "expected a JSON value but found \(describe(at: start))")
     }
 
     /// Reads a number. Lenient mode cuts a number missing its last digits back to its valid
-    /// part (`1.` -> `1`) and reads `-Infinity` as `null`.
+    /// part (`1.` -> `1`), rewrites `+1` and `.5` as `1` and `0.5`, keeps `007` as the string
+    /// `"007"`, reads
+    /// `-Infinity` as `null`, and refuses a number longer than ``maxNumberLength``.
     mutating func readNumber() throws(JSONParseFailure) -> JSONValue? {
         let start = position
         var cursor = position
-        if bytes[cursor] == ASCII.minus { cursor += 1 }
+        var sign = ""
+        var normalized = false
+        if bytes[cursor] == ASCII.minus {
+            sign = "-"
+            cursor += 1
+        } else if bytes[cursor] == ASCII.plus {
+            normalized = true
+            cursor += 1
+        }
         let integerStart = cursor
         while cursor < end, ASCII.isDigit(bytes[cursor]) { cursor += 1 }
+        var integer = ""
         if cursor == integerStart {
             if isLenient, cursor < end, ASCII.isLetter(bytes[cursor]) {
                 var wordEnd = cursor
                 while wordEnd < end, ASCII.isLetter(bytes[wordEnd]) { wordEnd += 1 }
                 if text(cursor..<wordEnd) == "Infinity" {
                     position = wordEnd
+                    let shown = text(start..<wordEnd)
                     repairs.append(
-                        .make(.replacedNonFiniteNumber, at: start, "replaced '-Infinity' with null"))
+                        .make(.replacedNonFiniteNumber, at: start, "replaced '\(shown)' with null"))
                     return .null
                 }
             }
-            if isLenient, cursor == end {
+            if isLenient, cursor + 1 < end, bytes[cursor] == ASCII.dot, ASCII.isDigit(bytes[cursor + 1]) {
+                integer = "0"
+                normalized = true
+            } else if isLenient, cursor == end {
                 position = end
                 return nil
+            } else {
+                throw .syntax(
+                    offset: cursor,
+                    message:
+                        "expected a digit after '\(text(start..<cursor))' but found \(describe(at: cursor))")
             }
-            throw .syntax(
-                offset: cursor, message: "expected a digit after '-' but found \(describe(at: cursor))")
+        } else {
+            if cursor - integerStart > 1, bytes[integerStart] == ASCII.zero {
+                guard isLenient else {
+                    throw .syntax(offset: integerStart, message: "a number cannot start with a leading zero")
+                }
+                // `007`, `01234`: an identifier or code more often than a count; kept as the
+                // string of its text (nothing lost; a lenient decoder still reads it as 7).
+                while cursor < end, ASCII.isDigit(bytes[cursor]) || bytes[cursor] == ASCII.dot { cursor += 1 }
+                position = cursor
+                if cursor - start > maxNumberLength {
+                    throw .runawayNumber(offset: start, length: cursor - start)
+                }
+                let literal = text(start..<cursor)
+                repairs.append(
+                    .make(
+                        .normalizedNumber, at: start,
+                        "kept the number '\(literal)' with leading zeros as the string \"\(literal)\""))
+                evidence += 1
+                return .string(literal)
+            }
         }
-        if cursor - integerStart > 1, bytes[integerStart] == ASCII.zero {
-            throw .syntax(offset: integerStart, message: "a number cannot start with a leading zero")
-        }
+        let integerEnd = cursor
         var validEnd = cursor
         if cursor < end, bytes[cursor] == ASCII.dot {
             cursor += 1
@@ -112,64 +173,150 @@ extension JSONByteParser {
             if cursor > exponentStart { validEnd = cursor }
         }
         position = cursor
+        if isLenient, cursor - start > maxNumberLength {
+            throw .runawayNumber(offset: start, length: cursor - start)
+        }
+        evidence += 1
+        // Common case: the text as written. Rewritten forms drop a `+` or add a `0`.
+        let kept =
+            normalized
+            ? sign + (integer.isEmpty ? text(integerStart..<integerEnd) : integer)
+                + text(integerEnd..<validEnd)
+            : text(start..<validEnd)
         if validEnd != cursor {
             guard isLenient else {
                 throw .syntax(
                     offset: cursor,
                     message: "expected a digit in the number but found \(describe(at: cursor))")
             }
-            let kept = text(start..<validEnd)
             repairs.append(
                 .make(
                     .completedNumber, at: start,
                     "cut the incomplete number '\(text(start..<cursor))' back to '\(kept)'"))
-            return .number(JSONNumber(checkedText: kept))
+        } else if normalized {
+            repairs.append(
+                .make(
+                    .normalizedNumber, at: start, "rewrote the number '\(text(start..<cursor))' as '\(kept)'")
+            )
         }
-        return .number(JSONNumber(checkedText: text(start..<cursor)))
+        return .number(JSONNumber(checkedText: kept))
     }
 
     /// Reads `true`, `false` or `null`; lenient mode also Python's `True`, `False`, `None`,
-    /// `NaN` and `Infinity` (as `null`), and completes a literal cut by the end (`tru`).
-    mutating func readWord() throws(JSONParseFailure) -> JSONValue {
+    /// `NaN`, `Infinity`, `undefined`, `NULL`, `Null` and `nil` (as `null`), completes a literal cut by the end
+    /// (`tru`), and, when `allowBareWord` is set, reads any other word as a string.
+    mutating func readWord(allowBareWord: Bool) throws(JSONParseFailure) -> JSONValue {
         let start = position
         while position < end, ASCII.isLetter(bytes[position]) { position += 1 }
         let word = text(start..<position)
-        switch word {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "null": return .null
-        default: break
-        }
-        if isLenient {
-            let python: [String: (JSONValue, String)] = [
-                "True": (.bool(true), "true"), "False": (.bool(false), "false"), "None": (.null, "null"),
+        let wordEnds = position == end || !ASCII.isKeyStart(bytes[position])
+        if wordEnds, let value = literal(word, at: start) { return value }
+        if isLenient, position == end {
+            let candidates: [(String, JSONValue)] = [
+                ("true", .bool(true)), ("false", .bool(false)), ("null", .null),
+                ("True", .bool(true)), ("False", .bool(false)), ("None", .null),
             ]
-            if let (value, literal) = python[word] {
+            for (literal, value) in candidates where literal.hasPrefix(word) {
+                let json = value.compactText
                 repairs.append(
-                    .make(
-                        .convertedPythonLiteral, at: start,
-                        "replaced the Python literal '\(word)' with '\(literal)'"))
+                    .make(.completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'"))
+                evidence += 1
                 return value
             }
-            if word == "NaN" || word == "Infinity" {
-                repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null"))
-                return .null
-            }
-            if position == end {
-                let candidates: [(String, JSONValue)] = [
-                    ("true", .bool(true)), ("false", .bool(false)), ("null", .null),
-                    ("True", .bool(true)), ("False", .bool(false)), ("None", .null),
-                ]
-                for (literal, value) in candidates where literal.hasPrefix(word) {
-                    let json = value.compactText
-                    repairs.append(
-                        .make(
-                            .completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'"))
-                    return value
-                }
-            }
+        }
+        if isLenient, allowBareWord {
+            position = start
+            return readBareWord()
         }
         let shown = word.count > 20 ? String(word.prefix(20)) + "..." : word
         throw .syntax(offset: start, message: "expected a JSON value but found '\(shown)'")
+    }
+
+    /// The value of a whole literal word, or `nil`; records the repair of a non-JSON one.
+    private mutating func literal(_ word: String, at start: Int) -> JSONValue? {
+        let value: JSONValue
+        switch word {
+        case "true": value = .bool(true)
+        case "false": value = .bool(false)
+        case "null": value = .null
+        default:
+            guard isLenient else { return nil }
+            switch word {
+            case "True", "False", "None":
+                value = word == "None" ? .null : .bool(word == "True")
+                repairs.append(
+                    .make(
+                        .convertedPythonLiteral, at: start,
+                        "replaced the Python literal '\(word)' with '\(value.compactText)'"))
+            case "NaN", "Infinity":
+                value = .null
+                repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null"))
+            case "undefined", "NULL", "Null", "nil":
+                value = .null
+                repairs.append(.make(.convertedNullWord, at: start, "replaced '\(word)' with null"))
+            default:
+                return nil
+            }
+        }
+        evidence += 1
+        return value
+    }
+
+    /// Whether the byte at `offset`, right after a number, makes the number part of a word
+    /// (`12px`, `50%`, `2024-01-15`, `12:30`, `1/2`; not `1//` or `1/*`, comments).
+    func gluesToWord(at offset: Int) -> Bool {
+        guard offset < end else { return false }
+        let byte = bytes[offset]
+        if byte == ASCII.slash {
+            let next = offset + 1 < end ? bytes[offset + 1] : 0
+            return next != ASCII.slash && next != ASCII.asterisk && next != 0
+        }
+        return ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "%") || byte == ASCII.minus
+            || byte == ASCII.colon || byte == ASCII.dot || byte == ASCII.underscore
+    }
+
+    /// Reads an unquoted word value up to `,`, `}`, `]`, the end of the line or the region,
+    /// trailing spaces dropped (`{"status": in progress}` -> `"in progress"`).
+    mutating func readBareWord() -> JSONValue {
+        let start = position
+        while position < end {
+            let byte = bytes[position]
+            if byte == ASCII.comma || byte == ASCII.closeBrace || byte == ASCII.closeBracket
+                || byte == ASCII.newline || byte == ASCII.carriageReturn
+                || (position > start && startsTrailingComment(at: position))
+            {
+                break
+            }
+            position += 1
+        }
+        var last = position
+        while last > start, ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+        let word = text(start..<last)
+        repairs.append(.make(.quotedBareWord, at: start, "read the unquoted word '\(word)' as a string"))
+        return .string(word)
+    }
+
+    /// Whether a comment (`//`, `/*` or `#`) after a space starts at `offset`, ending a word.
+    private func startsTrailingComment(at offset: Int) -> Bool {
+        guard offset > 0, bytes[offset - 1] == ASCII.space || bytes[offset - 1] == ASCII.tab else {
+            return false
+        }
+        if bytes[offset] == ASCII.hash { return true }
+        guard bytes[offset] == ASCII.slash, offset + 1 < end else { return false }
+        return bytes[offset + 1] == ASCII.slash || bytes[offset + 1] == ASCII.asterisk
+    }
+
+    /// Reads an unquoted key: letters, digits, `_`, `$`, `@`, `-`, `.` and non-ASCII
+    /// characters, kept as written (`$ref`, `_id`, `user-id`).
+    mutating func readUnquotedKey() -> String {
+        let start = position
+        while position < end {
+            let byte = bytes[position]
+            guard ASCII.isKeyCharacter(byte) else { break }
+            position += 1
+        }
+        let key = text(start..<position)
+        repairs.append(.make(.quotedKey, at: start, "quoted the key '\(key)'"))
+        return key
     }
 }

@@ -1,44 +1,109 @@
 extension JSONByteParser {
-    /// Reads a string whose opening quote (`"`, or `'` in lenient mode) is at ``position``.
+    /// Reads a string whose opening quote (`"`; in lenient mode also `'`, `“` or `‘`) is at
+    /// ``position``.
+    ///
+    /// In lenient mode a quote ends the string only when what follows it can follow a string
+    /// (`,` then a next member or element, `:`, a closer, a comment, the end, another string);
+    /// any other quote is kept as text (`"he said "hi" twice"`). A string cut by the end loses
+    /// the whitespace the cut left at its end.
     ///
     /// - Returns: the unescaped text, and `complete == false` when the string was cut by the end
     ///   of the region (lenient mode only; ``position`` is then at the end and the caller
     ///   decides how to record it).
     /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` for what cannot be repaired and,
     ///   in strict mode, for raw control characters, invalid escapes, unpaired surrogates and
-    ///   a missing closing quote (in both modes for a single-quoted string).
-    mutating func readString() throws(JSONParseFailure) -> (text: String, complete: Bool) {
+    ///   a missing closing quote (in lenient mode for a single-quoted string cut by the end
+    ///   before any single-quoted string was complete: an apostrophe in prose);
+    ///   ``JSONParseFailure/runawayEscape(offset:length:)`` past ``maxEscapeRunLength``.
+    /// - Parameter isKey: the string is an object key: one that reaches a quote it cannot end
+    ///   at (or the end of the region) after a `:` lost its closing quote before that `:`
+    ///   (`{"a: 1, "b": 2}`), and is closed there.
+    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (text: String, complete: Bool) {
         let start = position
-        let quote = bytes[position]
-        if quote == ASCII.apostrophe {
-            repairs.append(.make(.convertedSingleQuotes, at: start, "read the single-quoted string"))
+        let quote: UInt8  // The ASCII quote that ends the string.
+        var curlyCloser: UInt8 = 0  // Third UTF-8 byte of the typographic closer, if any.
+        if isLenient, let curly = ASCII.curlyQuote(bytes, position, end) {
+            quote = curly == 0x9C ? ASCII.quote : ASCII.apostrophe
+            curlyCloser = curly == 0x9C ? 0x9D : 0x99
+            repairs.append(.make(.convertedCurlyQuotes, at: start, "read the string in typographic quotes"))
+            position += 3
+        } else {
+            quote = bytes[position]
+            if quote == ASCII.apostrophe {
+                repairs.append(.make(.convertedSingleQuotes, at: start, "read the single-quoted string"))
+            }
+            position += 1
         }
-        position += 1
         let contentStart = position
-        // Fast path: no escapes and no control characters, one copy into the String.
+        // Fast path: no escapes, control characters or inner quotes: one copy into the String.
         while position < end {
             let byte = bytes[position]
             if byte == quote {
+                guard !isLenient || endsString(after: position + 1) else { break }
                 let value = text(contentStart..<position)
                 position += 1
-                return (value, true)
+                return finishString(value, quote: quote, from: start)
             }
-            if byte == ASCII.backslash || byte < 0x20 { break }
+            if byte == ASCII.backslash || byte < 0x20 || (byte == 0xE2 && curlyCloser != 0) { break }
             position += 1
         }
         var buffer: [UInt8] = []
         buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
+        // The first `:` in a key: its offset and the length of `buffer` before it.
+        var keyColon: (offset: Int, count: Int)?
+        if isKey, isLenient, let colon = (contentStart..<position).first(where: { bytes[$0] == ASCII.colon })
+        {
+            keyColon = (colon, colon - contentStart)
+        }
         var reportedControl = false
+        var reportedQuote = false
+        var escapeRun = -1  // Offset where the current run of escapes started.
         while position < end {
             let byte = bytes[position]
-            if byte == quote {
-                position += 1
-                return (String(decoding: buffer, as: UTF8.self), true)
+            var closer = byte == quote ? 1 : 0
+            if curlyCloser != 0, byte == 0xE2, ASCII.curlyQuote(bytes, position, end) == curlyCloser {
+                closer = 3
             }
-            if byte == ASCII.backslash {
-                guard try readEscape(quote: quote, into: &buffer) else { break }
+            if closer > 0 {
+                if !isLenient || endsString(after: position + closer) {
+                    position += closer
+                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
+                }
+                if let colon = keyColon {
+                    return closeKey(before: colon, buffer: &buffer, from: start)
+                }
+                if let comma = commaBeforeKey(quoteAt: position), comma >= contentStart {
+                    // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
+                    buffer.removeLast(position - comma)
+                    while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
+                    repairs.append(
+                        .make(.insertedClosingQuote, at: comma, "closed the string missing its closing quote")
+                    )
+                    position = comma
+                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
+                }
+                if !reportedQuote {
+                    reportedQuote = true
+                    repairs.append(
+                        .make(.escapedInnerQuote, at: position, "kept the quote inside the string as text"))
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<position + closer]))
+                position += closer
+                escapeRun = -1
                 continue
             }
+            if byte == ASCII.backslash {
+                if escapeRun < 0 { escapeRun = position }
+                guard try readEscape(quote: quote, into: &buffer) else { break }
+                if isLenient, position - escapeRun > maxEscapeRunLength {
+                    var runEnd = position
+                    while runEnd < end, bytes[runEnd] == ASCII.backslash { runEnd += 2 }
+                    throw .runawayEscape(offset: escapeRun, length: min(runEnd, end) - escapeRun)
+                }
+                continue
+            }
+            escapeRun = -1
+            if isKey, isLenient, byte == ASCII.colon, keyColon == nil { keyColon = (position, buffer.count) }
             if byte < 0x20 {
                 let name = "U+" + hex4(UInt32(byte))
                 guard isLenient else {
@@ -56,14 +121,41 @@ extension JSONByteParser {
             buffer.append(byte)
             position += 1
         }
-        // A single quote left open is more likely an apostrophe in prose than a cut string:
-        // refuse it rather than swallow the rest of the text.
-        guard isLenient, quote == ASCII.quote else {
+        // A single quote left open is more likely an apostrophe in prose than a cut string,
+        // unless single-quoted strings were already read: refuse it rather than swallow the
+        // rest of the text.
+        guard isLenient, quote == ASCII.quote || singleQuotedStrings > 0 else {
             throw .syntax(
                 offset: start, message: "unterminated string (no closing quote before the end of input)")
         }
+        if let colon = keyColon { return closeKey(before: colon, buffer: &buffer, from: start) }
         position = end
+        while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
+        evidence += 1
+        stringRanges?.append(start..<end)
         return (String(decoding: buffer, as: UTF8.self), false)
+    }
+
+    /// Ends a key that lost its closing quote at the `:` after it; ``position`` is left on the
+    /// `:`.
+    private mutating func closeKey(
+        before colon: (offset: Int, count: Int), buffer: inout [UInt8], from start: Int
+    ) -> (text: String, complete: Bool) {
+        buffer.removeLast(buffer.count - colon.count)
+        while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
+        repairs.append(
+            .make(.insertedClosingQuote, at: colon.offset, "closed the key missing its closing quote"))
+        position = colon.offset
+        return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote, from: start)
+    }
+
+    private mutating func finishString(_ value: String, quote: UInt8, from start: Int) -> (
+        text: String, complete: Bool
+    ) {
+        evidence += 1
+        stringRanges?.append(start..<position)
+        if quote == ASCII.apostrophe { singleQuotedStrings += 1 }
+        return (value, true)
     }
 
     /// Reads the escape sequence whose backslash is at ``position`` into `buffer`.
@@ -84,6 +176,9 @@ extension JSONByteParser {
         case UInt8(ascii: "r"): simple = ASCII.carriageReturn
         case UInt8(ascii: "t"): simple = ASCII.tab
         case ASCII.apostrophe where quote == ASCII.apostrophe: simple = code
+        case ASCII.apostrophe where isLenient:
+            repairs.append(.make(.repairedEscape, at: start, "read the escape \\' as '"))
+            simple = code
         default: simple = nil
         }
         if let simple {

@@ -4,6 +4,10 @@ enum JSONParseFailure: Error, Equatable {
     case syntax(offset: Int, message: String)
     /// A bracket at `offset` nests deeper than `limit` levels.
     case tooDeep(offset: Int, limit: Int)
+    /// A number longer than the parser's limit starts at `offset` (lenient mode).
+    case runawayNumber(offset: Int, length: Int)
+    /// A run of escapes longer than the parser's limit starts at `offset` (lenient mode).
+    case runawayEscape(offset: Int, length: Int)
 }
 
 /// A JSON tokenizer and parser over UTF-8 bytes, iterative (an explicit stack of open
@@ -11,9 +15,11 @@ enum JSONParseFailure: Error, Equatable {
 ///
 /// In `.strict` mode it accepts exactly RFC 8259. In `.lenient` mode it also repairs what LLMs
 /// produce and records each change in ``repairs``: truncation at the end of the region (strings,
-/// numbers, literals, keys, commas and brackets), trailing commas, comments, Python literals,
-/// single-quoted strings, invalid escapes and raw control characters. New repairs fit in the
-/// state machine of ``parseValue()`` (structure) or in the scalar readers (tokens).
+/// numbers, literals, keys, commas and brackets), trailing and missing commas, missing colons,
+/// mismatched and stray closers, `...` placeholders, comments, Python literals, single and
+/// curly quotes, unquoted keys and word values, quotes and control characters inside strings,
+/// invalid escapes and numbers outside JSON syntax. Structure repairs live in
+/// `JSONByteParser+Structure.swift`, token repairs in the string, scalar and word readers.
 ///
 /// The buffer must outlive the parser; the parser is used inside `withUTF8` and never escapes.
 struct JSONByteParser {
@@ -25,10 +31,26 @@ struct JSONByteParser {
     let end: Int
     let mode: Mode
     let maxDepth: Int
+    /// Longest number accepted in lenient mode (bytes); longer is a runaway.
+    var maxNumberLength = Int.max
+    /// Longest run of consecutive escapes accepted in lenient mode (bytes).
+    var maxEscapeRunLength = Int.max
     /// The next byte to read.
     var position: Int
     /// Repairs made so far, in text order.
     var repairs: [JSONRepair] = []
+    /// How many tokens only JSON would write were read (quoted strings, numbers, literals):
+    /// zero means the "value" was prose in brackets (`{Note: see below}`).
+    var evidence = 0
+    /// How many single-quoted strings were read to the end: a single-quoted string cut by the
+    /// end of the text is accepted only after one (else `'` is an apostrophe in prose).
+    var singleQuotedStrings = 0
+    /// The ranges of the strings read (quotes included), recorded only when not `nil`: the
+    /// extractor asks for them after a failure, to retry brackets read as text.
+    var stringRanges: [Range<Int>]?
+    /// Whether the innermost open container is an object (set before each token is read), so
+    /// the string reader knows what may follow a string there: a key, not a value.
+    var inObject = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, mode: Mode, maxDepth: Int) {
         self.bytes = bytes
@@ -41,7 +63,7 @@ struct JSONByteParser {
     var isLenient: Bool { mode == .lenient }
 
     /// An object or array still open.
-    private struct Frame {
+    struct Frame {
         let isObject: Bool
         /// Offset of the opening bracket.
         let start: Int
@@ -55,10 +77,12 @@ struct JSONByteParser {
         var commaOffset = 0
 
         var value: JSONValue { isObject ? .object(members) : .array(elements) }
+        var isEmpty: Bool { isObject ? members.isEmpty : elements.isEmpty }
+        var closer: UInt8 { isObject ? ASCII.closeBrace : ASCII.closeBracket }
     }
 
     /// What the parser expects next.
-    private enum Expectation {
+    enum Expectation {
         /// A value: at the top level or after `:`.
         case value
         /// Right after `[`: a value or `]`.
@@ -84,99 +108,66 @@ struct JSONByteParser {
         while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
         guard cursor < end else { return false }  // Only a bare bracket: nothing to recover.
         let byte = bytes[cursor]
+        let isObject = bytes[offset] == ASCII.openBrace
         switch byte {
-        case ASCII.quote, ASCII.apostrophe, ASCII.slash: return true
-        case ASCII.closeBrace: return bytes[offset] == ASCII.openBrace
-        case _ where bytes[offset] == ASCII.openBrace: return false
-        case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus: return true
+        case ASCII.quote, ASCII.apostrophe, ASCII.slash, ASCII.hash: return true
+        case ASCII.backslash: return escapedJSONStart(after: offset, in: bytes, end: end)
+        case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
+        case ASCII.closeBrace: return isObject
+        case ASCII.dot: return ASCII.isEllipsis(bytes, cursor, end) || !isObject
+        case _ where isObject: return ASCII.isKeyStart(byte) || byte == ASCII.minus
+        case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus, ASCII.plus: return true
         case ASCII.zero...ASCII.nine: return true
-        default: return "tfnTFNI".utf8.contains(byte)
+        default: return "tfnTFNIu".utf8.contains(byte)
         }
+    }
+
+    /// Whether the bracket at `offset` opens escaped JSON (`{\"a\": 1}`, `{\n  \"a\"...`): after
+    /// whitespace and escaped whitespace (`\n`, `\t`, `\r`) comes `\"`.
+    static func escapedJSONStart(after offset: Int, in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        var cursor = offset + 1
+        while cursor + 1 < end {
+            if ASCII.isWhitespace(bytes[cursor]) {
+                cursor += 1
+                continue
+            }
+            guard bytes[cursor] == ASCII.backslash else { return false }
+            switch bytes[cursor + 1] {
+            case ASCII.quote: return true
+            case UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"): cursor += 2
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Parses one value starting at ``position`` (leading whitespace allowed) and leaves
     /// ``position`` just after it. Trailing text is not examined.
     ///
     /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` when the text is not (repairable)
-    ///   JSON; ``JSONParseFailure/tooDeep(offset:limit:)`` past ``maxDepth`` open brackets.
+    ///   JSON; ``JSONParseFailure/tooDeep(offset:limit:)`` past ``maxDepth`` open brackets;
+    ///   the runaway failures past ``maxNumberLength`` or ``maxEscapeRunLength``.
     mutating func parseValue() throws(JSONParseFailure) -> JSONValue {
         var frames: [Frame] = []
         var expect = Expectation.value
         while true {
-            try skipInsignificant()
+            try skipInsignificant(hashComments: expect != .value || frames.isEmpty)
             guard position < end else {
                 return try finishAtEnd(frames: &frames, expect: expect)
             }
             let byte = bytes[position]
-            var produced: JSONValue?
+            inObject = frames.last?.isObject ?? false
+            let produced: JSONValue?
             switch expect {
             case .value, .firstElement, .elementAfterComma:
-                if byte == ASCII.closeBracket, expect != .value {
-                    if expect == .elementAfterComma, let top = frames.last {
-                        try trailingComma(at: top.commaOffset)
-                    }
-                    position += 1
-                    produced = frames.removeLast().value
-                } else if byte == ASCII.openBrace || byte == ASCII.openBracket {
-                    guard frames.count < maxDepth else {
-                        throw .tooDeep(offset: position, limit: maxDepth)
-                    }
-                    let isObject = byte == ASCII.openBrace
-                    frames.append(Frame(isObject: isObject, start: position))
-                    position += 1
-                    expect = isObject ? .firstKey : .firstElement
-                    continue
-                } else {
-                    let scalarStart = position
-                    produced = try readScalar()
-                    if produced == nil, let top = frames.last, !top.isObject {
-                        // A scalar cut before it became a value (a lone `-`): the loop now
-                        // finishes at the end of the region with `expect` unchanged.
-                        repairs.append(
-                            .make(.droppedIncompleteValue, at: scalarStart, "dropped the cut value"))
-                    }
-                }
+                produced = try readElement(byte, frames: &frames, expect: &expect)
             case .firstKey, .keyAfterComma:
-                if byte == ASCII.closeBrace {
-                    if expect == .keyAfterComma, let top = frames.last {
-                        try trailingComma(at: top.commaOffset)
-                    }
-                    position += 1
-                    produced = frames.removeLast().value
-                } else if byte == ASCII.quote || (isLenient && byte == ASCII.apostrophe) {
-                    let keyStart = position
-                    // A key cut by the end leaves `.colon`, whose end-of-text repair drops it.
-                    frames[frames.count - 1].key = try readString().text
-                    frames[frames.count - 1].keyStart = keyStart
-                    expect = .colon
-                } else {
-                    throw .syntax(
-                        offset: position, message: "expected a string key but found \(describe(at: position))"
-                    )
-                }
+                produced = try readKey(byte, frames: &frames, expect: &expect)
             case .colon:
-                guard byte == ASCII.colon else {
-                    throw .syntax(
-                        offset: position,
-                        message: "expected ':' after the key but found \(describe(at: position))")
-                }
-                position += 1
-                expect = .value
+                try readColon(byte, expect: &expect)
+                produced = nil
             case .separator:
-                let isObject = frames.last?.isObject ?? false
-                if byte == ASCII.comma {
-                    frames[frames.count - 1].commaOffset = position
-                    position += 1
-                    expect = isObject ? .keyAfterComma : .elementAfterComma
-                } else if byte == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-                    position += 1
-                    produced = frames.removeLast().value
-                } else {
-                    let closer = isObject ? "}" : "]"
-                    throw .syntax(
-                        offset: position,
-                        message: "expected ',' or '\(closer)' but found \(describe(at: position))")
-                }
+                produced = try readSeparator(byte, frames: &frames, expect: &expect)
             }
             guard let value = produced else { continue }
             guard !frames.isEmpty else { return value }
@@ -186,7 +177,7 @@ struct JSONByteParser {
     }
 
     /// Adds a finished value to the innermost open container.
-    private func append(_ value: JSONValue, to frames: inout [Frame]) {
+    func append(_ value: JSONValue, to frames: inout [Frame]) {
         let last = frames.count - 1
         if frames[last].isObject {
             frames[last].members.append(JSONMember(frames[last].key, value))
@@ -197,7 +188,7 @@ struct JSONByteParser {
 
     /// Records the removal of the comma at `offset` before a closing bracket, or refuses it in
     /// strict mode.
-    private mutating func trailingComma(at offset: Int) throws(JSONParseFailure) {
+    mutating func trailingComma(at offset: Int) throws(JSONParseFailure) {
         guard isLenient else {
             throw .syntax(offset: position, message: "unexpected \(describe(at: position)) after ','")
         }

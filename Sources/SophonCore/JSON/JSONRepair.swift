@@ -43,6 +43,43 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case escapedControlCharacter
         /// `NaN`, `Infinity` or `-Infinity` was replaced by `null` (JSON has no such numbers).
         case replacedNonFiniteNumber
+        /// A string in typographic quotes (`“…”`, `‘…’`) was read as a JSON string.
+        case convertedCurlyQuotes
+        /// An unquoted object key (`{name: 1}`, `$ref`, `_id` kept as written) was quoted.
+        case quotedKey
+        /// An unquoted word value in an object (`{"status": active}`) was read as a string.
+        case quotedBareWord
+        /// A missing comma between two members or elements was inserted.
+        case insertedComma
+        /// A second comma between two object members (`{"a": 1,, "b": 2}`) was removed.
+        /// (In an array, `[1,,2]` is refused: a hole or a typo cannot be told apart.)
+        case removedExtraComma
+        /// A missing colon between a key and its value was inserted.
+        case insertedColon
+        /// A container left open before a closer of another kind (`[1, 2}`) was closed there.
+        case closedMismatchedBracket
+        /// A closing bracket matching no open container was removed.
+        case removedStrayBracket
+        /// A string or key that lost its closing quote in the middle of the text (not at its
+        /// end: that is ``closedString``) was closed where the next member starts
+        /// (`{"a": "x, "b": 1}`) or before its `:` (`{"a: 1}`).
+        case insertedClosingQuote
+        /// An object whose opening `{` was lost (`"a": 1}`) was read with it put back.
+        case insertedOpeningBrace
+        /// A quote inside a string that does not end it (`"he said "hi""`) was kept as text.
+        case escapedInnerQuote
+        /// JSON written escaped, as inside a string (`{\"a\": 1}`), was unescaped and read.
+        case unescapedEmbeddedJSON
+        /// A `...` or `…` placeholder standing for omitted elements or members was removed.
+        case removedEllipsis
+        /// A number outside JSON syntax was rewritten: `+1` and `.5` as `1` and `0.5`; `007`
+        /// (leading zeros: a code more often than a count) as the string `"007"`.
+        case normalizedNumber
+        /// An object member written without a value (`{"a": }`, `{"a": ,}`) was dropped.
+        case droppedEmptyMember
+        /// A word for "no value" from another language (`undefined`, `NULL`, `Null`, `nil`) was
+        /// replaced by `null`.
+        case convertedNullWord
     }
 
     /// What kind of repair was made.

@@ -26,6 +26,9 @@ extension JSONValue {
                 switch failure {
                 case .syntax(let offset, let message): (offset, message)
                 case .tooDeep(let offset, let limit): (offset, "nesting deeper than \(limit) levels")
+                // Strict parsing sets no length limits; kept for exhaustiveness.
+                case .runawayNumber(let offset, _): (offset, "number too long")
+                case .runawayEscape(let offset, _): (offset, "escape run too long")
                 }
             let location = TextLocation(utf8Offset: offset, in: bytes)
             return .failure(

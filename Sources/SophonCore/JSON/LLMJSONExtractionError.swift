@@ -6,6 +6,15 @@ public enum LLMJSONExtractionError: Error, Sendable, Hashable, CustomStringConve
     /// A candidate nests objects and arrays deeper than `limit` levels; `offset` is the UTF-8
     /// byte offset of the bracket that went past the limit.
     case tooDeep(offset: Int, limit: Int)
+    /// A number of `length` bytes starting at UTF-8 byte `offset` is longer than
+    /// ``LLMJSONExtractor/Options/maxNumberLength``: a model caught in a loop
+    /// (`3.0000000…` for hundreds of digits). Refused rather than silently shortened.
+    case runawayNumber(offset: Int, length: Int)
+    /// A run of consecutive escape sequences (`\\\\\\\\…`, `\n\n\n…`) of `length` bytes
+    /// starting at UTF-8 byte `offset` is longer than
+    /// ``LLMJSONExtractor/Options/maxEscapeRunLength``: a model caught in a loop. Refused
+    /// rather than silently shortened.
+    case runawayEscape(offset: Int, length: Int)
 
     /// One line naming the problem and where it is.
     public var description: String {
@@ -14,6 +23,10 @@ public enum LLMJSONExtractionError: Error, Sendable, Hashable, CustomStringConve
             "no JSON value found in the text"
         case .tooDeep(let offset, let limit):
             "JSON nested deeper than \(limit) levels at offset \(offset)"
+        case .runawayNumber(let offset, let length):
+            "a number of \(length) characters at offset \(offset) is too long (a model looping?)"
+        case .runawayEscape(let offset, let length):
+            "a run of escapes of \(length) characters at offset \(offset) is too long (a model looping?)"
         }
     }
 }

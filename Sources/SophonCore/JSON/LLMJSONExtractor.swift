@@ -1,20 +1,36 @@
 /// Finds the JSON values in raw model text and repairs what models commonly break.
 ///
 /// The text is read as UTF-8 bytes in linear time:
-/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any language tag) are
-///    searched first, each on its own; values from several blocks are all returned, in order,
-///    never merged. When no block yields a value, the whole text is searched.
+/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any JSON-like language
+///    tag) are searched first, each on its own; values from several blocks are all returned,
+///    in order, never merged. When no block yields a value, the text outside code blocks in
+///    other languages (```` ```python ````) is searched, then, as a last resort, everything.
 /// 2. Within a block (or the text), every `{` or `[` outside a found value starts a candidate,
 ///    parsed with strings and escapes honoured (brackets and quotes inside strings do not
 ///    count). A candidate that does not parse even with repairs (`[Thinking]`,
-///    `the field {x} is in pixels`) is skipped and the search resumes where it failed, so
-///    nothing is scanned twice. Several values in a row (NDJSON) are each returned.
-/// 3. Repairs: truncation at the end of the block or text (a dangling string is closed, a cut
-///    number or literal completed or dropped, an incomplete member dropped — never given an
-///    invented value —, a trailing comma removed, open brackets closed innermost first),
-///    trailing commas, `//` and `/* */` comments, Python `True`/`False`/`None`, single-quoted
-///    strings, invalid escapes and raw control characters; `NaN` and `Infinity` become `null`,
-///    so the result is always strict JSON. Each repair is recorded with its byte offset.
+///    `the field {x} is in pixels`) is skipped; brackets it read inside a string it wrongly
+///    opened are tried again within a linear budget, and when it was JSON (broken beyond
+///    repair) nothing nested in it is returned. Several values in a row (NDJSON,
+///    concatenated values) are each returned. Bracketed prose (`{Note: see below}`, the `[1]`
+///    of `See [1].`) is dropped when a real value is also present.
+/// 3. Repairs (see ``JSONRepair/Kind``): truncation at the end of the block or text (a
+///    dangling string is closed and loses the whitespace the cut left, a cut escape, number or
+///    literal is dropped or completed, an incomplete member dropped — never given an invented
+///    value —, a trailing comma removed, open brackets closed innermost first); trailing and
+///    missing commas, missing colons, mismatched and stray closers; `//`, `/* */` and `#`
+///    comments; single and typographic quotes; unquoted keys (kept as written: `$ref`, `_id`)
+///    and word values (`active`, `12px`, `#fff`); Python `True`/`False`/`None`, `undefined`,
+///    `NULL`, `nil`; unescaped quotes, newlines and tabs inside strings; invalid escapes;
+///    escaped JSON (`{\"a\": 1}`); `...` placeholders; `+1`, `.5` (and `007` kept as the
+///    string `"007"`); a string or key that lost its closing quote before `, "next":` or `:`.
+///    `NaN` and `Infinity` become `null`, so the result is always strict JSON. Each repair is
+///    recorded with its byte offset.
+/// 4. Refusals: text with nothing recoverable, a number longer than
+///    ``Options/maxNumberLength`` or a run of escapes longer than
+///    ``Options/maxEscapeRunLength`` (a model caught in a loop) fail with a typed error.
+///
+/// A block or text that is an object without its opening `{` (`"a": 1, "b": 2}`: it starts
+/// with a quoted key and its `:` and ends with `}`) is read with the brace put back.
 ///
 /// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
 /// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
@@ -25,11 +41,26 @@ public struct LLMJSONExtractor: Sendable {
         /// Deepest nesting of objects and arrays accepted; deeper text fails with
         /// ``LLMJSONExtractionError/tooDeep(offset:limit:)``. Default 512.
         public var maxDepth: Int
+        /// Longest number accepted, in bytes (sign, digits, `.`, exponent); a longer one fails
+        /// with ``LLMJSONExtractionError/runawayNumber(offset:length:)``. Default 256: far
+        /// past any real value (a `Double` needs 17 significant digits) and short of what a
+        /// model stuck repeating a digit writes.
+        public var maxNumberLength: Int
+        /// Longest run of consecutive escape sequences accepted inside a string, in bytes; a
+        /// longer one fails with ``LLMJSONExtractionError/runawayEscape(offset:length:)``.
+        /// Default 1,000.
+        public var maxEscapeRunLength: Int
 
         /// Creates options.
-        /// - Parameter maxDepth: deepest nesting accepted (at least 1); default 512.
-        public init(maxDepth: Int = 512) {
+        /// - Parameters:
+        ///   - maxDepth: deepest nesting accepted (at least 1); default 512.
+        ///   - maxNumberLength: longest number accepted, in bytes (at least 1); default 256.
+        ///   - maxEscapeRunLength: longest run of escapes accepted, in bytes (at least 2);
+        ///     default 1,000.
+        public init(maxDepth: Int = 512, maxNumberLength: Int = 256, maxEscapeRunLength: Int = 1_000) {
             self.maxDepth = max(1, maxDepth)
+            self.maxNumberLength = max(1, maxNumberLength)
+            self.maxEscapeRunLength = max(2, maxEscapeRunLength)
         }
     }
 
@@ -48,7 +79,9 @@ public struct LLMJSONExtractor: Sendable {
     /// - Returns: at least one value; ranges are UTF-8 byte offsets in `text`, increasing.
     /// - Throws: ``LLMJSONExtractionError/noJSONFound`` when nothing is recoverable (empty,
     ///   blank or prose-only text); ``LLMJSONExtractionError/tooDeep(offset:limit:)`` when a
-    ///   candidate nests deeper than ``Options/maxDepth``.
+    ///   candidate nests deeper than ``Options/maxDepth``;
+    ///   ``LLMJSONExtractionError/runawayNumber(offset:length:)`` and
+    ///   ``LLMJSONExtractionError/runawayEscape(offset:length:)`` past the length limits.
     public func extract(from text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         try search(text)
     }
@@ -63,13 +96,16 @@ public struct LLMJSONExtractor: Sendable {
         return first
     }
 
+    /// Fenced blocks that may hold JSON, else the text around code in other languages, else
+    /// everything; then a whole-text scalar.
     private func search(_ text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
         var text = text
         let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
             do throws(LLMJSONExtractionError) {
                 var found: [ExtractedJSON] = []
-                for block in MarkdownFenceScanner.blocks(in: bytes) {
-                    var values = try scan(bytes, block.content)
+                let blocks = MarkdownFenceScanner.blocks(in: bytes)
+                for block in blocks where block.mayHoldJSON {
+                    var values = try scanRegion(bytes, block.content)
                     if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
                         values = [scalar]
                     }
@@ -78,8 +114,20 @@ public struct LLMJSONExtractor: Sendable {
                     for index in values.indices { values[index].repairs.insert(fence, at: 0) }
                     found += values
                 }
-                if found.isEmpty { found = try scan(bytes, 0..<bytes.count) }
+                if found.isEmpty {
+                    // The text around code blocks in other languages (`python`), then everything.
+                    var start = 0
+                    for block in blocks where !block.mayHoldJSON {
+                        found += try scanRegion(bytes, start..<max(start, block.extent.lowerBound))
+                        start = max(start, block.extent.upperBound)
+                    }
+                    found += try scanRegion(bytes, start..<bytes.count)
+                }
+                if found.isEmpty, blocks.contains(where: { !$0.mayHoldJSON }) {
+                    found = try scanRegion(bytes, 0..<bytes.count)
+                }
                 if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
+
                 guard !found.isEmpty else { return .failure(.noJSONFound) }
                 return .success(found)
             } catch {
@@ -89,53 +137,18 @@ public struct LLMJSONExtractor: Sendable {
         return try result.get()
     }
 
-    /// The values in `region`, with the prose skipped around them.
-    private func scan(
+    /// The values in `region`: an object that lost its `{` when the region has that shape
+    /// (``objectMissingItsBrace(_:_:)``), else what ``scan(_:_:)`` finds.
+    private func scanRegion(
         _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
     ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
-        var found: [ExtractedJSON] = []
-        var cursor = region.lowerBound
-        var proseStart = cursor  // Start of the text not yet accounted for by a value.
-        while cursor < region.upperBound {
-            let byte = bytes[cursor]
-            guard byte == ASCII.openBrace || byte == ASCII.openBracket,
-                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
-            else {
-                cursor += 1
-                continue
-            }
-            let start = cursor
-            var parser = JSONByteParser(
-                bytes: bytes, start: start, end: region.upperBound, mode: .lenient, maxDepth: options.maxDepth
-            )
-            do throws(JSONParseFailure) {
-                let value = try parser.parseValue()
-                cursor = max(parser.position, start + 1)
-                if Self.isEmptyCut(value, parser.repairs, start: start) { continue }
-                var repairs: [JSONRepair] = []
-                if let prose = Self.firstNonBlank(bytes, proseStart..<start) {
-                    repairs.append(.make(.skippedProse, at: prose, "skipped the text before the value"))
-                }
-                repairs += parser.repairs
-                found.append(ExtractedJSON(value: value, range: start..<parser.position, repairs: repairs))
-                proseStart = parser.position
-            } catch {
-                switch error {
-                case .tooDeep(let offset, let limit): throw .tooDeep(offset: offset, limit: limit)
-                case .syntax(let offset, _): cursor = max(offset, start + 1)
-                }
-            }
-        }
-        if !found.isEmpty, let prose = Self.firstNonBlank(bytes, proseStart..<region.upperBound) {
-            found[found.count - 1].repairs.append(
-                .make(.skippedProse, at: prose, "skipped the text after the value"))
-        }
-        return found
+        if let object = objectMissingItsBrace(bytes, region) { return [object] }
+        return try scan(bytes, region)
     }
 
     /// The strict JSON scalar (`"text"`, `42`, `true`, `null`) that is all of `region` but
     /// surrounding whitespace, else `nil`. No repairs here, so prose is never read as a value.
-    private static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
+    static func wholeScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>)
         -> ExtractedJSON?
     {
         guard let start = firstNonBlank(bytes, region), bytes[start] != ASCII.openBrace,
@@ -151,13 +164,7 @@ public struct LLMJSONExtractor: Sendable {
         return ExtractedJSON(value: value, range: start..<valueEnd, repairs: [])
     }
 
-    /// A lone `{` or `[` closed by the end of the text with nothing inside: nothing recovered.
-    private static func isEmptyCut(_ value: JSONValue, _ repairs: [JSONRepair], start: Int) -> Bool {
-        guard value == .array([]) || value == .object([]) else { return false }
-        return repairs.contains { $0.kind == .closedBracket && $0.offset == start }
-    }
-
-    private static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         range.first { !ASCII.isWhitespace(bytes[$0]) }
     }
 }

@@ -12,12 +12,25 @@ enum MarkdownFenceScanner {
         var fenceOffset: Int
         /// UTF-8 offsets of the lines between the fences.
         var content: Range<Int>
+        /// UTF-8 offsets of the whole block, fences included.
+        var extent: Range<Int>
+        /// The language tag, lowercased (`json`, `python`, empty when none).
+        var tag: String
+
+        /// Whether the tag names JSON or a language whose literals are JSON-like (`json`,
+        /// `jsonc`, `json5`, `jsonl`, `ndjson`, `js`, `javascript`, `ts`, `text`) or is absent.
+        /// Blocks in other languages (`python`, `bash`) hold code, searched only as a last resort.
+        var mayHoldJSON: Bool {
+            tag.isEmpty || tag.hasPrefix("json")
+                || ["ndjson", "js", "javascript", "ts", "typescript", "text", "txt", "plaintext"].contains(
+                    tag)
+        }
     }
 
     /// Every fenced block in `bytes`, in order.
     static func blocks(in bytes: UnsafeBufferPointer<UInt8>) -> [Block] {
         var blocks: [Block] = []
-        var open: (character: UInt8, length: Int, offset: Int, contentStart: Int)?
+        var open: (character: UInt8, length: Int, offset: Int, contentStart: Int, tag: String)?
         var lineStart = 0
         while lineStart < bytes.count {
             var lineEnd = lineStart
@@ -35,22 +48,33 @@ enum MarkdownFenceScanner {
                     if let fence = open {
                         if character == fence.character, length >= fence.length, restIsBlank {
                             blocks.append(
-                                Block(fenceOffset: fence.offset, content: fence.contentStart..<lineStart))
+                                Block(
+                                    fenceOffset: fence.offset, content: fence.contentStart..<lineStart,
+                                    extent: fence.offset..<next, tag: fence.tag))
                             open = nil
                         }
                     } else if character == UInt8(ascii: "~")
                         || !contains(bytes, UInt8(ascii: "`"), cursor..<lineEnd)
                     {
-                        open = (character, length, fenceStart, next)
+                        open = (character, length, fenceStart, next, tag(bytes, cursor..<lineEnd))
                     }
                 }
             }
             lineStart = next
         }
         if let fence = open {
-            blocks.append(Block(fenceOffset: fence.offset, content: fence.contentStart..<bytes.count))
+            blocks.append(
+                Block(
+                    fenceOffset: fence.offset, content: fence.contentStart..<bytes.count,
+                    extent: fence.offset..<bytes.count, tag: fence.tag))
         }
         return blocks
+    }
+
+    /// The first word of the opening fence's info string, lowercased.
+    private static func tag(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let word = range.drop { ASCII.isWhitespace(bytes[$0]) }.prefix { !ASCII.isWhitespace(bytes[$0]) }
+        return String(decoding: word.map { bytes[$0] }, as: UTF8.self).lowercased()
     }
 
     private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

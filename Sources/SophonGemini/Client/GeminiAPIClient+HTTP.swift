@@ -1,12 +1,23 @@
 import Foundation
+import SophonCore
 
 extension GeminiAPIClient {
     /// The API key from the provider, trimmed.
     /// - Throws: ``GeminiError/missingAPIKey`` when there is none.
     func requireAPIKey() throws -> String {
-        let key = configuration.apiKeyProvider()?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let key = Self.trimmed(configuration.apiKeyProvider() ?? "")
         guard !key.isEmpty else { throw GeminiError.missingAPIKey }
         return key
+    }
+
+    /// `text` without leading and trailing whitespace and newlines (Unicode White_Space, as
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`), without bridging to `NSString`:
+    /// that took 2.7% of a call's CPU in the benchmark (perf, docs/benchmarks.md).
+    static func trimmed(_ text: String) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
     }
 
     /// `models/x` -> `x`.
@@ -14,14 +25,11 @@ extension GeminiAPIClient {
         id.hasPrefix("models/") ? String(id.dropFirst("models/".count)) : id
     }
 
-    /// Checks a model ID: non-empty, letters, digits, `.`, `-`, `_` only.
+    /// Checks a model ID (a leading `models/` removed) with ``GeminiModel/isWellFormedID(_:)``.
     /// - Throws: ``GeminiError/invalidModelID(_:)``.
     static func validatedModelID(_ id: String) throws -> String {
         let stripped = stripModelsPrefix(id)
-        let allowed = stripped.unicodeScalars.allSatisfy {
-            ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || $0 == "." || $0 == "-" || $0 == "_"
-        }
-        guard !stripped.isEmpty, allowed else { throw GeminiError.invalidModelID(id) }
+        guard GeminiModel.isWellFormedID(stripped) else { throw GeminiError.invalidModelID(id) }
         return stripped
     }
 
@@ -79,6 +87,22 @@ extension GeminiAPIClient {
         return response
     }
 
+    /// One unary attempt: sends the request, reads the whole body, and decodes a 200 as
+    /// `Response`; any other status becomes the typed error of ``classify(status:headers:body:modelID:rpc:)``
+    /// (`modelID` names the model a 404 is about; `nil` when the path has no model).
+    func unaryCall<Response: Decodable>(
+        _ type: Response.Type, label: String, method: String, path: String, query: [(String, String)] = [],
+        body: Data?, key: String, attempt: Int, modelID: String?
+    ) async throws -> Response {
+        let http = try await exchange(
+            label: label, method: method, path: path, query: query, body: body, key: key, attempt: attempt)
+        let data = try await self.body(of: http)
+        guard http.status == 200 else {
+            throw Self.classify(status: http.status, headers: http.headers, body: data, modelID: modelID)
+        }
+        return try decodeBody(Response.self, from: data)
+    }
+
     /// Reads the whole body of a unary response.
     func body(of response: GeminiHTTPResponse) async throws -> Data {
         do {
@@ -113,7 +137,8 @@ extension GeminiAPIClient {
         let reason = rpc?.errorReason ?? ""
         switch status {
         case 400 where reason == "API_KEY_INVALID", 401:
-            return AttemptError(.invalidAPIKey(message: message))
+            let debug = rpc?.details?.compactMap(\.detail).joined(separator: " ") ?? ""
+            return AttemptError(.invalidAPIKey(message: debug.isEmpty ? message : "\(message) (\(debug))"))
         case 403 where reason.hasPrefix("API_KEY") || rpc?.status == "PERMISSION_DENIED" && reason.isEmpty:
             return AttemptError(.invalidAPIKey(message: message))
         case 400:
@@ -133,16 +158,35 @@ extension GeminiAPIClient {
         }
     }
 
-    /// The first 200 characters of `data` as text (HTML tags kept), whitespace collapsed.
+    /// The first 200 characters of `data` as text, whitespace collapsed; an HTML page (a
+    /// proxy's error page) is reduced to its title, or its text without tags.
     static func excerpt(_ data: Data, limit: Int = 200) -> String {
-        let text = String(decoding: data.prefix(limit * 4), as: UTF8.self)
-        let collapsed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return collapsed.count > limit ? String(collapsed.prefix(limit)) + "…" : collapsed
+        let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
+        guard text.drop(while: \.isWhitespace).first == "<" else {
+            return TextExcerpt.collapsed(String(text.prefix(limit * 4)), limit: limit)
+        }
+        if let open = text.range(of: "<title>", options: .caseInsensitive),
+            let close = text.range(
+                of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        {
+            return "an HTML page: "
+                + TextExcerpt.collapsed(String(text[open.upperBound..<close.lowerBound]), limit: limit)
+        }
+        var plain = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; plain.append(" "); continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { plain.append(character) }
+        }
+        return "an HTML page: " + TextExcerpt.collapsed(plain, limit: limit)
     }
 
-    /// Sends a log line to the configured handler.
-    func log(_ level: GeminiLogLevel, _ message: String) {
-        configuration.logHandler?(level, message)
+    /// Sends a log line to the configured handler, the API key masked.
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard let handler = configuration.logHandler else { return }
+        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        handler(level, SecretMask.redact(message(), secrets: key))
     }
 }
 

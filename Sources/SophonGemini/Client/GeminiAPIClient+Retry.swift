@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// What the retry loop did, for ``GeminiResult``.
 struct RetryOutcome: Sendable {
@@ -46,7 +47,7 @@ extension GeminiAPIClient {
                 if policy.fallbackOn404, !usedFallback, fallback != retired {
                     usedFallback = true
                     modelID = fallback
-                    log(.info, "\(label): model \(retired) not found; retrying on \(fallback)")
+                    log(.notice, "\(label): model \(retired) not found; retrying on \(fallback)")
                     configuration.observer?(.fallback(label: label, from: retired, to: fallback))
                     continue
                 }

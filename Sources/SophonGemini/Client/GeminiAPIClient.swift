@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// The Gemini REST client: structured and text generation, streaming, token counting and the
 /// models list, with retries, model fallback and typed errors.
@@ -38,11 +39,16 @@ public final class GeminiAPIClient: Sendable {
     public var hasAPIKey: Bool { (try? requireAPIKey()) != nil }
 
     /// The key for display (`••••cD3f`), or `nil` when there is none.
-    public var maskedAPIKey: String? { (try? requireAPIKey()).map(KeyMask.mask) }
+    public var maskedAPIKey: String? { (try? requireAPIKey()).map(SecretMask.mask) }
 
-    /// The model calls use when none is given: the stored selection, else the default model.
+    /// The model calls use when none is given: the stored selection (else the default model)
+    /// resolved against ``GeminiClientConfiguration/availableModels`` — a preset the app does
+    /// not offer walks its successors, then falls back; a custom ID passes through.
     public var selectedModelID: String {
-        configuration.modelStore.loadSelection().map(Self.stripModelsPrefix) ?? configuration.defaultModel.id
+        GeminiModel.resolveSelection(
+            configuration.modelStore.loadSelection(), defaultModel: configuration.defaultModel,
+            available: configuration.availableModels, fallback: configuration.fallbackModel
+        ).resolved.id
     }
 
     /// Generates text from a conversation.
@@ -136,18 +142,21 @@ public final class GeminiAPIClient: Sendable {
         allowPartial: Bool = false,
         buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
     ) async throws -> GeminiResult<T> {
-        let result = try await sendRequest(
-            label: label, model: model, retryPolicy: retryPolicy, buildRequest: buildRequest)
-        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        let schema = LockedBox<GeminiSchema?>(nil)
+        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { variant in
+            let request = try await buildRequest(variant)
+            schema.set(request.generationConfig?.responseSchema)
+            return request
+        }
         do {
             let decoded = try StructuredReplyDecoder.decode(
-                type, from: result.response, allowPartial: allowPartial)
+                type, from: result.response, schema: schema.get(), allowPartial: allowPartial)
             return GeminiResult(
                 value: decoded.value, response: result.response, modelID: result.modelID,
                 retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: decoded.coercions
             )
         } catch let error as GeminiError {
-            throw error.redacting(key)
+            throw error.redacting((try? requireAPIKey()).map { [$0] } ?? [])
         }
     }
 
@@ -169,16 +178,10 @@ public final class GeminiAPIClient: Sendable {
                     variant in
                     let request = try await buildRequest(variant)
                     let body = try OrderedJSONEncoder().encodeData(request)
-                    let http = try await self.exchange(
-                        label: label, method: "POST", path: "models/\(variant.modelID):generateContent",
-                        body: body,
-                        key: key, attempt: variant.attempt)
-                    let data = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: data, modelID: variant.modelID)
-                    }
-                    return try self.decodeBody(GenerateContentResponse.self, from: data)
+                    return try await self.unaryCall(
+                        GenerateContentResponse.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):generateContent", body: body, key: key,
+                        attempt: variant.attempt, modelID: variant.modelID)
                 }
                 try ReplyCheck.check(response)
                 return GeminiResult(
@@ -220,16 +223,9 @@ public final class GeminiAPIClient: Sendable {
         do {
             return try await withCallTimeout {
                 try await self.withRetries(label: "listModels", policy: policy, modelID: nil) { variant in
-                    let http = try await self.exchange(
-                        label: "listModels", method: "GET", path: "models", query: pageQuery, body: nil,
-                        key: key,
-                        attempt: variant.attempt)
-                    let data = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: data, modelID: nil)
-                    }
-                    return try self.decodeBody(ListModelsResponse.self, from: data)
+                    try await self.unaryCall(
+                        ListModelsResponse.self, label: "listModels", method: "GET", path: "models",
+                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil)
                 }.value
             }
         } catch let error as GeminiError {
@@ -262,15 +258,10 @@ public final class GeminiAPIClient: Sendable {
         do {
             return try await withCallTimeout {
                 try await self.withRetries(label: label, policy: policy, modelID: modelID) { variant in
-                    let http = try await self.exchange(
-                        label: label, method: "POST", path: "models/\(variant.modelID):\(method)", body: data,
-                        key: key, attempt: variant.attempt)
-                    let reply = try await self.body(of: http)
-                    guard http.status == 200 else {
-                        throw Self.classify(
-                            status: http.status, headers: http.headers, body: reply, modelID: variant.modelID)
-                    }
-                    return try self.decodeBody(Response.self, from: reply)
+                    try await self.unaryCall(
+                        Response.self, label: label, method: "POST",
+                        path: "models/\(variant.modelID):\(method)",
+                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID)
                 }.value
             }
         } catch let error as GeminiError {

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// Everything a ``GeminiAPIClient`` needs: key source, models, endpoint, timeouts, retry
 /// policy, limits, logging and the model-selection store.
@@ -27,11 +28,13 @@ public struct GeminiClientConfiguration: Sendable {
     public var maxMediaParts: Int
     /// The most inline media bytes one request may carry (20 MB, the API's inline limit).
     public var maxInlineMediaBytes: Int
-    /// Receives log lines (never holding the key); `nil` logs nothing.
-    public var logHandler: (@Sendable (GeminiLogLevel, String) -> Void)?
+    /// Receives log lines (SophonCore's handler type; the key is masked in them); `nil` logs
+    /// nothing.
+    public var logHandler: LogHandler?
     /// Persists the selected model ID.
     public var modelStore: any GeminiModelStore
-    /// Supplies the API key for each call; `nil` or empty means no key.
+    /// Supplies the API key for each call; `nil` or empty means no key. By default it reads
+    /// `keychainAccount` through SophonCore's `SophonKeychain` (environment variables first).
     public var apiKeyProvider: @Sendable () -> String?
     /// Sleeps before a retry; injectable so tests never wait. Throws on cancellation.
     public var sleep: @Sendable (Duration) async throws -> Void
@@ -43,20 +46,18 @@ public struct GeminiClientConfiguration: Sendable {
     /// Creates a configuration; every parameter has the library default.
     public init(
         keychainAccount: String = "gemini",
-        defaultModel: GeminiModel = .gemini31FlashLite,
-        fallbackModel: GeminiModel = .gemini31FlashLite,
-        availableModels: [GeminiModel] = [
-            .gemini31FlashLite, .gemini35FlashLite, .gemini36Flash, .gemini38Flash,
-        ],
+        defaultModel: GeminiModel = .defaultModel,
+        fallbackModel: GeminiModel = .defaultFallback,
+        availableModels: [GeminiModel] = GeminiModel.allPresets,
         baseURL: URL = URL(string: "https://generativelanguage.googleapis.com")!,
         requestTimeout: Duration = .seconds(120),
         callTimeout: Duration = .seconds(180),
         retryPolicy: GeminiRetryPolicy = .default,
         maxMediaParts: Int = 16,
         maxInlineMediaBytes: Int = 20 * 1024 * 1024,
-        logHandler: (@Sendable (GeminiLogLevel, String) -> Void)? = nil,
+        logHandler: LogHandler? = nil,
         modelStore: any GeminiModelStore = InMemoryGeminiModelStore(),
-        apiKeyProvider: @escaping @Sendable () -> String? = { nil },
+        apiKeyProvider: (@Sendable () -> String?)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         observer: (@Sendable (GeminiClientEvent) -> Void)? = nil
@@ -73,21 +74,9 @@ public struct GeminiClientConfiguration: Sendable {
         self.maxInlineMediaBytes = maxInlineMediaBytes
         self.logHandler = logHandler
         self.modelStore = modelStore
-        self.apiKeyProvider = apiKeyProvider
+        self.apiKeyProvider = apiKeyProvider ?? Self.keychainKeyProvider(account: keychainAccount)
         self.sleep = sleep
         self.random = random
         self.observer = observer
     }
-}
-
-/// Severity of a client log line.
-public enum GeminiLogLevel: String, Sendable, Hashable, CaseIterable {
-    /// Request-level detail.
-    case debug
-    /// Notable events (fallback, retries).
-    case info
-    /// Something the user should know (a reset model selection, an ignored setting).
-    case warning
-    /// A failed call.
-    case error
 }

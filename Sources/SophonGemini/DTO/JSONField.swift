@@ -12,12 +12,15 @@ public struct JSONField: Codable, Sendable, Hashable {
 
     /// Decodes the value (a JSON `null` becomes `.null`).
     public init(from decoder: any Decoder) throws {
-        wrappedValue = try JSONValueBox(from: decoder).value
+        wrappedValue = try JSONValue(from: decoder)
     }
 
-    /// Encodes the value; `nil` is skipped by the container extension below.
+    /// Encodes the value; `nil` is skipped by the container extension below. The value goes
+    /// through a single-value container, so ``OrderedJSONEncoder`` takes it as is (number
+    /// literals kept).
     public func encode(to encoder: any Encoder) throws {
-        try (wrappedValue.map(JSONValueBox.init) ?? JSONValueBox(.null)).encode(to: encoder)
+        var single = encoder.singleValueContainer()
+        try single.encode(wrappedValue ?? .null)
     }
 }
 

@@ -21,7 +21,7 @@ public struct OrderedJSONEncoder: Sendable {
     /// Encodes `value` to compact UTF-8 JSON bytes.
     /// - Throws: as ``encode(_:)``.
     public func encodeData<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encode(value).compactText.utf8)
+        JSONCompactBytes.data(try encode(value))
     }
 
     static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue {
@@ -29,6 +29,7 @@ public struct OrderedJSONEncoder: Sendable {
         if let data = value as? Data { return .string(data.base64EncodedString()) }
         if let double = value as? Double { return try number(double, codingPath) }
         if let float = value as? Float { return try number(Double(float), codingPath) }
+        if let schema = value as? GeminiSchema { return try schemaValue(schema.jsonValue, codingPath) }
         let node = EncodingNode()
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
         guard let result = node.resolve() else {
@@ -37,6 +38,22 @@ public struct OrderedJSONEncoder: Sendable {
                 .init(codingPath: codingPath, debugDescription: "The value encoded nothing."))
         }
         return result
+    }
+
+    /// A schema's JSON as `GeminiSchema.encode(to:)` writes it through this encoder (numbers
+    /// that read as `Int` as integers, others as doubles), without the per-node coding
+    /// containers: that path cost about 200,000 instructions per request (callgrind, see
+    /// docs/benchmarks.md).
+    static func schemaValue(_ value: JSONValue, _ codingPath: [any CodingKey]) throws -> JSONValue {
+        switch value {
+        case .null, .bool, .string: return value
+        case .number(let literal):
+            if let integer = Int(literal.text) { return .integer(integer) }
+            return try number(literal.doubleValue, codingPath)
+        case .array(let elements): return .array(try elements.map { try schemaValue($0, codingPath) })
+        case .object(let members):
+            return .object(try members.map { JSONMember($0.key, try schemaValue($0.value, codingPath)) })
+        }
     }
 
     static func number(_ value: Double, _ codingPath: [any CodingKey]) throws -> JSONValue {
@@ -75,6 +92,7 @@ final class EncodingNode {
 
     func set(_ key: String, _ child: EncodingNode) {
         if case .object(var keys, var members) = kind {
+            kind = .empty  // the arrays are now uniquely referenced: no copy on the writes below
             if members[key] == nil { keys.append(key) }
             members[key] = child
             kind = .object(keys: keys, members: members)
@@ -85,6 +103,7 @@ final class EncodingNode {
 
     func append(_ child: EncodingNode) {
         if case .array(var nodes) = kind {
+            kind = .empty  // uniquely referenced: append in place
             nodes.append(child)
             kind = .array(nodes)
         } else {
@@ -140,6 +159,20 @@ struct NodeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         node.set(key.stringValue, EncodingNode(.value(.null)))
     }
 
+    // Strings, flags and integers skip `box`'s dynamic casts and per-value encoder (they are
+    // most of a request's leaves).
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        node.set(key.stringValue, EncodingNode(.value(.string(value))))
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        node.set(key.stringValue, EncodingNode(.value(.bool(value))))
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        node.set(key.stringValue, EncodingNode(.value(.number(JSONNumber(value)))))
+    }
+
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let json = try OrderedJSONEncoder.box(value, codingPath: codingPath + [key])
         node.set(key.stringValue, EncodingNode(.value(json)))
@@ -177,6 +210,8 @@ struct NodeUnkeyedContainer: UnkeyedEncodingContainer {
     var count: Int { node.count }
 
     mutating func encodeNil() throws { node.append(EncodingNode(.value(.null))) }
+
+    mutating func encode(_ value: String) throws { node.append(EncodingNode(.value(.string(value)))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let json = try OrderedJSONEncoder.box(value, codingPath: codingPath + [IndexKey(intValue: count)])

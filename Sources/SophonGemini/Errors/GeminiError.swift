@@ -58,14 +58,14 @@ public enum GeminiError: Error, Sendable, Hashable {
     /// picks from the environment).
     public func description(language: String?) -> String {
         let table = GeminiLocalization(language: language)
-        return KeyMask.maskLikelyKeys(in: GeminiErrorText(error: self, table: table).text)
+        return KeyShapeMask.maskLikelyKeys(in: GeminiErrorText(error: self, table: table).text)
     }
 
     /// A copy with every occurrence of each secret replaced by its masked form (`••••cD3f`).
     public func redacting(_ secrets: [String]) -> GeminiError {
         let secrets = secrets.filter { $0.count >= 4 }
         guard !secrets.isEmpty else { return self }
-        func clean(_ text: String) -> String { KeyMask.redact(text, secrets: secrets) }
+        func clean(_ text: String) -> String { SecretMask.redact(text, secrets: secrets) }
         func clean(_ details: [GoogleRPCErrorDetail]) -> [GoogleRPCErrorDetail] {
             details.map { detail in
                 var copy = detail

@@ -53,11 +53,14 @@ public struct GeminiLocalization: Sendable {
     }
 
     /// The bundle of the chosen language's `.lproj`, or the module bundle when not found.
+    /// SwiftPM on Linux lowercases the folder names (`zh-hans.lproj`), so both forms are tried.
     var bundle: Bundle {
-        if let path = Bundle.module.path(forResource: language, ofType: "lproj"),
-            let bundle = Bundle(path: path)
-        {
-            return bundle
+        for name in [language, language.lowercased()] {
+            if let path = Bundle.module.path(forResource: name, ofType: "lproj"),
+                let bundle = Bundle(path: path)
+            {
+                return bundle
+            }
         }
         return Bundle.module
     }

@@ -1,3 +1,5 @@
+import SophonCore
+
 /// A Gemini model: one of the catalog presets or any other model ID.
 ///
 /// Presets, their IDs, tiers and successors follow PRODUCT.md §3 (successors are Google's
@@ -185,8 +187,8 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         guard text.count <= longest + 3 else { return nil }
         for preset in allPresets {
             let distance = min(
-                EditDistance.between(text, preset.id),
-                EditDistance.between(text, preset.presetName ?? preset.id))
+                EditDistance.between(text, preset.id, ignoringCase: true),
+                EditDistance.between(text, preset.presetName ?? preset.id, ignoringCase: true))
             if distance <= 3, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
         }
         return best?.model

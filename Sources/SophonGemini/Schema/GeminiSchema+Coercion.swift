@@ -123,20 +123,13 @@ enum SchemaCoercer {
         return result
     }
 
-    /// A number from text such as `7`, `-7.5`, `$1,299.99`, `1,024`, `85%`, `+3`, `.5`.
+    /// A number from text such as `7`, `-7.5`, `$1,299.99`, `1,024`, `85%`, read by SophonCore's
+    /// ``LLMDecoding/double(_:)``; `nil` for text that is not a number or is out of range
+    /// (`"1e999"`: never a non-finite value).
     static func number(from text: String) -> JSONNumber? {
-        var cleaned = ""
-        for character in text.trimmingCharacters(in: " \t\n") {
-            if "$€£¥, ".contains(character) { continue }
-            cleaned.append(character)
-        }
-        if cleaned.hasSuffix("%") { cleaned.removeLast() }
-        if cleaned.hasPrefix("+") { cleaned.removeFirst() }
-        guard !cleaned.isEmpty else { return nil }
-        if let literal = JSONNumber(text: cleaned) { return literal }
-        guard cleaned.allSatisfy({ "-.0123456789eE".contains($0) }), let double = Double(cleaned) else {
-            return nil
-        }
+        guard let double = LLMDecoding.double(.string(text)), double.isFinite else { return nil }
+        let trimmed = text.trimmingCharacters(in: " \t\n")
+        if let literal = JSONNumber(text: trimmed) { return literal }
         return JSONNumber(double)
     }
 

@@ -15,30 +15,40 @@ extension GeminiSchema {
         add("description", description.map(JSONValue.string))
         add("nullable", nullable.map(JSONValue.bool))
         add("enum", enumValues.map { .array($0.map(JSONValue.string)) })
+        members += constraintMembers(nested: \.jsonValue)
+        add("anyOf", anyOf.map { .array($0.map(\.jsonValue)) })
+        add("example", example)
+        add("default", defaultValue)
+        return .object(members)
+    }
+
+    /// The members from `minimum` to `maxProperties`, in that order, absent fields omitted:
+    /// the run ``jsonValue`` and ``jsonSchemaValue`` share. `nested` writes a child schema
+    /// (`items`, each property) in the same language as its parent.
+    func constraintMembers(nested: (GeminiSchema) -> JSONValue) -> [JSONMember] {
+        var members: [JSONMember] = []
+        func add(_ key: String, _ value: JSONValue?) {
+            if let value { members.append(JSONMember(key, value)) }
+        }
         add("minimum", minimum.flatMap(JSONValue.double))
         add("maximum", maximum.flatMap(JSONValue.double))
         add("minLength", minLength.map(JSONValue.integer))
         add("maxLength", maxLength.map(JSONValue.integer))
         add("pattern", pattern.map(JSONValue.string))
-        add("items", items?.jsonValue)
+        add("items", items.map(nested))
         add("minItems", minItems.map(JSONValue.integer))
         add("maxItems", maxItems.map(JSONValue.integer))
         add(
             "properties",
             properties.map { properties in
                 .object(
-                    properties.ordered(by: propertyOrdering).map {
-                        JSONMember($0.name, $0.schema.jsonValue)
-                    })
+                    properties.ordered(by: propertyOrdering).map { JSONMember($0.name, nested($0.schema)) })
             })
         add("required", required.map { .array($0.map(JSONValue.string)) })
         add("propertyOrdering", propertyOrdering.map { .array($0.map(JSONValue.string)) })
         add("minProperties", minProperties.map(JSONValue.integer))
         add("maxProperties", maxProperties.map(JSONValue.integer))
-        add("anyOf", anyOf.map { .array($0.map(\.jsonValue)) })
-        add("example", example)
-        add("default", defaultValue)
-        return .object(members)
+        return members
     }
 
     /// Reads Gemini Schema JSON. Properties keep the document's order; `type` names match

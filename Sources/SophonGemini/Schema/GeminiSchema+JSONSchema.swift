@@ -24,26 +24,7 @@ extension GeminiSchema {
         add("title", title.map(JSONValue.string))
         add("description", description.map(JSONValue.string))
         add("enum", enumValues.map { .array($0.map(JSONValue.string) + (isNullable ? [.null] : [])) })
-        add("minimum", minimum.flatMap(JSONValue.double))
-        add("maximum", maximum.flatMap(JSONValue.double))
-        add("minLength", minLength.map(JSONValue.integer))
-        add("maxLength", maxLength.map(JSONValue.integer))
-        add("pattern", pattern.map(JSONValue.string))
-        add("items", items?.jsonSchemaValue)
-        add("minItems", minItems.map(JSONValue.integer))
-        add("maxItems", maxItems.map(JSONValue.integer))
-        add(
-            "properties",
-            properties.map { properties in
-                .object(
-                    properties.ordered(by: propertyOrdering).map {
-                        JSONMember($0.name, $0.schema.jsonSchemaValue)
-                    })
-            })
-        add("required", required.map { .array($0.map(JSONValue.string)) })
-        add("propertyOrdering", propertyOrdering.map { .array($0.map(JSONValue.string)) })
-        add("minProperties", minProperties.map(JSONValue.integer))
-        add("maxProperties", maxProperties.map(JSONValue.integer))
+        members += constraintMembers(nested: \.jsonSchemaValue)
         if let anyOf {
             let nullBranch: [JSONValue] =
                 isNullable && type == nil ? [.object([JSONMember("type", .string("null"))])] : []

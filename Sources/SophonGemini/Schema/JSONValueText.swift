@@ -19,8 +19,7 @@ enum JSONValueText {
         case .bool(let flag): return "boolean \(flag)"
         case .number(let number): return "number \(number.text)"
         case .string(let text):
-            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            return "string " + quoted(shown)
+            return "string " + quoted(TextExcerpt.prefix(text, limit: 40))
         case .array: return "array"
         case .object: return "object"
         }

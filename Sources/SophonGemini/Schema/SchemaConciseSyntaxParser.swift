@@ -1,3 +1,5 @@
+import SophonCore
+
 /// Parses `llm`'s concise schema syntax into an object ``GeminiSchema``.
 ///
 /// `name, age int, bio: a short bio`: fields are separated by commas, or by line breaks when
@@ -71,7 +73,8 @@ struct SchemaConciseSyntaxParser {
             let (typeName, typeStart) = words[1]
             guard let known = SchemaConciseSyntaxParser.typeNames[typeName] else {
                 let names = ["str", "int", "float", "bool", "string", "integer", "number", "boolean"]
-                let hint = EditDistance.suggestion(for: typeName, among: names).map { "did you mean \($0)?" }
+                let hint = EditDistance.closest(to: typeName, among: names, limit: 2, ignoringCase: true)
+                    .first.map { "did you mean \($0)?" }
                 throw error(
                     "unknown type \(JSONValueText.quotedWord(typeName)) (\(hint ?? "expected str, int, float or bool"))",
                     at: typeStart)

@@ -1,3 +1,5 @@
+import SophonCore
+
 /// Parses the shell's schema type syntax (PRODUCT.md §4) into a ``GeminiSchema``.
 ///
 /// ```
@@ -103,7 +105,9 @@ struct SchemaTypeSyntaxParser {
             if word == "null" { return .null }
             guard let type = SchemaTypeSyntaxParser.typeNames[word] else {
                 let names = ["string", "integer", "number", "boolean", "null"]
-                if let suggestion = EditDistance.suggestion(for: word, among: names) {
+                if let suggestion = EditDistance.closest(to: word, among: names, limit: 2, ignoringCase: true)
+                    .first
+                {
                     throw error("unknown type \(quotedWord(word)) (did you mean \(suggestion)?)", at: start)
                 }
                 throw error(

@@ -24,8 +24,7 @@ struct JSONValueDifference: Sendable, Hashable {
     /// or `(absent)`.
     static func display(_ value: JSONValue?) -> String {
         guard let value else { return "(absent)" }
-        let text = value.compactText
-        return text.count > displayLimit ? String(text.prefix(displayLimit)) + "…" : text
+        return TextExcerpt.prefix(value.compactText, limit: displayLimit)
     }
 
     private static func first(_ recorded: JSONValue, _ got: JSONValue, at path: JSONPath)

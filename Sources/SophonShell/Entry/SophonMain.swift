@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
 enum SophonMain {
@@ -13,10 +14,15 @@ enum SophonMain {
 
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     static func run(arguments: [String], io: ShellIO) async -> Int32 {
-        let registry = PluginRegistry.builtIn
-        let invocation: Invocation
+        let commandNames = Set(PluginRegistry.standard(gemini: nil).commandNames)
+        let plugins = ExternalPluginHost(builtInNames: commandNames.sorted(), stderr: io.stderr)
+        var invocation: Invocation
         do {
-            invocation = try Invocation.parse(arguments, isCommand: { registry.command(named: $0) != nil })
+            let isCommand = { (word: String) in commandNames.contains(word) || plugins.isPluginName(word) }
+            invocation = try Invocation.parse(arguments, isCommand: isCommand)
+            if let word = await plugins.commandWordAmongScripts(invocation) {
+                invocation = try Invocation.parse(arguments, isCommand: { isCommand($0) || $0 == word })
+            }
         } catch {
             return usageError(error.message, io: io)
         }
@@ -25,11 +31,32 @@ enum SophonMain {
             io.printLine(HelpText.version)
             return ExitStatus.success
         case .help:
-            io.stdout.write(HelpText.usage(registry))
+            io.stdout.write(HelpText.usage(.standard(gemini: nil)))
+            return ExitStatus.success
+        default:
+            break
+        }
+        if let model = invocation.model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
+            return usageError("--model: '\(model)' is not a valid model ID", io: io)
+        }
+        let services: GeminiServices
+        do {
+            services = try GeminiServices(
+                options: .init(
+                    verbose: invocation.verbose, recordTape: invocation.recordTape,
+                    replayTape: invocation.replayTape),
+                io: io)
+        } catch {
+            return usageError(error.message, io: io)
+        }
+        let registry = PluginRegistry.standard(gemini: services)
+        switch invocation.action {
+        case .version, .help:
             return ExitStatus.success
         case .oneCommand(let name, let arguments):
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .oneCommand)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -57,7 +84,7 @@ enum SophonMain {
                     }
                 }
             }
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .script)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -68,18 +95,19 @@ enum SophonMain {
                 }
             }
             guard invocation.stayInteractive else { return runtime.finish() }
-            let interactive = ShellRuntime(
-                registry: registry, session: runtime.session, io: io, mode: .interactive)
-            return await InteractiveLoop.run(runtime: interactive, useHistory: invocation.useHistory)
+            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .interactive)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return status ?? ExitStatus.success
             }
             return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
         case .standardInput:
             InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(invocation, registry: registry, io: io, mode: .script)
+            let runtime = makeRuntime(
+                invocation, registry: registry, plugins: plugins, io: io, mode: .script,
+                readSecret: ShellRuntime.readNextScriptLine)
             if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
                 return runtime.finish(exitStatus: status)
             }
@@ -94,14 +122,24 @@ enum SophonMain {
 
     /// The runtime for this invocation, with the command-line flags applied to the session.
     private static func makeRuntime(
-        _ invocation: Invocation, registry: PluginRegistry, io: ShellIO, mode: RunMode
+        _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO,
+        mode: RunMode,
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
     ) -> ShellRuntime {
         var settings = ShellSettings()
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        if let model = invocation.model { settings.model = model }
-        return ShellRuntime(registry: registry, session: ShellSession(settings: settings), io: io, mode: mode)
+        let services = registry.plugins.lazy.compactMap { ($0 as? GeminiPlugin)?.services }.first
+        if let saved = services.flatMap({
+            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
+        }) {
+            settings.model = GeminiModel(selection: saved).id
+        }
+        if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
+        return ShellRuntime(
+            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
+            gemini: services, readSecret: readSecret, externalPlugins: plugins)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.

@@ -74,7 +74,7 @@ enum ExpectOperand: Sendable, Hashable {
         case .value(let value):
             shown = value.compactText
         }
-        return shown.count > 200 ? String(shown.prefix(200)) + "…" : shown
+        return TextExcerpt.prefix(shown, limit: 200)
     }
 }
 

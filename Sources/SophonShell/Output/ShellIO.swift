@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a text stream goes: the process's stdout or stderr, or a buffer in tests.
 protocol ShellTextSink: Sendable {
@@ -34,6 +35,9 @@ struct ShellIO: Sendable {
 struct FileDescriptorSink: ShellTextSink {
     let descriptor: Int32
 
+    /// The first failed write of the process: the descriptor and its `errno`.
+    static let firstFailure = Mutex<(descriptor: Int32, code: Int32)?>(nil)
+
     func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
@@ -45,8 +49,15 @@ struct FileDescriptorSink: ShellTextSink {
                 offset += written
             } else if written < 0, errno == EINTR {
                 continue
+            } else if written < 0, errno == EPIPE {
+                // The reader went away (`sophon ... | head`). SIGPIPE is ignored while external
+                // plugins run, so end as the default SIGPIPE action would: quietly, status 141.
+                _exit(128 + SIGPIPE)
             } else {
-                return  // A closed pipe: nothing useful left to do with the output.
+                // A full disk or a closed descriptor: remember it, so the run can end with an
+                // error instead of a status that says everything was printed.
+                FileDescriptorSink.firstFailure.withLock { $0 = $0 ?? (descriptor, errno) }
+                return
             }
         }
         bytes.removeAll()

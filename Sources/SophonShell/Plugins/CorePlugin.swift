@@ -8,7 +8,7 @@ struct CorePlugin: ShellPlugin {
         [
             PluginCommand(
                 name: "help", usage: "help [COMMAND]", summary: "list commands, or show how to use one",
-                run: { request, context in try CorePlugin.help(request.arguments, context: context) }),
+                run: { request, context in try await CorePlugin.help(request.arguments, context: context) }),
             PluginCommand(
                 name: "set", usage: "set KEY VALUE", summary: "change a setting (see 'show')",
                 run: { request, context in try SessionCommands.set(request, context: context) }),
@@ -24,7 +24,7 @@ struct CorePlugin: ShellPlugin {
                 run: { request, _ in .text(request.arguments.joined(separator: " ")) }),
             PluginCommand(
                 name: "expect", usage: "expect A OP B | expect valid",
-                summary: "check a value: == != < <= > >= contains matches",
+                summary: "check a value: == != < <= > >= contains matches", expandsArguments: false,
                 run: { request, context in try ExpectCommand.run(request, context: context) }),
             PluginCommand(
                 name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",
@@ -38,7 +38,8 @@ struct CorePlugin: ShellPlugin {
                 run: { request, context in try ScriptCommands.save(request, context: context) }),
             PluginCommand(
                 name: "plugins", usage: "plugins", summary: "list the loaded plugins and their commands",
-                run: { _, context in .text(CorePlugin.pluginList(context.registry)) }),
+                run: { _, context in .text(await context.runtime.pluginListing()) }),
+            PluginManagementCommand.command,
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),
@@ -48,17 +49,16 @@ struct CorePlugin: ShellPlugin {
         ]
     }
 
-    static func help(_ arguments: [String], context: CommandContext) throws -> CommandResult {
+    static func help(_ arguments: [String], context: CommandContext) async throws -> CommandResult {
         guard let name = arguments.first else {
-            return .text(String(HelpText.commandList(context.registry).dropLast()))
+            return .text(String(HelpText.commandList(await context.runtime.allPlugins()).dropLast()))
         }
         guard arguments.count == 1 else {
             throw CommandFailure(kind: "usage", message: "usage: help [COMMAND]")
         }
-        guard let command = context.registry.command(named: name) else {
-            throw context.registry.unknownCommand(name)
-        }
-        return .text("usage: \(command.usage)\n\(command.summary)")
+        let command = try await context.runtime.resolveCommand(named: name)
+        let details = context.runtime.externalPlugins.helpText(for: name).map { "\n\n" + $0 } ?? ""
+        return .text("usage: \(command.usage)\n\(command.summary)" + details)
     }
 
     static func pluginList(_ registry: PluginRegistry) -> String {

@@ -41,11 +41,13 @@ struct PluginRegistry: Sendable {
         return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")
     }
 
-    /// The registry with the built-in plugins.
-    static let builtIn: PluginRegistry = {
+    /// The registry with the built-in plugins: core, json and gemini (whose commands need the
+    /// run's `services`; `nil` is enough for reading the command line).
+    static func standard(gemini services: GeminiServices?) -> PluginRegistry {
         var registry = PluginRegistry()
         registry.register(CorePlugin())
         registry.register(JSONPlugin())
+        registry.register(GeminiPlugin(services: services))
         return registry
-    }()
+    }
 }

@@ -51,6 +51,15 @@ enum ScriptCommands {
             throw CommandFailure(kind: "usage", message: "usage: save FILE")
         }
         let path = request.arguments[0]
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CommandFailure(kind: "fileError", message: "save: '\(path)' is a directory")
+        }
+        let folder = ScriptFile.directory(of: path)
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw CommandFailure(kind: "fileError", message: "save: the folder '\(folder)' does not exist")
+        }
         let commands = context.session.withState { $0.succeededCommands }
         let text = commands.map { $0 + "\n" }.joined()
         do {

@@ -7,6 +7,10 @@ enum SessionCommands {
             throw CommandFailure(kind: "usage", message: "usage: set KEY VALUE")
         }
         let name = request.arguments[0]
+        if name == "model" {
+            return try ModelCommands.set(
+                Array(request.arguments.dropFirst()), context: context, services: context.runtime.gemini)
+        }
         let value = request.arguments.dropFirst().joined(separator: " ")
         try context.session.withState { state in try state.settings.set(name, to: value) }
         return .none
@@ -20,6 +24,11 @@ enum SessionCommands {
                 ShellSettings.names.map { name in
                     "\(name): \((try? settings.value(of: name)) ?? "")"
                 }.joined(separator: "\n"))
+        case 1 where request.arguments[0] == "usage":
+            let (usage, calls) = context.session.withState { ($0.gemini.usage, $0.gemini.calls) }
+            return .text(
+                "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
+                    + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
         case 1:
             return .text(try settings.value(of: request.arguments[0]))
         default:

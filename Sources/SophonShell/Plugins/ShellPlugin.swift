@@ -27,6 +27,10 @@ struct PluginCommand: Sendable {
     var summary: String
     /// How the arguments are read.
     var argumentStyle: ArgumentStyle = .words
+    /// Whether the shell expands the words before running the command; `false` leaves
+    /// ``CommandRequest/arguments`` empty and the command expands ``CommandRequest/parsed``
+    /// itself (`expect`, whose expansion errors count as failed expectations).
+    var expandsArguments = true
     /// Runs the command.
     var run: @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
 }
@@ -90,6 +94,21 @@ enum CommandResult: Sendable, Equatable {
     case value(JSONValue)
     /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
     case exit(Int32?)
+    /// The answer of a Gemini call: a value for `$last`, with what `--json` adds.
+    case reply(CallReply)
+}
+
+/// A Gemini call's answer as the shell prints it (PRODUCT.md §5 "Output").
+struct CallReply: Sendable, Equatable {
+    /// The value (`$last`): the decoded JSON of a structured answer, else the text as a string.
+    var value: JSONValue
+    /// Text printed instead of the value in pretty and raw output (a text answer); `nil`
+    /// prints the value.
+    var display: String?
+    /// Whether the text was already streamed to stdout as it arrived.
+    var alreadyPrinted = false
+    /// `--json` members: `model`, `usage`, `retries`.
+    var envelope: [JSONMember]
 }
 
 /// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).

@@ -5,6 +5,8 @@ import SophonGemini
 /// model names, and file paths after `@` and for `source`, `save` and `attach`.
 struct CompletionProvider: Sendable {
     let registry: PluginRegistry
+    /// External plugins: their command names and static argument completions.
+    var externalPlugins: ExternalPluginHost?
     /// The folder relative paths complete in (the current directory).
     var directory = FileManager.default.currentDirectoryPath
 
@@ -21,8 +23,14 @@ struct CompletionProvider: Sendable {
             return files(matching: String(word.dropFirst())).map { "@" + $0 }
         }
         guard let command = earlier.first else {
-            return registry.commandNames.filter { $0.hasPrefix(word) }.sorted()
+            let external = externalPlugins?.completionNames() ?? []
+            return Array(Set(registry.commandNames + external)).filter { $0.hasPrefix(word) }.sorted()
         }
+        if let words = externalPlugins.flatMap({ ExternalPluginCompletion.words(command, earlier, host: $0) })
+        {
+            return words.filter { $0.hasPrefix(word) }
+        }
+        if command == "plugin", earlier.count == 2, earlier[1] == "load" { return files(matching: word) }
         if earlier.last == "--model" || (command == "set" && earlier.count == 2 && earlier[1] == "model") {
             return Self.modelNames.filter { $0.hasPrefix(word) }
         }

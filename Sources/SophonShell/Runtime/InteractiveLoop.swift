@@ -6,13 +6,22 @@ import SophonGemini
 /// Tab completion, Ctrl-C cancelling the running command, Ctrl-D exiting 0.
 enum InteractiveLoop {
     /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.
-    static func run(runtime: ShellRuntime, useHistory: Bool) async -> Int32 {
+    static func run(runtime shared: ShellRuntime, useHistory: Bool) async -> Int32 {
         let history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
-        let completion = CompletionProvider(registry: runtime.registry)
+        let completion = CompletionProvider(
+            registry: shared.registry, externalPlugins: shared.externalPlugins)
         let source = LineReaderFactory.makeStandardInput(
             mode: LineReaderFactory.currentMode(), historyFile: history,
             completer: { line, cursor in completion.complete(line: line, cursor: cursor) })
         defer { source.close() }
+        // Ctrl-\ at the prompt: ignored, as interactive shells do (by default it would end the
+        // process with a crash report).
+        signal(SIGQUIT, SIG_IGN)
+        let secrets = SecretInput(source: source)
+        let runtime = ShellRuntime(
+            registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
+            gemini: shared.gemini, readSecret: { prompt in secrets.read(prompt: prompt) },
+            externalPlugins: shared.externalPlugins)
         runtime.io.printError(banner(runtime))
         let parser = runtime.parser
         let reader = CommandReader(source: source) { parser.inputStatus(of: $0) == .needsContinuation }
@@ -55,8 +64,24 @@ enum InteractiveLoop {
     /// One line: name, version, model, whether a key is set, and the `help` hint.
     static func banner(_ runtime: ShellRuntime) -> String {
         let settings = runtime.session.settings
-        let key = (try? SophonKeychain(environment: ProcessInfo.processInfo.environment).load()) != nil
+        let key = ((try? runtime.gemini?.apiKey()) ?? nil) != nil
         return "\(HelpText.version) · model \(settings.model) · "
             + (key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)") + " · type 'help'"
+    }
+}
+
+/// Reads `key set`'s secret from the REPL's line source.
+///
+/// `@unchecked Sendable`: the line source is not thread-safe, but the REPL never reads a line
+/// while a command runs, and `key set` (the only caller) runs inside that command, so the
+/// source is never used from two places at once.
+private final class SecretInput: @unchecked Sendable {
+    private let source: any LineSource
+
+    init(source: any LineSource) { self.source = source }
+
+    func read(prompt: String) -> String? {
+        guard case .line(let text) = source.readSecret(prompt: prompt) else { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

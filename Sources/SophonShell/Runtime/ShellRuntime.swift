@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
@@ -16,18 +17,39 @@ final class ShellRuntime: Sendable {
     static let maximumSourceDepth = 16
 
     let registry: PluginRegistry
+    /// The external plugins, consulted when no built-in command has the name.
+    let externalPlugins: ExternalPluginHost
     let session: ShellSession
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
+    /// The Gemini client side of the run (`nil` in tests that need none).
+    let gemini: GeminiServices?
+    /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
+    /// `nil` when there is none.
+    let readSecret: @Sendable (String) -> String?
 
-    /// Creates a runtime.
-    init(registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode) {
+    /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
+    init(
+        registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
+        gemini: GeminiServices? = nil,
+        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
+        externalPlugins: ExternalPluginHost? = nil
+    ) {
         self.registry = registry
+        self.externalPlugins =
+            externalPlugins ?? ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
         self.session = session
         self.io = io
         self.mode = mode
+        self.readSecret = readSecret
+        self.gemini = gemini
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
+    }
+
+    /// One line of standard input, without its line end; `nil` at end of input.
+    static let readLineFromStandardInput: @Sendable (String) -> String? = { _ in
+        Swift.readLine(strippingNewline: true).map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
     }
 
     /// Runs every command of `source` in order.
@@ -36,13 +58,26 @@ final class ShellRuntime: Sendable {
     ///   - depth: the `source` nesting level.
     ///   - recorded: whether succeeded commands are kept for `save` (top-level input only).
     func run(_ source: ShellSource, directory: String, depth: Int = 0, recorded: Bool = true) async -> Flow {
-        for command in parser.parse(source) {
-            if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
-            let flow = await run(
-                command, from: source, directory: directory, depth: depth, recorded: recorded)
-            if flow != .next { return flow }
+        let cursor = CommandCursor(parser.parse(source))
+        return await ShellRuntime.$currentCursor.withValue(cursor) {
+            while let command = cursor.next() {
+                if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
+                let flow = await run(
+                    command, from: source, directory: directory, depth: depth, recorded: recorded)
+                if flow != .next { return flow }
+            }
+            return .next
         }
-        return .next
+    }
+
+    /// The commands of the source being run, for `key set` reading its next line when the
+    /// script itself comes from stdin.
+    @TaskLocal static var currentCursor: CommandCursor?
+
+    /// `key set` in a script read from stdin: the script's next line is the key (it is taken
+    /// out of the script, never run or echoed).
+    static let readNextScriptLine: @Sendable (String) -> String? = { _ in
+        currentCursor?.next()?.text
     }
 
     /// Runs one parsed command and reports its outcome.
@@ -65,7 +100,8 @@ final class ShellRuntime: Sendable {
         }
         let context = CommandContext(runtime: self, directory: directory, depth: depth)
         do {
-            let request = try expand(parsed, text: command.text)
+            let expands = registry.command(named: parsed.name ?? "")?.expandsArguments ?? true
+            let request = try expand(parsed, text: command.text, arguments: expands)
             let result = try await execute(request, context: context)
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
@@ -130,7 +166,9 @@ final class ShellRuntime: Sendable {
     // MARK: - Steps
 
     /// The request for `command`: its name and its words expanded.
-    private func expand(_ command: ShellCommand, text: String) throws -> CommandRequest {
+    private func expand(_ command: ShellCommand, text: String, arguments expandArguments: Bool) throws
+        -> CommandRequest
+    {
         guard let first = command.words.first else {
             throw CommandFailure(kind: "parseError", message: "empty command")
         }
@@ -139,7 +177,7 @@ final class ShellRuntime: Sendable {
             let name: String
             if let literal = command.name { name = literal } else { name = try expander.text(of: first) }
             var arguments: [String] = []
-            if command.assignment == nil {
+            if command.assignment == nil, expandArguments {
                 for word in command.arguments { arguments.append(try expander.text(of: word)) }
             }
             var raw: String?
@@ -152,9 +190,7 @@ final class ShellRuntime: Sendable {
     }
 
     private func execute(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
-        guard let command = registry.command(named: request.name) else {
-            throw registry.unknownCommand(request.name)
-        }
+        let command = try await resolveCommand(named: request.name)
         return try await command.run(request, context)
     }
 
@@ -172,6 +208,21 @@ final class ShellRuntime: Sendable {
                 io.printLine(
                     envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
             case .pretty, .raw: io.printLine(line)
+            }
+        case .reply(let reply):
+            session.withState { $0.last = reply.value }
+            switch format {
+            case .json:
+                io.printLine(
+                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
+                        .compactText)
+            case .pretty, .raw:
+                if reply.alreadyPrinted { break }
+                if let display = reply.display {
+                    io.printLine(display)
+                } else {
+                    io.printLine(format == .pretty ? reply.value.prettyText : reply.value.compactText)
+                }
             }
         case .value(let value):
             session.withState { $0.last = value }
@@ -217,6 +268,23 @@ extension ShellExpansionError {
         switch self {
         case .undefinedVariable: "undefinedVariable"
         case .noField, .indexOutOfRange, .wrongType: "missingPath"
+        }
+    }
+}
+
+/// The commands of one source and how far the run has got.
+final class CommandCursor: Sendable {
+    private let commands: [ParsedCommand]
+    private let position = Mutex(0)
+
+    init(_ commands: [ParsedCommand]) { self.commands = commands }
+
+    /// The next command, or `nil` at the end.
+    func next() -> ParsedCommand? {
+        position.withLock { index in
+            guard index < commands.count else { return nil }
+            defer { index += 1 }
+            return commands[index]
         }
     }
 }

@@ -18,6 +18,8 @@ final class ShellSession: Sendable {
         var last: JSONValue?
         /// The schema structured calls use and `validate` checks against (`schema SPEC`).
         var schema: GeminiSchema?
+        /// Conversation, attachments, retry policy and usage of the gemini plugin.
+        var gemini = GeminiState()
         /// Every command that succeeded, as typed, in order (for `save`).
         var succeededCommands: [String] = []
         /// Expectations evaluated so far.

@@ -58,7 +58,9 @@ struct ShellSettings: Sendable, Equatable {
             }
             temperature = number
         case "max-tokens":
-            guard let count = Int(value), count >= 1 else { throw invalid("a whole number of tokens >= 1") }
+            guard let count = Int(value), (1...Int(Int32.max)).contains(count) else {
+                throw invalid("a whole number of tokens in 1...\(Int32.max)")
+            }
             maxTokens = count
         case "system": system = value.isEmpty ? nil : value
         case "stream": stream = try Self.flag(value, orThrow: invalid("on or off"))
@@ -68,7 +70,7 @@ struct ShellSettings: Sendable, Equatable {
             guard let format = OutputFormat(rawValue: value) else { throw invalid("pretty, json or raw") }
             output = format
         case "thinking":
-            if let budget = Int(value), budget >= -1 {
+            if let budget = Int(value), (-1...Int(Int32.max)).contains(budget) {
                 thinking = .budget(budget)
             } else if ["MINIMAL", "LOW", "MEDIUM", "HIGH"].contains(value.uppercased()) {
                 thinking = .level(value.uppercased())

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SophonCore
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,6 +10,8 @@ import SophonCore
 final class FakeGeminiServer: Sendable {
     let port: Int
     let process: Process
+    /// The server's stdin: closing it (here or by our death) stops the server.
+    let input: Pipe
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     static var scriptPath: String {
@@ -22,7 +24,9 @@ final class FakeGeminiServer: Sendable {
     init(key: String = "test-key", replies: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath, "--port", "0", "--key", key]
+        process.arguments = ["python3", Self.scriptPath, "--port", "0", "--key", key, "--exit-on-stdin-eof"]
+        let input = Pipe()
+        process.standardInput = input
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -39,12 +43,13 @@ final class FakeGeminiServer: Sendable {
         }
         self.port = port
         self.process = process
+        self.input = input
         if !replies.isEmpty { try script(replies) }
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        kill(process.processIdentifier, SIGKILL)
     }
 
     /// Queues replies (each a JSON object text, see the script's header).

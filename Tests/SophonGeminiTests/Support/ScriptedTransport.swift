@@ -29,7 +29,10 @@ final class ScriptedTransport: GeminiTransport {
             let data = Data(text.utf8)
             let body: GeminiHTTPBody =
                 request.streaming
-                ? .stream(AsyncThrowingStream { $0.yield(data); $0.finish() }) : .data(data)
+                ? .stream(
+                    AsyncThrowingStream {
+                        $0.yield(data); $0.finish()
+                    }) : .data(data)
             return GeminiHTTPResponse(status: status, headers: headers, body: body)
         case .stream(let pieces):
             let stream = AsyncThrowingStream<Data, any Error> { continuation in
@@ -62,7 +65,8 @@ extension GeminiClientConfiguration {
     /// A test configuration: fixed key, random source 0.5, recorded sleeps.
     static func testing(
         key: String? = "test-key", policy: GeminiRetryPolicy = .default, recorder: SleepRecorder,
-        store: any GeminiModelStore = InMemoryGeminiModelStore(), baseURL: URL = URL(string: "http://127.0.0.1:9")!,
+        store: any GeminiModelStore = InMemoryGeminiModelStore(),
+        baseURL: URL = URL(string: "http://127.0.0.1:9")!,
         requestTimeout: Duration = .seconds(20)
     ) -> GeminiClientConfiguration {
         GeminiClientConfiguration(

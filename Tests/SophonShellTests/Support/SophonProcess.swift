@@ -26,7 +26,7 @@ struct SophonProcess {
     /// with no key unless `environment` sets one. Kills it after `timeout` seconds (a hang).
     static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-        files: URL? = nil, timeout: TimeInterval = 30
+        files: URL? = nil, stdoutPath: String? = nil, timeout: TimeInterval = 30
     ) throws -> Outcome {
         let home = FileManager.default.temporaryDirectory
             .appendingPathComponent("sophon-test-\(UUID().uuidString)")
@@ -51,7 +51,12 @@ struct SophonProcess {
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = input
-        process.standardOutput = output
+        if let stdoutPath, let handle = FileHandle(forWritingAtPath: stdoutPath) {
+            process.standardOutput = handle
+            try? output.fileHandleForWriting.close()
+        } else {
+            process.standardOutput = output
+        }
         process.standardError = errors
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }

@@ -1,0 +1,105 @@
+/// How the lenient string reader tells a quote that ends a string from one that belongs to
+/// its text (`"he said "hi" twice"`), and a string that lost its closing quote.
+extension JSONByteParser {
+    /// Whether a quote ending just before `offset` ends the string: what follows it (spaces
+    /// skipped) can follow a string in JSON, or a missing comma.
+    func endsString(after offset: Int) -> Bool {
+        var cursor = offset
+        while cursor < end,
+            bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab
+                || bytes[cursor] == ASCII.carriageReturn
+        {
+            cursor += 1
+        }
+        guard cursor < end else { return true }
+        switch bytes[cursor] {
+        case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.openBrace,
+            ASCII.openBracket:
+            return true  // `{` or `[`: a missing `:` or `,` before a container.
+        case ASCII.quote:
+            // `"a" "b"`: a missing comma; `"bye""`: a quoted word ending the text.
+            return cursor > offset
+        case ASCII.comma, ASCII.newline: return startsNextItem(at: cursor + 1)
+        case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
+        default: return isLoneScalar(at: cursor)
+        }
+    }
+
+    /// The offset of the `,` before the `"` at `offset` when they look like the start of the
+    /// next member (`, "key":`), else `nil`.
+    func commaBeforeKey(quoteAt offset: Int) -> Int? {
+        guard bytes[offset] == ASCII.quote else { return nil }
+        var comma = offset - 1
+        while comma >= 0, bytes[comma] == ASCII.space || bytes[comma] == ASCII.tab { comma -= 1 }
+        guard comma >= 0, bytes[comma] == ASCII.comma else { return nil }
+        var cursor = offset + 1
+        while cursor < end, bytes[cursor] != ASCII.quote {
+            let byte = bytes[cursor]
+            if byte < 0x20 || byte == ASCII.comma || byte == ASCII.colon || byte == ASCII.backslash {
+                return nil
+            }
+            cursor += 1
+        }
+        guard cursor > offset + 1 else { return nil }
+        cursor += 1
+        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+        return cursor < end && bytes[cursor] == ASCII.colon ? comma : nil
+    }
+
+    /// Whether a number or literal alone (followed by `,`, a closer, a newline or the end) is
+    /// at `offset`: the value after a key whose `:` is missing (`{"a" 1, "b" 2}`).
+    func isLoneScalar(at offset: Int) -> Bool {
+        var cursor = offset
+        let byte = bytes[cursor]
+        if byte == ASCII.minus || ASCII.isDigit(byte) {
+            cursor += 1
+            while cursor < end, ASCII.isDigit(bytes[cursor]) || bytes[cursor] == ASCII.dot { cursor += 1 }
+            if cursor < end, bytes[cursor] | 0x20 == 0x65 {  // e or E
+                cursor += 1
+                if cursor < end, bytes[cursor] == ASCII.plus || bytes[cursor] == ASCII.minus { cursor += 1 }
+                while cursor < end, ASCII.isDigit(bytes[cursor]) { cursor += 1 }
+            }
+        } else if ASCII.isLetter(byte) {
+            while cursor < end, ASCII.isLetter(bytes[cursor]) { cursor += 1 }
+            let word = text(offset..<cursor)
+            guard ["true", "false", "null", "True", "False", "None"].contains(word) else { return false }
+        } else {
+            return false
+        }
+        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+        guard cursor < end else { return true }
+        let next = bytes[cursor]
+        return next == ASCII.comma || next == ASCII.closeBrace || next == ASCII.closeBracket
+            || next == ASCII.newline || next == ASCII.carriageReturn
+    }
+
+    /// Whether the text at `offset` (whitespace skipped) can start the next member (in an
+    /// object: a key) or element (in an array: a value), close a container, or is the end.
+    func startsNextItem(at offset: Int) -> Bool {
+        var cursor = offset
+        while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+        guard cursor < end else { return true }
+        let byte = bytes[cursor]
+        switch byte {
+        case ASCII.quote, ASCII.apostrophe, ASCII.closeBrace, ASCII.closeBracket, ASCII.comma, ASCII.slash,
+            ASCII.hash, ASCII.dot:
+            return true
+        case ASCII.openBrace, ASCII.openBracket: return !inObject
+        case ASCII.minus where !inObject, ASCII.zero...ASCII.nine where !inObject:
+            return isLoneScalar(at: cursor)
+        case 0xE2 where ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end):
+            return true
+        default:
+            // A word: a literal (in an array) or an unquoted key followed by `:` (in an object).
+            guard ASCII.isKeyStart(byte) || byte == ASCII.minus else { return false }
+            var wordEnd = cursor
+            while wordEnd < end, ASCII.isKeyCharacter(bytes[wordEnd]) { wordEnd += 1 }
+            let word = text(cursor..<wordEnd)
+            if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
+                return word == "NaN" || isLoneScalar(at: cursor)
+            }
+            while wordEnd < end, bytes[wordEnd] == ASCII.space || bytes[wordEnd] == ASCII.tab { wordEnd += 1 }
+            return wordEnd < end && bytes[wordEnd] == ASCII.colon
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// Levenshtein distance, for "did you mean" suggestions (type names, model names, commands).
+public enum EditDistance {
+    /// The number of single-character insertions, deletions and substitutions turning `a` into
+    /// `b`, by Unicode character (grapheme cluster): `between("kitten", "sitting") == 3`.
+    /// - Parameter ignoringCase: compare the lowercased strings.
+    public static func between(_ a: String, _ b: String, ignoringCase: Bool = false) -> Int {
+        let left = Array(ignoringCase ? a.lowercased() : a)
+        let right = Array(ignoringCase ? b.lowercased() : b)
+        guard !left.isEmpty else { return right.count }
+        guard !right.isEmpty else { return left.count }
+        var previous = Array(0...right.count)
+        var current = [Int](repeating: 0, count: right.count + 1)
+        for i in 1...left.count {
+            current[0] = i
+            for j in 1...right.count {
+                let cost = left[i - 1] == right[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[right.count]
+    }
+
+    /// The candidates at most `limit` edits from `word`, closest first; candidates at the same
+    /// distance keep their order in `candidates`. Linear in the length of `word` when no
+    /// candidate is within `limit` characters of its length.
+    /// - Parameters:
+    ///   - word: what the user typed.
+    ///   - candidates: the valid names.
+    ///   - limit: the largest distance accepted.
+    ///   - ignoringCase: compare the lowercased strings.
+    public static func closest(
+        to word: String, among candidates: [String], limit: Int, ignoringCase: Bool = false
+    ) -> [String] {
+        // The distance is at least the difference in length: candidates out of reach by length
+        // alone are skipped before the quadratic comparison (a 10 MB word against a command
+        // list took minutes).
+        let length = (ignoringCase ? word.lowercased() : word).count
+        return candidates.enumerated()
+            .filter { abs((ignoringCase ? $0.element.lowercased() : $0.element).count - length) <= limit }
+            .map {
+                (
+                    index: $0.offset, name: $0.element,
+                    distance: between(word, $0.element, ignoringCase: ignoringCase)
+                )
+            }
+            .filter { $0.distance <= limit }
+            .sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }
+            .map(\.name)
+    }
+}

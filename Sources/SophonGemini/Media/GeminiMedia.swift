@@ -1,0 +1,119 @@
+import Foundation
+
+/// Inline media parts from files: the MIME type sniffed from magic bytes, the size checked
+/// before the file is read, the request total capped (the API takes at most 20 MB inline).
+///
+/// Send media parts before the prompt text (``GeminiAPIClient/buildRequest(parts:promptText:responseSchema:systemInstruction:generationConfig:)``
+/// does). Re-encoding images smaller needs an image codec, which Linux lacks: the
+/// ``GeminiRequestVariant/compressMedia`` flag has no effect here.
+public enum GeminiMedia {
+    /// The MIME type of `data` from its first bytes: `image/png`, `image/jpeg`, `image/webp`,
+    /// `image/gif`, `image/heic`, `application/pdf`, or `text/plain` for NUL-free UTF-8;
+    /// `nil` for anything else.
+    public static func sniffMIMEType(_ data: Data) -> String? {
+        let bytes = [UInt8](data.prefix(16))
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        if starts(Array("%PDF-".utf8)) { return "application/pdf" }
+        if starts(Array("ftyp".utf8), at: 4), bytes.count >= 12 {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) {
+                return "image/heic"
+            }
+        }
+        if !data.contains(0), String(validating: data, as: UTF8.self) != nil { return "text/plain" }
+        return nil
+    }
+
+    /// An inline-data part holding the file at `url`.
+    /// - Parameter limit: the most bytes accepted; checked from the file size before reading.
+    /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)``,
+    ///   ``GeminiError/mediaUnreadable(path:reason:)`` (missing, unreadable, unknown type).
+    public static func inlinePart(contentsOf url: URL, limit: Int = 20 * 1024 * 1024) throws -> Part {
+        let path = url.path
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw GeminiError.mediaUnreadable(path: path, reason: "no such file")
+        }
+        guard size <= limit else { throw GeminiError.mediaTooLarge(path: path, bytes: size, limit: limit) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw GeminiError.mediaUnreadable(path: path, reason: error.localizedDescription)
+        }
+        return try inlinePart(data: data, name: path, limit: limit)
+    }
+
+    /// An inline-data part holding `data` (already in memory), its MIME type sniffed.
+    /// - Parameters:
+    ///   - data: the encoded file (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text).
+    ///   - name: what errors call it (a path, or `image 1`).
+    ///   - limit: the most bytes accepted.
+    /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)`` past `limit`,
+    ///   ``GeminiError/mediaUnreadable(path:reason:)`` for an unknown type.
+    public static func inlinePart(data: Data, name: String, limit: Int = 20 * 1024 * 1024) throws -> Part {
+        guard data.count <= limit else {
+            throw GeminiError.mediaTooLarge(path: name, bytes: data.count, limit: limit)
+        }
+        guard let mimeType = sniffMIMEType(data) else {
+            throw GeminiError.mediaUnreadable(
+                path: name, reason: "not a supported media type (PNG, JPEG, WebP, GIF, HEIC, PDF, plain text)"
+            )
+        }
+        return .inlineData(mimeType: mimeType, data: data)
+    }
+
+    /// Inline parts for `urls`, in order, within the configuration's limits.
+    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:)`` for more files than
+    ///   `maxMediaParts`; ``GeminiError/mediaTooLarge(path:bytes:limit:)`` when a file or the
+    ///   running total passes `maxInlineMediaBytes`; as ``inlinePart(contentsOf:limit:)``.
+    public static func inlineParts(contentsOf urls: [URL], configuration: GeminiClientConfiguration) throws
+        -> [Part]
+    {
+        try inlineParts(urls, configuration: configuration) { url, limit in
+            try inlinePart(contentsOf: url, limit: limit)
+        }
+    }
+
+    /// Inline parts for in-memory files, in order, within the configuration's limits; errors
+    /// name them `item 1`, `item 2`, ...
+    /// - Throws: as ``inlineParts(contentsOf:configuration:)``, and as
+    ///   ``inlinePart(data:name:limit:)``.
+    public static func inlineParts(data items: [Data], configuration: GeminiClientConfiguration) throws
+        -> [Part]
+    {
+        try inlineParts(Array(items.enumerated()), configuration: configuration) { item, limit in
+            try inlinePart(data: item.element, name: "item \(item.offset + 1)", limit: limit)
+        }
+    }
+
+    /// The parts `part` makes of `sources`, each given the bytes still allowed; refuses more
+    /// sources than `maxMediaParts` before making any.
+    private static func inlineParts<Source>(
+        _ sources: [Source], configuration: GeminiClientConfiguration, part: (Source, Int) throws -> Part
+    ) throws -> [Part] {
+        guard sources.count <= configuration.maxMediaParts else {
+            throw GeminiError.invalidRequest(
+                message:
+                    "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
+                fieldViolations: [])
+        }
+        var parts: [Part] = []
+        var total = 0
+        for source in sources {
+            let made = try part(source, configuration.maxInlineMediaBytes - total)
+            total += made.inlineData?.data.count ?? 0
+            parts.append(made)
+        }
+        return parts
+    }
+}

@@ -1,0 +1,49 @@
+/// `plugin load PATH` and `plugin unload NAME` (PRODUCT.md §4, "Plugins").
+enum PluginManagementCommand {
+    /// The usage line.
+    static let usage = "plugin load PATH | plugin unload NAME"
+
+    /// The command as the core plugin registers it.
+    static var command: PluginCommand {
+        PluginCommand(
+            name: "plugin", usage: usage, summary: "start an external plugin from a file, or stop one",
+            run: { request, context in try await run(request, context: context) })
+    }
+
+    /// Runs `plugin load|unload`. State changes print nothing on stdout; the REPL confirms on
+    /// stderr.
+    /// - Throws: ``CommandFailure``: `usage`, or the plugin's fault.
+    static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        let host = context.runtime.externalPlugins
+        switch (request.arguments.first, request.arguments.count) {
+        case ("load", 2):
+            let path = context.resolve(request.arguments[1])
+            let manifest: PluginManifest
+            do {
+                manifest = try await host.load(path: path, timeout: context.session.settings.timeout)
+            } catch {
+                throw error.failure
+            }
+            if context.mode == .interactive {
+                let names = manifest.commands.map(\.name).joined(separator: ", ")
+                context.io.printError("loaded plugin '\(manifest.name)' \(manifest.version): \(names)")
+            }
+            return .none
+        case ("unload", 2):
+            let name = request.arguments[1]
+            if context.registry.plugins.contains(where: { $0.name == name }) {
+                throw CommandFailure(
+                    kind: "usage", message: "plugin unload: '\(name)' is built in and cannot be unloaded")
+            }
+            do {
+                try host.unload(name)
+            } catch {
+                throw error.failure
+            }
+            if context.mode == .interactive { context.io.printError("unloaded plugin '\(name)'") }
+            return .none
+        default:
+            throw CommandFailure(kind: "usage", message: "usage: \(usage)")
+        }
+    }
+}

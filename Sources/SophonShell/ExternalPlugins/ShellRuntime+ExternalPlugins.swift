@@ -1,0 +1,41 @@
+/// How the runtime finds commands beyond the built-in registry: the external plugins.
+extension ShellRuntime {
+    /// The command `name`: built-in first, else an external plugin's (starting plugins as
+    /// ``ExternalPluginHost/command(named:timeout:)`` describes).
+    /// - Throws: ``CommandFailure`` `unknownCommand` with a "did you mean" suggestion drawn
+    ///   from every known command, or the fault of a plugin named `name` that failed to start.
+    func resolveCommand(named name: String) async throws -> PluginCommand {
+        if let command = registry.command(named: name) { return command }
+        do {
+            if let command = try await externalPlugins.command(named: name, timeout: session.settings.timeout)
+            {
+                return command
+            }
+        } catch {
+            throw error.failure
+        }
+        throw knownPlugins().unknownCommand(name)
+    }
+
+    /// The built-in plugins followed by the external plugins started so far, as one registry
+    /// (for listings and suggestions). Starts nothing.
+    func knownPlugins() -> PluginRegistry {
+        var combined = registry
+        for plugin in externalPlugins.startedPlugins() { combined.register(plugin) }
+        return combined
+    }
+
+    /// Every plugin, built-in and external, after starting the discovered external plugins
+    /// (for `help` and `plugins`).
+    func allPlugins() async -> PluginRegistry {
+        await externalPlugins.startAll(timeout: session.settings.timeout)
+        return knownPlugins()
+    }
+
+    /// `plugins`: one line per plugin, built-in ones first, then external ones (started ones
+    /// with their commands, others with why they are not running).
+    func pluginListing() async -> String {
+        await externalPlugins.startAll(timeout: session.settings.timeout)
+        return ([CorePlugin.pluginList(registry)] + externalPlugins.listing()).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// What every Gemini command shares: the client with a key check, the request built from the
+/// session's settings, typed failures, and the report after a call (PRODUCT.md §5).
+enum GeminiCall {
+    /// The client, after checking that a key is set (not needed under `--replay`).
+    /// - Throws: ``CommandFailure`` `missingAPIKey` with how to set one.
+    static func client(context: CommandContext, services: GeminiServices) throws -> GeminiAPIClient {
+        if let problem = services.baseURLProblem {
+            throw CommandFailure(kind: "invalidBaseURL", message: problem)
+        }
+        if !services.isReplaying, try services.apiKey() == nil {
+            throw CommandFailure(
+                kind: "missingAPIKey",
+                message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'")
+        }
+        return services.makeClient(session: context.session)
+    }
+
+    /// A ``GeminiError`` as a command failure: kind = the case name, message in the session's
+    /// language.
+    static func failure(_ error: GeminiError, context: CommandContext) -> CommandFailure {
+        CommandFailure(
+            kind: kind(of: error), message: error.description(language: context.session.settings.language))
+    }
+
+    /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
+    static func kind(of error: GeminiError) -> String {
+        switch error {
+        case .missingAPIKey: return "missingAPIKey"
+        case .invalidAPIKey: return "invalidAPIKey"
+        case .invalidModelID: return "invalidModelID"
+        case .transport: return "transport"
+        case .http: return "http"
+        case .rateLimited: return "rateLimited"
+        case .quotaExhausted: return "quotaExhausted"
+        case .modelRetired: return "modelRetired"
+        case .invalidRequest: return "invalidRequest"
+        case .promptBlocked: return "promptBlocked"
+        case .contentBlocked: return "contentBlocked"
+        case .truncated: return "truncated"
+        case .emptyResponse: return "emptyResponse"
+        case .streamEndedEarly: return "streamEndedEarly"
+        case .decodingFailed: return "decodingFailed"
+        case .mediaTooLarge: return "mediaTooLarge"
+        case .mediaUnreadable: return "mediaUnreadable"
+        }
+    }
+
+    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`);
+    /// `nil` when none is set, so the request carries no empty `generationConfig`.
+    static func generationConfig(_ settings: ShellSettings) -> GenerationConfig? {
+        var config = GenerationConfig(maxOutputTokens: settings.maxTokens, temperature: settings.temperature)
+        switch settings.thinking {
+        case .none: break
+        case .budget(let budget): config.thinkingConfig = ThinkingConfig(thinkingBudget: budget)
+        case .level(let level): config.thinkingConfig = ThinkingConfig(thinkingLevel: level)
+        }
+        return config == GenerationConfig() ? nil : config
+    }
+
+    /// The system instruction of the session, if any.
+    static func systemInstruction(_ settings: ShellSettings) -> Content? {
+        settings.system.map { Content(role: nil, parts: [.text($0)]) }
+    }
+
+    /// After a call: totals, the fallback notice, the dim line on a terminal, and the `--json`
+    /// members (`model`, `usage`, `retries`).
+    /// - Parameters:
+    ///   - requested: the model the call asked for; when a 404 sent it to the fallback and it
+    ///     is the session's model, the session switches to the fallback (PRODUCT.md §5).
+    static func finish(
+        model: String, requested: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
+        started: ContinuousClock.Instant,
+        context: CommandContext
+    ) -> [JSONMember] {
+        context.session.withState { state in
+            state.gemini.usage.add(usage)
+            state.gemini.calls += 1
+            if usedFallback, state.settings.model == requested { state.settings.model = model }
+        }
+        if usedFallback {
+            context.io.printError(
+                "note: \(requested) is not available (404); answered by the fallback \(model)")
+        }
+        let elapsed = ContinuousClock.now - started
+        if Terminal.isTerminal(STDERR_FILENO) {
+            let line =
+                "\(model) · \(usage?.promptTokenCount ?? 0) in / \(usage?.candidatesTokenCount ?? 0) out"
+                + " / \(usage?.thoughtsTokenCount ?? 0) thoughts · \(VerboseLog.seconds(elapsed))"
+                + " · \(retries) \(retries == 1 ? "retry" : "retries")"
+            context.io.printError(Terminal.dim(line))
+        }
+        return [
+            JSONMember("model", .string(model)),
+            JSONMember(
+                "usage",
+                .object([
+                    JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
+                    JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
+                    JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
+                    JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
+                ])),
+            JSONMember("retries", .integer(retries)),
+        ]
+    }
+}
+
+/// Terminal checks for decoration: colour only on a terminal, never with `NO_COLOR` or a dumb
+/// terminal.
+enum Terminal {
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Whether escape sequences may be written to stderr.
+    static var allowsColor: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        let term = environment["TERM"] ?? ""
+        return environment["NO_COLOR"] == nil && !term.isEmpty && term != "dumb" && isTerminal(STDERR_FILENO)
+    }
+
+    /// `text` dimmed when colour is allowed, else as is.
+    static func dim(_ text: String) -> String {
+        allowsColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text
+    }
+}

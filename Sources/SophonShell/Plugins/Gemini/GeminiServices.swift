@@ -1,0 +1,243 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import Synchronization
+
+/// The Gemini side of one `sophon` run: the client (made on first use, so runs that never call
+/// the API never start URLSession), the transport (live, recording or replaying a tape), the
+/// key lookup and the `--verbose` log (PRODUCT.md §4, §5 "Gemini commands", "Tapes").
+final class GeminiServices: Sendable {
+    /// How the run was started.
+    struct Options: Sendable {
+        var verbose = false
+        var recordTape: String?
+        var replayTape: String?
+        var environment: [String: String] = ProcessInfo.processInfo.environment
+    }
+
+    /// Why the services cannot start: a usage error (exit 2) before anything runs.
+    struct StartError: Error {
+        var message: String
+    }
+
+    let options: Options
+    let io: ShellIO
+    let paths: SophonPaths
+    /// The server calls go to (Google's endpoint when `SOPHON_GEMINI_BASE_URL` is unset).
+    let baseURL: URL
+    /// Why `SOPHON_GEMINI_BASE_URL` cannot be used, if it cannot: reported when a command
+    /// needs the network, so offline commands still run.
+    let baseURLProblem: String?
+    /// The key lookup: the environment first, then the key file. One instance, so the
+    /// "both variables are set" warning comes once.
+    let keychain: SophonKeychain
+    private let transport: any GeminiTransport
+    private let client = Mutex<GeminiAPIClient?>(nil)
+    /// Retries and fallback of the call in flight, from the client's events.
+    let retriesInFlight = RetryCounter()
+    /// Turns the client's events into `--verbose` lines.
+    private let verboseLog = VerboseLog()
+
+    /// Sets up the transport; opens the tape to replay or creates the one to record.
+    /// - Throws: ``StartError`` for a bad `SOPHON_GEMINI_BASE_URL` or an unusable tape.
+    init(options: Options, io: ShellIO) throws(StartError) {
+        self.options = options
+        self.io = io
+        paths = SophonPaths(environment: options.environment)
+        keychain = SophonKeychain(environment: options.environment)
+        do {
+            baseURL = try Self.baseURL(from: options.environment["SOPHON_GEMINI_BASE_URL"])
+            baseURLProblem = nil
+        } catch {
+            guard options.replayTape == nil, options.recordTape == nil else { throw error }
+            baseURL = URL(string: "https://generativelanguage.googleapis.com")!
+            baseURLProblem = error.message
+        }
+        let output = io
+        do {
+            if let replay = options.replayTape {
+                transport = try GeminiTapeReplayer(
+                    contentsOf: URL(fileURLWithPath: replay), baseURL: baseURL,
+                    warning: { output.printError("warning: \(replay): \($0)") })
+            } else if let record = options.recordTape {
+                transport = try GeminiTapeRecorder(
+                    wrapping: URLSessionTransport(), tapeURL: URL(fileURLWithPath: record), baseURL: baseURL,
+                    secrets: [], warning: { output.printError("warning: \(record): \($0)") })
+            } else {
+                transport = URLSessionTransport()
+            }
+        } catch {
+            let path = options.replayTape ?? options.recordTape ?? ""
+            let message = "\(error)"
+            throw StartError(message: message.contains(path) ? message : "\(path): \(message)")
+        }
+    }
+
+    /// `SOPHON_GEMINI_BASE_URL` (`scheme://host[:port][/prefix]`, a trailing `/v1beta`
+    /// tolerated) or Google's endpoint.
+    static func baseURL(from text: String?) throws(StartError) -> URL {
+        guard var text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            return URL(string: "https://generativelanguage.googleapis.com")!
+        }
+        while text.hasSuffix("/") { text.removeLast() }
+        if text.hasSuffix("/v1beta") { text.removeLast("/v1beta".count) }
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            throw StartError(message: "SOPHON_GEMINI_BASE_URL '\(text)' is not scheme://host[:port][/prefix]")
+        }
+        return url
+    }
+
+    /// Whether calls are answered from a tape (no key needed).
+    var isReplaying: Bool { options.replayTape != nil }
+
+    /// The key calls use, and where it came from; `nil` when none is set.
+    /// - Throws: ``CommandFailure`` (`insecureKeyFile`, `keyStoreError`) when the key file is
+    ///   readable by others or corrupt.
+    func apiKey() throws -> SecretLookup? {
+        do {
+            return try keychain.load()
+        } catch {
+            throw CommandFailure(kind: "keyStoreError", message: "\(error)")
+        }
+    }
+
+    /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
+    /// since a server (or a model) may echo it.
+    func redact(_ text: String) -> String {
+        guard let key = (try? apiKey())?.secret, !key.isEmpty, text.contains(key) else { return text }
+        return SecretMask.redact(text, secrets: [key])
+    }
+
+    /// `value` with the key masked in every string.
+    func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(redact(text))
+        case .array(let elements): .array(elements.map(redact))
+        case .object(let members): .object(members.map { JSONMember(redact($0.key), redact($0.value)) })
+        case .null, .bool, .number: value
+        }
+    }
+
+    /// The client, made on first use, and made again when the session's fallback model
+    /// (`retry-policy fallback=MODEL`) or timeout changed.
+    func makeClient(session: ShellSession) -> GeminiAPIClient {
+        let (fallback, timeout) = session.withState { ($0.gemini.fallbackModel, $0.settings.timeout) }
+        return client.withLock { existing in
+            if let existing, existing.configuration.fallbackModel.id == fallback,
+                existing.configuration.callTimeout == timeout
+            {
+                return existing
+            }
+            let made = GeminiAPIClient(
+                configuration: configuration(fallbackModel: fallback, timeout: timeout), transport: transport)
+            existing = made
+            return made
+        }
+    }
+
+    private func configuration(fallbackModel: String, timeout: Duration) -> GeminiClientConfiguration {
+        let keychain = keychain
+        let output = io
+        let verbose = options.verbose
+        let retries = retriesInFlight
+        let log = verboseLog
+        var configuration = GeminiClientConfiguration(
+            keychainAccount: SophonKeychain.geminiAccount,
+            defaultModel: GeminiModel(id: GeminiModel.shellDefaultModelID),
+            fallbackModel: GeminiModel(id: fallbackModel),
+            availableModels: GeminiModel.allPresets,
+            baseURL: baseURL,
+            callTimeout: timeout,
+            modelStore: JSONFileGeminiModelStore(fileURL: paths.settingsFile),
+            apiKeyProvider: { (try? keychain.load())?.secret },
+            observer: { event in
+                switch event {
+                case .retrying: retries.add()
+                case .fallback(_, _, let to): retries.fellBack(to: to)
+                default: break
+                }
+                if verbose, let line = log.line(for: event) { output.printError(line) }
+            })
+        if isReplaying {
+            configuration = configuration.replayingTape(skippedWait: { wait in
+                if verbose { output.printError("(replay: skipped a \(DurationParser.format(wait)) wait)") }
+            })
+        }
+        return configuration
+    }
+}
+
+/// The `--verbose` lines (PRODUCT.md §5): `-> POST /v1beta/models/M:generateContent (attempt 1)`,
+/// `<- 503 UNAVAILABLE in 12 ms`, `retry 1/2 in 0.8s after 503 UNAVAILABLE`.
+///
+/// A response is named by its status code and the google.rpc status the API pairs with it; a
+/// retry after an error response names that response, a retry after a failure with no
+/// response (a timeout, a reset, an error inside a stream) gives the failure's text.
+final class VerboseLog: Sendable {
+    /// The status of the last response seen per call label, while it was an error.
+    private let lastErrorStatus = Mutex<[String: Int]>([:])
+
+    /// The line for `event`, or `nil` for none.
+    func line(for event: GeminiClientEvent) -> String? {
+        switch event {
+        case .requestSent(let label, let method, let path, let attempt):
+            lastErrorStatus.withLock { $0[label] = nil }
+            return "-> \(method) \(path) (attempt \(attempt))"
+        case .responseReceived(let label, let status, _, let milliseconds):
+            lastErrorStatus.withLock { $0[label] = status == 200 ? nil : status }
+            return "<- \(Self.statusText(status)) in \(milliseconds) ms"
+        case .retrying(let label, let retry, let of, let wait, let reason):
+            let status = lastErrorStatus.withLock { $0[label] }
+            let cause = status.map(Self.statusText) ?? reason
+            return "retry \(retry)/\(of) in \(Self.seconds(wait)) after \(cause)"
+        case .fallback(_, let from, let to):
+            return "model \(from) answered 404; retrying on the fallback \(to)"
+        }
+    }
+
+    /// `503 UNAVAILABLE`: the code and the google.rpc status the Gemini API sends with it
+    /// (gemini-wire-format.md §5); the code alone when there is no usual one.
+    static func statusText(_ status: Int) -> String {
+        let names = [
+            200: "OK", 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
+            404: "NOT_FOUND", 408: "REQUEST_TIMEOUT", 409: "ABORTED", 429: "RESOURCE_EXHAUSTED",
+            499: "CANCELLED", 500: "INTERNAL", 501: "UNIMPLEMENTED", 502: "BAD_GATEWAY",
+            503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+        ]
+        return names[status].map { "\(status) \($0)" } ?? "\(status)"
+    }
+
+    /// `0.8s`, `2s`, `12.5s`.
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded))s" : "\(rounded)s"
+    }
+}
+
+/// Counts the retries of the call in flight and notes the model a 404 fell back to (from the
+/// client's events; a stream has no result that says so).
+final class RetryCounter: Sendable {
+    private let count = Mutex(0)
+    private let fallback = Mutex<String?>(nil)
+
+    /// Starts a new call.
+    func reset() {
+        count.withLock { $0 = 0 }
+        fallback.withLock { $0 = nil }
+    }
+
+    /// One more retry.
+    func add() { count.withLock { $0 += 1 } }
+
+    /// The call switched to the fallback model `model`.
+    func fellBack(to model: String) { fallback.withLock { $0 = model } }
+
+    /// Retries so far.
+    var value: Int { count.withLock { $0 } }
+
+    /// The fallback model that took over the call, if one did.
+    var fallbackModel: String? { fallback.withLock { $0 } }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `set model ID [--save]` and `models [--live]` (PRODUCT.md §4, §5 "Gemini commands").
+enum ModelCommands {
+    /// `set model PRESET | ID | custom:ID [--save]`: changes the session's model; `--save`
+    /// also writes it to `settings.json` as the default for new sessions. Says on stderr when
+    /// the name resolved to another model or is used as a custom model.
+    static func set(_ words: [String], context: CommandContext, services: GeminiServices?) throws
+        -> CommandResult
+    {
+        let save = words.contains("--save")
+        let names = words.filter { $0 != "--save" }
+        guard names.count == 1, let name = names.first, !name.isEmpty else {
+            throw CommandFailure(kind: "usage", message: "usage: set model PRESET | ID | custom:ID [--save]")
+        }
+        let requested = GeminiModel(selection: name)
+        guard GeminiModel.isWellFormedID(requested.id) else {
+            throw CommandFailure(
+                kind: "invalidModelID", message: "set model: '\(name)' is not a valid model ID")
+        }
+        if case .custom(let id) = requested {
+            var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
+            if let close = GeminiModel.closestPreset(to: name), !name.hasPrefix("custom:") {
+                notice += " (did you mean '\(close.id)'?)"
+            }
+            context.io.printError(notice)
+        } else if requested.id != name {
+            context.io.printError("note: \(name) is \(requested.id)")
+        }
+        if requested.isDeprecated, let successor = requested.successor {
+            context.io.printError("note: \(requested.id) is deprecated; its successor is \(successor.id)")
+        }
+        context.session.withState { $0.settings.model = requested.id }
+        if save {
+            guard let services else { return .none }
+            do {
+                try JSONFileGeminiModelStore(fileURL: services.paths.settingsFile).save(requested.id)
+            } catch {
+                throw CommandFailure(kind: "fileError", message: "set model: cannot save: \(error)")
+            }
+        }
+        return .none
+    }
+
+    /// `models`: the catalog with successors and free-tier marks; `models --live`: what the
+    /// key can reach, one model per line, and the presets the server does not serve.
+    static func models(
+        _ request: CommandRequest, context: CommandContext, services: GeminiServices
+    ) async throws -> CommandResult {
+        switch request.arguments {
+        case []:
+            return .text(catalog(current: context.session.settings.model))
+        case ["--live"]:
+            return try await live(context: context, services: services)
+        default:
+            throw CommandFailure(kind: "usage", message: "usage: models [--live]")
+        }
+    }
+
+    static func catalog(current: String) -> String {
+        let width = GeminiModel.allPresets.map(\.id.count).max() ?? 0
+        var lines = ["models (F = free tier, P = paid only; * = this session's model):"]
+        for model in GeminiModel.allPresets {
+            let mark = model.hasFreeTier ? "F" : model.isPaidOnly ? "P" : " "
+            let current = model.id == current ? "*" : " "
+            var line = "\(current) \(mark) \(model.id.padding(toLength: width, withPad: " ", startingAt: 0))"
+            line += "  \(model.presetName ?? "")"
+            if model.isDeprecated { line += " (deprecated)" }
+            if let successor = model.successor { line += " -> \(successor.id)" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult
+    {
+        let client = try GeminiCall.client(context: context, services: services)
+        let served: [GeminiModelInfo]
+        do {
+            served = try await client.listAllModels(pageSize: 1000)
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
+        }
+        var lines: [String] = []
+        var servedIDs: Set<String> = []
+        for info in served {
+            let id = GeminiModel(id: info.name ?? "").id
+            servedIDs.insert(id)
+            var line = "\(id)  \(info.displayName ?? "")"
+            line += "  in \(info.inputTokenLimit.map(String.init) ?? "?")"
+            line += " / out \(info.outputTokenLimit.map(String.init) ?? "?")"
+            if let preset = GeminiModel(id: id).presetName { line += "  (\(preset))" }
+            lines.append(line)
+        }
+        let missing = GeminiModel.allPresets.filter { !servedIDs.contains($0.id) }
+        if !missing.isEmpty {
+            lines.append("not served:")
+            lines += missing.map { "  \($0.id)  (\($0.presetName ?? ""))" }
+        }
+        return .text(lines.joined(separator: "\n"))
+    }
+}

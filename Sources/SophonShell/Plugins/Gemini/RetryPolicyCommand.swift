@@ -1,0 +1,111 @@
+import SophonGemini
+
+/// `retry-policy [default | minimal | KEY=VALUE...]` (PRODUCT.md §4, §5): keys `attempts`,
+/// `base`, `cap`, `jitter`, `retry-after`, `max-wait`, `fallback`, `downscale`; no argument
+/// shows the policy in force.
+enum RetryPolicyCommand {
+    static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        let current = context.session.withState { $0.gemini.retryPolicy }
+        switch request.arguments {
+        case []:
+            return .text(
+                describe(current, fallbackModel: context.session.withState { $0.gemini.fallbackModel }))
+        case ["default"]:
+            context.session.withState { $0.gemini.retryPolicy = .default }
+            return .none
+        case ["minimal"]:
+            context.session.withState { $0.gemini.retryPolicy = .minimal }
+            return .none
+        default:
+            var policy = current
+            var fallbackModel: String?
+            for word in request.arguments {
+                guard let equals = word.firstIndex(of: "=") else {
+                    throw CommandFailure(
+                        kind: "usage",
+                        message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
+                }
+                let key = String(word[..<equals])
+                let value = String(word[word.index(after: equals)...])
+                try apply(key, value, to: &policy, fallbackModel: &fallbackModel)
+            }
+            #if os(Linux)
+                if policy.downscale, request.arguments.contains("downscale=on") {
+                    context.io.printError(
+                        "note: downscale has no effect on Linux yet (no image codec to re-encode with)")
+                }
+            #endif
+            context.session.withState { state in
+                state.gemini.retryPolicy = policy
+                if let fallbackModel { state.gemini.fallbackModel = fallbackModel }
+            }
+            return .none
+        }
+    }
+
+    private static func apply(
+        _ key: String, _ value: String, to policy: inout GeminiRetryPolicy, fallbackModel: inout String?
+    ) throws {
+        func invalid(_ expectation: String) -> CommandFailure {
+            CommandFailure(
+                kind: "usage", message: "retry-policy \(key): expected \(expectation), got '\(value)'")
+        }
+        func flag() throws -> Bool {
+            switch value {
+            case "on": return true
+            case "off": return false
+            default: throw invalid("on or off")
+            }
+        }
+        func duration() throws -> Duration {
+            guard let parsed = DurationParser.parse(value) else {
+                throw invalid("a duration such as 500ms, 0.8s or 2m")
+            }
+            return parsed
+        }
+        switch key {
+        case "attempts":
+            guard let count = Int(value), (1...20).contains(count) else { throw invalid("a count in 1...20") }
+            policy.attempts = count
+        case "base": policy.baseDelay = try duration()
+        case "cap": policy.maxDelay = try duration()
+        case "max-wait": policy.maxServerWait = try duration()
+        case "jitter": policy.jitter = try flag() ? 0.2 : 0
+        case "retry-after": policy.honoursServerWait = try flag()
+        case "downscale": policy.downscale = try flag()
+        case "fallback":
+            switch value {
+            case "on": policy.fallbackOn404 = true
+            case "off": policy.fallbackOn404 = false
+            default:
+                let model = GeminiModel(selection: value)
+                guard GeminiModel.isWellFormedID(model.id) else { throw invalid("on, off or a model ID") }
+                policy.fallbackOn404 = true
+                fallbackModel = model.id
+            }
+        default:
+            var message = "retry-policy: unknown key '\(key)'"
+            let keys = [
+                "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
+            ]
+            if let close = Suggestions.closest(to: key, in: keys).first {
+                message += "; did you mean '\(close)'?"
+            }
+            throw CommandFailure(kind: "usage", message: message)
+        }
+    }
+
+    /// The policy as `retry-policy` prints it: one `key=value` per line.
+    static func describe(_ policy: GeminiRetryPolicy, fallbackModel: String) -> String {
+        [
+            "attempts=\(policy.attempts)",
+            "base=\(DurationParser.format(policy.baseDelay))",
+            "cap=\(DurationParser.format(policy.maxDelay))",
+            "jitter=\(policy.jitter > 0 ? "on" : "off")",
+            "retry-after=\(policy.honoursServerWait ? "on" : "off")",
+            "max-wait=\(DurationParser.format(policy.maxServerWait))",
+            "fallback=\(policy.fallbackOn404 ? fallbackModel : "off")",
+            "downscale=\(policy.downscale ? "on" : "off")",
+        ].joined(separator: "\n")
+    }
+}

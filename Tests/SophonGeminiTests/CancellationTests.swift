@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import SophonGemini
+
+/// Task cancellation stops a call at once, sleeping or in flight.
+@Suite struct CancellationTests {
+    @Test func cancellingDuringTheRetryWaitStopsTheCall() async throws {
+        let transport = ScriptedTransport([
+            .json(503, #"{"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}"#),
+            .json(
+                200, #"{"candidates": [{"content": {"parts": [{"text": "late"}]}, "finishReason": "STOP"}]}"#),
+        ])
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder())
+        configuration.sleep = { duration in
+            startedContinuation.yield()
+            try await Task.sleep(for: .seconds(600))
+        }
+        let client = GeminiAPIClient(configuration: configuration, transport: transport)
+        let task = Task { try await client.generateText(label: "t", contents: [.user("hi")]) }
+        for await _ in started { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(transport.requests.count == 1)
+    }
+
+    @Test func cancellingInFlightStopsTheRequest() async throws {
+        let server = try FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
+        let client = GeminiAPIClient(
+            configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
+        let task = Task { try await client.generateText(label: "t", contents: [.user("hi")]) }
+        for _ in 0..<500 where try server.paths().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(try server.paths().count == 1)
+    }
+
+    @Test func cancellingAStreamConsumerStopsTheStream() async throws {
+        let server = try FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
+        let client = GeminiAPIClient(
+            configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
+        let task = Task {
+            var count = 0
+            for try await _ in client.streamGenerateContent(
+                label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
+            {
+                count += 1
+            }
+            return count
+        }
+        for _ in 0..<500 where try server.paths().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        // A cancelled consumer's `for try await` simply ends: no chunk, no error, no 15 s wait.
+        #expect(try await task.value == 0)
+    }
+}

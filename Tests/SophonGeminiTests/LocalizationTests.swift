@@ -1,0 +1,125 @@
+import Foundation
+import SophonCore
+import Testing
+
+@testable import SophonGemini
+
+/// The strings tables: same keys and placeholders everywhere, loaded per language, chosen from
+/// the environment.
+@Suite struct LocalizationTests {
+    static let languages = GeminiLocalization.supportedLanguages
+
+    static func table(_ language: String) throws -> [String: String] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Sources/SophonGemini/Resources/\(language).lproj/Localizable.strings")
+        let data = try Data(contentsOf: url)
+        let plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+        return try #require(plist as? [String: String])
+    }
+
+    static func placeholders(_ text: String) -> [String] {
+        var result: [String] = []
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            let next = rest.index(after: percent)
+            guard next < rest.endIndex else { break }
+            result.append("%" + String(rest[next]))
+            rest = rest[rest.index(after: next)...]
+        }
+        return result
+    }
+
+    @Test(arguments: languages)
+    func everyTableHasEveryKeyWithTheSamePlaceholders(language: String) throws {
+        let english = try Self.table("en")
+        let table = try Self.table(language)
+        #expect(Set(table.keys) == Set(english.keys))
+        for (key, value) in english {
+            #expect(Self.placeholders(table[key] ?? "") == Self.placeholders(value), "\(language): \(key)")
+        }
+    }
+
+    static let everyError: [GeminiError] = [
+        .missingAPIKey, .invalidAPIKey(message: "m"), .invalidModelID("x y"),
+        .transport(.timedOut, detail: "d"),
+        .transport(.connectionLost, detail: "d"), .transport(.cannotConnect, detail: "d"),
+        .transport(.badResponse, detail: "d"), .transport(.other, detail: "d"),
+        .http(status: 500, apiStatus: "INTERNAL", message: "m", details: []), .rateLimited(retryAfter: nil),
+        .rateLimited(retryAfter: .milliseconds(34_400)), .quotaExhausted(quotaId: "q", message: "m"),
+        .quotaExhausted(quotaId: nil, message: "m"), .modelRetired(modelID: "gemini-1.0-pro"),
+        .invalidRequest(message: "m", fieldViolations: [FieldViolation(field: "f", description: "d")]),
+        .promptBlocked(reason: .safety, message: nil), .contentBlocked(reason: .recitation, partialText: ""),
+        .truncated(partialText: "", partialValue: nil), .emptyResponse, .streamEndedEarly(partialText: ""),
+        .decodingFailed(reason: "r", excerpt: "e"), .mediaTooLarge(path: "p", bytes: 2, limit: 1),
+        .mediaUnreadable(path: "p", reason: "r"),
+    ]
+
+    @Test(arguments: languages)
+    func everyErrorHasATranslatedDescription(language: String) throws {
+        let table = try Self.table(language)
+        for error in Self.everyError {
+            let text = error.description(language: language)
+            #expect(!text.contains("error."), "\(language): \(text)")
+            #expect(!text.contains("transport."), "\(language): \(text)")
+            #expect(!text.isEmpty)
+        }
+        let expected = try #require(table["error.emptyResponse"])
+        #expect(GeminiError.emptyResponse.description(language: language) == expected)
+    }
+
+    @Test func exactTexts() {
+        #expect(
+            GeminiError.rateLimited(retryAfter: .milliseconds(34_400)).description(language: "en")
+                == "Rate limited by the server: retry in 34.4 s.")
+        #expect(
+            GeminiError.modelRetired(modelID: "gemini-1.0-pro").description(language: "es")
+                == "El modelo «gemini-1.0-pro» no está disponible: fue retirado o no existe.")
+        #expect(GeminiError.emptyResponse.description(language: "zh-Hans") == "模型返回了空回答。")
+        #expect(GeminiError.emptyResponse.description(language: "zh-Hant") == "模型傳回了空白回答。")
+    }
+
+    @Test(arguments: [
+        (["LANGUAGE": "es:en", "LANG": "zh_CN.UTF-8"], "es"),
+        (["LANGUAGE": "fr:zh_TW", "LANG": "en_US.UTF-8"], "zh-Hant"),
+        (["LC_ALL": "zh_CN.UTF-8", "LANG": "es_ES.UTF-8"], "zh-Hans"),
+        (["LC_MESSAGES": "es_MX.UTF-8", "LANG": "en_US.UTF-8"], "es"),
+        (["LANG": "zh_HK.UTF-8"], "zh-Hant"),
+        (["LANG": "zh-Hant-TW"], "zh-Hant"),
+        (["LANG": "C"], "en"),
+        (["LANG": "fr_FR.UTF-8"], "en"),
+        ([:], "en"),
+    ])
+    func languageFromTheEnvironment(environment: [String: String], expected: String) {
+        #expect(GeminiLocalization.language(fromEnvironment: environment) == expected)
+        #expect(GeminiLocalization(language: nil, environment: environment).language == expected)
+    }
+
+    @Test func anExplicitLanguageWins() {
+        #expect(GeminiLocalization(language: "zh_TW", environment: ["LANG": "es_ES"]).language == "zh-Hant")
+        #expect(GeminiLocalization(language: "xx", environment: ["LANG": "es_ES"]).language == "es")
+    }
+
+    @Test func descriptionsMaskKeyShapedText() {
+        let key = "AIzaSyD-0123456789abcdefghijklmnopqrstu"
+        let error = GeminiError.http(
+            status: 400, apiStatus: "INVALID_ARGUMENT", message: "bad key \(key)!", details: [])
+        #expect(error.description(language: "en") == "HTTP 400 INVALID_ARGUMENT: bad key ••••rstu!")
+        let redacted = GeminiError.invalidAPIKey(message: "k=secret-value-1234 and secret-value-1234")
+            .redacting(["secret-value-1234"])
+        #expect(redacted == .invalidAPIKey(message: "k=••••1234 and ••••1234"))
+    }
+
+    @Test func retryableClassification() {
+        let retryable = Self.everyError.filter(\.isRetryable)
+        #expect(
+            retryable == [
+                .transport(.timedOut, detail: "d"), .transport(.connectionLost, detail: "d"),
+                .transport(.cannotConnect, detail: "d"), .transport(.badResponse, detail: "d"),
+                .transport(.other, detail: "d"),
+                .http(status: 500, apiStatus: "INTERNAL", message: "m", details: []),
+                .rateLimited(retryAfter: nil), .rateLimited(retryAfter: .milliseconds(34_400)),
+                .streamEndedEarly(partialText: ""),
+            ])
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// The real `sophon` binary pointed at a ``FakeGeminiProcess`` (`SOPHON_GEMINI_BASE_URL`),
+/// with a `SOPHON_HOME` of its own that lasts across runs (for `settings.json` and tapes)
+/// and `GEMINI_API_KEY` set. Test support only.
+final class GeminiShell {
+    /// The fake server the runs talk to.
+    let server: FakeGeminiProcess
+    /// `SOPHON_HOME`, `HOME` and the current directory of every run.
+    let home: URL
+    /// The key runs send (`GEMINI_API_KEY`); `nil` runs with no key at all.
+    var key: String?
+
+    /// Starts a server expecting `serverKey`; runs send `key`.
+    init(serverKey: String = "test-key", key: String? = "test-key") throws {
+        server = try FakeGeminiProcess(key: serverKey)
+        home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-gemini-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        self.key = key
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The environment of a run: no inherited key, the server's URL, the home folder.
+    var environment: [String: String] {
+        var environment = [
+            "PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8",
+            "SOPHON_GEMINI_BASE_URL": server.baseURL,
+        ]
+        if let key { environment["GEMINI_API_KEY"] = key }
+        return environment
+    }
+
+    /// Writes `text` to `name` in the home folder; returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = home.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// The text of `name` in the home folder, `nil` when it does not exist.
+    func read(_ name: String) -> String? {
+        try? String(contentsOf: home.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Runs `sophon arguments` to the end (killed after `timeout` seconds: a hang).
+    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 60) throws
+        -> SophonProcess.Outcome
+    {
+        let running = try start(arguments, timeout: timeout)
+        running.input.fileHandleForWriting.write(Data(stdin.utf8))
+        try running.input.fileHandleForWriting.close()
+        return running.finish()
+    }
+
+    /// Starts `sophon arguments`, for tests that read its stdout as it comes.
+    func start(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunningSophon {
+        try RunningSophon(arguments: arguments, environment: environment, directory: home, timeout: timeout)
+    }
+}
+
+/// A `sophon` process whose stdout is read as it arrives.
+final class RunningSophon {
+    let process = Process()
+    let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let watchdog: DispatchWorkItem
+    private var seen = Data()
+    private let stderrData = CollectedBytes()
+    private let stderrDone = DispatchSemaphore(value: 0)
+
+    init(arguments: [String], environment: [String: String], directory: URL, timeout: TimeInterval) throws {
+        process.executableURL = SophonProcess.binary
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let process = process
+        watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        let handle = errors.fileHandleForReading
+        let collected = stderrData
+        let done = stderrDone
+        Thread {
+            let data = handle.readDataToEndOfFile()
+            collected.set(data)
+            done.signal()
+        }.start()
+    }
+
+    /// Everything read from stdout so far.
+    var stdoutSoFar: String { String(decoding: seen, as: UTF8.self) }
+
+    /// Reads stdout until it contains `text` or ends; returns what was read in all.
+    @discardableResult
+    func readStdout(until text: String) -> String {
+        while !stdoutSoFar.contains(text) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        return stdoutSoFar
+    }
+
+    /// Waits for the end of the run and returns all it printed.
+    func finish() -> SophonProcess.Outcome {
+        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        stderrDone.wait()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return SophonProcess.Outcome(
+            stdout: stdoutSoFar, stderr: String(decoding: stderrData.value, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+}
+
+/// Bytes handed from a reader thread to the test.
+final class CollectedBytes: Sendable {
+    private let bytes = Mutex(Data())
+
+    func set(_ data: Data) { bytes.withLock { $0 = data } }
+
+    var value: Data { bytes.withLock { $0 } }
+}

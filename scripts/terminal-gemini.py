@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Terminal tests of Ctrl-C during Gemini calls, in a pseudo-terminal (pexpect), against
+scripts/fake_gemini.py over HTTP.
+
+Usage: scripts/terminal-gemini.py [BINARY]   (default: $SOPHON_BINARY, else .build/debug/sophon)
+       scripts/terminal-gemini.py BINARY -k NAME   (only the tests whose name contains NAME)
+
+Each test starts a fake server on a free port and runs the binary in a pty with a fresh
+SOPHON_HOME, SOPHON_GEMINI_BASE_URL pointing at the server and GEMINI_API_KEY set. It checks:
+Ctrl-C during an `ask` the server holds for 20 s, and during a stream that sends one chunk a
+second, is back at the prompt within a second, the server sees the connection closed, and the
+next `ask` works; 20 Ctrl-Cs timed just as replies finish never end the shell.
+Needs pexpect. Exits 0 when every test passed, 1 otherwise.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+
+import pexpect
+
+PROMPT = "sophon> "
+TIMEOUT = 10  # seconds: catches a hang; only the Ctrl-C checks measure time (a 1 s budget)
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def only_filter():
+    if "-k" in sys.argv:
+        index = sys.argv.index("-k")
+        if index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+    return None
+
+
+def binary_path():
+    args = [a for a in sys.argv[1:] if not a.startswith("-") and a != only_filter()]
+    if args:
+        return os.path.abspath(args[0])
+    if os.environ.get("SOPHON_BINARY"):
+        return os.environ["SOPHON_BINARY"]
+    return os.path.join(HERE, "..", ".build", "debug", "sophon")
+
+
+BINARY = binary_path()
+
+
+class FakeServer:
+    """scripts/fake_gemini.py on a free port, stopped by stop()."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0", "--key", "test-key"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.port = int(self.process.stdout.readline())
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def control(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return json.loads(response.read() or b"null")
+
+    def script(self, *replies):
+        self.control("POST", "/_sophon/script", {"reset": True, "replies": list(replies)})
+
+    def requests(self):
+        return self.control("GET", "/_sophon/requests")
+
+    def wait_for(self, condition, what):
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if condition(self.requests()):
+                return
+            time.sleep(0.05)
+        raise AssertionError("the server never saw " + what + ": " + repr(self.requests()))
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+
+
+class Session:
+    """A fresh SOPHON_HOME, a fake server, and the shell in a pty talking to it."""
+
+    def __init__(self):
+        self.home = tempfile.mkdtemp(prefix="sophon-gemini-")
+        self.server = FakeServer()
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.home,
+            "SOPHON_HOME": self.home,
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+            "SOPHON_GEMINI_BASE_URL": self.server.url,
+            "GEMINI_API_KEY": "test-key",
+        }
+        self.child = pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT,
+                                   dimensions=(24, 200))
+        self.child.expect_exact(PROMPT)
+
+    def enter(self, line):
+        self.child.send(line + "\r")
+
+    def interrupt_and_time_the_prompt(self):
+        started = time.monotonic()
+        self.child.sendintr()
+        self.child.expect_exact(PROMPT)
+        return time.monotonic() - started
+
+    def ask_works(self, text):
+        self.server.script({"kind": "generate", "text": text})
+        self.enter("ask and now?")
+        self.child.expect_exact(text)
+        self.child.expect_exact(PROMPT)
+
+    def close(self):
+        try:
+            self.child.sendcontrol("d")
+            self.child.expect(pexpect.EOF)
+            self.child.close()
+            return self.child.exitstatus
+        finally:
+            self.server.stop()
+            shutil.rmtree(self.home, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_ctrl_c_during_an_ask_the_server_holds_for_20_s(session):
+    session.server.script({"fault": "stall", "seconds": 20, "text": "too late"})
+    session.enter("ask Are you there?")
+    session.server.wait_for(lambda seen: len(seen) == 1, "the ask")
+    time.sleep(0.3)
+    elapsed = session.interrupt_and_time_the_prompt()
+    assert elapsed < 1.0, "Ctrl-C took %.2f s to get back to the prompt" % elapsed
+    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed")
+    session.ask_works("Back again after the stall.")
+
+
+def test_ctrl_c_during_a_stream_that_sends_one_chunk_a_second(session):
+    chunks = ["one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight ", "nine ", "ten."]
+    session.server.script({"kind": "generate", "chunks": chunks, "chunkDelay": 1.0})
+    session.enter("ask Count to ten slowly.")
+    session.child.expect_exact("one two ")
+    elapsed = session.interrupt_and_time_the_prompt()
+    assert elapsed < 1.0, "Ctrl-C took %.2f s to get back to the prompt" % elapsed
+    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed")
+    assert "ten." not in session.child.before
+    session.ask_works("Streams work after the interrupted one.")
+
+
+def test_twenty_ctrl_cs_timed_as_replies_finish_never_end_the_shell(session):
+    for number in range(20):
+        text = "reply number %d" % number
+        session.server.script({"kind": "generate", "chunks": ["reply ", "number %d" % number]})
+        session.enter("ask Reply, please.")
+        session.child.expect_exact(text)
+        time.sleep((number % 5) * 0.004)  # around the moment the command ends
+        session.child.sendintr()
+        session.child.expect_exact(PROMPT)
+        assert session.child.isalive(), "the shell ended after Ctrl-C number %d" % (number + 1)
+    session.enter("echo still here")
+    session.child.expect(r"\r\nstill here\r\n")
+    session.child.expect_exact(PROMPT)
+    assert session.child.isalive()
+
+
+# ---------------------------------------------------------------- runner
+
+
+def main():
+    if not os.path.exists(BINARY):
+        print("terminal-gemini: no binary at %s" % BINARY, file=sys.stderr)
+        return 2
+    tests = [(name, f) for name, f in sorted(globals().items()) if name.startswith("test_")]
+    if only_filter():
+        tests = [(n, f) for n, f in tests if only_filter() in n]
+    failed = 0
+    for name, test in tests:
+        session = None
+        try:
+            session = Session()
+            test(session)
+            status = session.close()
+            session = None
+            assert status == 0, "Ctrl-D ended the shell with status %r" % status
+            print("ok      %s" % name)
+        except Exception:  # noqa: BLE001 - report every failure and go on
+            failed += 1
+            print("FAILED  %s" % name)
+            traceback.print_exc()
+        finally:
+            if session is not None:
+                session.child.close(force=True)
+                session.server.stop()
+                shutil.rmtree(session.home, ignore_errors=True)
+    print("%d passed, %d failed" % (len(tests) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
