@@ -13,6 +13,9 @@ enum ResponseFuzz {
     /// A key the seeds put in error bodies (Google's invalid-key error echoes the key).
     static let fuzzKey = "AIzaSyFuzzKey0123456789abcdefghijklmnop"
 
+    /// The schema of ``Reply``, for schema-guided candidate choice.
+    static let replySchema = try? GeminiSchema.parseSpec("{ title: string, year?: integer, tags?: [string] }")
+
     struct Reply: Decodable {
         var title: String
         var year: Int?
@@ -69,9 +72,10 @@ enum ResponseFuzz {
         } catch {
             fuzzRequire(false, "ReplyCheck threw \(error)")
         }
-        for allowPartial in [false, true] {
+        for (schema, allowPartial) in [(nil, false), (replySchema, true)] {
             do {
-                _ = try StructuredReplyDecoder.decode(Reply.self, from: response, allowPartial: allowPartial)
+                _ = try StructuredReplyDecoder.decode(
+                    Reply.self, from: response, schema: schema, allowPartial: allowPartial)
             } catch let error as GeminiError {
                 errors.append(error)
             } catch {

@@ -5,8 +5,9 @@ import Testing
 
 /// Bad input through the real binary (issue 8, item 5): huge lines, invalid UTF-8, NUL bytes,
 /// binary files, absurd nesting and huge files each end in a clear error naming what was wrong
-/// and where — never a crash, a hang or megabytes of stderr.
-@Suite struct BadInputTests {
+/// and where — never a crash, a hang or megabytes of stderr. Serialized: each test blocks its
+/// thread while the binary works through megabytes, and the other suites need the pool.
+@Suite(.serialized) struct BadInputTests {
     static let megabytes10 = 10_000_000
 
     /// A fresh folder holding `files` (name -> bytes), for ``SophonProcess/run`` to copy.
