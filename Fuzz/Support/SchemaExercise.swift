@@ -76,7 +76,9 @@ enum SchemaExercise {
         guard case .object(let members) = schema else { return schema }
         // `nullable` says nothing more on a `NULL` type, nor without a type (JSON Schema's `{}`
         // already admits null).
-        let redundantNullable = schema["type"] == .string("NULL") || schema["type"] == nil
+        // (A typeless enum keeps it: its JSON Schema form lists null among the values.)
+        let redundantNullable =
+            schema["type"] == .string("NULL") || (schema["type"] == nil && schema["enum"] == nil)
         var kept: [JSONMember] = []
         for member in members {
             switch member.key {
@@ -84,6 +86,8 @@ enum SchemaExercise {
                 continue
             case "nullable" where redundantNullable:
                 continue
+            case "type" where member.value == .string("STRING") && schema["enum"] != nil:
+                continue  // An enum is a string enum: the converter adds the type the API needs.
             case "items":
                 kept.append(JSONMember(member.key, comparable(member.value)))
             case "anyOf":
