@@ -181,6 +181,10 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func closestPreset(to text: String) -> GeminiModel? {
         guard GeminiModel(presetName: text) == nil else { return nil }
         var best: (distance: Int, model: GeminiModel)?
+        // Nothing is within 3 edits of text more than 3 characters longer than every name;
+        // skipping it keeps the quadratic comparison off huge input.
+        let longest = allPresets.map { max($0.id.count, ($0.presetName ?? $0.id).count) }.max() ?? 0
+        guard text.count <= longest + 3 else { return nil }
         for preset in allPresets {
             let distance = min(
                 EditDistance.between(text, preset.id, ignoringCase: true),

@@ -5,6 +5,12 @@ enum JSONValueText {
     /// `text` as a quoted JSON string literal.
     static func quoted(_ text: String) -> String { JSONValue.string(text).compactText }
 
+    /// `text` quoted for a message about a word the user typed, cut at 40 characters with `…`
+    /// (a 10 MB "type name" is named, not echoed).
+    static func quotedWord(_ text: String) -> String {
+        quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+    }
+
     /// A short rendering for messages: `string "2016"`, `number 3`, `boolean true`, `null`,
     /// `array`, `object`. Long strings are cut at 40 characters with `…`.
     static func describe(_ value: JSONValue) -> String {

@@ -76,7 +76,7 @@ struct SchemaConciseSyntaxParser {
                 let hint = EditDistance.closest(to: typeName, among: names, limit: 2, ignoringCase: true)
                     .first.map { "did you mean \($0)?" }
                 throw error(
-                    "unknown type \(JSONValueText.quoted(typeName)) (\(hint ?? "expected str, int, float or bool"))",
+                    "unknown type \(JSONValueText.quotedWord(typeName)) (\(hint ?? "expected str, int, float or bool"))",
                     at: typeStart)
             }
             type = known

@@ -279,7 +279,7 @@ struct SchemaTypeSyntaxParser {
         character.isNewline ? "line break" : "'\(character)'"
     }
 
-    private func quotedWord(_ word: String) -> String { JSONValueText.quoted(word) }
+    private func quotedWord(_ word: String) -> String { JSONValueText.quotedWord(word) }
 
     private func error(_ message: String, at index: Int) -> GeminiSchemaSyntaxError {
         SchemaTextLocation.error(message, at: index, in: characters)

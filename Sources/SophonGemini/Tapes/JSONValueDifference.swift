@@ -32,16 +32,21 @@ struct JSONValueDifference: Sendable, Hashable {
     {
         switch (recorded, got) {
         case (.object(let left), .object(let right)):
-            for member in left {
-                let path = path.appending(.key(member.key))
-                guard let other = right.first(where: { $0.key == member.key }) else {
-                    return JSONValueDifference(path: path, recorded: member.value, got: nil)
+            // A repeated key counts once, with its last value, as in `JSONValue` lookups; keys
+            // are looked up in a dictionary, so large objects compare in linear time.
+            let leftValues = lastValues(left)
+            let rightValues = lastValues(right)
+            for key in keysInOrder(left) {
+                let path = path.appending(.key(key))
+                guard let value = leftValues[key] else { continue }
+                guard let other = rightValues[key] else {
+                    return JSONValueDifference(path: path, recorded: value, got: nil)
                 }
-                if let difference = first(member.value, other.value, at: path) { return difference }
+                if let difference = first(value, other, at: path) { return difference }
             }
-            for member in right where !left.contains(where: { $0.key == member.key }) {
+            for key in keysInOrder(right) where leftValues[key] == nil {
                 return JSONValueDifference(
-                    path: path.appending(.key(member.key)), recorded: nil, got: member.value)
+                    path: path.appending(.key(key)), recorded: nil, got: rightValues[key])
             }
             return nil
         case (.array(let left), .array(let right)):
@@ -61,6 +66,17 @@ struct JSONValueDifference: Sendable, Hashable {
         default:
             return recorded == got ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
         }
+    }
+
+    /// Each key's last value.
+    private static func lastValues(_ members: [JSONMember]) -> [String: JSONValue] {
+        Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Each key once, in the order of its first appearance.
+    private static func keysInOrder(_ members: [JSONMember]) -> [String] {
+        var seen = Set<String>()
+        return members.map(\.key).filter { seen.insert($0).inserted }
     }
 
     /// Same literal, or the same decimal value (`1`, `1.0`, `1e0`).

@@ -42,14 +42,35 @@ struct ShellSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameter withLocation: `true` for scripts, `-c` and stdin
     ///   (`FILE:LINE:COL: error: MESSAGE`); `false` for interactive input (`error: MESSAGE`).
     /// - Returns: three lines joined by `\n` (header, source line, caret line), no final newline.
+    ///   A source line longer than ``maximumShownLength`` characters is shown as an excerpt
+    ///   around the column (see ``excerpt(of:around:)``).
     func rendered(withLocation: Bool) -> String {
         let header =
             withLocation
             ? "\(sourceName):\(line):\(column): error: \(message)"
             : "error: \(message)"
-        return header + "\n" + sourceLine + "\n"
+        let shown = ShellSyntaxError.excerpt(of: sourceLine, around: column)
+        return header + "\n" + shown.text + "\n"
             + ShellSyntaxError.caretLine(
-                under: column, of: sourceLine)
+                under: shown.column, of: shown.text)
+    }
+
+    /// The longest source line shown whole under an error, in characters.
+    static let maximumShownLength = 120
+
+    /// The part of `line` shown under an error: the whole line when it has at most
+    /// ``maximumShownLength`` characters; else that many characters around `column` (half of
+    /// them before it, or the last ones near the end), with `…` marking each cut end, so a 10 MB line
+    /// gives a readable error, not 20 MB of stderr.
+    /// - Returns: the text and the column of the error within it (1-based, in characters).
+    static func excerpt(of line: String, around column: Int) -> (text: String, column: Int) {
+        let count = line.count
+        guard count > maximumShownLength else { return (line, column) }
+        let start = max(0, min(column - 1 - maximumShownLength / 2, count - maximumShownLength))
+        let end = min(count, start + maximumShownLength)
+        let middle = line.dropFirst(start).prefix(end - start)
+        let text = (start > 0 ? "…" : "") + middle + (end < count ? "…" : "")
+        return (text, column - start + (start > 0 ? 1 : 0))
     }
 
     /// A line with `^` under 1-based `column` of `line`.

@@ -108,7 +108,8 @@ enum ExtractCommand {
         return joined
     }
 
-    /// The bytes of the file at `path`, refused by size before it is read.
+    /// The bytes of the file at `path`, refused by size before it is read; a device or pipe
+    /// (size 0) is read up to `limit` + 1 bytes and refused past `limit`.
     /// - Throws: ``CommandFailure`` (`fileError`) for a missing file, a folder, a file over
     ///   `limit` bytes, or a read error.
     static func readFile(_ path: String, command: String, limit: Int = maximumInputBytes) throws -> Data {
@@ -127,11 +128,25 @@ enum ExtractCommand {
                 kind: "fileError",
                 message: "\(command): '\(path)' is \(size) bytes; the limit is \(limit) bytes")
         }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw CommandFailure(kind: "fileError", message: "\(command): cannot read '\(path)': \(error)")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure(
+                kind: "fileError", message: "\(command): cannot read '\(path)': permission denied")
         }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // Bounded whatever the size said: devices and pipes report 0 (`@/dev/zero`).
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw CommandFailure(
+                kind: "fileError", message: "\(command): cannot read '\(path)': \(error.localizedDescription)"
+            )
+        }
+        guard data.count <= limit else {
+            throw CommandFailure(
+                kind: "fileError", message: "\(command): '\(path)' is more than \(limit) bytes, the limit")
+        }
+        return data
     }
 
     /// UTF-8 text from `data`; invalid bytes become U+FFFD, with a note saying so.

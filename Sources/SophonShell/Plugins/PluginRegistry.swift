@@ -33,7 +33,9 @@ struct PluginRegistry: Sendable {
 
     /// The error for an unknown command, with "did you mean" suggestions.
     func unknownCommand(_ name: String) -> CommandFailure {
-        var message = "unknown command '\(name)'"
+        // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
+        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
+        var message = "unknown command '\(shown)'"
         let suggestions = Suggestions.closest(to: name, in: commandNames)
         if let first = suggestions.first { message += "; did you mean '\(first)'?" }
         return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")

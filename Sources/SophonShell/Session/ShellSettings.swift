@@ -127,7 +127,8 @@ struct ShellSettings: Sendable, Equatable {
     }
 
     private static func unknown(_ name: String) -> CommandFailure {
-        var message = "unknown setting '\(name)'"
+        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
+        var message = "unknown setting '\(shown)'"
         if let suggestion = Suggestions.closest(to: name, in: names).first {
             message += "; did you mean '\(suggestion)'?"
         }
