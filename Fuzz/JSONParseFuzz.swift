@@ -24,10 +24,6 @@ enum JSONParseFuzz {
         // A fence inside a string is searched first by design, so only fence-free text is
         // held to the extractor check.
         guard !text.contains("```"), !text.contains("~~~") else { return }
-        // Known issue (docs/reliability.md, finding 4): a line break between a closing quote
-        // and a `:` makes the extractor keep the quote as text. Skipped until the JSON engine
-        // handles it, so CI keeps finding anything else; drop this line with the fix.
-        guard !hasLineBreakBeforeColon(Array(text.utf8)) else { return }
         switch value {
         case .array, .object:
             let extracted = try? LLMJSONExtractor().extract(from: text)
@@ -36,22 +32,6 @@ enum JSONParseFuzz {
         default:
             break
         }
-    }
-}
-
-extension JSONParseFuzz {
-    /// Whether a `"` is followed by blanks, a line break, blanks and a `:`.
-    static func hasLineBreakBeforeColon(_ bytes: [UInt8]) -> Bool {
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\"") {
-            var cursor = index + 1
-            var sawLineBreak = false
-            while cursor < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[cursor]) {
-                if bytes[cursor] == 0x0A { sawLineBreak = true }
-                cursor += 1
-            }
-            if sawLineBreak, cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") { return true }
-        }
-        return false
     }
 }
 

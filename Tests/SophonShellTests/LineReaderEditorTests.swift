@@ -70,9 +70,22 @@ final class LineReaderPseudoTerminal: Sendable {
                 InterruptSignal.simulateInterrupt()
                 return
             }
+            // Let the editor settle into raw mode after drawing the prompt: on a loaded machine
+            // keys written in the same instant can meet the terminal still in canonical mode.
+            usleep(100_000)
             let bytes = Array(keys.utf8)
             _ = write(master, bytes, bytes.count)
         }
+    }
+
+    /// Runs one read with a watchdog: if it has not returned after 20 s (keys lost to a race
+    /// with the terminal's mode, say), simulates Ctrl-C so the read returns `.interrupted` and
+    /// the test fails instead of hanging the whole run.
+    func guarded(_ read: () -> LineInput) -> LineInput {
+        let watchdog = DispatchWorkItem { InterruptSignal.simulateInterrupt() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        defer { watchdog.cancel() }
+        return read()
     }
 
     func close() {
@@ -114,27 +127,27 @@ extension LineReaderTerminalTests {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("echo hi\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("echo hi"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo hi"))
             terminal.type("\"\"\"\r", afterPrompt: "   ...> ", count: 1)
-            #expect(editor.readLine(prompt: "   ...> ") == .line("\"\"\""))
+            #expect(terminal.guarded { editor.readLine(prompt: "   ...> ") } == .line("\"\"\""))
         }
 
         @Test func backspaceDeletesACharacterNotAByte() throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("echo café\u{7F}\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("echo caf"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo caf"))
             terminal.type("中文\u{8}x\r", count: 2)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("中x"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("中x"))
         }
 
         @Test func ctrlDOnAnEmptyLineEndsInputAndNotOnAFullOne() throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("ab\u{4}\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("ab"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("ab"))
             terminal.type("\u{4}", count: 2)
-            #expect(editor.readLine(prompt: "sophon> ") == .endOfInput)
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .endOfInput)
         }
 
         @Test func ctrlCDropsTheLineAndTheNextReadStartsEmpty() throws {
@@ -146,9 +159,9 @@ extension LineReaderTerminalTests {
                 _ = terminal.wait(for: "partial")
                 InterruptSignal.simulateInterrupt()  // What the SIGINT handler does.
             }
-            #expect(editor.readLine(prompt: "sophon> ") == .interrupted)
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .interrupted)
             terminal.type("next\r", count: 2)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("next"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("next"))
         }
 
         @Test func upRecallsEntriesFromTheHistoryFile() throws {
@@ -159,9 +172,11 @@ extension LineReaderTerminalTests {
             defer { finish(editor) }
             #expect(editor.historyLoadError == nil)
             terminal.type("\u{1B}[A\u{1B}[A\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("echo one"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo one"))
             terminal.type("\u{10}\r", count: 2)  // Ctrl-P: the multi-line entry, whole.
-            #expect(editor.readLine(prompt: "sophon> ") == .line("ask \"\"\"\nline two\n\"\"\""))
+            #expect(
+                terminal.guarded { editor.readLine(prompt: "sophon> ") }
+                    == .line("ask \"\"\"\nline two\n\"\"\""))
         }
 
         @Test func recordAddsToMemoryAndFileButSkipsLeadingSpaces() throws {
@@ -172,9 +187,9 @@ extension LineReaderTerminalTests {
             try editor.record(" key secret")
             try editor.record("let x = 1")
             terminal.type("\u{10}\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("let x = 1"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("let x = 1"))
             terminal.type("\u{10}\u{10}\r", count: 2)  // Only one entry: stays on it.
-            #expect(editor.readLine(prompt: "sophon> ") == .line("let x = 1"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("let x = 1"))
             #expect(try history.load() == ["let x = 1"])
         }
 
@@ -186,9 +201,9 @@ extension LineReaderTerminalTests {
             }
             defer { finish(editor) }
             terminal.type("sav\tx.sophon\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("save x.sophon"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("save x.sophon"))
             terminal.type("echo sav \u{2}\u{2}\t\r", count: 2)  // Ctrl-B twice: the cursor is inside.
-            #expect(editor.readLine(prompt: "sophon> ") == .line("echo save v "))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo save v "))
             #expect(calls.withLock { $0 } == ["sav|3", "echo sav |7"])
         }
 
@@ -206,7 +221,8 @@ extension LineReaderTerminalTests {
                 _ = write(terminal.master, "p\t\r", 3)
             }
             #expect(
-                editor.readLine(prompt: "sophon> ") == .line("set model gemini-2.5-pro "),
+                terminal.guarded { editor.readLine(prompt: "sophon> ") }
+                    == .line("set model gemini-2.5-pro "),
                 "\(terminal.text.debugDescription)")
         }
 
@@ -220,7 +236,7 @@ extension LineReaderTerminalTests {
             let editor = try makeEditor { _, _ in [] }
             defer { finish(editor) }
             terminal.type("xyz\t\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("xyz"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("xyz"))
         }
 
         @Test func aSecretIsReadWithoutEchoAndKeptOutOfHistory() throws {
@@ -229,14 +245,14 @@ extension LineReaderTerminalTests {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("key set\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("key set"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("key set"))
             terminal.type("AIza-secret\r", afterPrompt: "API key: ", count: 1)
-            #expect(editor.readSecret(prompt: "API key: ") == .line("AIza-secret"))
+            #expect(terminal.guarded { editor.readSecret(prompt: "API key: ") } == .line("AIza-secret"))
             var after = termios()
             #expect(tcgetattr(terminal.slave, &after) == 0)
             #expect(after.c_lflag == before.c_lflag)
             terminal.type("\u{10}\r", count: 2)  // Ctrl-P: no history entry to recall.
-            #expect(editor.readLine(prompt: "sophon> ") == .line(""))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line(""))
             #expect(terminal.occurrences(of: "AIza") == 0)
         }
 
@@ -257,7 +273,7 @@ extension LineReaderTerminalTests {
                 }
                 _ = write(terminal.master, "s3cret\n", 7)
             }
-            #expect(reader.readSecret(prompt: "API key: ") == .line("s3cret"))
+            #expect(terminal.guarded { reader.readSecret(prompt: "API key: ") } == .line("s3cret"))
             #expect(terminal.occurrences(of: "s3cret") == 0)
         }
 
@@ -266,7 +282,7 @@ extension LineReaderTerminalTests {
             try #require(tcgetattr(terminal.slave, &before) == 0)
             let editor = try makeEditor()
             terminal.type("x\r", count: 1)
-            #expect(editor.readLine(prompt: "sophon> ") == .line("x"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("x"))
             var between = termios()
             #expect(tcgetattr(terminal.slave, &between) == 0)
             #expect(between.c_lflag == before.c_lflag)
@@ -275,7 +291,7 @@ extension LineReaderTerminalTests {
             #expect(tcgetattr(terminal.slave, &after) == 0)
             #expect(after.c_lflag == before.c_lflag)
             #expect(after.c_iflag == before.c_iflag)
-            #expect(editor.readLine(prompt: "sophon> ") == .endOfInput)
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .endOfInput)
             finish(editor)
         }
     }

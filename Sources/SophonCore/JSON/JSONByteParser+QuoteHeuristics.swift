@@ -19,7 +19,20 @@ extension JSONByteParser {
         case ASCII.quote:
             // `"a" "b"`: a missing comma; `"bye""`: a quoted word ending the text.
             return cursor > offset
-        case ASCII.comma, ASCII.newline: return startsNextItem(at: cursor + 1)
+        case ASCII.newline:
+            // Valid JSON may break the line before a `:`, `,` or closer: `{"a"\n:"b"}`.
+            var next = cursor
+            while next < end,
+                bytes[next] == ASCII.space || bytes[next] == ASCII.tab || bytes[next] == ASCII.carriageReturn
+                    || bytes[next] == ASCII.newline
+            {
+                next += 1
+            }
+            if next < end, [ASCII.colon, ASCII.comma, ASCII.closeBrace, ASCII.closeBracket].contains(bytes[next]) {
+                return true
+            }
+            return startsNextItem(at: cursor + 1)
+        case ASCII.comma: return startsNextItem(at: cursor + 1)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
         default: return isLoneScalar(at: cursor)
         }
