@@ -28,7 +28,9 @@ extension JSONByteParser {
             {
                 next += 1
             }
-            if next < end, [ASCII.colon, ASCII.comma, ASCII.closeBrace, ASCII.closeBracket].contains(bytes[next]) {
+            if next < end,
+                [ASCII.colon, ASCII.comma, ASCII.closeBrace, ASCII.closeBracket].contains(bytes[next])
+            {
                 return true
             }
             return startsNextItem(at: cursor + 1)
