@@ -64,7 +64,7 @@ struct CompletionProvider: Sendable {
             .sorted()
             .map { name in
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: folder + name, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: folder + name, isDirectory: &isDirectory)
                 return typedFolder + name + (isDirectory.boolValue ? "/" : "")
             }
     }
