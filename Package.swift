@@ -39,7 +39,7 @@ let package = Package(
         .testTarget(name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore"]),
         .testTarget(
             name: "SophonShellTests", dependencies: ["SophonShell", "SophonGemini", "SophonCore"],
-            exclude: ["Golden"]),
+            exclude: ["Golden", "PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]
 )
