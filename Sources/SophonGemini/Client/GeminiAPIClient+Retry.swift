@@ -67,6 +67,11 @@ extension GeminiAPIClient {
             log(.info, "\(label): attempt \(attempt) of \(attempts) failed (\(reason)); retrying")
             configuration.observer?(
                 .retrying(label: label, retry: attempt, of: attempts - 1, wait: wait, reason: reason))
+            if let deadline = GeminiCallDeadline.current, deadline.remaining <= wait {
+                // The wait would outlast the call's limit: wait out what is left, then fail.
+                try await configuration.sleep(deadline.remaining)
+                throw GeminiCallDeadline.Exceeded(deadline: deadline)
+            }
             try await configuration.sleep(wait)
             try Task.checkCancellation()
             attempt += 1
@@ -86,10 +91,28 @@ extension GeminiAPIClient {
     }
 
     /// Runs `body` within the configured whole-call timeout.
+    ///
+    /// When the transport honours deadlines (``GeminiTransport/honoursDeadline``), `body` runs
+    /// in the calling task with ``GeminiCallDeadline/current`` set: requests carry the deadline
+    /// and the waits between attempts stop at it. Otherwise `body` runs in a task group beside
+    /// a timer task that cancels it when the limit passes.
     /// - Throws: ``GeminiError/transport(_:detail:)`` (`timedOut`) when the limit passes first.
     func withCallTimeout<R: Sendable>(_ body: @escaping @Sendable () async throws -> R) async throws -> R {
         let limit = configuration.callTimeout
-        return try await withThrowingTaskGroup(of: R?.self) { group in
+        guard transport.honoursDeadline else { return try await withTimerTask(limit: limit, body) }
+        let deadline = GeminiCallDeadline(limit: limit)
+        do {
+            return try await GeminiCallDeadline.$current.withValue(deadline) { try await body() }
+        } catch let exceeded as GeminiCallDeadline.Exceeded {
+            throw exceeded.deadline.error
+        }
+    }
+
+    /// `body` in a task group with a timer task that cancels it after `limit`.
+    private func withTimerTask<R: Sendable>(
+        limit: Duration, _ body: @escaping @Sendable () async throws -> R
+    ) async throws -> R {
+        try await withThrowingTaskGroup(of: R?.self) { group in
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: limit)
@@ -98,8 +121,7 @@ extension GeminiAPIClient {
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
                 try Task.checkCancellation()
-                throw GeminiError.transport(
-                    .timedOut, detail: "The call exceeded its limit of \(GeminiErrorText.seconds(limit)) s.")
+                throw GeminiCallDeadline(limit: limit).error
             }
             return value
         }

@@ -56,6 +56,9 @@ public final class GeminiTapeRecorder: GeminiTransport {
         writer = try GeminiTapeWriter(url: tapeURL)
     }
 
+    /// The inner transport's: the recorder adds no waiting of its own.
+    public var honoursDeadline: Bool { inner.honoursDeadline }
+
     /// The first failure to write the tape, if any.
     public var writeFailure: GeminiTapeError? { writer.failure }
 

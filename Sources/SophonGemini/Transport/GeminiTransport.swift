@@ -11,6 +11,17 @@ public protocol GeminiTransport: Sendable {
     /// otherwise the body is the whole ``GeminiHTTPBody/data(_:)``.
     /// - Throws: ``GeminiError/transport(_:detail:)`` or `CancellationError`.
     func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse
+
+    /// Whether ``send(_:)`` ends a request when its ``GeminiHTTPRequest/deadline`` passes,
+    /// throwing ``GeminiCallDeadline/Exceeded``. When `false` (the default), the client enforces
+    /// the whole-call limit itself by running each call beside a timer task that cancels it:
+    /// right for any transport, but two more tasks and a thread hop per call.
+    var honoursDeadline: Bool { get }
+}
+
+extension GeminiTransport {
+    /// `false`: the client enforces the whole-call limit around the transport.
+    public var honoursDeadline: Bool { false }
 }
 
 /// One HTTP request as the client builds it.
@@ -27,12 +38,16 @@ public struct GeminiHTTPRequest: Sendable, Hashable {
     public var timeout: Duration
     /// Whether the body should be delivered as a byte stream (SSE).
     public var streaming: Bool
+    /// The end of the call's whole-call limit, set for transports whose
+    /// ``GeminiTransport/honoursDeadline`` is `true` (unary requests only).
+    public var deadline: GeminiCallDeadline?
 
     /// Creates a request.
     public init(
         method: String, url: URL, headers: [String: String], body: Data?, timeout: Duration,
-        streaming: Bool = false
+        streaming: Bool = false, deadline: GeminiCallDeadline? = nil
     ) {
+        self.deadline = deadline
         self.method = method
         self.url = url
         self.headers = headers

@@ -11,14 +11,19 @@ import Synchronization
 public final class URLSessionTransport: GeminiTransport {
     private let session = Mutex<URLSession?>(nil)
     private let delegate = URLSessionTransportDelegate()
+    private let deadlines = DeadlineWatch()
 
     /// Creates a transport; no URLSession exists until the first request.
     public init() {}
 
     deinit { session.withLock { $0?.invalidateAndCancel() } }
 
+    /// `true`: a unary request ends when its ``GeminiHTTPRequest/deadline`` passes.
+    public var honoursDeadline: Bool { true }
+
     /// Sends `request` (see ``GeminiTransport/send(_:)``).
-    /// - Throws: ``GeminiError/transport(_:detail:)`` or `CancellationError`.
+    /// - Throws: ``GeminiError/transport(_:detail:)``, `CancellationError`, or
+    ///   ``GeminiCallDeadline/Exceeded`` when a unary request's deadline passes first.
     public func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
         try Task.checkCancellation()
         var urlRequest = URLRequest(url: request.url)
@@ -28,7 +33,7 @@ public final class URLSessionTransport: GeminiTransport {
         urlRequest.timeoutInterval = max(
             0.001, Double(components.seconds) + Double(components.attoseconds) / 1e18)
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        guard request.streaming else { return try await sendUnary(urlRequest) }
+        guard request.streaming else { return try await sendUnary(urlRequest, deadline: request.deadline) }
         let task = currentSession().dataTask(with: urlRequest)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -43,11 +48,23 @@ public final class URLSessionTransport: GeminiTransport {
     /// A whole-body request through a completion handler: URLSession collects the body itself
     /// and calls back once, where the delegate path costs a delegate-queue hop per callback
     /// (response, each data piece, completion) — about a third of a call's time on Linux.
-    private func sendUnary(_ urlRequest: URLRequest) async throws -> GeminiHTTPResponse {
+    /// A deadline is watched by the shared ``DeadlineWatch``: when it passes, the request fails
+    /// with ``GeminiCallDeadline/Exceeded`` and its URLSession task is cancelled.
+    private func sendUnary(
+        _ urlRequest: URLRequest, deadline: GeminiCallDeadline?
+    ) async throws -> GeminiHTTPResponse {
+        if let deadline, deadline.hasPassed { throw GeminiCallDeadline.Exceeded(deadline: deadline) }
         let outcome = UnaryOutcome()
         let task = currentSession().dataTask(with: urlRequest) { data, response, error in
             outcome.complete(data: data, response: response, error: error)
         }
+        let token = deadline.map { deadline in
+            deadlines.watch(until: deadline.instant) {
+                outcome.finish(.failure(GeminiCallDeadline.Exceeded(deadline: deadline)))
+                task.cancel()
+            }
+        }
+        defer { token.map(deadlines.unwatch) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 outcome.start(continuation)
@@ -184,12 +201,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 }
 
-/// Hands a completion handler's result to the continuation of ``URLSessionTransport/send(_:)``,
-/// whichever of the two arrives first. State is in a `Mutex`, so it is Sendable.
+/// Hands a completion handler's result (or a passed deadline) to the continuation of
+/// ``URLSessionTransport/send(_:)``, whichever of the two arrives first. State is in a `Mutex`, so it is Sendable.
 final class UnaryOutcome: Sendable {
     private struct State {
         var continuation: CheckedContinuation<GeminiHTTPResponse, any Error>?
         var result: Result<GeminiHTTPResponse, any Error>?
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -206,15 +224,21 @@ final class UnaryOutcome: Sendable {
     }
 
     func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
-        let result: Result<GeminiHTTPResponse, any Error>
         if let error {
-            result = .failure(URLSessionTransport.map(error))
+            finish(.failure(URLSessionTransport.map(error)))
         } else if let http = response as? HTTPURLResponse {
-            result = .success(URLSessionTransportDelegate.response(http, body: .data(data ?? Data())))
+            finish(.success(URLSessionTransportDelegate.response(http, body: .data(data ?? Data()))))
         } else {
-            result = .failure(GeminiError.transport(.badResponse, detail: "No HTTP response."))
+            finish(.failure(GeminiError.transport(.badResponse, detail: "No HTTP response.")))
         }
+    }
+
+    /// Delivers `result` unless an earlier one was delivered (a deadline that passed, then the
+    /// cancelled task's own completion): the first result wins.
+    func finish(_ result: Result<GeminiHTTPResponse, any Error>) {
         let waiting = state.withLock { state -> CheckedContinuation<GeminiHTTPResponse, any Error>? in
+            guard !state.finished else { return nil }
+            state.finished = true
             guard let continuation = state.continuation else {
                 state.result = result
                 return nil

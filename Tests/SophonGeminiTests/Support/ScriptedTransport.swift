@@ -10,12 +10,18 @@ final class ScriptedTransport: GeminiTransport {
         case json(Int, String, headers: [String: String] = [:])
         case stream([String])
         case failure(GeminiError)
+        /// Throws ``GeminiCallDeadline/Exceeded`` for the request's deadline.
+        case deadlinePassed
     }
 
     private let replies: Mutex<[Reply]>
     private let seen = Mutex<[GeminiHTTPRequest]>([])
+    let honoursDeadline: Bool
 
-    init(_ replies: [Reply]) { self.replies = Mutex(replies) }
+    init(_ replies: [Reply], honoursDeadline: Bool = false) {
+        self.replies = Mutex(replies)
+        self.honoursDeadline = honoursDeadline
+    }
 
     var requests: [GeminiHTTPRequest] { seen.withLock { $0 } }
 
@@ -43,6 +49,8 @@ final class ScriptedTransport: GeminiTransport {
                 status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
         case .failure(let error):
             throw error
+        case .deadlinePassed:
+            throw GeminiCallDeadline.Exceeded(deadline: request.deadline ?? GeminiCallDeadline(limit: .zero))
         }
     }
 }

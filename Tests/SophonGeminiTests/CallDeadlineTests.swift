@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SophonGemini
+
+/// The whole-call limit as a deadline carried by requests, for transports that honour it.
+struct CallDeadlineTests {
+    static let okBody = #"{"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}"#
+
+    func client(_ transport: ScriptedTransport, callTimeout: Duration = .seconds(60)) -> (
+        GeminiAPIClient, SleepRecorder
+    ) {
+        let recorder = SleepRecorder()
+        var configuration = GeminiClientConfiguration.testing(recorder: recorder)
+        configuration.callTimeout = callTimeout
+        return (GeminiAPIClient(configuration: configuration, transport: transport), recorder)
+    }
+
+    @Test func unaryRequestsCarryTheDeadlineOnlyForATransportThatHonoursIt() async throws {
+        let honouring = ScriptedTransport([.json(200, Self.okBody)], honoursDeadline: true)
+        let before = ContinuousClock.now
+        _ = try await client(honouring).0.generateText(label: "t", contents: [.user("hi")])
+        let deadline = try #require(honouring.requests.first?.deadline)
+        #expect(deadline.limit == .seconds(60))
+        #expect(deadline.instant >= before.advanced(by: .seconds(60)))
+        #expect(deadline.instant <= ContinuousClock.now.advanced(by: .seconds(60)))
+
+        let plain = ScriptedTransport([.json(200, Self.okBody)])
+        _ = try await client(plain).0.generateText(label: "t", contents: [.user("hi")])
+        #expect(plain.requests.count == 1)
+        #expect(plain.requests.first?.deadline == nil)
+    }
+
+    @Test func streamsCarryNoDeadline() async throws {
+        let transport = ScriptedTransport([.stream(["data: \(Self.okBody)\r\n\r\n"])], honoursDeadline: true)
+        var texts: [String] = []
+        for try await chunk in client(transport).0.streamGenerateContent(
+            label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
+        {
+            texts.append(chunk.text)
+        }
+        #expect(texts == ["ok"])
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests.first?.deadline == nil)
+    }
+
+    @Test func aPassedDeadlineIsATimeoutAndIsNotRetried() async throws {
+        let transport = ScriptedTransport([.deadlinePassed, .json(200, Self.okBody)], honoursDeadline: true)
+        let (client, recorder) = client(transport)
+        await #expect(
+            throws: GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 60 s.")
+        ) {
+            _ = try await client.generateText(label: "t", contents: [.user("hi")])
+        }
+        #expect(transport.requests.count == 1)
+        #expect(recorder.recorded.isEmpty)
+    }
+
+    @Test func aRetryWaitLongerThanTheTimeLeftWaitsOutTheLimitAndFails() async throws {
+        let transport = ScriptedTransport(
+            [.json(503, "{}", headers: ["retry-after": "30"]), .json(200, Self.okBody)], honoursDeadline: true
+        )
+        let (client, recorder) = client(transport, callTimeout: .seconds(10))
+        await #expect(
+            throws: GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 10 s.")
+        ) {
+            _ = try await client.generateText(label: "t", contents: [.user("hi")])
+        }
+        #expect(transport.requests.count == 1)
+        let waits = recorder.recorded
+        #expect(waits.count == 1)
+        #expect(waits.first.map { $0 > .seconds(9) && $0 <= .seconds(10) } == true)
+    }
+
+    @Test func aRetryWaitWithinTheLimitIsUnchanged() async throws {
+        let transport = ScriptedTransport(
+            [.json(503, "{}", headers: ["retry-after": "3"]), .json(200, Self.okBody)], honoursDeadline: true)
+        let (client, recorder) = client(transport, callTimeout: .seconds(10))
+        let result = try await client.generateText(label: "t", contents: [.user("hi")])
+        #expect(result.value == "ok")
+        #expect(recorder.recorded == [.seconds(3)])
+        #expect(transport.requests.count == 2)
+    }
+}
+
+/// The names of the actions a ``DeadlineWatch`` ran, in order.
+final class FiredLog: Sendable {
+    private let names = Mutex<[String]>([])
+
+    var all: [String] { names.withLock { $0 } }
+
+    func action(_ name: String) -> @Sendable () -> Void { { self.names.withLock { $0.append(name) } } }
+
+    /// Waits (at most 5 s) until `count` actions ran.
+    func waitFor(_ count: Int) async throws -> [String] {
+        let limit = ContinuousClock.now.advanced(by: .seconds(5))
+        while all.count < count, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(5)) }
+        return all
+    }
+}
+
+/// The one-timer watch over in-flight deadlines.
+struct DeadlineWatchTests {
+    @Test func expiredEntriesFireInDeadlineOrderAndUnwatchedOnesNever() async throws {
+        let watch = DeadlineWatch()
+        let fired = FiredLog()
+        let now = ContinuousClock.now
+        _ = watch.watch(until: now.advanced(by: .milliseconds(150)), expire: fired.action("c"))
+        let b = watch.watch(until: now.advanced(by: .milliseconds(100)), expire: fired.action("b"))
+        _ = watch.watch(until: now.advanced(by: .milliseconds(50)), expire: fired.action("a"))
+        watch.unwatch(b)
+        #expect(try await fired.waitFor(2) == ["a", "c"])
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fired.all == ["a", "c"])
+    }
+
+    @Test func anEarlierDeadlineReArmsTheTimer() async throws {
+        let watch = DeadlineWatch()
+        let fired = FiredLog()
+        let now = ContinuousClock.now
+        let late = watch.watch(until: now.advanced(by: .seconds(30)), expire: fired.action("late"))
+        _ = watch.watch(until: now.advanced(by: .milliseconds(20)), expire: fired.action("soon"))
+        #expect(try await fired.waitFor(1) == ["soon"])
+        #expect(ContinuousClock.now - now < .seconds(5))
+        watch.unwatch(late)
+    }
+}
