@@ -7,6 +7,8 @@
 //   SophonBenchExtract show FILE                each value found, its range and repairs
 //   SophonBenchExtract compare FILE RUNS        extract and serialization alternately, with ratios
 //   SophonBenchExtract scale RUNS FILE...       extract over several files in turn
+//   SophonBenchExtract memory BYTES [INPUT]      peak memory of extract on generated inputs
+//                                               (BenchMemory.swift), each in a fresh process
 //
 // FILE may hold several documents separated by U+001E (record separator); each is one call.
 // Timing modes print `MEDIAN MIN MAX BYTES` (MB/s, MB = 10^6 bytes, over RUNS runs).
@@ -26,6 +28,17 @@ guard arguments.count >= 3 else {
 func read(_ path: String) -> Data {
     guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
     return data
+}
+
+if arguments[1] == "memory" {
+    // SophonBenchExtract memory BYTES [INPUT]: `NAME INPUT_BYTES PEAK_BYTES VALUES` lines.
+    let size = max(16, Int(arguments[2]) ?? 16_000_000)
+    if arguments.count > 3 {
+        BenchMemory.measure(arguments[3], size: size)
+    } else {
+        BenchMemory.measureAll(size: size)
+    }
+    exit(0)
 }
 
 let data = arguments[1] == "scale" ? Data() : read(arguments[2])
