@@ -52,7 +52,7 @@ if arguments[1] == "corpus" {
 if arguments[1] == "show" {
     do {
         for found in try LLMJSONExtractor().extract(from: String(decoding: data, as: UTF8.self)) {
-            print(found.value.compactText, found.range)
+            print(found.text, found.range)
             for repair in found.repairs { print("  \(repair.kind) \(repair.offset): \(repair.description)") }
         }
     } catch {

@@ -42,12 +42,9 @@ extension LLMJSONExtractor {
         var innerEvidence = 0
         defer { evidence = innerEvidence }
         let result: Result<Candidate, JSONParseFailure> = plain.withUnsafeBufferPointer { inner in
-            var parser = JSONByteParser(
-                bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)
-            parser.maxNumberLength = options.maxNumberLength
-            parser.maxEscapeRunLength = options.maxEscapeRunLength
+            var parser = lenientParser(inner, 0, inner.count)
             do throws(JSONParseFailure) {
-                let value = try parser.parseValue()
+                let text = Self.string(try parser.parseValue())
                 var repairs = [
                     JSONRepair.make(.unescapedEmbeddedJSON, at: start, "read the escaped JSON as JSON")
                 ]
@@ -61,7 +58,7 @@ extension LLMJSONExtractor {
                 }
                 let range = start..<max(start + 1, original(parser.position))
                 return .success(
-                    Candidate(value: value, range: range, repairs: repairs, evidence: parser.evidence))
+                    Candidate(text: text, range: range, repairs: repairs, evidence: parser.evidence))
             } catch {
                 innerEvidence = parser.evidence
                 switch error {
