@@ -2,23 +2,33 @@
 /// text ``JSONValue/compactText`` prints for the same value, without building the value: the
 /// extractor's output is then about the size of its input, not a tree many times larger.
 ///
+/// The text goes into a `String` in steps of ``flushSize`` bytes (never in the middle of a
+/// token, so never in the middle of a character), so the finished text is not copied once
+/// more at the end.
+///
 /// A member's key is written when it is read (with the comma before it); when the member is
 /// dropped (``dropKey()``), the output is cut back to where the key started, so a member cut
 /// at the end of the text is never given a value.
 struct JSONTextBuilder: JSONValueBuilder {
-    /// The text written so far (UTF-8).
-    private(set) var output: [UInt8] = []
+    /// Bytes of text gathered before they are appended to ``text``.
+    static var flushSize: Int { 1 << 16 }
+    /// The text written so far, but for the last bytes, still in ``output``.
+    private var text = ""
+    /// The last bytes of text written (UTF-8), whole tokens only.
+    private var output: [UInt8] = []
     /// Open containers.
     private var depth = 0
     /// A key was written and its value is next (no comma before it).
     private var keyPending = false
-    /// Where the pending key's text (and the comma before it) starts in ``output``.
+    /// Where the pending key's text (and the comma before it) starts in ``output`` (which is
+    /// not flushed while a key is pending).
     private var keyMark = 0
 
     mutating func open(isObject: Bool) {
         separate()
         output.append(isObject ? ASCII.openBrace : ASCII.openBracket)
         depth += 1
+        flushIfFull()
     }
 
     mutating func key(_ key: JSONPiece, in bytes: UnsafeBufferPointer<UInt8>) {
@@ -47,23 +57,38 @@ struct JSONTextBuilder: JSONValueBuilder {
             }
         case .string(let piece): write(string: piece, bytes)
         }
+        flushIfFull()
     }
 
     mutating func close(isObject: Bool) {
         output.append(isObject ? ASCII.closeBrace : ASCII.closeBracket)
         depth -= 1
+        flushIfFull()
     }
 
-    mutating func finish() -> [UInt8] {
-        defer { output = [] }
-        return output
+    mutating func finish() -> String {
+        flush()
+        defer { text = "" }
+        return text
+    }
+
+    private mutating func flushIfFull() {
+        if output.count >= Self.flushSize, !keyPending { flush() }
+    }
+
+    private mutating func flush() {
+        guard !output.isEmpty else { return }
+        text.append(String(decoding: output, as: UTF8.self))
+        output.removeAll(keepingCapacity: true)
     }
 
     /// Writes the comma before a value or key that is not the first in its container.
     private mutating func separate() {
         if keyPending {
             keyPending = false
-        } else if depth > 0, let last = output.last, last != ASCII.openBracket, last != ASCII.openBrace {
+        } else if depth > 0, let last = output.last ?? text.utf8.last, last != ASCII.openBracket,
+            last != ASCII.openBrace
+        {
             // The innermost container's last byte is its opener only while it is empty.
             output.append(ASCII.comma)
         }

@@ -33,7 +33,7 @@ extension LLMJSONExtractor {
                     ? String(repair.description.dropLast(suffix.count)) : repair.description
                 repairs.append(.make(repair.kind, at: first + max(0, repair.offset - 1), what))
             }
-            return ExtractedJSON(text: Self.string(text), range: first..<last + 1, repairs: repairs)
+            return ExtractedJSON(text: text, range: first..<last + 1, repairs: repairs)
         }
     }
 }

@@ -131,7 +131,7 @@ extension LLMJSONExtractor {
         var parser = lenientParser(bytes, start, end)
         if recordStrings { parser.stringRanges = [] }
         do throws(JSONParseFailure) {
-            let text = Self.string(try parser.parseValue())
+            let text = try parser.parseValue()
             return Candidate(
                 text: text, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence)
         } catch {
@@ -153,10 +153,6 @@ extension LLMJSONExtractor {
         parser.maxEscapeRunLength = options.maxEscapeRunLength
         return parser
     }
-
-    /// The text of UTF-8 bytes a ``JSONTextBuilder`` wrote (valid UTF-8: it copies only whole
-    /// characters of a `String` and escapes ASCII).
-    static func string(_ utf8: [UInt8]) -> String { String(decoding: utf8, as: UTF8.self) }
 
     /// Where a bracket's container ends and how many `:` it holds at its own level.
     struct BracketExtent {

@@ -162,7 +162,7 @@ public struct LLMJSONExtractor: Sendable {
         guard (try? parser.skipInsignificant()) != nil, parser.position == region.upperBound else {
             return nil
         }
-        return ExtractedJSON(text: string(text), range: start..<valueEnd, repairs: [])
+        return ExtractedJSON(text: text, range: start..<valueEnd, repairs: [])
     }
 
     static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
