@@ -12,6 +12,10 @@
 struct JSONTextBuilder: JSONValueBuilder {
     /// Bytes of text gathered before they are appended to ``text``.
     static var flushSize: Int { 1 << 16 }
+    /// The likely size of the whole text (the source's size): reserved at the first flush of
+    /// a long text, so the text does not grow by copies (untouched reserved pages cost no
+    /// memory). Small texts never flush before the end and reserve nothing.
+    var sizeHint = 0
     /// The text written so far, but for the last bytes, still in ``output``.
     private var text = ""
     /// The last bytes of text written (UTF-8), whole tokens only.
@@ -34,7 +38,7 @@ struct JSONTextBuilder: JSONValueBuilder {
     mutating func key(_ key: JSONPiece, in bytes: UnsafeBufferPointer<UInt8>) {
         keyMark = output.count
         separate()
-        write(string: key, bytes)
+        write(string: key, bytes, isKey: true)
         output.append(ASCII.colon)
         keyPending = true
     }
@@ -55,7 +59,7 @@ struct JSONTextBuilder: JSONValueBuilder {
             case .bytes(let buffer): output.append(contentsOf: buffer)
             case .literal(let text): output.append(contentsOf: text.utf8)
             }
-        case .string(let piece): write(string: piece, bytes)
+        case .string(let piece): write(string: piece, bytes, isKey: false)
         }
         flushIfFull()
     }
@@ -67,7 +71,7 @@ struct JSONTextBuilder: JSONValueBuilder {
     }
 
     mutating func finish() -> String {
-        flush()
+        flush(reserving: false)
         defer { text = "" }
         return text
     }
@@ -76,8 +80,9 @@ struct JSONTextBuilder: JSONValueBuilder {
         if output.count >= Self.flushSize, !keyPending { flush() }
     }
 
-    private mutating func flush() {
+    private mutating func flush(reserving: Bool = true) {
         guard !output.isEmpty else { return }
+        if reserving, text.isEmpty { text.reserveCapacity(max(sizeHint, 2 * output.count)) }
         text.append(String(decoding: output, as: UTF8.self))
         output.removeAll(keepingCapacity: true)
     }
@@ -94,18 +99,33 @@ struct JSONTextBuilder: JSONValueBuilder {
         }
     }
 
-    private mutating func write(string piece: JSONPiece, _ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Writes a string; `isKey`: it is a key, which may yet be dropped, so it is not flushed.
+    private mutating func write(string piece: JSONPiece, _ bytes: UnsafeBufferPointer<UInt8>, isKey: Bool) {
         switch piece {
-        case .span(let range): writeQuoted(UnsafeBufferPointer(rebasing: bytes[range]))
-        case .bytes(let buffer): buffer.withUnsafeBufferPointer { writeQuoted($0) }
-        case .literal(var text): text.withUTF8 { writeQuoted($0) }
+        case .span(let range): writeQuoted(UnsafeBufferPointer(rebasing: bytes[range]), mayFlush: !isKey)
+        case .bytes(let buffer): buffer.withUnsafeBufferPointer { writeQuoted($0, mayFlush: !isKey) }
+        case .literal(var text): text.withUTF8 { writeQuoted($0, mayFlush: !isKey) }
         }
     }
 
     /// Writes `text` as a quoted JSON string, escaped as ``JSONTextWriter/writeString(_:into:)``
-    /// escapes it: `"`, `\` and control characters only.
-    private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>) {
+    /// escapes it: `"`, `\` and control characters only. A long value string is flushed every
+    /// ``flushSize`` bytes of it, between characters.
+    private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>, mayFlush: Bool) {
         output.append(ASCII.quote)
+        var blockStart = 0
+        while blockStart < text.count {
+            var blockEnd = min(text.count, blockStart + Self.flushSize)
+            while blockEnd < text.count, text[blockEnd] & 0xC0 == 0x80 { blockEnd += 1 }  // Mid-character.
+            writeEscaped(UnsafeBufferPointer(rebasing: text[blockStart..<blockEnd]))
+            blockStart = blockEnd
+            if mayFlush, output.count >= Self.flushSize { flush() }  // Reserves once.
+        }
+        output.append(ASCII.quote)
+    }
+
+    /// Writes `text` with `"`, `\` and control characters escaped.
+    private mutating func writeEscaped(_ text: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for index in text.indices {
             let byte = text[index]
@@ -130,6 +150,5 @@ struct JSONTextBuilder: JSONValueBuilder {
             }
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<text.count]))
-        output.append(ASCII.quote)
     }
 }

@@ -151,6 +151,7 @@ extension LLMJSONExtractor {
             builder: JSONTextBuilder())
         parser.maxNumberLength = options.maxNumberLength
         parser.maxEscapeRunLength = options.maxEscapeRunLength
+        parser.builder.sizeHint = end - start
         return parser
     }
 
