@@ -158,7 +158,7 @@ enum BenchMemory {
     }
 
     /// Runs ``measure(_:size:)`` for every kind, each in a fresh process, and prints a line
-    /// per kind.
+    /// per kind: its measure (`NAME - - crashed` when the process died), a tab, its summary.
     static func measureAll(size: Int) {
         for kind in kinds {
             let process = Process()
@@ -172,9 +172,8 @@ enum BenchMemory {
             process.waitUntilExit()
             let line = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             let crashed = process.terminationReason == .uncaughtSignal
-            print(
-                line.isEmpty || crashed
-                    ? "\(kind.name) - - crashed(signal \(process.terminationStatus))" : line)
+            let result = line.isEmpty || crashed ? "\(kind.name) - - crashed" : line
+            print(result + "\t" + kind.summary)
         }
     }
 }

@@ -33,7 +33,8 @@ import Testing
         ),
         (
             "dropped key",
-            #"{"a": ""# + String(repeating: "x", count: 70_000) + #"", ""# + String(repeating: "k", count: 70_000)
+            #"{"a": ""# + String(repeating: "x", count: 70_000) + #"", ""#
+                + String(repeating: "k", count: 70_000)
                 + #"": "#,
             .object([JSONMember("a", .string(String(repeating: "x", count: 70_000)))])
         ),
@@ -61,7 +62,8 @@ import Testing
         // `[1 1 1 ...]`: 2,999 missing commas, then `a` and 2 more words read as keys (not in an
         // array: one `{a:1 b:1 ...}` object of 1,500 members).
         let elements = 3_000
-        let found = try extractor.extractFirst(from: "[1" + String(repeating: " 1", count: elements - 1) + "]")
+        let found = try extractor.extractFirst(
+            from: "[1" + String(repeating: " 1", count: elements - 1) + "]")
         #expect(found.text == "[" + Array(repeating: "1", count: elements).joined(separator: ",") + "]")
         #expect(found.repairs.count == 1_001)
         #expect(found.repairs.allSatisfy { $0.kind == .insertedComma })

@@ -44,7 +44,8 @@ public struct ExtractedJSON: Sendable, Hashable {
     private static func tree(_ text: String) -> JSONValue {
         var text = text
         return text.withUTF8 { bytes in
-            var parser = JSONByteParser(bytes: bytes, start: 0, end: bytes.count, mode: .strict, maxDepth: .max)
+            var parser = JSONByteParser(
+                bytes: bytes, start: 0, end: bytes.count, mode: .strict, maxDepth: .max)
             // The text is strict JSON written by JSONTextBuilder (or compactText), so this
             // parse does not fail; `null` only keeps a broken invariant from trapping.
             return (try? parser.parseValue()) ?? .null

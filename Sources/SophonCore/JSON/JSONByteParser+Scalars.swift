@@ -191,10 +191,13 @@ extension JSONByteParser {
                     offset: cursor,
                     message: "expected a digit in the number but found \(describe(at: cursor))")
             }
-            repair(.completedNumber, at: start,
-                    "cut the incomplete number '\(text(start..<cursor))' back to '\(text(kept))'")
+            repair(
+                .completedNumber, at: start,
+                "cut the incomplete number '\(text(start..<cursor))' back to '\(text(kept))'")
         } else if normalized {
-            repair(.normalizedNumber, at: start, "rewrote the number '\(text(start..<cursor))' as '\(text(kept))'")
+            repair(
+                .normalizedNumber, at: start,
+                "rewrote the number '\(text(start..<cursor))' as '\(text(kept))'")
         }
         return .number(kept)
     }
@@ -240,8 +243,9 @@ extension JSONByteParser {
             switch word {
             case "True", "False", "None":
                 value = word == "None" ? .null : .bool(word == "True")
-                repair(.convertedPythonLiteral, at: start,
-                        "replaced the Python literal '\(word)' with '\(value.literalText)'")
+                repair(
+                    .convertedPythonLiteral, at: start,
+                    "replaced the Python literal '\(word)' with '\(value.literalText)'")
             case "NaN", "Infinity":
                 value = .null
                 repair(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null")

@@ -7,7 +7,8 @@ extension JSONByteParser {
     /// any other quote is kept as text (`"he said "hi" twice"`). A string cut by the end loses
     /// the whitespace the cut left at its end.
     ///
-    /// - Returns: the unescaped text, and `complete == false` when the string was cut by the end
+    /// - Returns: the text (a span of the input when nothing was unescaped), and
+    ///   `complete == false` when the string was cut by the end
     ///   of the region (lenient mode only; ``position`` is then at the end and the caller
     ///   decides how to record it).
     /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` for what cannot be repaired and,
@@ -18,7 +19,9 @@ extension JSONByteParser {
     /// - Parameter isKey: the string is an object key: one that reaches a quote it cannot end
     ///   at (or the end of the region) after a `:` lost its closing quote before that `:`
     ///   (`{"a: 1, "b": 2}`), and is closed there.
-    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (text: JSONPiece, complete: Bool) {
+    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (
+        text: JSONPiece, complete: Bool
+    ) {
         let start = position
         let quote: UInt8  // The ASCII quote that ends the string.
         var curlyCloser: UInt8 = 0  // Third UTF-8 byte of the typographic closer, if any.

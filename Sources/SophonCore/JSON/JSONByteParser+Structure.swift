@@ -3,7 +3,8 @@
 /// placeholders, members without values).
 extension JSONByteParser {
     /// A value is expected (top level, after `:`, or in an array).
-    mutating func readElement(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced? {
+    mutating func readElement(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced?
+    {
         if isLenient, expect != .value, skipEllipsis(expect: &expect) { return nil }
         if byte == ASCII.closeBracket, expect != .value {
             if expect == .elementAfterComma, !frames.isEmpty {
@@ -101,7 +102,9 @@ extension JSONByteParser {
     }
 
     /// A `,` or the closing bracket is expected after a value in a container.
-    mutating func readSeparator(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced? {
+    mutating func readSeparator(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure)
+        -> Produced?
+    {
         let isObject = frames.topIsObject
         if byte == ASCII.comma {
             commaOffset = position
@@ -115,7 +118,9 @@ extension JSONByteParser {
         }
         if isLenient, byte == ASCII.closeBrace || byte == ASCII.closeBracket {
             guard frames.isOpenBelowTop(closer: byte) else {
-                repair(.removedStrayBracket, at: position, "removed the \(describe(at: position)) closing nothing")
+                repair(
+                    .removedStrayBracket, at: position,
+                    "removed the \(describe(at: position)) closing nothing")
                 position += 1
                 return nil
             }

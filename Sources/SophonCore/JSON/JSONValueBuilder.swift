@@ -111,6 +111,7 @@ struct JSONTreeBuilder: JSONValueBuilder {
 extension JSONByteParser where Builder == JSONTreeBuilder {
     /// A parser that builds a ``JSONValue``.
     init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, mode: Mode, maxDepth: Int) {
-        self.init(bytes: bytes, start: start, end: end, mode: mode, maxDepth: maxDepth, builder: JSONTreeBuilder())
+        self.init(
+            bytes: bytes, start: start, end: end, mode: mode, maxDepth: maxDepth, builder: JSONTreeBuilder())
     }
 }

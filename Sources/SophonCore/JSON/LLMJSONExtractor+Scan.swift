@@ -133,7 +133,8 @@ extension LLMJSONExtractor {
         do throws(JSONParseFailure) {
             let text = try parser.parseValue()
             return Candidate(
-                text: text, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence)
+                text: text, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence
+            )
         } catch {
             failed.evidence = parser.evidence
             failed.strings = parser.stringRanges ?? []
