@@ -11,7 +11,7 @@ enum BenchCorpus {
         for item in cases(text) {
             let values: [String]?
             do {
-                values = try LLMJSONExtractor().extract(from: item.input).map(\.value.compactText)
+                values = try LLMJSONExtractor().extract(from: item.input).map(\.text)
             } catch {
                 values = nil
             }

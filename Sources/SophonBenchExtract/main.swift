@@ -7,6 +7,8 @@
 //   SophonBenchExtract show FILE                each value found, its range and repairs
 //   SophonBenchExtract compare FILE RUNS        extract and serialization alternately, with ratios
 //   SophonBenchExtract scale RUNS FILE...       extract over several files in turn
+//   SophonBenchExtract memory BYTES [INPUT]      peak memory of extract on generated inputs
+//                                               (BenchMemory.swift), each in a fresh process
 //
 // FILE may hold several documents separated by U+001E (record separator); each is one call.
 // Timing modes print `MEDIAN MIN MAX BYTES` (MB/s, MB = 10^6 bytes, over RUNS runs).
@@ -28,6 +30,17 @@ func read(_ path: String) -> Data {
     return data
 }
 
+if arguments[1] == "memory" {
+    // SophonBenchExtract memory BYTES [INPUT]: `NAME INPUT_BYTES PEAK_BYTES VALUES` lines.
+    let size = max(16, Int(arguments[2]) ?? 16_000_000)
+    if arguments.count > 3 {
+        BenchMemory.measure(arguments[3], size: size)
+    } else {
+        BenchMemory.measureAll(size: size)
+    }
+    exit(0)
+}
+
 let data = arguments[1] == "scale" ? Data() : read(arguments[2])
 
 if arguments[1] == "corpus" {
@@ -39,7 +52,7 @@ if arguments[1] == "corpus" {
 if arguments[1] == "show" {
     do {
         for found in try LLMJSONExtractor().extract(from: String(decoding: data, as: UTF8.self)) {
-            print(found.value.compactText, found.range)
+            print(found.text, found.range)
             for repair in found.repairs { print("  \(repair.kind) \(repair.offset): \(repair.description)") }
         }
     } catch {

@@ -15,7 +15,7 @@ import Testing
         } catch {
             return item.expected == nil ? .right : .refused
         }
-        let values = found.map(\.value.compactText)
+        let values = found.map(\.text)
         return values == item.expected ? .right : .wrong(values.joined(separator: " | "))
     }
 

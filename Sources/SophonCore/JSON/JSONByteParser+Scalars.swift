@@ -9,6 +9,9 @@ extension JSONByteParser {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
+    /// The text of `piece`, unescaped.
+    func text(_ piece: JSONPiece) -> String { JSONTreeBuilder.string(piece, bytes) }
+
     /// The character at `offset` for messages: `'x'`, `U+000A` for controls, `end of input`.
     func describe(at offset: Int) -> String {
         guard offset < end else { return "end of input" }
@@ -49,7 +52,7 @@ extension JSONByteParser {
             } else {
                 return
             }
-            repairs.append(.make(.removedComment, at: start, "removed the comment"))
+            repair(.removedComment, at: start, "removed the comment")
         }
     }
 
@@ -58,13 +61,13 @@ extension JSONByteParser {
     /// is then at the end.
     /// - Parameter allowBareWord: whether an unquoted word is read as a string (lenient mode,
     ///   object member values only: in arrays and at the top level a word is prose).
-    mutating func readScalar(allowBareWord: Bool = false) throws(JSONParseFailure) -> JSONValue? {
+    mutating func readScalar(allowBareWord: Bool = false) throws(JSONParseFailure) -> JSONScalar? {
         let start = position
         let byte = bytes[position]
         if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {
             let (value, complete) = try readString()
             if !complete {
-                repairs.append(.make(.closedString, at: start, "closed the unterminated string that starts"))
+                repair(.closedString, at: start, "closed the unterminated string that starts")
             }
             return .string(value)
         }
@@ -72,12 +75,12 @@ extension JSONByteParser {
             || (isLenient && (byte == ASCII.plus || byte == ASCII.dot))
         {
             guard isLenient, allowBareWord else { return try readNumber() }
-            let repairCount = repairs.count
+            let mark = repairMark()
             let evidenceBefore = evidence
             let number = try? readNumber()
             if gluesToWord(at: position) {
                 // `12px`, `50%`, `2024-01-15`, `12:30`: one word, not a number.
-                repairs.removeLast(repairs.count - repairCount)
+                rollBack(to: mark)
                 evidence = evidenceBefore
                 position = start
                 return readBareWord()
@@ -97,7 +100,7 @@ extension JSONByteParser {
     /// part (`1.` -> `1`), rewrites `+1` and `.5` as `1` and `0.5`, keeps `007` as the string
     /// `"007"`, reads
     /// `-Infinity` as `null`, and refuses a number longer than ``maxNumberLength``.
-    mutating func readNumber() throws(JSONParseFailure) -> JSONValue? {
+    mutating func readNumber() throws(JSONParseFailure) -> JSONScalar? {
         let start = position
         var cursor = position
         var sign = ""
@@ -119,8 +122,7 @@ extension JSONByteParser {
                 if text(cursor..<wordEnd) == "Infinity" {
                     position = wordEnd
                     let shown = text(start..<wordEnd)
-                    repairs.append(
-                        .make(.replacedNonFiniteNumber, at: start, "replaced '\(shown)' with null"))
+                    repair(.replacedNonFiniteNumber, at: start, "replaced '\(shown)' with null")
                     return .null
                 }
             }
@@ -148,13 +150,12 @@ extension JSONByteParser {
                 if cursor - start > maxNumberLength {
                     throw .runawayNumber(offset: start, length: cursor - start)
                 }
-                let literal = text(start..<cursor)
-                repairs.append(
-                    .make(
-                        .normalizedNumber, at: start,
-                        "kept the number '\(literal)' with leading zeros as the string \"\(literal)\""))
+                repair(
+                    .normalizedNumber, at: start,
+                    "kept the number '\(text(start..<cursor))' with leading zeros as the string "
+                        + "\"\(text(start..<cursor))\"")
                 evidence += 1
-                return .string(literal)
+                return .string(.span(start..<cursor))
             }
         }
         let integerEnd = cursor
@@ -178,48 +179,46 @@ extension JSONByteParser {
         }
         evidence += 1
         // Common case: the text as written. Rewritten forms drop a `+` or add a `0`.
-        let kept =
+        let kept: JSONPiece =
             normalized
-            ? sign + (integer.isEmpty ? text(integerStart..<integerEnd) : integer)
-                + text(integerEnd..<validEnd)
-            : text(start..<validEnd)
+            ? .literal(
+                sign + (integer.isEmpty ? text(integerStart..<integerEnd) : integer)
+                    + text(integerEnd..<validEnd))
+            : .span(start..<validEnd)
         if validEnd != cursor {
             guard isLenient else {
                 throw .syntax(
                     offset: cursor,
                     message: "expected a digit in the number but found \(describe(at: cursor))")
             }
-            repairs.append(
-                .make(
-                    .completedNumber, at: start,
-                    "cut the incomplete number '\(text(start..<cursor))' back to '\(kept)'"))
+            repair(
+                .completedNumber, at: start,
+                "cut the incomplete number '\(text(start..<cursor))' back to '\(text(kept))'")
         } else if normalized {
-            repairs.append(
-                .make(
-                    .normalizedNumber, at: start, "rewrote the number '\(text(start..<cursor))' as '\(kept)'")
-            )
+            repair(
+                .normalizedNumber, at: start,
+                "rewrote the number '\(text(start..<cursor))' as '\(text(kept))'")
         }
-        return .number(JSONNumber(checkedText: kept))
+        return .number(kept)
     }
 
     /// Reads `true`, `false` or `null`; lenient mode also Python's `True`, `False`, `None`,
     /// `NaN`, `Infinity`, `undefined`, `NULL`, `Null` and `nil` (as `null`), completes a literal cut by the end
     /// (`tru`), and, when `allowBareWord` is set, reads any other word as a string.
-    mutating func readWord(allowBareWord: Bool) throws(JSONParseFailure) -> JSONValue {
+    mutating func readWord(allowBareWord: Bool) throws(JSONParseFailure) -> JSONScalar {
         let start = position
         while position < end, ASCII.isLetter(bytes[position]) { position += 1 }
         let word = text(start..<position)
         let wordEnds = position == end || !ASCII.isKeyStart(bytes[position])
         if wordEnds, let value = literal(word, at: start) { return value }
         if isLenient, position == end {
-            let candidates: [(String, JSONValue)] = [
+            let candidates: [(String, JSONScalar)] = [
                 ("true", .bool(true)), ("false", .bool(false)), ("null", .null),
                 ("True", .bool(true)), ("False", .bool(false)), ("None", .null),
             ]
             for (literal, value) in candidates where literal.hasPrefix(word) {
-                let json = value.compactText
-                repairs.append(
-                    .make(.completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'"))
+                let json = value.literalText
+                repair(.completedLiteral, at: start, "completed the cut literal '\(word)' as '\(json)'")
                 evidence += 1
                 return value
             }
@@ -233,8 +232,8 @@ extension JSONByteParser {
     }
 
     /// The value of a whole literal word, or `nil`; records the repair of a non-JSON one.
-    private mutating func literal(_ word: String, at start: Int) -> JSONValue? {
-        let value: JSONValue
+    private mutating func literal(_ word: String, at start: Int) -> JSONScalar? {
+        let value: JSONScalar
         switch word {
         case "true": value = .bool(true)
         case "false": value = .bool(false)
@@ -244,16 +243,15 @@ extension JSONByteParser {
             switch word {
             case "True", "False", "None":
                 value = word == "None" ? .null : .bool(word == "True")
-                repairs.append(
-                    .make(
-                        .convertedPythonLiteral, at: start,
-                        "replaced the Python literal '\(word)' with '\(value.compactText)'"))
+                repair(
+                    .convertedPythonLiteral, at: start,
+                    "replaced the Python literal '\(word)' with '\(value.literalText)'")
             case "NaN", "Infinity":
                 value = .null
-                repairs.append(.make(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null"))
+                repair(.replacedNonFiniteNumber, at: start, "replaced '\(word)' with null")
             case "undefined", "NULL", "Null", "nil":
                 value = .null
-                repairs.append(.make(.convertedNullWord, at: start, "replaced '\(word)' with null"))
+                repair(.convertedNullWord, at: start, "replaced '\(word)' with null")
             default:
                 return nil
             }
@@ -277,7 +275,7 @@ extension JSONByteParser {
 
     /// Reads an unquoted word value up to `,`, `}`, `]`, the end of the line or the region,
     /// trailing spaces dropped (`{"status": in progress}` -> `"in progress"`).
-    mutating func readBareWord() -> JSONValue {
+    mutating func readBareWord() -> JSONScalar {
         let start = position
         while position < end {
             let byte = bytes[position]
@@ -291,9 +289,8 @@ extension JSONByteParser {
         }
         var last = position
         while last > start, ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
-        let word = text(start..<last)
-        repairs.append(.make(.quotedBareWord, at: start, "read the unquoted word '\(word)' as a string"))
-        return .string(word)
+        repair(.quotedBareWord, at: start, "read the unquoted word '\(text(start..<last))' as a string")
+        return .string(.span(start..<last))
     }
 
     /// Whether a comment (`//`, `/*` or `#`) after a space starts at `offset`, ending a word.
@@ -308,15 +305,14 @@ extension JSONByteParser {
 
     /// Reads an unquoted key: letters, digits, `_`, `$`, `@`, `-`, `.` and non-ASCII
     /// characters, kept as written (`$ref`, `_id`, `user-id`).
-    mutating func readUnquotedKey() -> String {
+    mutating func readUnquotedKey() -> JSONPiece {
         let start = position
         while position < end {
             let byte = bytes[position]
             guard ASCII.isKeyCharacter(byte) else { break }
             position += 1
         }
-        let key = text(start..<position)
-        repairs.append(.make(.quotedKey, at: start, "quoted the key '\(key)'"))
-        return key
+        repair(.quotedKey, at: start, "quoted the key '\(text(start..<position))'")
+        return .span(start..<position)
     }
 }

@@ -7,7 +7,8 @@ extension JSONByteParser {
     /// any other quote is kept as text (`"he said "hi" twice"`). A string cut by the end loses
     /// the whitespace the cut left at its end.
     ///
-    /// - Returns: the unescaped text, and `complete == false` when the string was cut by the end
+    /// - Returns: the text (a span of the input when nothing was unescaped), and
+    ///   `complete == false` when the string was cut by the end
     ///   of the region (lenient mode only; ``position`` is then at the end and the caller
     ///   decides how to record it).
     /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` for what cannot be repaired and,
@@ -18,19 +19,21 @@ extension JSONByteParser {
     /// - Parameter isKey: the string is an object key: one that reaches a quote it cannot end
     ///   at (or the end of the region) after a `:` lost its closing quote before that `:`
     ///   (`{"a: 1, "b": 2}`), and is closed there.
-    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (text: String, complete: Bool) {
+    mutating func readString(isKey: Bool = false) throws(JSONParseFailure) -> (
+        text: JSONPiece, complete: Bool
+    ) {
         let start = position
         let quote: UInt8  // The ASCII quote that ends the string.
         var curlyCloser: UInt8 = 0  // Third UTF-8 byte of the typographic closer, if any.
         if isLenient, let curly = ASCII.curlyQuote(bytes, position, end) {
             quote = curly == 0x9C ? ASCII.quote : ASCII.apostrophe
             curlyCloser = curly == 0x9C ? 0x9D : 0x99
-            repairs.append(.make(.convertedCurlyQuotes, at: start, "read the string in typographic quotes"))
+            repair(.convertedCurlyQuotes, at: start, "read the string in typographic quotes")
             position += 3
         } else {
             quote = bytes[position]
             if quote == ASCII.apostrophe {
-                repairs.append(.make(.convertedSingleQuotes, at: start, "read the single-quoted string"))
+                repair(.convertedSingleQuotes, at: start, "read the single-quoted string")
             }
             position += 1
         }
@@ -40,7 +43,7 @@ extension JSONByteParser {
             let byte = bytes[position]
             if byte == quote {
                 guard !isLenient || endsString(after: position + 1) else { break }
-                let value = text(contentStart..<position)
+                let value = JSONPiece.span(contentStart..<position)
                 position += 1
                 return finishString(value, quote: quote, from: start)
             }
@@ -67,7 +70,7 @@ extension JSONByteParser {
             if closer > 0 {
                 if !isLenient || endsString(after: position + closer) {
                     position += closer
-                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
+                    return finishString(.bytes(buffer), quote: quote, from: start)
                 }
                 if let colon = keyColon {
                     return closeKey(before: colon, buffer: &buffer, from: start)
@@ -76,16 +79,13 @@ extension JSONByteParser {
                     // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
                     buffer.removeLast(position - comma)
                     while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
-                    repairs.append(
-                        .make(.insertedClosingQuote, at: comma, "closed the string missing its closing quote")
-                    )
+                    repair(.insertedClosingQuote, at: comma, "closed the string missing its closing quote")
                     position = comma
-                    return finishString(String(decoding: buffer, as: UTF8.self), quote: quote, from: start)
+                    return finishString(.bytes(buffer), quote: quote, from: start)
                 }
                 if !reportedQuote {
                     reportedQuote = true
-                    repairs.append(
-                        .make(.escapedInnerQuote, at: position, "kept the quote inside the string as text"))
+                    repair(.escapedInnerQuote, at: position, "kept the quote inside the string as text")
                 }
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<position + closer]))
                 position += closer
@@ -113,9 +113,7 @@ extension JSONByteParser {
                 }
                 if !reportedControl {
                     reportedControl = true
-                    repairs.append(
-                        .make(.escapedControlCharacter, at: position, "escaped the raw \(name) in the string")
-                    )
+                    repair(.escapedControlCharacter, at: position, "escaped the raw \(name) in the string")
                 }
             }
             buffer.append(byte)
@@ -132,30 +130,38 @@ extension JSONByteParser {
         position = end
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
         evidence += 1
-        stringRanges?.append(start..<end)
-        return (String(decoding: buffer, as: UTF8.self), false)
+        recordStringRange(start..<end)
+        return (.bytes(buffer), false)
     }
 
     /// Ends a key that lost its closing quote at the `:` after it; ``position`` is left on the
     /// `:`.
     private mutating func closeKey(
         before colon: (offset: Int, count: Int), buffer: inout [UInt8], from start: Int
-    ) -> (text: String, complete: Bool) {
+    ) -> (text: JSONPiece, complete: Bool) {
         buffer.removeLast(buffer.count - colon.count)
         while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
-        repairs.append(
-            .make(.insertedClosingQuote, at: colon.offset, "closed the key missing its closing quote"))
+        repair(.insertedClosingQuote, at: colon.offset, "closed the key missing its closing quote")
         position = colon.offset
-        return finishString(String(decoding: buffer, as: UTF8.self), quote: ASCII.quote, from: start)
+        return finishString(.bytes(buffer), quote: ASCII.quote, from: start)
     }
 
-    private mutating func finishString(_ value: String, quote: UInt8, from start: Int) -> (
-        text: String, complete: Bool
+    private mutating func finishString(_ value: JSONPiece, quote: UInt8, from start: Int) -> (
+        text: JSONPiece, complete: Bool
     ) {
         evidence += 1
-        stringRanges?.append(start..<position)
+        recordStringRange(start..<position)
         if quote == ASCII.apostrophe { singleQuotedStrings += 1 }
         return (value, true)
+    }
+
+    /// Records the range of a string read (quotes included) when ``stringRanges`` is on and
+    /// the string holds a `{` or `[`: the only strings the extractor's retry looks into.
+    private mutating func recordStringRange(_ range: Range<Int>) {
+        guard stringRanges != nil,
+            bytes[range].contains(where: { $0 == ASCII.openBrace || $0 == ASCII.openBracket })
+        else { return }
+        stringRanges?.append(range)
     }
 
     /// Reads the escape sequence whose backslash is at ``position`` into `buffer`.
@@ -177,7 +183,7 @@ extension JSONByteParser {
         case UInt8(ascii: "t"): simple = ASCII.tab
         case ASCII.apostrophe where quote == ASCII.apostrophe: simple = code
         case ASCII.apostrophe where isLenient:
-            repairs.append(.make(.repairedEscape, at: start, "read the escape \\' as '"))
+            repair(.repairedEscape, at: start, "read the escape \\' as '")
             simple = code
         default: simple = nil
         }
@@ -213,9 +219,7 @@ extension JSONByteParser {
         guard isLenient else {
             throw .syntax(offset: start, message: "unpaired surrogate escape '\(escape)' in a string")
         }
-        repairs.append(
-            .make(
-                .repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD"))
+        repair(.repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD")
         appendUTF8(0xFFFD, to: &buffer)
         return true
     }
@@ -225,7 +229,7 @@ extension JSONByteParser {
         guard isLenient else {
             throw .syntax(offset: start, message: "unexpected end of input in an escape sequence")
         }
-        repairs.append(.make(.droppedIncompleteEscape, at: start, "dropped the cut escape sequence"))
+        repair(.droppedIncompleteEscape, at: start, "dropped the cut escape sequence")
         position = end
         return false
     }
@@ -239,8 +243,7 @@ extension JSONByteParser {
         guard isLenient else {
             throw .syntax(offset: start, message: "invalid escape: backslash followed by \(shown)")
         }
-        repairs.append(
-            .make(.repairedEscape, at: start, "kept the invalid escape (backslash, \(shown)) as text"))
+        repair(.repairedEscape, at: start, "kept the invalid escape (backslash, \(shown)) as text")
         buffer.append(ASCII.backslash)
         position += 1
         return true

@@ -3,21 +3,19 @@
 /// placeholders, members without values).
 extension JSONByteParser {
     /// A value is expected (top level, after `:`, or in an array).
-    mutating func readElement(
-        _ byte: UInt8, frames: inout [Frame], expect: inout Expectation
-    ) throws(JSONParseFailure) -> JSONValue? {
-        if isLenient, expect != .value, skipEllipsis(frames: frames, expect: &expect) { return nil }
+    mutating func readElement(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced?
+    {
+        if isLenient, expect != .value, skipEllipsis(expect: &expect) { return nil }
         if byte == ASCII.closeBracket, expect != .value {
-            if expect == .elementAfterComma, let top = frames.last {
-                try trailingComma(at: top.commaOffset)
+            if expect == .elementAfterComma, !frames.isEmpty {
+                try trailingComma(at: commaOffset)
             }
             position += 1
-            return frames.removeLast().value
+            return closeContainer()
         }
         if byte == ASCII.openBrace || byte == ASCII.openBracket {
-            guard frames.count < maxDepth else { throw .tooDeep(offset: position, limit: maxDepth) }
             let isObject = byte == ASCII.openBrace
-            frames.append(Frame(isObject: isObject, start: position))
+            try openContainer(isObject: isObject)
             position += 1
             expect = isObject ? .firstKey : .firstElement
             return nil
@@ -25,53 +23,54 @@ extension JSONByteParser {
         let afterColon = expect == .value && !frames.isEmpty
         if isLenient, afterColon, ASCII.isEllipsis(bytes, position, end) {
             // `{"a": ..., "b": 1}`: the value stands elided; the member is dropped below.
-            repairs.append(.make(.removedEllipsis, at: position, "removed the '...' placeholder"))
+            repair(.removedEllipsis, at: position, "removed the '...' placeholder")
             position += 3
             while position < end, bytes[position] == ASCII.dot { position += 1 }
             return nil
         }
-        if isLenient, afterColon, byte == ASCII.comma || byte == ASCII.closeBrace, let top = frames.last {
+        if isLenient, afterColon, byte == ASCII.comma || byte == ASCII.closeBrace {
             // `{"a": , "b": 1}` or `{"a": }`: the member has no value; drop it.
-            repairs.append(.make(.droppedEmptyMember, at: top.keyStart, "dropped the member with no value"))
+            builder.dropKey()
+            repair(.droppedEmptyMember, at: keyStart, "dropped the member with no value")
             if byte == ASCII.comma {
-                frames[frames.count - 1].commaOffset = position
+                commaOffset = position
                 position += 1
                 expect = .keyAfterComma
                 return nil
             }
             position += 1
-            return frames.removeLast().value
+            return closeContainer()
         }
         let scalarStart = position
-        let produced = try readScalar(allowBareWord: afterColon)
-        if produced == nil, let top = frames.last, !top.isObject {
-            // A scalar cut before it became a value (a lone `-`): the loop now finishes at the
-            // end of the region with `expect` unchanged.
-            repairs.append(.make(.droppedIncompleteValue, at: scalarStart, "dropped the cut value"))
+        guard let scalar = try readScalar(allowBareWord: afterColon) else {
+            if !frames.isEmpty, !frames.topIsObject {
+                // A scalar cut before it became a value (a lone `-`): the loop now finishes at
+                // the end of the region with `expect` unchanged.
+                repair(.droppedIncompleteValue, at: scalarStart, "dropped the cut value")
+            }
+            return nil
         }
-        return produced
+        return .scalar(scalar)
     }
 
     /// A key (or the end of the object) is expected.
-    mutating func readKey(
-        _ byte: UInt8, frames: inout [Frame], expect: inout Expectation
-    ) throws(JSONParseFailure) -> JSONValue? {
+    mutating func readKey(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced? {
         if byte == ASCII.closeBrace {
-            if expect == .keyAfterComma, let top = frames.last {
-                try trailingComma(at: top.commaOffset)
+            if expect == .keyAfterComma, !frames.isEmpty {
+                try trailingComma(at: commaOffset)
             }
             position += 1
-            return frames.removeLast().value
+            return closeContainer()
         }
-        if isLenient, skipEllipsis(frames: frames, expect: &expect) { return nil }
+        if isLenient, skipEllipsis(expect: &expect) { return nil }
         if isLenient, byte == ASCII.comma, expect == .keyAfterComma {
             // `{"a": 1,, "b": 2}`: an object has no holes, so the extra comma means nothing.
-            repairs.append(.make(.removedExtraComma, at: position, "removed the extra ','"))
+            repair(.removedExtraComma, at: position, "removed the extra ','")
             position += 1
             return nil
         }
-        let keyStart = position
-        let key: String
+        let start = position
+        let key: JSONPiece
         if byte == ASCII.quote || (isLenient && (byte == ASCII.apostrophe || isCurlyOpener(at: position))) {
             // A key cut by the end leaves `.colon`, whose end-of-text repair drops it.
             key = try readString(isKey: true).text
@@ -81,8 +80,8 @@ extension JSONByteParser {
             throw .syntax(
                 offset: position, message: "expected a string key but found \(describe(at: position))")
         }
-        frames[frames.count - 1].key = key
-        frames[frames.count - 1].keyStart = keyStart
+        builder.key(key, in: bytes)
+        keyStart = start
         expect = .colon
         return nil
     }
@@ -98,75 +97,72 @@ extension JSONByteParser {
             throw .syntax(
                 offset: position, message: "expected ':' after the key but found \(describe(at: position))")
         }
-        repairs.append(.make(.insertedColon, at: position, "inserted the missing ':'"))
+        repair(.insertedColon, at: position, "inserted the missing ':'")
         expect = .value
     }
 
     /// A `,` or the closing bracket is expected after a value in a container.
-    mutating func readSeparator(
-        _ byte: UInt8, frames: inout [Frame], expect: inout Expectation
-    ) throws(JSONParseFailure) -> JSONValue? {
-        let top = frames[frames.count - 1]
+    mutating func readSeparator(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure)
+        -> Produced?
+    {
+        let isObject = frames.topIsObject
         if byte == ASCII.comma {
-            frames[frames.count - 1].commaOffset = position
+            commaOffset = position
             position += 1
-            expect = top.isObject ? .keyAfterComma : .elementAfterComma
+            expect = isObject ? .keyAfterComma : .elementAfterComma
             return nil
         }
-        if byte == top.closer {
+        if byte == frames.topCloser {
             position += 1
-            return frames.removeLast().value
+            return closeContainer()
         }
         if isLenient, byte == ASCII.closeBrace || byte == ASCII.closeBracket {
-            guard frames.dropLast().contains(where: { $0.closer == byte }) else {
-                repairs.append(
-                    .make(
-                        .removedStrayBracket, at: position,
-                        "removed the \(describe(at: position)) closing nothing"))
+            guard frames.isOpenBelowTop(closer: byte) else {
+                repair(
+                    .removedStrayBracket, at: position,
+                    "removed the \(describe(at: position)) closing nothing")
                 position += 1
                 return nil
             }
-            let opener = top.isObject ? "{" : "["
-            repairs.append(
-                .make(
-                    .closedMismatchedBracket, at: top.start,
-                    "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))"
-                ))
-            return frames.removeLast().value
+            let opener = isObject ? "{" : "["
+            repair(
+                .closedMismatchedBracket, at: frames.topStart,
+                "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))")
+            return closeContainer()
         }
-        if isLenient, top.isObject ? startsKey(byte) : startsValue(byte, words: true) {
-            repairs.append(.make(.insertedComma, at: position, "inserted the missing ','"))
-            frames[frames.count - 1].commaOffset = position
-            expect = top.isObject ? .keyAfterComma : .elementAfterComma
+        if isLenient, isObject ? startsKey(byte) : startsValue(byte, words: true) {
+            repair(.insertedComma, at: position, "inserted the missing ','")
+            commaOffset = position
+            expect = isObject ? .keyAfterComma : .elementAfterComma
             return nil
         }
         if isLenient, ASCII.isEllipsis(bytes, position, end) {
             // `[1, 2 ...]`: the placeholder stands for more elements; a `,` or closer follows.
-            repairs.append(.make(.removedEllipsis, at: position, "removed the '...' placeholder"))
+            repair(.removedEllipsis, at: position, "removed the '...' placeholder")
             position += 3
             return nil
         }
         throw .syntax(
             offset: position,
-            message: "expected ',' or '\(top.isObject ? "}" : "]")' but found \(describe(at: position))")
+            message: "expected ',' or '\(isObject ? "}" : "]")' but found \(describe(at: position))")
     }
 
     /// Skips a `...` or `…` placeholder at ``position`` and a comma after it; then a closer
     /// right after it is not reported as following a trailing comma.
     /// - Returns: whether a placeholder was skipped.
-    mutating func skipEllipsis(frames: [Frame], expect: inout Expectation) -> Bool {
+    mutating func skipEllipsis(expect: inout Expectation) -> Bool {
         guard ASCII.isEllipsis(bytes, position, end) else { return false }
         let start = position
         position += 3
         while position < end, bytes[position] == ASCII.dot { position += 1 }
-        repairs.append(.make(.removedEllipsis, at: start, "removed the '...' placeholder"))
+        repair(.removedEllipsis, at: start, "removed the '...' placeholder")
         var cursor = position
         while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
-        guard cursor < end, let top = frames.last else { return true }
+        guard cursor < end, !frames.isEmpty else { return true }
         if bytes[cursor] == ASCII.comma {
             position = cursor + 1
-        } else if bytes[cursor] == top.closer {
-            expect = top.isEmpty ? (top.isObject ? .firstKey : .firstElement) : .separator
+        } else if bytes[cursor] == frames.topCloser {
+            expect = frames.topIsEmpty ? (frames.topIsObject ? .firstKey : .firstElement) : .separator
         }
         return true
     }

@@ -21,8 +21,12 @@ enum JSONParseFailure: Error, Equatable {
 /// invalid escapes and numbers outside JSON syntax. Structure repairs live in
 /// `JSONByteParser+Structure.swift`, token repairs in the string, scalar and word readers.
 ///
+/// What it reads goes to its `Builder`: a ``JSONTreeBuilder`` builds a ``JSONValue``, a
+/// ``JSONTextBuilder`` writes compact JSON text. The parser itself keeps only offsets and
+/// flags (``JSONFrameStack``), so its memory is what the builder keeps.
+///
 /// The buffer must outlive the parser; the parser is used inside `withUTF8` and never escapes.
-struct JSONByteParser {
+struct JSONByteParser<Builder: JSONValueBuilder> {
     /// Whether to accept only RFC 8259 or to repair.
     enum Mode { case strict, lenient }
 
@@ -37,8 +41,19 @@ struct JSONByteParser {
     var maxEscapeRunLength = Int.max
     /// The next byte to read.
     var position: Int
-    /// Repairs made so far, in text order.
+    /// Repairs made so far, in text order (see ``repair(_:at:_:)``); past
+    /// ``maxListedRepairs`` the rest are counted in ``unlisted`` and summarized at the end.
     var repairs: [JSONRepair] = []
+    /// Repairs past ``maxListedRepairs``, one entry per kind.
+    var unlisted: [UnlistedRepairs] = []
+    /// Receives the values read.
+    var builder: Builder
+    /// The open containers.
+    var frames = JSONFrameStack()
+    /// Offset of the opening quote of the key of the member being read (innermost object).
+    var keyStart = 0
+    /// Offset of the last comma read in the innermost container.
+    var commaOffset = 0
     /// How many tokens only JSON would write were read (quoted strings, numbers, literals):
     /// zero means the "value" was prose in brackets (`{Note: see below}`).
     var evidence = 0
@@ -52,33 +67,23 @@ struct JSONByteParser {
     /// the string reader knows what may follow a string there: a key, not a value.
     var inObject = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, mode: Mode, maxDepth: Int) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int, mode: Mode, maxDepth: Int, builder: Builder
+    ) {
         self.bytes = bytes
         self.position = start
         self.end = min(end, bytes.count)
         self.mode = mode
         self.maxDepth = maxDepth
+        self.builder = builder
     }
 
     var isLenient: Bool { mode == .lenient }
 
-    /// An object or array still open.
-    struct Frame {
-        let isObject: Bool
-        /// Offset of the opening bracket.
-        let start: Int
-        var elements: [JSONValue] = []
-        var members: [JSONMember] = []
-        /// The key of the member being read.
-        var key = ""
-        /// Offset of the opening quote of ``key``.
-        var keyStart = 0
-        /// Offset of the last comma read.
-        var commaOffset = 0
-
-        var value: JSONValue { isObject ? .object(members) : .array(elements) }
-        var isEmpty: Bool { isObject ? members.isEmpty : elements.isEmpty }
-        var closer: UInt8 { isObject ? ASCII.closeBrace : ASCII.closeBracket }
+    /// What a reader produced: a scalar, or a container it closed.
+    enum Produced {
+        case scalar(JSONScalar)
+        case closed
     }
 
     /// What the parser expects next.
@@ -99,10 +104,99 @@ struct JSONByteParser {
         case separator
     }
 
+    /// Parses one value starting at ``position`` (leading whitespace allowed) and leaves
+    /// ``position`` just after it. Trailing text is not examined.
+    ///
+    /// - Returns: what the builder made of the value.
+    /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` when the text is not (repairable)
+    ///   JSON; ``JSONParseFailure/tooDeep(offset:limit:)`` past ``maxDepth`` open brackets;
+    ///   the runaway failures past ``maxNumberLength`` or ``maxEscapeRunLength``.
+    mutating func parseValue() throws(JSONParseFailure) -> Builder.Output {
+        var expect = Expectation.value
+        while true {
+            try skipInsignificant(hashComments: expect != .value || frames.isEmpty)
+            guard position < end else {
+                try finishAtEnd(expect: expect)
+                break
+            }
+            let byte = bytes[position]
+            inObject = !frames.isEmpty && frames.topIsObject
+            let produced: Produced?
+            switch expect {
+            case .value, .firstElement, .elementAfterComma:
+                produced = try readElement(byte, expect: &expect)
+            case .firstKey, .keyAfterComma:
+                produced = try readKey(byte, expect: &expect)
+            case .colon:
+                try readColon(byte, expect: &expect)
+                produced = nil
+            case .separator:
+                produced = try readSeparator(byte, expect: &expect)
+            }
+            guard let produced else { continue }
+            if case .scalar(let scalar) = produced { builder.scalar(scalar, in: bytes) }
+            guard !frames.isEmpty else { break }
+            frames.topIsEmpty = false
+            expect = .separator
+        }
+        summarizeRepairs()
+        return builder.finish()
+    }
+
+    /// Opens the container whose bracket is at ``position``.
+    mutating func openContainer(isObject: Bool) throws(JSONParseFailure) {
+        guard frames.count < maxDepth else { throw .tooDeep(offset: position, limit: maxDepth) }
+        frames.push(isObject: isObject, start: position)
+        builder.open(isObject: isObject)
+    }
+
+    /// Closes the innermost container.
+    mutating func closeContainer() -> Produced {
+        builder.close(isObject: frames.topIsObject)
+        frames.pop()
+        return .closed
+    }
+
+    /// Records the removal of the comma at `offset` before a closing bracket, or refuses it in
+    /// strict mode.
+    mutating func trailingComma(at offset: Int) throws(JSONParseFailure) {
+        guard isLenient else {
+            throw .syntax(offset: position, message: "unexpected \(describe(at: position)) after ','")
+        }
+        repair(.removedTrailingComma, at: offset, "removed the trailing comma")
+    }
+
+    /// The end of the region was reached with containers open: in strict mode an error, in
+    /// lenient mode drop what is incomplete and close every open container, innermost first.
+    private mutating func finishAtEnd(expect: Expectation) throws(JSONParseFailure) {
+        guard isLenient, !frames.isEmpty else {
+            let what = frames.isEmpty ? "a JSON value" : "the rest of the value"
+            throw .syntax(offset: end, message: "unexpected end of input; expected \(what)")
+        }
+        switch expect {
+        case .value, .colon:
+            // An object member whose key or value is missing: drop it, never invent a value.
+            builder.dropKey()
+            repair(.droppedIncompleteMember, at: keyStart, "dropped the incomplete member")
+        case .elementAfterComma, .keyAfterComma:
+            repair(.removedTrailingComma, at: commaOffset, "removed the trailing comma")
+        case .firstElement, .firstKey, .separator:
+            break
+        }
+        while !frames.isEmpty {
+            let opener = frames.topIsObject ? "{" : "["
+            repair(.closedBracket, at: frames.topStart, "closed the '\(opener)' left open")
+            _ = closeContainer()
+        }
+    }
+}
+
+/// Cheap tests the extractor makes on a bracket before it runs a parser there.
+enum JSONCandidateStart {
     /// Whether the `{` or `[` at `offset` can start a (lenient) value: the first byte after it
     /// and any whitespace could begin its first member or element, or close it. A cheap filter
     /// that lets the extractor pass over brackets in prose without running the parser; keep it
-    /// in step with what ``parseValue()`` accepts.
+    /// in step with what ``JSONByteParser/parseValue()`` accepts.
     static func canOpenContainer(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
         var cursor = offset + 1
         while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
@@ -141,84 +235,4 @@ struct JSONByteParser {
         return false
     }
 
-    /// Parses one value starting at ``position`` (leading whitespace allowed) and leaves
-    /// ``position`` just after it. Trailing text is not examined.
-    ///
-    /// - Throws: ``JSONParseFailure/syntax(offset:message:)`` when the text is not (repairable)
-    ///   JSON; ``JSONParseFailure/tooDeep(offset:limit:)`` past ``maxDepth`` open brackets;
-    ///   the runaway failures past ``maxNumberLength`` or ``maxEscapeRunLength``.
-    mutating func parseValue() throws(JSONParseFailure) -> JSONValue {
-        var frames: [Frame] = []
-        var expect = Expectation.value
-        while true {
-            try skipInsignificant(hashComments: expect != .value || frames.isEmpty)
-            guard position < end else {
-                return try finishAtEnd(frames: &frames, expect: expect)
-            }
-            let byte = bytes[position]
-            inObject = frames.last?.isObject ?? false
-            let produced: JSONValue?
-            switch expect {
-            case .value, .firstElement, .elementAfterComma:
-                produced = try readElement(byte, frames: &frames, expect: &expect)
-            case .firstKey, .keyAfterComma:
-                produced = try readKey(byte, frames: &frames, expect: &expect)
-            case .colon:
-                try readColon(byte, expect: &expect)
-                produced = nil
-            case .separator:
-                produced = try readSeparator(byte, frames: &frames, expect: &expect)
-            }
-            guard let value = produced else { continue }
-            guard !frames.isEmpty else { return value }
-            append(value, to: &frames)
-            expect = .separator
-        }
-    }
-
-    /// Adds a finished value to the innermost open container.
-    func append(_ value: JSONValue, to frames: inout [Frame]) {
-        let last = frames.count - 1
-        if frames[last].isObject {
-            frames[last].members.append(JSONMember(frames[last].key, value))
-        } else {
-            frames[last].elements.append(value)
-        }
-    }
-
-    /// Records the removal of the comma at `offset` before a closing bracket, or refuses it in
-    /// strict mode.
-    mutating func trailingComma(at offset: Int) throws(JSONParseFailure) {
-        guard isLenient else {
-            throw .syntax(offset: position, message: "unexpected \(describe(at: position)) after ','")
-        }
-        repairs.append(.make(.removedTrailingComma, at: offset, "removed the trailing comma"))
-    }
-
-    /// The end of the region was reached with `frames` open: in strict mode an error, in
-    /// lenient mode drop what is incomplete and close every open container, innermost first.
-    private mutating func finishAtEnd(
-        frames: inout [Frame], expect: Expectation
-    ) throws(JSONParseFailure) -> JSONValue {
-        guard isLenient, let top = frames.last else {
-            let what = frames.isEmpty ? "a JSON value" : "the rest of the value"
-            throw .syntax(offset: end, message: "unexpected end of input; expected \(what)")
-        }
-        switch expect {
-        case .value, .colon:
-            // An object member whose key or value is missing: drop it, never invent a value.
-            repairs.append(.make(.droppedIncompleteMember, at: top.keyStart, "dropped the incomplete member"))
-        case .elementAfterComma, .keyAfterComma:
-            repairs.append(.make(.removedTrailingComma, at: top.commaOffset, "removed the trailing comma"))
-        case .firstElement, .firstKey, .separator:
-            break
-        }
-        while let frame = frames.popLast() {
-            let opener = frame.isObject ? "{" : "["
-            repairs.append(.make(.closedBracket, at: frame.start, "closed the '\(opener)' left open"))
-            guard !frames.isEmpty else { return frame.value }
-            append(frame.value, to: &frames)
-        }
-        return .null  // Unreachable: the loop returns when the outermost frame closes.
-    }
 }

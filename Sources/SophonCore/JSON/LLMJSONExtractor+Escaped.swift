@@ -10,7 +10,9 @@ extension LLMJSONExtractor {
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, budget: inout Int, evidence: inout Int
     ) throws(JSONParseFailure) -> Candidate {
         var plain: [UInt8] = []
-        var origin: [UInt32] = []  // Offset in `bytes` of each byte of `plain`.
+        // Where `plain` falls one more byte behind `bytes`: after each two-byte escape read as
+        // one byte, the index in `plain` of the byte after it (4 bytes per escape, not per byte).
+        var shifts: [UInt32] = []
         var cursor = start
         while cursor < end, bytes[cursor] != ASCII.quote {
             guard budget > 0, cursor < UInt32.max else {
@@ -20,7 +22,6 @@ extension LLMJSONExtractor {
             let byte = bytes[cursor]
             guard byte == ASCII.backslash, cursor + 1 < end else {
                 plain.append(byte)
-                origin.append(UInt32(cursor))
                 cursor += 1
                 continue
             }
@@ -30,24 +31,34 @@ extension LLMJSONExtractor {
             case UInt8(ascii: "t"): plain.append(ASCII.tab)
             case UInt8(ascii: "r"): plain.append(ASCII.carriageReturn)
             default:
+                // Not an escape of the JSON around it: both bytes are kept as they are.
                 plain.append(byte)
-                origin.append(UInt32(cursor))
                 plain.append(bytes[cursor + 1])
+                cursor += 2
+                continue
             }
-            origin.append(UInt32(cursor))
+            shifts.append(UInt32(plain.count))
             cursor += 2
         }
         let stop = min(cursor, end)
-        func original(_ offset: Int) -> Int { offset < origin.count ? Int(origin[offset]) : stop }
+        /// The offset in `bytes` of the byte at `offset` in `plain` (`stop` past its end).
+        func original(_ offset: Int) -> Int {
+            guard offset < plain.count else { return stop }
+            // Shifts at or before `offset`: a binary search for the first one after it.
+            var low = 0
+            var high = shifts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if Int(shifts[middle]) <= offset { low = middle + 1 } else { high = middle }
+            }
+            return start + offset + low
+        }
         var innerEvidence = 0
         defer { evidence = innerEvidence }
         let result: Result<Candidate, JSONParseFailure> = plain.withUnsafeBufferPointer { inner in
-            var parser = JSONByteParser(
-                bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)
-            parser.maxNumberLength = options.maxNumberLength
-            parser.maxEscapeRunLength = options.maxEscapeRunLength
+            var parser = lenientParser(inner, 0, inner.count)
             do throws(JSONParseFailure) {
-                let value = try parser.parseValue()
+                let text = try parser.parseValue()
                 var repairs = [
                     JSONRepair.make(.unescapedEmbeddedJSON, at: start, "read the escaped JSON as JSON")
                 ]
@@ -61,7 +72,7 @@ extension LLMJSONExtractor {
                 }
                 let range = start..<max(start + 1, original(parser.position))
                 return .success(
-                    Candidate(value: value, range: range, repairs: repairs, evidence: parser.evidence))
+                    Candidate(text: text, range: range, repairs: repairs, evidence: parser.evidence))
             } catch {
                 innerEvidence = parser.evidence
                 switch error {

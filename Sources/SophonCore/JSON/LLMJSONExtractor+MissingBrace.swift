@@ -19,13 +19,10 @@ extension LLMJSONExtractor {
         guard cursor < last, bytes[cursor] == ASCII.colon else { return nil }
         let plain = [ASCII.openBrace] + UnsafeBufferPointer(rebasing: bytes[first...last])
         return plain.withUnsafeBufferPointer { inner -> ExtractedJSON? in
-            var parser = JSONByteParser(
-                bytes: inner, start: 0, end: inner.count, mode: .lenient, maxDepth: options.maxDepth)
-            parser.maxNumberLength = options.maxNumberLength
-            parser.maxEscapeRunLength = options.maxEscapeRunLength
+            var parser = lenientParser(inner, 0, inner.count)
             // The whole text must be the object, of JSON tokens (prose such as
             // `"Note": see {x}` has words, not values).
-            guard let value = try? parser.parseValue(), parser.position == inner.count, parser.evidence >= 2,
+            guard let text = try? parser.parseValue(), parser.position == inner.count, parser.evidence >= 2,
                 !parser.repairs.contains(where: { $0.kind == .closedBracket || $0.kind == .quotedBareWord })
             else { return nil }
             var repairs = [JSONRepair.make(.insertedOpeningBrace, at: first, "put back the missing '{'")]
@@ -36,7 +33,7 @@ extension LLMJSONExtractor {
                     ? String(repair.description.dropLast(suffix.count)) : repair.description
                 repairs.append(.make(repair.kind, at: first + max(0, repair.offset - 1), what))
             }
-            return ExtractedJSON(value: value, range: first..<last + 1, repairs: repairs)
+            return ExtractedJSON(text: text, range: first..<last + 1, repairs: repairs)
         }
     }
 }

@@ -3,7 +3,8 @@
 extension LLMJSONExtractor {
     /// One value parsed from a candidate bracket.
     struct Candidate {
-        var value: JSONValue
+        /// The value as compact JSON text (see ``JSONTextBuilder``).
+        var text: String
         var range: Range<Int>
         var repairs: [JSONRepair]
         /// Tokens only JSON would write (quoted strings, numbers, literals).
@@ -42,7 +43,7 @@ extension LLMJSONExtractor {
         while cursor < region.upperBound {
             let byte = bytes[cursor]
             guard byte == ASCII.openBrace || byte == ASCII.openBracket,
-                JSONByteParser.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+                JSONCandidateStart.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
             else {
                 cursor += 1
                 continue
@@ -103,7 +104,7 @@ extension LLMJSONExtractor {
             for offset in string.clamped(to: start + 1..<failure) where budget > 0 {
                 let byte = bytes[offset]
                 guard byte == ASCII.openBrace || byte == ASCII.openBracket,
-                    JSONByteParser.canOpenContainer(at: offset, in: bytes, end: end)
+                    JSONCandidateStart.canOpenContainer(at: offset, in: bytes, end: end)
                 else { continue }
                 var ignored = FailedRead()
                 do throws(JSONParseFailure) {
@@ -124,24 +125,35 @@ extension LLMJSONExtractor {
         _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ unescapeBudget: inout Int,
         _ failed: inout FailedRead, recordStrings: Bool = false
     ) throws(JSONParseFailure) -> Candidate {
-        if JSONByteParser.escapedJSONStart(after: start, in: bytes, end: end) {
+        if JSONCandidateStart.escapedJSONStart(after: start, in: bytes, end: end) {
             return try parseEscaped(bytes, start, end, budget: &unescapeBudget, evidence: &failed.evidence)
         }
-        var parser = JSONByteParser(
-            bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth)
-        parser.maxNumberLength = options.maxNumberLength
-        parser.maxEscapeRunLength = options.maxEscapeRunLength
+        var parser = lenientParser(bytes, start, end)
         if recordStrings { parser.stringRanges = [] }
         do throws(JSONParseFailure) {
-            let value = try parser.parseValue()
+            let text = try parser.parseValue()
             return Candidate(
-                value: value, range: start..<parser.position, repairs: parser.repairs,
-                evidence: parser.evidence)
+                text: text, range: start..<parser.position, repairs: parser.repairs, evidence: parser.evidence
+            )
         } catch {
             failed.evidence = parser.evidence
             failed.strings = parser.stringRanges ?? []
             throw error
         }
+    }
+
+    /// A lenient parser with these options that writes compact JSON text, over `bytes` from
+    /// `start` to `end`.
+    func lenientParser(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int
+    ) -> JSONByteParser<JSONTextBuilder> {
+        var parser = JSONByteParser(
+            bytes: bytes, start: start, end: end, mode: .lenient, maxDepth: options.maxDepth,
+            builder: JSONTextBuilder())
+        parser.maxNumberLength = options.maxNumberLength
+        parser.maxEscapeRunLength = options.maxEscapeRunLength
+        parser.builder.sizeHint = end - start
+        return parser
     }
 
     /// Where a bracket's container ends and how many `:` it holds at its own level.
@@ -191,8 +203,7 @@ extension LLMJSONExtractor {
     /// A value that recovered nothing: a lone `{` or `[` closed by the end of the text, or a
     /// container holding only a `...` placeholder.
     private static func isNothing(_ candidate: Candidate) -> Bool {
-        let value = candidate.value
-        guard value == .array([]) || value == .object([]) else { return false }
+        guard candidate.text == "[]" || candidate.text == "{}" else { return false }
         return candidate.repairs.contains {
             ($0.kind == .closedBracket && $0.offset == candidate.range.lowerBound)
                 || $0.kind == .removedEllipsis
@@ -241,7 +252,7 @@ extension LLMJSONExtractor {
                 repairs.append(.make(.skippedProse, at: prose, "skipped the text before the value"))
             }
             repairs += candidate.repairs
-            found.append(ExtractedJSON(value: candidate.value, range: candidate.range, repairs: repairs))
+            found.append(ExtractedJSON(text: candidate.text, range: candidate.range, repairs: repairs))
             proseStart = candidate.range.upperBound
         }
         if !found.isEmpty, let prose = firstNonBlank(bytes, proseStart..<region.upperBound) {

@@ -155,13 +155,14 @@ public struct LLMJSONExtractor: Sendable {
             bytes[start] != ASCII.openBracket
         else { return nil }
         var parser = JSONByteParser(
-            bytes: bytes, start: start, end: region.upperBound, mode: .strict, maxDepth: 1)
-        guard let value = try? parser.parseValue() else { return nil }
+            bytes: bytes, start: start, end: region.upperBound, mode: .strict, maxDepth: 1,
+            builder: JSONTextBuilder())
+        guard let text = try? parser.parseValue() else { return nil }
         let valueEnd = parser.position
         guard (try? parser.skipInsignificant()) != nil, parser.position == region.upperBound else {
             return nil
         }
-        return ExtractedJSON(value: value, range: start..<valueEnd, repairs: [])
+        return ExtractedJSON(text: text, range: start..<valueEnd, repairs: [])
     }
 
     static func firstNonBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {

@@ -1,0 +1,154 @@
+/// Writes what a ``JSONByteParser`` reads as compact strict JSON (RFC 8259), byte for byte the
+/// text ``JSONValue/compactText`` prints for the same value, without building the value: the
+/// extractor's output is then about the size of its input, not a tree many times larger.
+///
+/// The text goes into a `String` in steps of ``flushSize`` bytes (never in the middle of a
+/// token, so never in the middle of a character), so the finished text is not copied once
+/// more at the end.
+///
+/// A member's key is written when it is read (with the comma before it); when the member is
+/// dropped (``dropKey()``), the output is cut back to where the key started, so a member cut
+/// at the end of the text is never given a value.
+struct JSONTextBuilder: JSONValueBuilder {
+    /// Bytes of text gathered before they are appended to ``text``.
+    static var flushSize: Int { 1 << 16 }
+    /// The likely size of the whole text (the source's size): reserved at the first flush of
+    /// a long text, so the text does not grow by copies (untouched reserved pages cost no
+    /// memory). Small texts never flush before the end and reserve nothing.
+    var sizeHint = 0
+    /// The text written so far, but for the last bytes, still in ``output``.
+    private var text = ""
+    /// The last bytes of text written (UTF-8), whole tokens only.
+    private var output: [UInt8] = []
+    /// Open containers.
+    private var depth = 0
+    /// A key was written and its value is next (no comma before it).
+    private var keyPending = false
+    /// Where the pending key's text (and the comma before it) starts in ``output`` (which is
+    /// not flushed while a key is pending).
+    private var keyMark = 0
+
+    mutating func open(isObject: Bool) {
+        separate()
+        output.append(isObject ? ASCII.openBrace : ASCII.openBracket)
+        depth += 1
+        flushIfFull()
+    }
+
+    mutating func key(_ key: JSONPiece, in bytes: UnsafeBufferPointer<UInt8>) {
+        keyMark = output.count
+        separate()
+        write(string: key, bytes, isKey: true)
+        output.append(ASCII.colon)
+        keyPending = true
+    }
+
+    mutating func dropKey() {
+        guard keyPending else { return }
+        output.removeLast(output.count - keyMark)
+        keyPending = false
+    }
+
+    mutating func scalar(_ scalar: JSONScalar, in bytes: UnsafeBufferPointer<UInt8>) {
+        separate()
+        switch scalar {
+        case .null, .bool: output.append(contentsOf: scalar.literalText.utf8)
+        case .number(let piece):
+            switch piece {
+            case .span(let range): output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+            case .bytes(let buffer): output.append(contentsOf: buffer)
+            case .literal(let text): output.append(contentsOf: text.utf8)
+            }
+        case .string(let piece): write(string: piece, bytes, isKey: false)
+        }
+        flushIfFull()
+    }
+
+    mutating func close(isObject: Bool) {
+        output.append(isObject ? ASCII.closeBrace : ASCII.closeBracket)
+        depth -= 1
+        flushIfFull()
+    }
+
+    mutating func finish() -> String {
+        flush(reserving: false)
+        defer { text = "" }
+        return text
+    }
+
+    private mutating func flushIfFull() {
+        if output.count >= Self.flushSize, !keyPending { flush() }
+    }
+
+    private mutating func flush(reserving: Bool = true) {
+        guard !output.isEmpty else { return }
+        if reserving, text.isEmpty { text.reserveCapacity(max(sizeHint, 2 * output.count)) }
+        text.append(String(decoding: output, as: UTF8.self))
+        output.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the comma before a value or key that is not the first in its container.
+    private mutating func separate() {
+        if keyPending {
+            keyPending = false
+        } else if depth > 0, let last = output.last ?? text.utf8.last, last != ASCII.openBracket,
+            last != ASCII.openBrace
+        {
+            // The innermost container's last byte is its opener only while it is empty.
+            output.append(ASCII.comma)
+        }
+    }
+
+    /// Writes a string; `isKey`: it is a key, which may yet be dropped, so it is not flushed.
+    private mutating func write(string piece: JSONPiece, _ bytes: UnsafeBufferPointer<UInt8>, isKey: Bool) {
+        switch piece {
+        case .span(let range): writeQuoted(UnsafeBufferPointer(rebasing: bytes[range]), mayFlush: !isKey)
+        case .bytes(let buffer): buffer.withUnsafeBufferPointer { writeQuoted($0, mayFlush: !isKey) }
+        case .literal(var text): text.withUTF8 { writeQuoted($0, mayFlush: !isKey) }
+        }
+    }
+
+    /// Writes `text` as a quoted JSON string, escaped as ``JSONTextWriter/writeString(_:into:)``
+    /// escapes it: `"`, `\` and control characters only. A long value string is flushed every
+    /// ``flushSize`` bytes of it, between characters.
+    private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>, mayFlush: Bool) {
+        output.append(ASCII.quote)
+        var blockStart = 0
+        while blockStart < text.count {
+            var blockEnd = min(text.count, blockStart + Self.flushSize)
+            while blockEnd < text.count, text[blockEnd] & 0xC0 == 0x80 { blockEnd += 1 }  // Mid-character.
+            writeEscaped(UnsafeBufferPointer(rebasing: text[blockStart..<blockEnd]))
+            blockStart = blockEnd
+            if mayFlush, output.count >= Self.flushSize { flush() }  // Reserves once.
+        }
+        output.append(ASCII.quote)
+    }
+
+    /// Writes `text` with `"`, `\` and control characters escaped.
+    private mutating func writeEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in text.indices {
+            let byte = text[index]
+            guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            runStart = index + 1
+            output.append(ASCII.backslash)
+            switch byte {
+            case ASCII.quote, ASCII.backslash: output.append(byte)
+            case ASCII.newline: output.append(UInt8(ascii: "n"))
+            case ASCII.carriageReturn: output.append(UInt8(ascii: "r"))
+            case ASCII.tab: output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "f"))
+            default:
+                output.append(UInt8(ascii: "u"))
+                output.append(ASCII.zero)
+                output.append(ASCII.zero)
+                output.append(ASCII.zero + (byte >> 4))  // 0 or 1.
+                let low = byte & 0xF
+                output.append(low < 10 ? ASCII.zero + low : UInt8(ascii: "a") + low - 10)
+            }
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<text.count]))
+    }
+}
