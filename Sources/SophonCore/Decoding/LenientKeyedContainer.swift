@@ -3,26 +3,39 @@
 struct LenientKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let codingPath: [any CodingKey]
     let session: LenientDecodingSession
-    private let values: [String: JSONValue]
-    private let orderedKeys: [String]
+    private let members: [JSONMember]
+    /// Key to the index of its last member, for objects too large to search member by member.
+    private let index: [String: Int]?
 
     init(members: [JSONMember], codingPath: [any CodingKey], session: LenientDecodingSession) {
-        var values: [String: JSONValue] = [:]
-        var orderedKeys: [String] = []
-        for member in members {
-            if values.updateValue(member.value, forKey: member.key) == nil {
-                orderedKeys.append(member.key)
-            }
+        self.members = members
+        if members.count > Self.linearSearchLimit {
+            var index: [String: Int] = [:]
+            for (position, member) in members.enumerated() { index[member.key] = position }
+            self.index = index
+        } else {
+            index = nil
         }
-        self.values = values
-        self.orderedKeys = orderedKeys
         self.codingPath = codingPath
         self.session = session
     }
 
-    var allKeys: [Key] { orderedKeys.compactMap { Key(stringValue: $0) } }
+    /// Up to this many members a lookup compares keys one by one, which is cheaper than
+    /// hashing them all into a dictionary first (a typed reply has a handful of fields).
+    private static var linearSearchLimit: Int { 16 }
 
-    func contains(_ key: Key) -> Bool { values[key.stringValue] != nil }
+    /// The value of the last member named `name`.
+    private func lookup(_ name: String) -> JSONValue? {
+        if let index { return index[name].map { members[$0].value } }
+        return members.last(where: { $0.key == name })?.value
+    }
+
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        return members.compactMap { seen.insert($0.key).inserted ? Key(stringValue: $0.key) : nil }
+    }
+
+    func contains(_ key: Key) -> Bool { lookup(key.stringValue) != nil }
 
     /// `true` for `null` and null words (recorded as a coercion).
     /// - Throws: `keyNotFound` when the key is missing.
@@ -106,12 +119,12 @@ struct LenientKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func superDecoder() throws -> any Decoder {
         let key = NameKey("super")
         return LenientDecoderImpl(
-            value: values[key.stringValue] ?? .null, codingPath: codingPath + [key], session: session)
+            value: lookup(key.stringValue) ?? .null, codingPath: codingPath + [key], session: session)
     }
 
     /// A decoder for the member `key` (`null` when missing).
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder(for: key, value: values[key.stringValue] ?? .null)
+        decoder(for: key, value: lookup(key.stringValue) ?? .null)
     }
 
     private func decoder(for key: Key, value: JSONValue) -> LenientDecoderImpl {
@@ -119,7 +132,7 @@ struct LenientKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func value(for key: Key) throws -> JSONValue {
-        guard let value = values[key.stringValue] else {
+        guard let value = lookup(key.stringValue) else {
             var name = ""
             JSONTextWriter.writeString(key.stringValue, into: &name)
             throw DecodingError.keyNotFound(
@@ -133,6 +146,6 @@ struct LenientKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func readIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        try session.decodeIfPresent(type, from: values[key.stringValue], at: codingPath + [key])
+        try session.decodeIfPresent(type, from: lookup(key.stringValue), at: codingPath + [key])
     }
 }

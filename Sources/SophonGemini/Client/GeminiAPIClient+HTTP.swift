@@ -60,14 +60,14 @@ extension GeminiAPIClient {
     /// ``AttemptError``s.
     func exchange(
         label: String, method: String, path: String, query: [(String, String)] = [], body: Data?,
-        key: String, attempt: Int, streaming: Bool = false
+        key: String, attempt: Int, streaming: Bool = false, deadline: GeminiCallDeadline? = nil
     ) async throws -> GeminiHTTPResponse {
         let url = try endpoint(path, query: query)
         var headers = ["x-goog-api-key": key, "accept": streaming ? "text/event-stream" : "application/json"]
         if body != nil { headers["content-type"] = "application/json" }
         let request = GeminiHTTPRequest(
             method: method, url: url, headers: headers, body: body, timeout: configuration.requestTimeout,
-            streaming: streaming, deadline: streaming ? nil : GeminiCallDeadline.current)
+            streaming: streaming, deadline: deadline)
         configuration.observer?(.requestSent(label: label, method: method, path: url.path, attempt: attempt))
         log(.debug, "\(label): \(method) \(url.path) (attempt \(attempt))")
         let start = ContinuousClock.now
@@ -92,10 +92,11 @@ extension GeminiAPIClient {
     /// (`modelID` names the model a 404 is about; `nil` when the path has no model).
     func unaryCall<Response: Decodable>(
         _ type: Response.Type, label: String, method: String, path: String, query: [(String, String)] = [],
-        body: Data?, key: String, attempt: Int, modelID: String?
+        body: Data?, key: String, attempt: Int, modelID: String?, deadline: GeminiCallDeadline? = nil
     ) async throws -> Response {
         let http = try await exchange(
-            label: label, method: method, path: path, query: query, body: body, key: key, attempt: attempt)
+            label: label, method: method, path: path, query: query, body: body, key: key, attempt: attempt,
+            deadline: deadline)
         let data = try await self.body(of: http)
         guard http.status == 200 else {
             throw Self.classify(status: http.status, headers: http.headers, body: data, modelID: modelID)

@@ -171,9 +171,9 @@ public final class GeminiAPIClient: Sendable {
         let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
         let policy = retryPolicy ?? configuration.retryPolicy
         do {
-            return try await withCallTimeout {
+            return try await withCallTimeout { deadline in
                 let (response, outcome) = try await self.withRetries(
-                    label: label, policy: policy, modelID: modelID
+                    label: label, policy: policy, modelID: modelID, deadline: deadline
                 ) {
                     variant in
                     let request = try await buildRequest(variant)
@@ -181,7 +181,7 @@ public final class GeminiAPIClient: Sendable {
                     return try await self.unaryCall(
                         GenerateContentResponse.self, label: label, method: "POST",
                         path: "models/\(variant.modelID):generateContent", body: body, key: key,
-                        attempt: variant.attempt, modelID: variant.modelID)
+                        attempt: variant.attempt, modelID: variant.modelID, deadline: deadline)
                 }
                 try ReplyCheck.check(response)
                 return GeminiResult(
@@ -221,11 +221,14 @@ public final class GeminiAPIClient: Sendable {
         let policy = retryPolicy ?? configuration.retryPolicy
         let pageQuery = query
         do {
-            return try await withCallTimeout {
-                try await self.withRetries(label: "listModels", policy: policy, modelID: nil) { variant in
+            return try await withCallTimeout { deadline in
+                try await self.withRetries(
+                    label: "listModels", policy: policy, modelID: nil, deadline: deadline
+                ) { variant in
                     try await self.unaryCall(
                         ListModelsResponse.self, label: "listModels", method: "GET", path: "models",
-                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil)
+                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil,
+                        deadline: deadline)
                 }.value
             }
         } catch let error as GeminiError {
@@ -256,12 +259,15 @@ public final class GeminiAPIClient: Sendable {
         let policy = retryPolicy ?? configuration.retryPolicy
         let data = try OrderedJSONEncoder().encodeData(body)
         do {
-            return try await withCallTimeout {
-                try await self.withRetries(label: label, policy: policy, modelID: modelID) { variant in
+            return try await withCallTimeout { deadline in
+                try await self.withRetries(label: label, policy: policy, modelID: modelID, deadline: deadline)
+                {
+                    variant in
                     try await self.unaryCall(
                         Response.self, label: label, method: "POST",
                         path: "models/\(variant.modelID):\(method)",
-                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID)
+                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID,
+                        deadline: deadline)
                 }.value
             }
         } catch let error as GeminiError {

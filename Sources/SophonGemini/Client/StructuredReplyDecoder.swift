@@ -37,9 +37,10 @@ enum StructuredReplyDecoder {
             throw GeminiError.decodingFailed(reason: error.description, excerpt: excerpt(text))
         }
         var chosen = candidates[0]
+        let values = candidates.map(\.value)  // Each `value` parses the candidate's text: once.
         var choice = StructuredChoice(
-            value: chosen.value, notes: [], violations: [], stoppedAtLimit: stoppedAtLimit)
-        if let schema, let selection = schema.selectCandidate(from: candidates.map(\.value)) {
+            value: values[0], notes: [], violations: [], stoppedAtLimit: stoppedAtLimit)
+        if let schema, let selection = schema.selectCandidate(from: values) {
             chosen = candidates[selection.index]
             choice.value = selection.value
             choice.notes = selection.coercions.map(\.description)

@@ -126,12 +126,14 @@ enum SchemaValidator {
         for name in schema.required ?? [] where value[name] == nil {
             report("missing required property \(JSONValueText.quoted(name))")
         }
-        let memberCount = Set(members.map(\.key)).count
-        if let minProperties = schema.minProperties, memberCount < minProperties {
-            report("expected at least \(count(minProperties, "property")), got \(memberCount)")
-        }
-        if let maxProperties = schema.maxProperties, memberCount > maxProperties {
-            report("expected at most \(count(maxProperties, "property")), got \(memberCount)")
+        if schema.minProperties != nil || schema.maxProperties != nil {
+            let memberCount = Set(members.map(\.key)).count
+            if let minProperties = schema.minProperties, memberCount < minProperties {
+                report("expected at least \(count(minProperties, "property")), got \(memberCount)")
+            }
+            if let maxProperties = schema.maxProperties, memberCount > maxProperties {
+                report("expected at most \(count(maxProperties, "property")), got \(memberCount)")
+            }
         }
         for property in schema.properties?.ordered(by: schema.propertyOrdering) ?? [] {
             guard let member = value[property.name] else { continue }

@@ -77,6 +77,9 @@ public struct GeminiSchemaProperties: Sendable, Hashable, RandomAccessCollection
     /// - Parameter ordering: a `propertyOrdering` list, or `nil` for the stored order.
     public func ordered(by ordering: [String]?) -> [Property] {
         guard let ordering, !ordering.isEmpty else { return entries }
+        if ordering.count == entries.count, zip(ordering, entries).allSatisfy({ $0 == $1.name }) {
+            return entries  // The usual case: the ordering lists the properties as stored.
+        }
         var result: [Property] = []
         var used = Set<String>()
         for name in ordering where !used.contains(name) {

@@ -36,7 +36,4 @@ public struct GeminiCallDeadline: Sendable, Hashable {
     public var error: GeminiError {
         .transport(.timedOut, detail: "The call exceeded its limit of \(GeminiErrorText.seconds(limit)) s.")
     }
-
-    /// The deadline of the call running in this task, when its transport honours deadlines.
-    @TaskLocal static var current: GeminiCallDeadline?
 }

@@ -9,14 +9,22 @@ import Synchronization
 /// lazily on first use (touching URLSession costs start-up time and memory), streaming through a
 /// `URLSessionDataDelegate` because `bytes(for:)` does not exist on Linux.
 public final class URLSessionTransport: GeminiTransport {
-    private let session = Mutex<URLSession?>(nil)
+    /// The session for streams (with the delegate) and the one for whole-body requests
+    /// (without: a session with a delegate queues delegate work on its serial delegate queue for
+    /// every task, completion-handler tasks included, which capped 32 concurrent calls).
+    private let sessions = Mutex<(streaming: URLSession?, unary: URLSession?)>((nil, nil))
     private let delegate = URLSessionTransportDelegate()
     private let deadlines = DeadlineWatch()
 
     /// Creates a transport; no URLSession exists until the first request.
     public init() {}
 
-    deinit { session.withLock { $0?.invalidateAndCancel() } }
+    deinit {
+        sessions.withLock {
+            $0.streaming?.invalidateAndCancel()
+            $0.unary?.invalidateAndCancel()
+        }
+    }
 
     /// `true`: a unary request ends when its ``GeminiHTTPRequest/deadline`` passes.
     public var honoursDeadline: Bool { true }
@@ -34,7 +42,7 @@ public final class URLSessionTransport: GeminiTransport {
             0.001, Double(components.seconds) + Double(components.attoseconds) / 1e18)
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         guard request.streaming else { return try await sendUnary(urlRequest, deadline: request.deadline) }
-        let task = currentSession().dataTask(with: urlRequest)
+        let task = currentSession(streaming: true).dataTask(with: urlRequest)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.register(task: task, streaming: request.streaming, continuation: continuation)
@@ -55,7 +63,7 @@ public final class URLSessionTransport: GeminiTransport {
     ) async throws -> GeminiHTTPResponse {
         if let deadline, deadline.hasPassed { throw GeminiCallDeadline.Exceeded(deadline: deadline) }
         let outcome = UnaryOutcome()
-        let task = currentSession().dataTask(with: urlRequest) { data, response, error in
+        let task = currentSession(streaming: false).dataTask(with: urlRequest) { data, response, error in
             outcome.complete(data: data, response: response, error: error)
         }
         let token = deadline.map { deadline in
@@ -75,15 +83,20 @@ public final class URLSessionTransport: GeminiTransport {
         }
     }
 
-    private func currentSession() -> URLSession {
-        session.withLock { session in
-            if let session { return session }
+    private func currentSession(streaming: Bool) -> URLSession {
+        sessions.withLock { sessions in
+            if let existing = streaming ? sessions.streaming : sessions.unary { return existing }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
             configuration.httpMaximumConnectionsPerHost = 64
             configuration.urlCache = nil
-            let created = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-            session = created
+            if streaming {
+                let created = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+                sessions.streaming = created
+                return created
+            }
+            let created = URLSession(configuration: configuration)
+            sessions.unary = created
             return created
         }
     }
