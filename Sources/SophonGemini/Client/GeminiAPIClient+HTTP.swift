@@ -116,6 +116,9 @@ extension GeminiAPIClient {
     /// Decodes a 200 body as `T`; a body that does not decode is a truncated or malformed
     /// response (retryable).
     func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if T.self == GenerateContentResponse.self, let response = FastResponseDecoding.decode(data) {
+            return response as! T  // T is GenerateContentResponse here: the cast cannot fail.
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {
