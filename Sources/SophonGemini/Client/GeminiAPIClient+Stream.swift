@@ -101,7 +101,10 @@ struct StreamReader {
         case .event(let text):
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
-            guard let chunk = try? JSONDecoder().decode(GenerateContentResponse.self, from: data) else {
+            guard
+                let chunk = FastResponseDecoding.decode(data)
+                    ?? (try? JSONDecoder().decode(GenerateContentResponse.self, from: data))
+            else {
                 throw AttemptError(
                     .transport(
                         .badResponse, detail: "Undecodable stream event: \(GeminiAPIClient.excerpt(data))"),
