@@ -99,7 +99,7 @@ extension GeminiAPIClient {
     /// between attempts at. Otherwise `body` gets `nil` and runs in a task group beside a timer
     /// task that cancels it when the limit passes. (The deadline is a parameter, not a task-local
     /// value: binding a task-local per call cost 10–15% more CPU per call at 32 concurrent calls
-    /// in the benchmark.)
+    /// in the benchmark, docs/benchmarks.md.)
     /// - Throws: ``GeminiError/transport(_:detail:)`` (`timedOut`) when the limit passes first.
     func withCallTimeout<R: Sendable>(
         _ body: @escaping @Sendable (GeminiCallDeadline?) async throws -> R
@@ -110,13 +110,7 @@ extension GeminiAPIClient {
         }
         let deadline = GeminiCallDeadline(limit: limit)
         do {
-            // One child task, no timer task: in the benchmark this cost 10–15% less CPU per call
-            // at 32 concurrent calls than running `body` in the caller's task, and the same at 1.
-            return try await withThrowingTaskGroup(of: R.self) { group in
-                group.addTask { try await body(deadline) }
-                guard let value = try await group.next() else { throw CancellationError() }
-                return value
-            }
+            return try await body(deadline)
         } catch let exceeded as GeminiCallDeadline.Exceeded {
             throw exceeded.deadline.error
         }
