@@ -272,7 +272,7 @@ CLIENT_LABELS = {
     "raw": "raw floor: Python `http.client` keep-alive loop, no decoding",
     "floor": "minimal Swift floor: URLSession + JSONEncoder/JSONDecoder, no retry",
     "sophon": "**Sophon** `generateStructured` (retry policy, extractor, schema check, lenient decoding)",
-    "sophon-before": "Sophon before the profiling fixes (same loop, library at main 41e088e)",
+    "sophon-before": os.environ.get("SOPHON_BENCH_BEFORE_LABEL", "Sophon before the profiling fixes (same loop, an earlier library)"),
     "genai": "google-genai `generate_content` + pydantic schema, `.parsed`",
 }
 
