@@ -27,7 +27,7 @@ import Testing
 
     static func file(_ folder: URL, _ name: String, executable: Bool) throws {
         let path = folder.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8)))
         try FileManager.default.setAttributes(
             [.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: path)
     }
@@ -168,7 +168,7 @@ import Testing
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent(file).path
-        FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(content.utf8)))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         let host = ExternalPluginHost(
             builtInNames: [], stderr: Capture(), discovery: PluginDiscovery(folders: []))

@@ -6,7 +6,7 @@
 public struct ExtractedJSON: Sendable, Hashable {
     /// The value as compact strict JSON (RFC 8259, UTF-8, no spaces): exactly the text
     /// ``JSONValue/compactText`` prints for ``value``.
-    public var text: String
+    public private(set) var text: String
     /// UTF-8 byte offsets in the input of the source text of the value: from its first byte
     /// (`{`, `[`, ...) to just after its last consumed byte (the end of the text when the value
     /// was cut off and repaired).

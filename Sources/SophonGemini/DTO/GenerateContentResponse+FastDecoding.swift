@@ -39,7 +39,7 @@ enum FastResponseDecoding {
         else { return nil }
         var candidate = Candidate()
         guard fields.read("content", into: &candidate.content, object(content)),
-            fields.read("finishReason", into: &candidate.finishReason, string) { FinishReason(rawValue: $0) },
+            fields.read("finishReason", into: &candidate.finishReason, string, FinishReason.init(rawValue:)),
             fields.read("finishMessage", into: &candidate.finishMessage, string),
             fields.read("safetyRatings", into: &candidate.safetyRatings, array(safetyRating)),
             fields.read("citationMetadata", into: &candidate.citationMetadata, object(citationMetadata)),
@@ -80,7 +80,7 @@ enum FastResponseDecoding {
 
     private static func promptFeedback(_ fields: Fields) -> PromptFeedback? {
         var feedback = PromptFeedback()
-        guard fields.read("blockReason", into: &feedback.blockReason, string) { BlockReason(rawValue: $0) },
+        guard fields.read("blockReason", into: &feedback.blockReason, string, BlockReason.init(rawValue:)),
             fields.read("blockReasonMessage", into: &feedback.blockReasonMessage, string),
             fields.read("safetyRatings", into: &feedback.safetyRatings, array(safetyRating))
         else { return nil }
@@ -93,7 +93,7 @@ enum FastResponseDecoding {
         var probability: HarmProbability?
         var blocked: Bool?
         guard fields.read("category", into: &category, string),
-            fields.read("probability", into: &probability, string) { HarmProbability(rawValue: $0) },
+            fields.read("probability", into: &probability, string, HarmProbability.init(rawValue:)),
             fields.read("blocked", into: &blocked, bool)
         else { return nil }
         return SafetyRating(category: category, probability: probability, blocked: blocked)
