@@ -426,7 +426,7 @@ def markdown(machine, data, analysis, checks, args, extract_note):
         "",
         "| | |", "| --- | --- |",
         "| date | %s |" % machine["date"],
-        "| CPU | %s, %s cores (a VM shared with other agents' builds) |" % (machine["cpu"], machine["cores"]),
+        "| CPU | %s, %s cores (a shared VM: its speed drifts between runs) |" % (machine["cpu"], machine["cores"]),
         "| kernel | Linux %s |" % machine["kernel"],
         "| toolchain | %s; release build by `scripts/build` (`--static-swift-stdlib`, lld, packed relocations, start-up order) |" % machine["swift"],
         "| Python peers | %s; google-genai %s; %s |" % (machine["python"], machine["google_genai"], machine["llm"]),
