@@ -85,6 +85,42 @@ struct CallDeadlineTests {
     }
 }
 
+/// The whole-call limit on streams, for any transport.
+struct StreamDeadlineTests {
+    @Test func aStreamThatOutlastsTheLimitEndsWithTheLimitsError() async throws {
+        let partial = #"{"candidates": [{"content": {"parts": [{"text": "par"}]}}]}"#
+        let transport = ScriptedTransport([.hangingStream(["data: \(partial)\r\n\r\n"])])
+        var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder())
+        configuration.callTimeout = .seconds(1)
+        let client = GeminiAPIClient(configuration: configuration, transport: transport)
+        let consumer = Task { () -> ([String], (any Error)?) in
+            var texts: [String] = []
+            do {
+                for try await chunk in client.streamGenerateContent(
+                    label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
+                {
+                    texts.append(chunk.text)
+                }
+            } catch {
+                return (texts, error)
+            }
+            return (texts, nil)
+        }
+        // A watchdog, so that a limit that never fires fails the test instead of hanging it.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            consumer.cancel()
+        }
+        let (texts, failure) = await consumer.value
+        watchdog.cancel()
+        #expect(texts == ["par"])
+        #expect(
+            failure as? GeminiError
+                == GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 1 s."))
+        #expect(transport.requests.count == 1)
+    }
+}
+
 /// The names of the actions a ``DeadlineWatch`` ran, in order.
 final class FiredLog: Sendable {
     private let names = Mutex<[String]>([])

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension GeminiAPIClient {
     /// Streams a reply (`models/{id}:streamGenerateContent?alt=sse`): each element is one chunk
@@ -9,8 +10,10 @@ extension GeminiAPIClient {
     /// ``GeminiError/streamEndedEarly(partialText:)`` when it ends without a finish reason,
     /// ``GeminiError/contentBlocked(reason:partialText:)`` after a chunk whose finish reason
     /// is a block, ``GeminiError/promptBlocked(reason:message:)`` for a blocked prompt, and the
-    /// typed error of a JSON error sent after the 200 (raw or as a `data:` event). Cancelling the
-    /// consuming task (or dropping the stream) cancels the request.
+    /// typed error of a JSON error sent after the 200 (raw or as a `data:` event), and
+    /// ``GeminiError/transport(_:detail:)`` (`.timedOut`) when the whole stream, retries
+    /// included, outlasts ``GeminiClientConfiguration/callTimeout``. Cancelling the consuming
+    /// task (or dropping the stream) cancels the request.
     /// - Parameters:
     ///   - label: a short name for logs and events.
     ///   - model: the model; `nil` uses ``selectedModelID``.
@@ -21,6 +24,8 @@ extension GeminiAPIClient {
         request: GenerateContentRequest
     ) -> AsyncThrowingStream<GenerateContentResponse, any Error> {
         let (stream, continuation) = AsyncThrowingStream<GenerateContentResponse, any Error>.makeStream()
+        let deadline = GeminiCallDeadline(limit: configuration.callTimeout)
+        let expired = StreamExpiry()
         let task = Task {
             var key: [String] = []
             do {
@@ -31,12 +36,21 @@ extension GeminiAPIClient {
                     continuation: continuation)
                 continuation.finish()
             } catch let error as GeminiError {
-                continuation.finish(throwing: error.redacting(key))
+                continuation.finish(throwing: expired.hasExpired ? deadline.error : error.redacting(key))
             } catch {
-                continuation.finish(throwing: error)
+                continuation.finish(throwing: expired.hasExpired ? deadline.error : error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
+        // The whole-call limit: when it passes, the stream's task is cancelled and the stream
+        // ends with the limit's error instead of the cancellation.
+        let token = streamDeadlines.watch(until: deadline.instant) {
+            expired.expire()
+            task.cancel()
+        }
+        continuation.onTermination = { [streamDeadlines] _ in
+            streamDeadlines.unwatch(token)
+            task.cancel()
+        }
         return stream
     }
 
@@ -143,4 +157,16 @@ struct StreamReader {
         error.allowRetry = error.allowRetry && !delivered
         return error
     }
+}
+
+/// Whether a stream's whole-call limit has passed (set by the deadline watch, read by the
+/// stream's task).
+final class StreamExpiry: Sendable {
+    private let expired = Atomic(false)
+
+    /// Marks the limit as passed.
+    func expire() { expired.store(true, ordering: .releasing) }
+
+    /// Whether the limit has passed.
+    var hasExpired: Bool { expired.load(ordering: .acquiring) }
 }

@@ -22,6 +22,8 @@ public final class GeminiAPIClient: Sendable {
     public let configuration: GeminiClientConfiguration
     /// The transport moving the bytes.
     public let transport: any GeminiTransport
+    /// Ends streams that outlast the whole-call limit (one timer for all of them).
+    let streamDeadlines = DeadlineWatch()
 
     /// Creates a client.
     /// - Parameters:

@@ -12,6 +12,8 @@ final class ScriptedTransport: GeminiTransport {
         case failure(GeminiError)
         /// Throws ``GeminiCallDeadline/Exceeded`` for the request's deadline.
         case deadlinePassed
+        /// A stream that sends `pieces` and then never ends (until it is cancelled).
+        case hangingStream([String])
     }
 
     private let replies: Mutex<[Reply]>
@@ -49,6 +51,11 @@ final class ScriptedTransport: GeminiTransport {
                 status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
         case .failure(let error):
             throw error
+        case .hangingStream(let pieces):
+            let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+            for piece in pieces { continuation.yield(Data(piece.utf8)) }
+            return GeminiHTTPResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
         case .deadlinePassed:
             throw GeminiCallDeadline.Exceeded(deadline: request.deadline ?? GeminiCallDeadline(limit: .zero))
         }
