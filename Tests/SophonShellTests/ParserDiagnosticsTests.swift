@@ -24,6 +24,20 @@ import Testing
         #expect(error?.description == error?.rendered(withLocation: true))
     }
 
+    @Test func anErrorOnAContinuationLineNamesTheCommandsFirstLine() {
+        // PRODUCT.md §5: LINE is the first physical line of the command; the caret goes under
+        // the column of the line that holds the error.
+        let error = firstError("echo one\necho two \\\n  ${unclosed\necho three\n", name: "x.sophon")
+        #expect(
+            error?.rendered(withLocation: true)
+                == """
+                x.sophon:2:3: error: unterminated '${': expected '}'
+                  ${unclosed
+                  ^
+                """)
+        #expect(error.map { ($0.line, $0.commandLine) } ?? (0, nil) == (3, 2))
+    }
+
     @Test func interactiveErrorHasNoLocation() {
         let error = firstError("echo ${}", name: "<input>")
         #expect(

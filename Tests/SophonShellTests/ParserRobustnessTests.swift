@@ -36,9 +36,11 @@ import Testing
                 let lineLength = source.lineText(error.line).count
                 #expect((1...source.lineCount).contains(error.line), "\(text.debugDescription)")
                 #expect((1...(lineLength + 1)).contains(error.column), "\(text.debugDescription)")
+                // LINE is the command's first physical line; the caret line may be a later one.
+                #expect(error.commandLine.map { $0 == command.line && $0 <= error.line } ?? true)
                 #expect(
                     error.rendered(withLocation: true).hasPrefix(
-                        "fuzz:\(error.line):\(error.column): error: "))
+                        "fuzz:\(error.commandLine ?? error.line):\(error.column): error: "))
             }
             _ = LanguageTesting.parser.inputStatus(of: text)
         }

@@ -59,12 +59,15 @@ struct ShellParser: Sendable {
             while let last = text.last, ShellLexer.isBlank(last) { text.removeLast() }
             let lines = source.line(containing: start)...source.line(containing: lexer.position)
             coveredLines.formUnion(lines)
-            let result: Result<ShellCommand, ShellSyntaxError> =
-                if let error = invalidUTF8Error(in: lines, of: source) ?? lexer.firstError {
-                    .failure(error)
-                } else {
-                    .success(command)
-                }
+            let result: Result<ShellCommand, ShellSyntaxError>
+            if let error = invalidUTF8Error(in: lines, of: source) {
+                result = .failure(error)
+            } else if var error = lexer.firstError {
+                error.commandLine = source.line(containing: start)  // LINE: the command's first line.
+                result = .failure(error)
+            } else {
+                result = .success(command)
+            }
             commands.append(
                 ParsedCommand(
                     line: source.line(containing: start), text: String(String.UnicodeScalarView(text)),

@@ -2,14 +2,18 @@
 ///
 /// Rendered for scripts as `FILE:LINE:COL: error: MESSAGE`, then the source line, then a caret
 /// line with the caret under the column (PRODUCT.md §5 "Errors and locations"). LINE is the
-/// physical line the caret points into; for an error at the start of a command this is the
-/// command's first line. Interactive input renders as `error: MESSAGE` (no location) followed by
-/// the same two lines.
+/// first physical line of the command, as for every script error; COL and the source line shown
+/// are those of the physical line the caret points into (a later line of a command continued
+/// with `\` or a `"""` block). Interactive input renders as `error: MESSAGE` (no location)
+/// followed by the same two lines.
 struct ShellSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The source name: a path, `-c:N`, `<stdin>` or `<input>`.
     let sourceName: String
-    /// The 1-based physical line of the error.
+    /// The 1-based physical line of the error (the line shown with the caret).
     let line: Int
+    /// The 1-based first physical line of the command holding the error, the LINE of the
+    /// header; `nil` when it is ``line``.
+    var commandLine: Int?
     /// The 1-based column of the error, counted in characters (grapheme clusters).
     let column: Int
     /// What is wrong, without location: `invalid escape '\q' in double quotes`.
@@ -47,7 +51,7 @@ struct ShellSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     func rendered(withLocation: Bool) -> String {
         let header =
             withLocation
-            ? "\(sourceName):\(line):\(column): error: \(message)"
+            ? "\(sourceName):\(commandLine ?? line):\(column): error: \(message)"
             : "error: \(message)"
         let shown = ShellSyntaxError.excerpt(of: sourceLine, around: column)
         return header + "\n" + shown.text + "\n"
