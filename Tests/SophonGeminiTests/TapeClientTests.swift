@@ -77,7 +77,7 @@ import Testing
 
     @Test func aReplayGivesTheRecordedResultsWithoutKeyOrWaits() async throws {
         let url = try Support.tapeURL()
-        let inner = TapeScriptTransport([
+        let inner = ScriptedTransport([
             .body(503, ["content-type": "application/json", "retry-after": "1"], Self.unavailable),
             .body(200, ["content-type": "application/json"], Self.book),
             .chunks(200, ["content-type": "text/event-stream"], Self.events),
@@ -85,9 +85,9 @@ import Testing
             .body(
                 200, ["content-type": "application/json"],
                 #"{"models": [{"name": "models/gemini-2.5-flash"}]}"#),
-            .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
-            .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
-            .fail(.transport(.connectionLost, detail: "Connection reset by peer")),
+            .failure(.transport(.connectionLost, detail: "Connection reset by peer")),
+            .failure(.transport(.connectionLost, detail: "Connection reset by peer")),
+            .failure(.transport(.connectionLost, detail: "Connection reset by peer")),
         ])
         let recordSleeps = TapeLog<Duration>()
         let recorder = try GeminiTapeRecorder(
@@ -135,7 +135,7 @@ import Testing
 
     @Test func aChangedPromptUnderReplayFailsWithTheDifference() async throws {
         let url = try Support.tapeURL()
-        let inner = TapeScriptTransport([.body(200, ["content-type": "application/json"], Self.book)])
+        let inner = ScriptedTransport([.body(200, ["content-type": "application/json"], Self.book)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url, baseURL: Self.baseURL)
         let sleeps = TapeLog<Duration>()
         let recording = GeminiAPIClient(

@@ -143,7 +143,7 @@ import Testing
             "sophon-no-such-\(UUID().uuidString)")
         let url = folder.appendingPathComponent("run.tape")
         #expect(throws: GeminiTapeError.unwritable(path: url.path, reason: "No such file or directory")) {
-            try GeminiTapeRecorder(wrapping: TapeScriptTransport([]), tapeURL: url)
+            try GeminiTapeRecorder(wrapping: ScriptedTransport([]), tapeURL: url)
         }
         do {
             _ = try GeminiTape(contentsOf: url)

@@ -5,49 +5,6 @@ import Testing
 
 @testable import SophonGemini
 
-/// A transport answering from a script for the tape tests, recording every request.
-final class TapeScriptTransport: GeminiTransport {
-    /// One scripted answer.
-    enum Reply: Sendable {
-        /// A whole body.
-        case body(Int, [String: String], String)
-        /// A streamed body in these pieces, ending normally or with `failure`.
-        case chunks(Int, [String: String], [String], failure: GeminiError? = nil)
-        /// A streamed body the test feeds and ends itself.
-        case source(Int, [String: String], AsyncThrowingStream<Data, any Error>)
-        /// A transport failure before any response.
-        case fail(GeminiError)
-    }
-
-    private let replies: Mutex<[Reply]>
-    private let seen = Mutex<[GeminiHTTPRequest]>([])
-
-    init(_ replies: [Reply]) { self.replies = Mutex(replies) }
-
-    var requests: [GeminiHTTPRequest] { seen.withLock { $0 } }
-
-    func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
-        seen.withLock { $0.append(request) }
-        let reply = replies.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-        switch reply {
-        case .none:
-            return GeminiHTTPResponse(status: 500, headers: [:], body: .data(Data("script exhausted".utf8)))
-        case .body(let status, let headers, let text):
-            return GeminiHTTPResponse(status: status, headers: headers, body: .data(Data(text.utf8)))
-        case .chunks(let status, let headers, let pieces, let failure):
-            let stream = AsyncThrowingStream<Data, any Error> { continuation in
-                for piece in pieces { continuation.yield(Data(piece.utf8)) }
-                continuation.finish(throwing: failure)
-            }
-            return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
-        case .source(let status, let headers, let stream):
-            return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
-        case .fail(let error):
-            throw error
-        }
-    }
-}
-
 /// Collects values handed to a callback (waits, warnings). Test support only.
 final class TapeLog<Value: Sendable>: Sendable {
     private let values = Mutex<[Value]>([])
@@ -124,7 +81,7 @@ enum TapeTestSupport {
             "Content-Type": "application/json; charset=UTF-8", "Set-Cookie": "NID=secret",
             "Server-Timing": "dur=612",
         ]
-        let inner = TapeScriptTransport([.body(200, headers, Self.answer)])
+        let inner = ScriptedTransport([.body(200, headers, Self.answer)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         let live = try await recorder.send(Support.request(Self.prompt))
         #expect(try Support.text(await live.collectBody()) == Self.answer)
@@ -169,7 +126,7 @@ enum TapeTestSupport {
 
     @Test func recordsAGetWithANullBodyAndStripsTheBasePrefix() async throws {
         let url = try Support.tapeURL()
-        let inner = TapeScriptTransport([.body(200, [:], #"{"models": []}"#)])
+        let inner = ScriptedTransport([.body(200, [:], #"{"models": []}"#)])
         let base = URL(string: "https://proxy.example/gemini/v1beta/")!
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url, baseURL: base)
         let listURL = URL(string: "https://proxy.example/gemini/v1beta/models?pageSize=5")!
@@ -187,7 +144,7 @@ enum TapeTestSupport {
     @Test func recordsAnHTMLBodyAsAString() async throws {
         let url = try Support.tapeURL()
         let page = "<html><body><h1>502 Bad Gateway</h1></body></html>\n"
-        let inner = TapeScriptTransport([.body(502, ["content-type": "text/html"], page)])
+        let inner = ScriptedTransport([.body(502, ["content-type": "text/html"], page)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         _ = try await recorder.send(Support.request(Self.prompt))
         #expect(
@@ -202,7 +159,7 @@ enum TapeTestSupport {
     @Test func transportFailuresRoundTrip() async throws {
         let url = try Support.tapeURL()
         let failure = GeminiError.transport(.timedOut, detail: "The request timed out.")
-        let recorder = try GeminiTapeRecorder(wrapping: TapeScriptTransport([.fail(failure)]), tapeURL: url)
+        let recorder = try GeminiTapeRecorder(wrapping: ScriptedTransport([.failure(failure)]), tapeURL: url)
         await #expect(throws: failure) { try await recorder.send(Support.request(Self.prompt)) }
         #expect(
             try Support.lines(url).last?.hasSuffix(
@@ -216,7 +173,7 @@ enum TapeTestSupport {
     @Test func sseIsRecordedAsEventsAndReplayedOneEventPerChunk() async throws {
         let url = try Support.tapeURL()
         let pieces = [#"data: {"a": 1}"# + "\r\n\r\ndata: {\"b\"", ":2}\r\n\r\n", "data: [DONE]\r\n\r\n"]
-        let inner = TapeScriptTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
+        let inner = ScriptedTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         let live = try await recorder.send(
             Support.request(Self.prompt, url: Support.streamURL, streaming: true))
@@ -238,7 +195,7 @@ enum TapeTestSupport {
         let url = try Support.tapeURL()
         let rawError = "{\n  \"error\": {\n    \"code\": 503,\n    \"message\": \"overloaded\"\n  }\n}\n"
         let pieces = [#"data: {"x":"Hel"}"# + "\r\n\r\n", rawError]
-        let inner = TapeScriptTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
+        let inner = ScriptedTransport([.chunks(200, ["content-type": "text/event-stream"], pieces)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         let live = try await recorder.send(
             Support.request(Self.prompt, url: Support.streamURL, streaming: true))
@@ -255,7 +212,7 @@ enum TapeTestSupport {
         let url = try Support.tapeURL()
         let reset = GeminiError.transport(.connectionLost, detail: "Connection reset by peer")
         let pieces = [#"data: {"x":1}"# + "\r\n\r\n", #"data: {"x":"#]
-        let inner = TapeScriptTransport([
+        let inner = ScriptedTransport([
             .chunks(200, ["content-type": "text/event-stream"], pieces, failure: reset)
         ])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
@@ -281,10 +238,10 @@ enum TapeTestSupport {
             {"error": {"code": 400, "message": "API key not valid.", "status": "INVALID_ARGUMENT",
               "details": [{"@type": "type.googleapis.com/google.rpc.DebugInfo", "detail": "key \(Support.key) rejected"}]}}
             """
-        let inner = TapeScriptTransport([
+        let inner = ScriptedTransport([
             .body(400, ["content-type": "application/json", "x-echo": Support.key], echo),
             .chunks(200, ["content-type": "text/event-stream"], ["data: {\"k\":\"\(Support.key)\"}\r\n\r\n"]),
-            .fail(.transport(.other, detail: "proxy said \(Support.key)")),
+            .failure(.transport(.other, detail: "proxy said \(Support.key)")),
         ])
         let recorder = try GeminiTapeRecorder(
             wrapping: inner, tapeURL: url, secrets: ["hunter2-and-more-secret"])
@@ -308,7 +265,7 @@ enum TapeTestSupport {
 
     @Test func theTapeIsWrittenAsTheRunGoes() async throws {
         let url = try Support.tapeURL()
-        let inner = TapeScriptTransport([
+        let inner = ScriptedTransport([
             .body(200, [:], Self.answer),
             .chunks(
                 200, ["content-type": "text/event-stream"],
@@ -333,7 +290,7 @@ enum TapeTestSupport {
 
     @Test func aCutRecordingReplaysItsCompleteLines() async throws {
         let url = try Support.tapeURL()
-        let inner = TapeScriptTransport([.body(200, [:], Self.answer), .body(200, [:], Self.answer)])
+        let inner = ScriptedTransport([.body(200, [:], Self.answer), .body(200, [:], Self.answer)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         _ = try await recorder.send(Support.request(Self.prompt))
         _ = try await recorder.send(Support.request(#"{"second":true}"#))

@@ -27,7 +27,7 @@ import Testing
         feed.onTermination = { termination in ends.append("\(termination)") }
         feed.yield(Data("data: {\"n\":1}\r\n\r\n".utf8))
         let recorder = try GeminiTapeRecorder(
-            wrapping: TapeScriptTransport([.source(200, Self.sse, source)]), tapeURL: url)
+            wrapping: ScriptedTransport([.source(200, Self.sse, source)]), tapeURL: url)
         let response = try await recorder.send(
             Support.request("{}", url: Support.streamURL, streaming: true))
         guard case .stream(let stream) = response.body else {
@@ -52,7 +52,7 @@ import Testing
     @Test func linesFollowTheOrderRequestsWereSent() async throws {
         let url = try Support.tapeURL()
         let (source, feed) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let inner = TapeScriptTransport([.source(200, Self.sse, source), .body(200, [:], #"{"second":2}"#)])
+        let inner = ScriptedTransport([.source(200, Self.sse, source), .body(200, [:], #"{"second":2}"#)])
         let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url)
         let first = try await recorder.send(
             Support.request(#"{"n":1}"#, url: Support.streamURL, streaming: true))

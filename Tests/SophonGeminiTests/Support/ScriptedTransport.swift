@@ -14,6 +14,12 @@ final class ScriptedTransport: GeminiTransport {
         case deadlinePassed
         /// A stream that sends `pieces` and then never ends (until it is cancelled).
         case hangingStream([String])
+        /// A whole body with these headers, as data even for a streaming request.
+        case body(Int, [String: String], String)
+        /// A streamed body in these pieces, ending normally or with `failure`.
+        case chunks(Int, [String: String], [String], failure: GeminiError? = nil)
+        /// A streamed body the test feeds and ends itself.
+        case source(Int, [String: String], AsyncThrowingStream<Data, any Error>)
     }
 
     private let replies: Mutex<[Reply]>
@@ -56,6 +62,16 @@ final class ScriptedTransport: GeminiTransport {
             for piece in pieces { continuation.yield(Data(piece.utf8)) }
             return GeminiHTTPResponse(
                 status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
+        case .body(let status, let headers, let text):
+            return GeminiHTTPResponse(status: status, headers: headers, body: .data(Data(text.utf8)))
+        case .chunks(let status, let headers, let pieces, let failure):
+            let stream = AsyncThrowingStream<Data, any Error> { continuation in
+                for piece in pieces { continuation.yield(Data(piece.utf8)) }
+                continuation.finish(throwing: failure)
+            }
+            return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
+        case .source(let status, let headers, let stream):
+            return GeminiHTTPResponse(status: status, headers: headers, body: .stream(stream))
         case .deadlinePassed:
             throw GeminiCallDeadline.Exceeded(deadline: request.deadline ?? GeminiCallDeadline(limit: .zero))
         }
