@@ -72,3 +72,60 @@ import Testing
         #expect(asIs.coercions.isEmpty)
     }
 }
+
+/// `null`, and numbers no `NUMBER` or `INTEGER` can hold, in optional and nullable members
+/// (PRODUCT.md §2: null words, out-of-range and non-finite numbers read as nil).
+@Suite struct SchemaAbsentReadingTests {
+    static let cases: [(schema: String, input: String, value: String, notes: [String])] = [
+        ("{ x?: number }", #"{"x": null}"#, "{}", ["$.x: null removed (read as absent)"]),
+        (
+            "{ x?: number }", #"{"x": 1e999}"#, "{}",
+            ["$.x: number 1e999 removed (out of range, read as absent)"]
+        ),
+        (
+            "{ x?: number }", #"{"x": "-1e999"}"#, "{}",
+            [#"$.x: string "-1e999" removed (out of range, read as absent)"#]
+        ),
+        (
+            "{ x?: integer }", #"{"x": 1e30}"#, "{}",
+            ["$.x: number 1e30 removed (out of range, read as absent)"]
+        ),
+        ("{ x?: integer }", #"{"x": 9007199254740993}"#, #"{"x":9007199254740993}"#, []),
+        (
+            "{ x: number | null }", #"{"x": 1e999}"#, #"{"x":null}"#,
+            ["$.x: number 1e999 out of range, read as null"]
+        ),
+        ("{ x?: string }", #"{"x": null}"#, "{}", ["$.x: null removed (read as absent)"]),
+        ("{ x?: number }", #"{"x": 1e30}"#, #"{"x":1e30}"#, []),
+    ]
+
+    @Test(arguments: cases)
+    func optionalAndNullableMembersReadAsAbsentOrNull(
+        _ item: (schema: String, input: String, value: String, notes: [String])
+    ) throws {
+        let schema = try GeminiSchema.parseTypeSyntax(item.schema)
+        let selection = try #require(schema.selectCandidate(from: [TestJSON.parse(item.input)]))
+        #expect(selection.value.compactText == item.value)
+        #expect(selection.coercions.map(\.description) == item.notes)
+        #expect(selection.violations.isEmpty)
+    }
+
+    @Test func requiredNumbersOutOfRangeAreViolations() throws {
+        let number = try GeminiSchema.parseTypeSyntax("{ x: number }")
+        #expect(
+            number.validate(TestJSON.parse(#"{"x": 1e999}"#)).map(\.description) == [
+                "$.x: expected number, got number 1e999 (out of range)"
+            ])
+        let integer = try GeminiSchema.parseTypeSyntax("{ x: integer }")
+        #expect(
+            integer.validate(TestJSON.parse(#"{"x": -1e19}"#)).map(\.description) == [
+                "$.x: expected integer, got number -1e19 (out of the 64-bit range)"
+            ])
+        #expect(integer.validate(TestJSON.parse(#"{"x": 9223372036854775807}"#)).isEmpty)
+        #expect(integer.validate(TestJSON.parse(#"{"x": -9223372036854775808}"#)).isEmpty)
+        #expect(
+            integer.validate(TestJSON.parse(#"{"x": 9223372036854775808}"#)).map(\.description) == [
+                "$.x: expected integer, got number 9223372036854775808 (out of the 64-bit range)"
+            ])
+    }
+}

@@ -17,7 +17,10 @@ extension GeminiSchema {
     /// - `STRING` from a number or boolean (its JSON text), and an enum value matched without
     ///   regard to case becomes the schema's spelling;
     /// - `"null"`, `"none"`, `"N/A"` and `""` where a non-string value is expected: `null` when
-    ///   the schema is nullable, else the member is removed when it is not required;
+    ///   the schema is nullable, else the member is removed when it is not required; the same
+    ///   for `null` itself in an optional member that is not nullable, and for a number that no
+    ///   `NUMBER` can hold (`1e999`, also as a string) or, for `INTEGER`, one outside the 64-bit
+    ///   range (PRODUCT.md §2: null words, out-of-range and non-finite numbers read as nil);
     /// - `ARRAY` from a single value (`"a"` -> `["a"]`), and a comma-separated string for an
     ///   array of strings (`"a, b"` -> `["a","b"]`).
     ///
@@ -50,6 +53,9 @@ enum SchemaCoercer {
             schema.nullable == true
         {
             return changed(.null)
+        }
+        if schema.nullable == true, isOutOfRange(value, type) {
+            return changed(.null, "out of range, read as")
         }
         switch (type, value) {
         case (.integer, .string(let text)), (.number, .string(let text)):
@@ -106,14 +112,14 @@ enum SchemaCoercer {
                 continue
             }
             let memberPath = SchemaJSONPath.member(path, member.key)
-            if case .string(let text) = member.value, propertySchema.type != .string,
-                propertySchema.type != nil, propertySchema.nullable != true,
-                nullWords.contains(text.lowercased()), !required.contains(member.key)
+            if let type = propertySchema.type, propertySchema.nullable != true,
+                !required.contains(member.key),
+                let reason = absentReading(member.value, type)
             {
                 changes.append(
                     GeminiSchemaViolation(
                         path: memberPath,
-                        message: "\(JSONValueText.describe(member.value)) removed (read as absent)"))
+                        message: "\(JSONValueText.describe(member.value)) removed (\(reason))"))
                 continue
             }
             result.append(
@@ -121,6 +127,43 @@ enum SchemaCoercer {
                     member.key, coerce(member.value, propertySchema, path: memberPath, changes: &changes)))
         }
         return result
+    }
+
+    /// Why an optional, non-nullable member holding `value` reads as absent for a `type`
+    /// schema, or `nil` when it does not: a null word where no string is expected, `null`, or
+    /// a number out of range.
+    private static func absentReading(_ value: JSONValue, _ type: GeminiSchemaType) -> String? {
+        switch value {
+        case .null where type != .null: return "read as absent"
+        case .string(let text) where type != .string && nullWords.contains(text.lowercased()):
+            return "read as absent"
+        default: return isOutOfRange(value, type) ? "out of range, read as absent" : nil
+        }
+    }
+
+    /// Whether `value`, where a `NUMBER` or `INTEGER` is expected, is a number no double holds
+    /// (`1e999`, as a number or a string), or for `INTEGER` one outside the 64-bit range.
+    static func isOutOfRange(_ value: JSONValue, _ type: GeminiSchemaType) -> Bool {
+        guard type == .number || type == .integer else { return false }
+        let number: JSONNumber
+        switch value {
+        case .number(let literal): number = literal
+        case .string(let text):
+            guard let double = Double(text.trimmingCharacters(in: " \t\n")) else { return false }
+            guard double.isFinite else { return true }
+            guard let read = JSONNumber(double) else { return false }
+            number = read
+        default: return false
+        }
+        guard number.doubleValue.isFinite else { return true }
+        return type == .integer && isOutsideInt64(number)
+    }
+
+    /// Whether `number` is outside `Int64`'s range (`9223372036854775807` is inside; the literal
+    /// is read exactly when it is a plain integer, else through a double).
+    static func isOutsideInt64(_ number: JSONNumber) -> Bool {
+        if Int64(number.text) != nil { return false }
+        return abs(number.doubleValue) >= 9.223_372_036_854_775_808e18
     }
 
     /// A number from text such as `7`, `-7.5`, `$1,299.99`, `1,024`, `85%`, read by SophonCore's

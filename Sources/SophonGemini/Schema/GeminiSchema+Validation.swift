@@ -61,6 +61,14 @@ enum SchemaValidator {
         case .number(let number):
             checkEnum(value, schema: schema, report: report)
             let double = number.doubleValue
+            if !double.isFinite {
+                report("expected \(schema.type ?? .number), got number \(number.text) (out of range)")
+                return
+            }
+            if schema.type == .integer, SchemaCoercer.isOutsideInt64(number) {
+                report("expected integer, got number \(number.text) (out of the 64-bit range)")
+                return
+            }
             if let minimum = schema.minimum, double < minimum {
                 report("expected at least \(numberText(minimum)), got \(number.text)")
             }
