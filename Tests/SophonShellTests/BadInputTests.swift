@@ -144,6 +144,22 @@ import Testing
                     status: 1))
     }
 
+    @Test func binaryInputIsNotRepairedIntoValues() throws {
+        // Model text never holds a NUL byte; repairing binary junk would invent values.
+        let outcome = try Self.run(["extract"], stdin: "noise {\"a\": 1} \u{0} {'b': x")
+        #expect(
+            outcome
+                == .init(
+                    stdout: "", stderr: "error: extract: stdin is not text (a NUL byte at offset 15)\n",
+                    status: 1))
+        let file = try Self.run(
+            ["-c", "extract @junk.bin", "-c", "echo after"],
+            files: ["junk.bin": [0x7B, 0x22, 0x61, 0x00, 0xFF]])
+        #expect(file.stdout == "after\n")
+        #expect(file.stderr.hasSuffix("junk.bin is not text (a NUL byte at offset 3)\n"))
+        #expect(file.status == 1)
+    }
+
     @Test func nestedBracketsInAScriptLineFailThatLine() throws {
         let script = "extract " + String(repeating: "[", count: 100_000) + "\necho after\n"
         let outcome = try Self.run(["deep.sophon"], files: ["deep.sophon": Array(script.utf8)])

@@ -99,11 +99,11 @@ enum ExtractCommand {
             guard context.mode == .oneCommand else {
                 throw CommandFailure(kind: "usage", message: "usage: extract [--schema SPEC] [TEXT | @FILE]")
             }
-            return decode(context.io.readAllInput(), from: "stdin", context: context)
+            return try decode(context.io.readAllInput(), from: "stdin", context: context)
         }
         if joined.hasPrefix("@"), joined.count > 1 {
             let path = context.resolve(String(joined.dropFirst()))
-            return decode(try readFile(path, command: "extract"), from: path, context: context)
+            return try decode(try readFile(path, command: "extract"), from: path, context: context)
         }
         return joined
     }
@@ -150,7 +150,15 @@ enum ExtractCommand {
     }
 
     /// UTF-8 text from `data`; invalid bytes become U+FFFD, with a note saying so.
-    static func decode(_ data: Data, from name: String, context: CommandContext) -> String {
+    /// - Throws: ``CommandFailure`` (`noJSONFound`) when `data` holds a NUL byte: a binary file,
+    ///   which repairing would only turn into invented values.
+    static func decode(_ data: Data, from name: String, context: CommandContext) throws -> String {
+        if let nul = data.firstIndex(of: 0) {
+            // Model text never holds a NUL byte: this is a binary file, not a reply to repair.
+            throw CommandFailure(
+                kind: "noJSONFound",
+                message: "extract: \(name) is not text (a NUL byte at offset \(nul - data.startIndex))")
+        }
         if let text = String(data: data, encoding: .utf8) { return text }
         context.io.printError("note: \(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD")
         return String(decoding: data, as: UTF8.self)
