@@ -57,21 +57,38 @@ struct CallDeadlineTests {
         #expect(recorder.recorded.isEmpty)
     }
 
-    @Test func aRetryWaitLongerThanTheTimeLeftWaitsOutTheLimitAndFails() async throws {
+    @Test(arguments: [true, false])
+    func aServerWaitLongerThanTheTimeLeftFailsAtOnceWithTheWait(honoursDeadline: Bool) async throws {
         let transport = ScriptedTransport(
-            [.json(503, "{}", headers: ["retry-after": "59"]), .json(200, Self.okBody)], honoursDeadline: true
-        )
+            [.json(503, "{}", headers: ["retry-after": "59"]), .json(200, Self.okBody)],
+            honoursDeadline: honoursDeadline)
         let (client, recorder) = client(transport, callTimeout: .seconds(50))
-        await #expect(
-            throws: GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 50 s.")
-        ) {
+        await #expect(throws: GeminiError.rateLimited(retryAfter: .seconds(59))) {
             _ = try await client.generateText(label: "t", contents: [.user("hi")])
         }
         #expect(transport.requests.count == 1)
-        let waits = recorder.recorded
-        #expect(waits.count == 1)
-        // The time left: the limit less the (short, but on a loaded machine not instant) first attempt.
-        #expect(waits.first.map { $0 > .seconds(20) && $0 <= .seconds(50) } == true)
+        #expect(recorder.recorded.isEmpty)
+    }
+
+    @Test func aComputedWaitLongerThanTheTimeLeftFailsAtOnceWithTheError() async throws {
+        let overloaded =
+            #"{"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}"#
+        let transport = ScriptedTransport(
+            [.json(503, overloaded), .json(200, Self.okBody)], honoursDeadline: true)
+        // The default policy's first computed wait (random source 0.5) is about 0.9 s.
+        let (client, recorder) = client(transport, callTimeout: .milliseconds(500))
+        do {
+            _ = try await client.generateText(label: "t", contents: [.user("hi")])
+            Issue.record("the call succeeded")
+        } catch let error as GeminiError {
+            guard case .http(let status, let apiStatus, let message, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(status == 503 && apiStatus == "UNAVAILABLE" && message == "The model is overloaded.")
+        }
+        #expect(transport.requests.count == 1)
+        #expect(recorder.recorded.isEmpty)
     }
 
     @Test func aRetryWaitWithinTheLimitIsUnchanged() async throws {

@@ -67,7 +67,7 @@ extension GeminiAPIClient {
         if body != nil { headers["content-type"] = "application/json" }
         let request = GeminiHTTPRequest(
             method: method, url: url, headers: headers, body: body, timeout: configuration.requestTimeout,
-            streaming: streaming, deadline: deadline)
+            streaming: streaming, deadline: transport.honoursDeadline ? deadline : nil)
         configuration.observer?(.requestSent(label: label, method: method, path: url.path, attempt: attempt))
         log(.debug, "\(label): \(method) \(url.path) (attempt \(attempt))")
         let start = ContinuousClock.now

@@ -14,7 +14,8 @@ extension GeminiAPIClient {
     /// the server wait exceeds `maxServerWait`, switches once to the fallback model on a 404
     /// for the model (not counted in `attempts`) and resets the stored selection when it was
     /// the model that 404'd. Cancellation ends the loop at once. A wait that would outlast
-    /// `deadline` waits out the time left and throws ``GeminiCallDeadline/Exceeded``.
+    /// `deadline` is not started: the call fails at once with the failure (or, for a server
+    /// wait, ``GeminiError/rateLimited(retryAfter:)``).
     func withRetries<R>(
         label: String, policy: GeminiRetryPolicy, modelID initialModel: String?,
         deadline: GeminiCallDeadline? = nil,
@@ -57,9 +58,17 @@ extension GeminiAPIClient {
             }
             guard failure.allowRetry, error.isRetryable, attempt < attempts else { throw error }
             var wait = policy.computedWait(beforeRetry: attempt, random: configuration.random())
+            var isServerWait = false
             if policy.honoursServerWait, let serverWait = failure.serverWait {
                 if serverWait > policy.maxServerWait { throw GeminiError.rateLimited(retryAfter: serverWait) }
                 wait = serverWait
+                isServerWait = true
+            }
+            if let deadline, deadline.remaining <= wait {
+                // The retry could not start before the call's limit: fail now, with what went
+                // wrong, rather than sleep out the budget and report only a timeout (as a server
+                // wait past `maxServerWait` does).
+                throw isServerWait ? GeminiError.rateLimited(retryAfter: wait) : error
             }
             if case .transport = error, policy.downscale {
                 if !compressMedia { log(.info, GeminiLocalization().string("notice.downscaleUnsupported")) }
@@ -69,11 +78,6 @@ extension GeminiAPIClient {
             log(.info, "\(label): attempt \(attempt) of \(attempts) failed (\(reason)); retrying")
             configuration.observer?(
                 .retrying(label: label, retry: attempt, of: attempts - 1, wait: wait, reason: reason))
-            if let deadline, deadline.remaining <= wait {
-                // The wait would outlast the call's limit: wait out what is left, then fail.
-                try await configuration.sleep(deadline.remaining)
-                throw GeminiCallDeadline.Exceeded(deadline: deadline)
-            }
             try await configuration.sleep(wait)
             try Task.checkCancellation()
             attempt += 1
@@ -94,10 +98,10 @@ extension GeminiAPIClient {
 
     /// Runs `body` within the configured whole-call timeout.
     ///
-    /// When the transport honours deadlines (``GeminiTransport/honoursDeadline``), `body` runs
-    /// in the calling task and gets the deadline, to put on its requests and to stop the waits
-    /// between attempts at. Otherwise `body` gets `nil` and runs in a task group beside a timer
-    /// task that cancels it when the limit passes. (The deadline is a parameter, not a task-local
+    /// `body` gets the call's deadline: a retry that could not start before it is not waited
+    /// for. When the transport honours deadlines (``GeminiTransport/honoursDeadline``), `body`
+    /// runs in the calling task and its requests carry the deadline. Otherwise `body` runs in a
+    /// task group beside a timer task that cancels it when the limit passes. (The deadline is a parameter, not a task-local
     /// value: binding a task-local per call cost 10–15% more CPU per call at 32 concurrent calls
     /// in the benchmark, docs/benchmarks.md.)
     /// - Throws: ``GeminiError/transport(_:detail:)`` (`timedOut`) when the limit passes first.
@@ -105,10 +109,10 @@ extension GeminiAPIClient {
         _ body: @escaping @Sendable (GeminiCallDeadline?) async throws -> R
     ) async throws -> R {
         let limit = configuration.callTimeout
-        guard transport.honoursDeadline else {
-            return try await withTimerTask(limit: limit) { try await body(nil) }
-        }
         let deadline = GeminiCallDeadline(limit: limit)
+        guard transport.honoursDeadline else {
+            return try await withTimerTask(limit: limit) { try await body(deadline) }
+        }
         do {
             return try await body(deadline)
         } catch let exceeded as GeminiCallDeadline.Exceeded {
