@@ -43,6 +43,9 @@ import Testing
         #expect(ServerWait.retryAfter("Wed, 21 Oct 2015 07:00:00 GMT", now: now) == .zero)
         #expect(ServerWait.retryAfter("soon", now: now) == nil)
         #expect(ServerWait.retryAfter("-3", now: now) == nil)
+        // Far-off waits are capped, never dropped: dropping one would retry before it is over.
+        #expect(ServerWait.retryAfter("99999999999", now: now) == .seconds(1_000_000_000))
+        #expect(ServerWait.retryAfter("Wed, 21 Oct 2099 07:28:00 GMT", now: now) == .seconds(1_000_000_000))
     }
 
     @Test func headerWinsOverRetryInfo() {

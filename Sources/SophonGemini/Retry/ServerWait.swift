@@ -12,8 +12,8 @@ enum ServerWait {
     /// Parses a `Retry-After` value: `120`, `1.5`, or `Wed, 21 Oct 2015 07:28:00 GMT`.
     static func retryAfter(_ value: String, now: Date) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0, seconds < 1e9 {
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+            return capped(seconds)
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -23,11 +23,15 @@ enum ServerWait {
         ] {
             formatter.dateFormat = format
             if let date = formatter.date(from: trimmed) {
-                let seconds = max(0, date.timeIntervalSince(now))
-                guard seconds < 1e9 else { return nil }
-                return .milliseconds(Int64((seconds * 1000).rounded()))
+                return capped(max(0, date.timeIntervalSince(now)))
             }
         }
         return nil
+    }
+
+    /// `seconds` as a duration, capped at 10^9 s (about 31 years): a wait that long is still a
+    /// wait past `maxServerWait`, so the call fails at once rather than retrying early.
+    private static func capped(_ seconds: Double) -> Duration {
+        .milliseconds(Int64((min(seconds, 1e9) * 1000).rounded()))
     }
 }
