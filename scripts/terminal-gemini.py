@@ -20,31 +20,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 import urllib.request
 
 import pexpect
 
+from pty_harness import binary_path, run_tests, terminal_env
+
 PROMPT = "sophon> "
 TIMEOUT = 10  # seconds: catches a hang; only the Ctrl-C checks measure time (a 1 s budget)
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def only_filter():
-    if "-k" in sys.argv:
-        index = sys.argv.index("-k")
-        if index + 1 < len(sys.argv):
-            return sys.argv[index + 1]
-    return None
-
-
-def binary_path():
-    args = [a for a in sys.argv[1:] if not a.startswith("-") and a != only_filter()]
-    if args:
-        return os.path.abspath(args[0])
-    if os.environ.get("SOPHON_BINARY"):
-        return os.environ["SOPHON_BINARY"]
-    return os.path.join(HERE, "..", ".build", "debug", "sophon")
 
 
 BINARY = binary_path()
@@ -91,15 +75,7 @@ class Session:
     def __init__(self):
         self.home = tempfile.mkdtemp(prefix="sophon-gemini-")
         self.server = FakeServer()
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": self.home,
-            "SOPHON_HOME": self.home,
-            "TERM": "xterm",
-            "LANG": "C.UTF-8",
-            "SOPHON_GEMINI_BASE_URL": self.server.url,
-            "GEMINI_API_KEY": "test-key",
-        }
+        env = terminal_env(self.home, SOPHON_GEMINI_BASE_URL=self.server.url, GEMINI_API_KEY="test-key")
         self.child = pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT,
                                    dimensions=(24, 200))
         self.child.expect_exact(PROMPT)
@@ -120,14 +96,22 @@ class Session:
         self.child.expect_exact(PROMPT)
 
     def close(self):
-        try:
-            self.child.sendcontrol("d")
-            self.child.expect(pexpect.EOF)
-            self.child.close()
-            return self.child.exitstatus
-        finally:
-            self.server.stop()
-            shutil.rmtree(self.home, ignore_errors=True)
+        """Ctrl-D; returns the shell's exit status."""
+        self.child.sendcontrol("d")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return self.child.exitstatus
+
+    def cleanup(self):
+        """Ends the shell if still running, stops the server, removes the home (idempotent)."""
+        self.child.close(force=True)
+        self.server.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def ctrl_d_exits_0(session):
+    status = session.close()
+    assert status == 0, "Ctrl-D ended the shell with status %r" % status
 
 
 # ---------------------------------------------------------------- tests
@@ -176,33 +160,7 @@ def test_twenty_ctrl_cs_timed_as_replies_finish_never_end_the_shell(session):
 
 
 def main():
-    if not os.path.exists(BINARY):
-        print("terminal-gemini: no binary at %s" % BINARY, file=sys.stderr)
-        return 2
-    tests = [(name, f) for name, f in sorted(globals().items()) if name.startswith("test_")]
-    if only_filter():
-        tests = [(n, f) for n, f in tests if only_filter() in n]
-    failed = 0
-    for name, test in tests:
-        session = None
-        try:
-            session = Session()
-            test(session)
-            status = session.close()
-            session = None
-            assert status == 0, "Ctrl-D ended the shell with status %r" % status
-            print("ok      %s" % name)
-        except Exception:  # noqa: BLE001 - report every failure and go on
-            failed += 1
-            print("FAILED  %s" % name)
-            traceback.print_exc()
-        finally:
-            if session is not None:
-                session.child.close(force=True)
-                session.server.stop()
-                shutil.rmtree(session.home, ignore_errors=True)
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    return 1 if failed else 0
+    return run_tests("terminal-gemini", BINARY, globals(), Session, check=ctrl_d_exits_0)
 
 
 if __name__ == "__main__":

@@ -20,30 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 import pexpect
+
+from pty_harness import binary_path, run_tests, terminal_env
 
 PROMPT = "sophon> "
 CONTINUATION = "   ...> "
 TIMEOUT = 10  # seconds: catches a hang; no test relies on it for timing
-
-
-def binary_path():
-    args = [a for a in sys.argv[1:] if not a.startswith("-") and a != only_filter()]
-    if args:
-        return os.path.abspath(args[0])
-    if os.environ.get("SOPHON_BINARY"):
-        return os.environ["SOPHON_BINARY"]
-    return os.path.join(os.path.dirname(__file__), "..", ".build", "debug", "sophon")
-
-
-def only_filter():
-    if "-k" in sys.argv:
-        index = sys.argv.index("-k")
-        if index + 1 < len(sys.argv):
-            return sys.argv[index + 1]
-    return None
 
 
 BINARY = binary_path()
@@ -56,15 +40,7 @@ class Home:
         self.path = tempfile.mkdtemp(prefix="sophon-smoke-")
 
     def env(self, **extra):
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": self.path,
-            "SOPHON_HOME": self.path,
-            "TERM": "xterm",
-            "LANG": "C.UTF-8",
-        }
-        env.update(extra)
-        return {k: v for k, v in env.items() if v is not None}
+        return terminal_env(self.path, **extra)
 
     def spawn(self, **extra):
         child = pexpect.spawn(BINARY, [], env=self.env(**extra), encoding="utf-8",
@@ -322,26 +298,7 @@ def test_sigint_in_a_pipe_exits_130(home):
 
 
 def main():
-    if not os.path.exists(BINARY):
-        print(f"terminal-smoke: no binary at {BINARY}", file=sys.stderr)
-        return 2
-    tests = [(name, f) for name, f in sorted(globals().items()) if name.startswith("test_")]
-    if only_filter():
-        tests = [(n, f) for n, f in tests if only_filter() in n]
-    failed = 0
-    for name, test in tests:
-        home = Home()
-        try:
-            test(home)
-            print(f"ok      {name}")
-        except Exception:  # noqa: BLE001 - report every failure and go on
-            failed += 1
-            print(f"FAILED  {name}")
-            traceback.print_exc()
-        finally:
-            home.cleanup()
-    print(f"{len(tests) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return run_tests("terminal-smoke", BINARY, globals(), Home)
 
 
 if __name__ == "__main__":
