@@ -543,7 +543,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(400, rpc_error(400, reply.get("message", "Invalid value at 'generation_config'."), [
             {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": violations}]))
 
-    def reply_reset(self, reply, model, stream):
+    def send_half_of_a_reply(self, reply, model):
+        """A 200 whose Content-Length promises the whole generateContent body; sends half."""
         data = pretty(generate_body(reply, model)).encode("utf-8")
         self.send_response(200)
         self.send_header("Content-Type", "application/json; charset=UTF-8")
@@ -551,6 +552,9 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data[:len(data) // 2])
         self.wfile.flush()
+
+    def reply_reset(self, reply, model, stream):
+        self.send_half_of_a_reply(reply, model)
         time.sleep(0.02)
         self.reset_connection()
 
@@ -564,13 +568,7 @@ class Handler(BaseHTTPRequestHandler):
             self.mark_disconnected()
 
     def reply_truncated(self, reply, model, stream):
-        data = pretty(generate_body(reply, model)).encode("utf-8")
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json; charset=UTF-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data[:len(data) // 2])
-        self.wfile.flush()
+        self.send_half_of_a_reply(reply, model)
         self.close_connection = True
         self.connection.shutdown(socket.SHUT_WR)
 
