@@ -45,7 +45,7 @@ public final class URLSessionTransport: GeminiTransport {
         let task = currentSession(streaming: true).dataTask(with: urlRequest)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                delegate.register(task: task, streaming: request.streaming, continuation: continuation)
+                delegate.register(task: task, continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -133,46 +133,39 @@ public final class URLSessionTransport: GeminiTransport {
     }
 }
 
-/// Routes URLSession delegate callbacks to the waiting request of each task. All state is in a
+/// Routes URLSession delegate callbacks to the waiting streaming request of each task (whole-body
+/// requests use `data(for:)` on another session). All state is in a
 /// `Mutex`, so the class is Sendable without `@unchecked`.
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// A streaming request: its continuation until the response arrives, then its byte stream.
     private struct Pending {
-        var streaming: Bool
         var continuation: CheckedContinuation<GeminiHTTPResponse, any Error>?
-        var response: HTTPURLResponse?
-        var data = Data()
         var stream: AsyncThrowingStream<Data, any Error>.Continuation?
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
 
-    func register(
-        task: URLSessionTask, streaming: Bool,
-        continuation: CheckedContinuation<GeminiHTTPResponse, any Error>
-    ) {
-        pending.withLock {
-            $0[task.taskIdentifier] = Pending(streaming: streaming, continuation: continuation)
-        }
+    /// Waits for the response of the streaming request `task`.
+    func register(task: URLSessionTask, continuation: CheckedContinuation<GeminiHTTPResponse, any Error>) {
+        pending.withLock { $0[task.taskIdentifier] = Pending(continuation: continuation) }
     }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let http = response as? HTTPURLResponse
         let ready: (CheckedContinuation<GeminiHTTPResponse, any Error>, GeminiHTTPResponse)? =
-            pending.withLock {
-                table in
-                guard var entry = table[dataTask.taskIdentifier] else { return nil }
-                entry.response = http
-                defer { table[dataTask.taskIdentifier] = entry }
-                guard entry.streaming, let continuation = entry.continuation, let http else { return nil }
+            pending.withLock { table in
+                guard let http = response as? HTTPURLResponse, var entry = table[dataTask.taskIdentifier],
+                    let continuation = entry.continuation
+                else { return nil }
                 let (stream, streamContinuation) = AsyncThrowingStream<Data, any Error>.makeStream()
                 streamContinuation.onTermination = { termination in
                     if case .cancelled = termination { dataTask.cancel() }
                 }
                 entry.stream = streamContinuation
                 entry.continuation = nil
+                table[dataTask.taskIdentifier] = entry
                 return (continuation, Self.response(http, body: .stream(stream)))
             }
         completionHandler(.allow)
@@ -180,14 +173,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let stream = pending.withLock { table -> AsyncThrowingStream<Data, any Error>.Continuation? in
-            guard var entry = table[dataTask.taskIdentifier] else { return nil }
-            if let stream = entry.stream { return stream }
-            entry.data.append(data)
-            table[dataTask.taskIdentifier] = entry
-            return nil
-        }
-        stream?.yield(data)
+        pending.withLock { $0[dataTask.taskIdentifier]?.stream }?.yield(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -197,23 +183,9 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
             if let mapped { stream.finish(throwing: mapped) } else { stream.finish() }
             return
         }
-        guard let continuation = entry.continuation else { return }
-        if let mapped {
-            continuation.resume(throwing: mapped)
-        } else if let http = entry.response {
-            continuation.resume(
-                returning: Self.response(
-                    http, body: entry.streaming ? .stream(Self.once(entry.data)) : .data(entry.data)))
-        } else {
-            continuation.resume(throwing: GeminiError.transport(.badResponse, detail: "No HTTP response."))
-        }
-    }
-
-    private static func once(_ data: Data) -> AsyncThrowingStream<Data, any Error> {
-        AsyncThrowingStream { continuation in
-            if !data.isEmpty { continuation.yield(data) }
-            continuation.finish()
-        }
+        // No stream: the request failed, or ended without an HTTP response.
+        entry.continuation?.resume(
+            throwing: mapped ?? GeminiError.transport(.badResponse, detail: "No HTTP response."))
     }
 
     static func response(_ http: HTTPURLResponse, body: GeminiHTTPBody) -> GeminiHTTPResponse {
