@@ -15,7 +15,10 @@ private func num(_ text: String) -> JSONValue { .number(JSONNumber(text: text)!)
             ([.key("1st")], #"$["1st"]"#),
             ([.key("")], #"$[""]"#),
             ([.key(#"say "hi""#)], #"$["say \"hi\""]"#),
-            ([.key("_a$1")], "$._a$1"),
+            // `$` is not an identifier character (RFC 9535 shorthand): one spelling with schemas.
+            ([.key("_a$1")], #"$["_a$1"]"#),
+            ([.key("$id")], #"$["$id"]"#),
+            ([.key("_a1")], "$._a1"),
             ([.index(0), .index(1)], "$[0][1]"),
             ([.key("café")], #"$["café"]"#),
         ] as [([JSONPath.Component], String)])

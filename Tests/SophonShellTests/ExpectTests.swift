@@ -132,4 +132,21 @@ import Testing
     func exactDecimalOrder(left: String, right: String, expected: Int) {
         #expect(ExpectEvaluator.numericOrder(left, right) == expected)
     }
+
+    /// Containers compare by ``JSONValue/isEqualAsValue(to:)``, the rule tape replay uses:
+    /// members in any order, numbers as exact decimals.
+    @Test(arguments: [
+        (#"{"a":1,"b":2}"#, #"{"b":2.0,"a":1}"#, true),
+        (#"{"a":1,"a":3}"#, #"{"a":3}"#, true),
+        ("[1,2]", "[2,1]", false),
+        (
+            "[123456789012345678901234567890123456789012]", "[123456789012345678901234567890123456789013]",
+            false
+        ),
+    ])
+    func containersCompareAsValues(left: String, right: String, expected: Bool) throws {
+        let a = ExpectOperand.value(try JSONValue(parsing: left))
+        let b = ExpectOperand.value(try JSONValue(parsing: right))
+        #expect(ExpectEvaluator.equal(a, b) == expected)
+    }
 }

@@ -8,7 +8,7 @@ public struct JSONCoercion: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A number written as a string (`"7"`, `"$1,299.99"`, `"85%"`) read as a number.
         case stringToNumber
-        /// A null word (`"N/A"`, `"none"`, `""`, see ``LLMDecoding/nullWords``) read as `nil`
+        /// A null word (`"N/A"`, `"none"`, `""`, see ``LenientReading/nullWords``) read as `nil`
         /// for an optional.
         case nullWordToNil
         /// `"yes"`, `"no"`, `"true"`, `"y"`, `"0"`, ... read as a `Bool`.

@@ -8,18 +8,16 @@ import Foundation
 /// out of range or not finite. ``LenientJSONDecoder`` applies the same rules to whole
 /// `Decodable` types and reports each change.
 public enum LLMDecoding {
-    /// Strings that mean "no value", compared after trimming whitespace and lowercasing:
-    /// the empty string, `null`, `nil`, `none`, `n/a`, `na`, `-` and `undefined`.
+    /// Strings that mean "no value": ``LenientReading/nullWords`` (the empty string, `null`,
+    /// `nil`, `none`, `n/a`, `na`, `-` and `undefined`, compared trimmed and lowercased).
     ///
     /// Every reader returns `nil` for them. `"0"`, `"false"` and `"unknown"` are not null
     /// words: they carry a value.
-    public static let nullWords: Set<String> = [
-        "", "null", "nil", "none", "n/a", "na", "-", "undefined",
-    ]
+    public static var nullWords: Set<String> { LenientReading.nullWords }
 
     /// Whether `text`, trimmed of whitespace and lowercased, is one of ``nullWords``.
     public static func isNullWord(_ text: String) -> Bool {
-        nullWords.contains(text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        LenientReading.isNullWord(text)
     }
 
     /// Reads a string.

@@ -15,7 +15,7 @@ struct LenientDecoderImpl: Decoder {
         case .null:
             throw DecodingError.valueNotFound(
                 [String: Any].self, session.context(codingPath, "Expected object, found null."))
-        case .string(let text) where LLMDecoding.isNullWord(text):
+        case .string(let text) where LenientReading.isNullWord(text):
             throw DecodingError.valueNotFound(
                 [String: Any].self,
                 session.context(codingPath, "Expected object, found null word \(value.compactText)."))
@@ -35,7 +35,7 @@ struct LenientDecoderImpl: Decoder {
         case .null:
             throw DecodingError.valueNotFound(
                 [Any].self, session.context(codingPath, "Expected array, found null."))
-        case .string(let text) where LLMDecoding.isNullWord(text):
+        case .string(let text) where LenientReading.isNullWord(text):
             throw DecodingError.valueNotFound(
                 [Any].self,
                 session.context(codingPath, "Expected array, found null word \(value.compactText)."))

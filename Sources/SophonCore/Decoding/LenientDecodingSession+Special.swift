@@ -103,7 +103,7 @@ extension LenientDecodingSession {
     private func unboxStringList(
         _ text: String, from value: JSONValue, at codingPath: [any CodingKey], optional: Bool
     ) throws -> [String]? {
-        if LLMDecoding.isNullWord(text) {
+        if LenientReading.isNullWord(text) {
             return try resolve(
                 ScalarReading<[String]>.nullWord, from: value, as: [String].self, at: codingPath,
                 optional: optional, json: { _ in .null })

@@ -54,7 +54,7 @@ final class LenientDecodingSession {
         switch value {
         case .null:
             return true
-        case .string(let text) where LLMDecoding.isNullWord(text):
+        case .string(let text) where LenientReading.isNullWord(text):
             record(.nullWordToNil, from: value, to: .null, at: codingPath)
             return true
         default:
@@ -71,7 +71,7 @@ final class LenientDecodingSession {
             throw DecodingError.valueNotFound(
                 type, context(codingPath, "Expected \(typeName(type)), found null."))
         }
-        if optional, case .string(let text) = value, LLMDecoding.isNullWord(text) {
+        if optional, case .string(let text) = value, LenientReading.isNullWord(text) {
             if let match = enumMatch(type, text) {
                 if match.raw != text {
                     record(.caseInsensitiveEnum, from: value, to: .string(match.raw), at: codingPath)

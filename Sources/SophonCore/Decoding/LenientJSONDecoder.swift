@@ -7,7 +7,7 @@
 /// - a fraction where an integer is expected is truncated toward zero (`7.9` -> 7);
 /// - `"yes"`/`"no"`, `"true"`/`"false"`, `"y"`/`"n"`, `"1"`/`"0"` and the numbers 1/0 for
 ///   `Bool`; numbers and booleans for `String` (as their text);
-/// - for an optional: `null`, a missing key and a null word (``LLMDecoding/nullWords``) are
+/// - for an optional: `null`, a missing key and a null word (``LenientReading/nullWords``) are
 ///   `nil`, and so is a number out of the type's range or not finite (`300` for `Int8?`,
 ///   `1e400` for `Double?`);
 /// - a single value where an array is expected is a one-element array (its element is at

@@ -6,7 +6,7 @@ enum ScalarReading<Value> {
     case exact(Value)
     /// The value was read after a change of the given kind.
     case coerced(Value, JSONCoercion.Kind)
-    /// A string holding a null word (see ``LLMDecoding/nullWords``).
+    /// A string holding a null word (see ``LenientReading/nullWords``).
     case nullWord
     /// A number (or numeric string) outside the type's range, or not finite.
     case outOfRange
@@ -22,8 +22,9 @@ enum ScalarReading<Value> {
     }
 }
 
-/// Number text found in a string and cleaned up: sign kept; currency symbols ($ € £ ¥),
-/// surrounding spaces, one trailing `%` and thousands separators removed.
+/// The number forms of ``LenientReading``: number text found in a string and cleaned up: sign
+/// kept; currency symbols ($ € £ ¥), surrounding spaces, one trailing `%` and thousands
+/// separators removed.
 struct NumericText {
     /// Decimal number text Swift's parsers accept: `-?digits(.digits)?(e[+-]?digits)?`.
     let text: String
@@ -151,7 +152,7 @@ enum LenientScalar {
             case .outOfRange: return .outOfRange
             }
         case .string(let text):
-            if LLMDecoding.isNullWord(text) { return .nullWord }
+            if LenientReading.isNullWord(text) { return .nullWord }
             guard let numeric = NumericText(text) else { return .mismatch }
             switch parseInteger(numeric.text, as: type, isIntegerSyntax: numeric.isIntegerSyntax) {
             case .value(let integer, let truncated):
@@ -171,7 +172,7 @@ enum LenientScalar {
             let double = number.doubleValue
             return double.isFinite ? .exact((double, false)) : .outOfRange
         case .string(let text):
-            if LLMDecoding.isNullWord(text) { return .nullWord }
+            if LenientReading.isNullWord(text) { return .nullWord }
             guard let numeric = NumericText(text) else { return .mismatch }
             guard let double = Double(numeric.text), double.isFinite else { return .outOfRange }
             return .coerced((double, numeric.isPercent), .stringToNumber)
@@ -214,7 +215,7 @@ enum LenientScalar {
             }
             return .exact(decimal)
         case .string(let text):
-            if LLMDecoding.isNullWord(text) { return .nullWord }
+            if LenientReading.isNullWord(text) { return .nullWord }
             guard let numeric = NumericText(text) else { return .mismatch }
             guard let decimal = Decimal(string: numeric.text, locale: posix), !decimal.isNaN else {
                 return .outOfRange
@@ -225,29 +226,19 @@ enum LenientScalar {
         }
     }
 
-    /// Words read as `true` (compared trimmed and lowercased).
-    static let trueWords: Set<String> = ["true", "yes", "y", "1"]
-    /// Words read as `false` (compared trimmed and lowercased).
-    static let falseWords: Set<String> = ["false", "no", "n", "0"]
-
-    /// Reads a `Bool`: JSON booleans, the numbers 1 and 0, and the words in ``trueWords`` and
-    /// ``falseWords`` in any case.
+    /// Reads a `Bool`: JSON booleans, the numbers 1 and 0, and the words in
+    /// ``LenientReading/trueWords`` and ``LenientReading/falseWords`` in any case.
     static func readBool(_ value: JSONValue) -> ScalarReading<Bool> {
         switch value {
         case .bool(let flag):
             return .exact(flag)
         case .number(let number):
-            switch number.doubleValue {
-            case 1: return .coerced(true, .numberToBool)
-            case 0: return .coerced(false, .numberToBool)
-            default: return .mismatch
-            }
+            guard let flag = LenientReading.bool(fromNumber: number) else { return .mismatch }
+            return .coerced(flag, .numberToBool)
         case .string(let text):
-            if LLMDecoding.isNullWord(text) { return .nullWord }
-            let word = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            if trueWords.contains(word) { return .coerced(true, .stringToBool) }
-            if falseWords.contains(word) { return .coerced(false, .stringToBool) }
-            return .mismatch
+            if LenientReading.isNullWord(text) { return .nullWord }
+            guard let flag = LenientReading.bool(fromWord: text) else { return .mismatch }
+            return .coerced(flag, .stringToBool)
         case .null, .array, .object:
             return .mismatch
         }
@@ -266,8 +257,6 @@ enum LenientScalar {
 
     /// The items of a comma-separated list: trimmed, empty items and null words dropped.
     static func commaSeparatedItems(_ text: String) -> [String] {
-        text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { !LLMDecoding.isNullWord($0) }
+        LenientReading.listItems(text)
     }
 }

@@ -1,3 +1,5 @@
+import SophonCore
+
 extension GeminiSchema {
     /// What the API would refuse with a 400 INVALID_ARGUMENT (which recurs on every retry), found
     /// before sending (gemini-wire-format.md §3):
@@ -37,15 +39,15 @@ extension GeminiSchema {
         for name in propertyOrdering ?? [] where !names.contains(name) {
             report("propertyOrdering names \(JSONValueText.quoted(name)), which is not a property")
         }
-        items?.collectAPIProblems(path: SchemaJSONPath.member(path, "items"), into: &problems)
+        items?.collectAPIProblems(path: JSONPath.member(path, "items"), into: &problems)
         for property in properties ?? GeminiSchemaProperties() {
             property.schema.collectAPIProblems(
-                path: SchemaJSONPath.member(SchemaJSONPath.member(path, "properties"), property.name),
+                path: JSONPath.member(JSONPath.member(path, "properties"), property.name),
                 into: &problems)
         }
         for (index, branch) in (anyOf ?? []).enumerated() {
             branch.collectAPIProblems(
-                path: SchemaJSONPath.index(SchemaJSONPath.member(path, "anyOf"), index), into: &problems)
+                path: JSONPath.index(JSONPath.member(path, "anyOf"), index), into: &problems)
         }
     }
 }

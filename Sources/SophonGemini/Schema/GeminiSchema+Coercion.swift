@@ -13,16 +13,19 @@ extension GeminiSchema {
     ///
     /// - `NUMBER`/`INTEGER` from a string: `"7"`, `"7.0"`, `"$1,299.99"`, `"1,024"`, `"85%"`
     ///   (85); an `INTEGER` given a fraction is truncated toward zero (`7.9` -> 7);
-    /// - `BOOLEAN` from `"true"`/`"false"`/`"yes"`/`"no"` (any case);
+    /// - `BOOLEAN` from the words of SophonCore's ``LenientReading`` (`"true"`/`"false"`,
+    ///   `"yes"`/`"no"`, `"y"`/`"n"`, `"1"`/`"0"`, any case, spaces around) and the numbers 1
+    ///   and 0;
     /// - `STRING` from a number or boolean (its JSON text), and an enum value matched without
     ///   regard to case becomes the schema's spelling;
-    /// - `"null"`, `"none"`, `"N/A"` and `""` where a non-string value is expected: `null` when
+    /// - null words (``LenientReading/nullWords``: `"null"`, `"none"`, `"N/A"`, `""`, `"nil"`,
+    ///   `"na"`, `"-"`, `"undefined"`, any case) where a non-string value is expected: `null` when
     ///   the schema is nullable, else the member is removed when it is not required; the same
     ///   for `null` itself in an optional member that is not nullable, and for a number that no
     ///   `NUMBER` can hold (`1e999`, also as a string) or, for `INTEGER`, one outside the 64-bit
     ///   range (PRODUCT.md §2: null words, out-of-range and non-finite numbers read as nil);
     /// - `ARRAY` from a single value (`"a"` -> `["a"]`), and a comma-separated string for an
-    ///   array of strings (`"a, b"` -> `["a","b"]`).
+    ///   array of strings (`"a, b"` -> `["a","b"]`, ``LenientReading/listItems(_:)``).
     ///
     /// Values that already fit are left alone, and nothing is invented: a value that cannot be
     /// coerced stays as it was (``validate(_:)`` then reports it).
@@ -36,8 +39,6 @@ extension GeminiSchema {
 
 /// The rules behind ``GeminiSchema/coerce(_:)``.
 enum SchemaCoercer {
-    static let nullWords: Set<String> = ["null", "none", "n/a", ""]
-
     static func coerce(
         _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaViolation]
     ) -> JSONValue {
@@ -49,7 +50,7 @@ enum SchemaCoercer {
             return result
         }
         guard let type = schema.type else { return value }
-        if case .string(let text) = value, type != .string, nullWords.contains(text.lowercased()),
+        if case .string(let text) = value, type != .string, LenientReading.isNullWord(text),
             schema.nullable == true
         {
             return changed(.null)
@@ -67,11 +68,11 @@ enum SchemaCoercer {
             }
             return changed(whole, "truncated to")
         case (.boolean, .string(let text)):
-            switch text.lowercased() {
-            case "true", "yes": return changed(.bool(true))
-            case "false", "no": return changed(.bool(false))
-            default: return value
-            }
+            guard let flag = LenientReading.bool(fromWord: text) else { return value }
+            return changed(.bool(flag))
+        case (.boolean, .number(let number)):
+            guard let flag = LenientReading.bool(fromNumber: number) else { return value }
+            return changed(.bool(flag))
         case (.string, .number), (.string, .bool):
             return changed(.string(value.compactText))
         case (.string, .string(let text)):
@@ -83,17 +84,16 @@ enum SchemaCoercer {
             guard let items = schema.items else { return value }
             return .array(
                 elements.enumerated().map { index, element in
-                    coerce(element, items, path: SchemaJSONPath.index(path, index), changes: &changes)
+                    coerce(element, items, path: JSONPath.index(path, index), changes: &changes)
                 })
         case (.array, .null):
             return value
         case (.array, .string(let text)) where schema.items?.type == .string && text.contains(","):
-            let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
-            return changed(.array(parts.filter { !$0.isEmpty }.map(JSONValue.string)))
+            return changed(.array(LenientReading.listItems(text).map(JSONValue.string)))
         case (.array, _):
             let wrapped = changed(.array([value]), "wrapped as")
             guard let items = schema.items else { return wrapped }
-            return .array([coerce(value, items, path: SchemaJSONPath.index(path, 0), changes: &changes)])
+            return .array([coerce(value, items, path: JSONPath.index(path, 0), changes: &changes)])
         case (.object, .object(let members)):
             return .object(coerceMembers(members, schema, path: path, changes: &changes))
         default:
@@ -111,7 +111,7 @@ enum SchemaCoercer {
                 result.append(member)
                 continue
             }
-            let memberPath = SchemaJSONPath.member(path, member.key)
+            let memberPath = JSONPath.member(path, member.key)
             if let type = propertySchema.type, propertySchema.nullable != true,
                 !required.contains(member.key),
                 let reason = absentReading(member.value, type)
@@ -135,7 +135,7 @@ enum SchemaCoercer {
     private static func absentReading(_ value: JSONValue, _ type: GeminiSchemaType) -> String? {
         switch value {
         case .null where type != .null: return "read as absent"
-        case .string(let text) where type != .string && nullWords.contains(text.lowercased()):
+        case .string(let text) where type != .string && LenientReading.isNullWord(text):
             return "read as absent"
         default: return isOutOfRange(value, type) ? "out of range, read as absent" : nil
         }
@@ -149,9 +149,7 @@ enum SchemaCoercer {
         switch value {
         case .number(let literal): number = literal
         case .string(let text):
-            guard let double = Double(text.trimmingCharacters(in: " \t\n")) else { return false }
-            guard double.isFinite else { return true }
-            guard let read = JSONNumber(double) else { return false }
+            guard let read = LenientReading.number(text) else { return false }
             number = read
         default: return false
         }
@@ -167,13 +165,11 @@ enum SchemaCoercer {
     }
 
     /// A number from text such as `7`, `-7.5`, `$1,299.99`, `1,024`, `85%`, read by SophonCore's
-    /// ``LLMDecoding/double(_:)``; `nil` for text that is not a number or is out of range
-    /// (`"1e999"`: never a non-finite value).
+    /// ``LenientReading/number(_:)`` (digits kept exactly); `nil` for text that is not a number
+    /// or is out of range (`"1e999"`: never a non-finite value).
     static func number(from text: String) -> JSONNumber? {
-        guard let double = LLMDecoding.double(.string(text)), double.isFinite else { return nil }
-        let trimmed = text.trimmingCharacters(in: " \t\n")
-        if let literal = JSONNumber(text: trimmed) { return literal }
-        return JSONNumber(double)
+        guard let number = LenientReading.number(text), number.doubleValue.isFinite else { return nil }
+        return number
     }
 
     /// `number` truncated toward zero, when finite and within ±2^53 (exact in a double).
@@ -182,20 +178,5 @@ enum SchemaCoercer {
         let double = number.doubleValue
         guard double.isFinite, abs(double) < 9_007_199_254_740_992 else { return nil }
         return .integer(Int(double.rounded(.towardZero)))
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(self).trimmingCharacters(in: set)
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var characters = Substring(self)
-        while let first = characters.first, set.contains(first) { characters.removeFirst() }
-        while let last = characters.last, set.contains(last) { characters.removeLast() }
-        return String(characters)
     }
 }

@@ -81,7 +81,7 @@ extension GeminiSchema {
         let reader = SchemaFieldReader(path: path)
         for member in members {
             let value = member.value
-            let fieldPath = SchemaJSONPath.member(path, member.key)
+            let fieldPath = JSONPath.member(path, member.key)
             switch member.key {
             case "type": type = GeminiSchemaType(rawValue: try reader.string(value, member.key))
             case "format": format = try reader.string(value, member.key)
@@ -101,7 +101,7 @@ extension GeminiSchema {
                 for property in propertyMembers {
                     parsed[property.key] = try GeminiSchema(
                         jsonValue: property.value, strict: strict,
-                        path: SchemaJSONPath.member(fieldPath, property.key), depth: depth + 1)
+                        path: JSONPath.member(fieldPath, property.key), depth: depth + 1)
                 }
                 properties = parsed
             case "required": required = try reader.strings(value, member.key)
@@ -119,7 +119,7 @@ extension GeminiSchema {
                 }
                 anyOf = try branches.enumerated().map { index, branch in
                     try GeminiSchema(
-                        jsonValue: branch, strict: strict, path: SchemaJSONPath.index(fieldPath, index),
+                        jsonValue: branch, strict: strict, path: JSONPath.index(fieldPath, index),
                         depth: depth + 1)
                 }
             case "propertyOrdering": propertyOrdering = try reader.strings(value, member.key)
@@ -136,7 +136,7 @@ struct SchemaFieldReader {
     let path: String
 
     private func fail(_ key: String, _ expected: String) -> GeminiSchemaError {
-        .invalidValue(path: SchemaJSONPath.member(path, key), expected: expected)
+        .invalidValue(path: JSONPath.member(path, key), expected: expected)
     }
 
     func string(_ value: JSONValue, _ key: String) throws -> String {

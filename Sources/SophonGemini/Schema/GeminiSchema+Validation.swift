@@ -86,7 +86,7 @@ enum SchemaValidator {
             }
             if let items = schema.items {
                 for (index, element) in elements.enumerated() {
-                    check(element, against: items, path: SchemaJSONPath.index(path, index), into: &violations)
+                    check(element, against: items, path: JSONPath.index(path, index), into: &violations)
                 }
             }
         case .object(let members):
@@ -146,7 +146,7 @@ enum SchemaValidator {
         for property in schema.properties?.ordered(by: schema.propertyOrdering) ?? [] {
             guard let member = value[property.name] else { continue }
             check(
-                member, against: property.schema, path: SchemaJSONPath.member(path, property.name),
+                member, against: property.schema, path: JSONPath.member(path, property.name),
                 into: &violations)
         }
     }

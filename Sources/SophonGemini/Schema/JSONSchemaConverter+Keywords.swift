@@ -12,7 +12,7 @@ extension SchemaConversionRun {
         do {
             for member in members {
                 let value = member.value
-                let keyPath = SchemaJSONPath.member(path, member.key)
+                let keyPath = JSONPath.member(path, member.key)
                 switch member.key {
                 case "type": try readType(value, path: keyPath, into: &schema)
                 case "format": schema.format = try reader.string(value, member.key)
@@ -53,7 +53,7 @@ extension SchemaConversionRun {
                     var properties = GeminiSchemaProperties()
                     for property in propertyMembers {
                         properties[property.key] = try convert(
-                            property.value, path: SchemaJSONPath.member(keyPath, property.key),
+                            property.value, path: JSONPath.member(keyPath, property.key),
                             depth: depth + 1)
                     }
                     schema.properties = properties
@@ -141,7 +141,7 @@ extension SchemaConversionRun {
                 convertedNonStrings = true
             case .array, .object:
                 throw .unsupported(
-                    path: SchemaJSONPath.member(path, "enum"),
+                    path: JSONPath.member(path, "enum"),
                     reason: "enum values must be strings, numbers or booleans")
             }
         }

@@ -125,7 +125,7 @@ struct SchemaConversionRun {
     private mutating func convertReference(
         _ reference: JSONValue, members: [JSONMember], path: String, depth: Int
     ) throws(GeminiSchemaError) -> GeminiSchema {
-        let refPath = SchemaJSONPath.member(path, "$ref")
+        let refPath = JSONPath.member(path, "$ref")
         guard case .string(let text) = reference else {
             throw .invalidValue(path: refPath, expected: "a string")
         }
@@ -169,7 +169,7 @@ struct SchemaConversionRun {
     private mutating func convertUnion(
         _ branchesValue: JSONValue, key: String, members: [JSONMember], path: String, depth: Int
     ) throws(GeminiSchemaError) -> GeminiSchema {
-        let unionPath = SchemaJSONPath.member(path, key)
+        let unionPath = JSONPath.member(path, key)
         guard case .array(let branches) = branchesValue else {
             throw .invalidValue(path: unionPath, expected: "an array")
         }
@@ -194,7 +194,7 @@ struct SchemaConversionRun {
         }
         var converted: [GeminiSchema] = []
         for (branch, index) in kept {
-            var schema = try convert(branch, path: SchemaJSONPath.index(unionPath, index), depth: depth + 1)
+            var schema = try convert(branch, path: JSONPath.index(unionPath, index), depth: depth + 1)
             if nullable { schema.nullable = true }
             converted.append(schema)
         }

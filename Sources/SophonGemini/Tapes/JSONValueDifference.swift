@@ -1,8 +1,8 @@
-import Foundation
 import SophonCore
 
-/// The first place where two JSON values differ when compared as values: object member order
-/// is irrelevant, numbers compare by value (`1.0` equals `1`), everything else exactly.
+/// The first place where two JSON values differ when compared as values, by the rule of
+/// ``JSONValue/isEqualAsValue(to:)``: object member order is irrelevant, numbers compare as
+/// exact decimals (`1.0` equals `1`), everything else exactly.
 struct JSONValueDifference: Sendable, Hashable {
     /// Where the values differ.
     var path: JSONPath
@@ -34,8 +34,8 @@ struct JSONValueDifference: Sendable, Hashable {
         case (.object(let left), .object(let right)):
             // A repeated key counts once, with its last value, as in `JSONValue` lookups; keys
             // are looked up in a dictionary, so large objects compare in linear time.
-            let leftValues = lastValues(left)
-            let rightValues = lastValues(right)
+            let leftValues = JSONValue.lastValues(left)
+            let rightValues = JSONValue.lastValues(right)
             for key in keysInOrder(left) {
                 let path = path.appending(.key(key))
                 guard let value = leftValues[key] else { continue }
@@ -61,32 +61,16 @@ struct JSONValueDifference: Sendable, Hashable {
             }
             return nil
         case (.number(let left), .number(let right)):
-            return numbersEqual(left, right)
+            return left.isNumericallyEqual(to: right)
                 ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
         default:
             return recorded == got ? nil : JSONValueDifference(path: path, recorded: recorded, got: got)
         }
     }
 
-    /// Each key's last value.
-    private static func lastValues(_ members: [JSONMember]) -> [String: JSONValue] {
-        Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
-    }
-
     /// Each key once, in the order of its first appearance.
     private static func keysInOrder(_ members: [JSONMember]) -> [String] {
         var seen = Set<String>()
         return members.map(\.key).filter { seen.insert($0).inserted }
-    }
-
-    /// Same literal, or the same decimal value (`1`, `1.0`, `1e0`).
-    private static func numbersEqual(_ left: JSONNumber, _ right: JSONNumber) -> Bool {
-        if left.text == right.text { return true }
-        let posix = Locale(identifier: "en_US_POSIX")
-        guard let a = Decimal(string: left.text, locale: posix),
-            let b = Decimal(string: right.text, locale: posix),
-            !a.isNaN, !b.isNaN
-        else { return false }
-        return a == b
     }
 }

@@ -8,7 +8,7 @@ import SophonCore
 ///   `1e3`), they compare as exact decimal numbers: `10 == 10.0`, `1e3 == 1000`. A string value
 ///   `"42"` reads as its text `42`, like it would expand.
 /// - Otherwise, when both sides are values and one is an array or an object, `==` compares them
-///   as JSON values (members in order, numbers by value).
+///   as JSON values (``JSONValue/isEqualAsValue(to:)``: members in any order, numbers by value).
 /// - Otherwise both sides compare as text, by Unicode scalar values (so `é` precomposed and
 ///   `e` + combining accent differ).
 /// - `contains` with an array value on the left holds when some element equals the right side
@@ -81,7 +81,7 @@ enum ExpectEvaluator {
         if case .value(let leftValue) = left, case .value(let rightValue) = right,
             leftValue.isContainer || rightValue.isContainer
         {
-            return jsonEqual(leftValue, rightValue)
+            return leftValue.isEqualAsValue(to: rightValue)
         }
         return scalarOrder(left.text, right.text) == 0
     }
@@ -117,27 +117,9 @@ enum ExpectEvaluator {
         return regex.firstMatch(in: subject, range: range) != nil
     }
 
-    /// JSON equality with numbers compared by value and members in order.
-    private static func jsonEqual(_ left: JSONValue, _ right: JSONValue) -> Bool {
-        switch (left, right) {
-        case (.number(let a), .number(let b)):
-            return DecimalLiteral(a.text).map { x in
-                DecimalLiteral(b.text).map { x.compare($0) == 0 } ?? false
-            }
-                ?? false
-        case (.array(let a), .array(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { jsonEqual($0, $1) }
-        case (.object(let a), .object(let b)):
-            return a.count == b.count
-                && zip(a, b).allSatisfy { $0.key == $1.key && jsonEqual($0.value, $1.value) }
-        default:
-            return left == right
-        }
-    }
-
     /// The numeric order of two texts when both are JSON number literals, else `nil`.
     static func numericOrder(_ left: String, _ right: String) -> Int? {
-        guard let a = DecimalLiteral(left), let b = DecimalLiteral(right) else { return nil }
+        guard let a = JSONNumber(text: left), let b = JSONNumber(text: right) else { return nil }
         return a.compare(b)
     }
 

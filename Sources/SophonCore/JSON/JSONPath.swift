@@ -1,5 +1,12 @@
 /// A location inside a JSON value, written as a JSONPath-style string: `$`, `$.items[2].n`,
-/// `$["first name"]`.
+/// `$["first name"]`, `$["$id"]`.
+///
+/// The one spelling of JSON paths in Sophon: the lenient decoder's coercion reports, decoding
+/// error summaries, schema validation and coercion notes and tape differences all write paths
+/// here. Member names that are identifiers (`name`, `_id`, `item2`) follow a dot; every other
+/// name (empty, with spaces, dots or `$`, starting with a digit, non-ASCII) is written in
+/// brackets as a JSON string, the normalized form of RFC 9535 whose member-name shorthand
+/// does not allow `$`.
 ///
 /// Built from a decoder's coding path: index keys (``JSONPath/IndexKey`` or any key whose
 /// `stringValue` is `Index N` with `intValue` N, the convention Foundation's `JSONDecoder` uses)
@@ -36,20 +43,33 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// `$` followed by `.name` for identifier-like member names, `["name"]` (JSON string
     /// syntax) for the rest, and `[N]` for indices: `$.items[2]["unit price"]`.
     public var description: String {
-        var text = "$"
+        var text = JSONPath.root
         for component in components {
             switch component {
-            case .index(let index):
-                text += "[\(index)]"
-            case .key(let name) where JSONPath.isIdentifier(name):
-                text += "." + name
-            case .key(let name):
-                text += "["
-                JSONTextWriter.writeString(name, into: &text)
-                text += "]"
+            case .index(let index): text = JSONPath.index(text, index)
+            case .key(let name): text = JSONPath.member(text, name)
             }
         }
         return text
+    }
+
+    /// The text of the root path, `$`.
+    public static let root = "$"
+
+    /// Path text `path` followed by member `name`: `.name` for identifiers, else `["name"]`.
+    ///
+    /// For code that carries paths as text (schema checks); the result is the same as
+    /// appending ``Component/key(_:)`` and printing.
+    public static func member(_ path: String, _ name: String) -> String {
+        if isIdentifier(name) { return path + "." + name }
+        var text = path + "["
+        JSONTextWriter.writeString(name, into: &text)
+        return text + "]"
+    }
+
+    /// Path text `path` followed by array index `index`: `[N]`.
+    public static func index(_ path: String, _ index: Int) -> String {
+        path + "[\(index)]"
     }
 
     /// The path component a coding key stands for.
@@ -60,15 +80,16 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return .key(key.stringValue)
     }
 
-    /// Whether `name` can follow a dot: ASCII letters, digits, `_` and `$`, not starting with a
-    /// digit.
+    /// Whether `name` can follow a dot: ASCII letters, digits and `_`, not starting with a
+    /// digit (RFC 9535 allows non-ASCII letters too; they are bracketed here so paths stay
+    /// ASCII-readable).
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else {
             return false
         }
         return name.unicodeScalars.allSatisfy { scalar in
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "$"
+                || ("0"..."9").contains(scalar) || scalar == "_"
         }
     }
 
@@ -98,23 +119,5 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         public init?(intValue: Int) {
             index = intValue
         }
-    }
-}
-
-/// A member-name coding key made at run time (used for `super` and error paths).
-struct NameKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ name: String) {
-        stringValue = name
-    }
-
-    init?(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        return nil
     }
 }

@@ -1,10 +1,9 @@
-import SophonCore
-
 /// A JSON number literal as an exact decimal, for comparisons that neither round
 /// (`12345678901234567890` vs `12345678901234567891`) nor overflow (`1e400`).
 ///
 /// The value is `sign × 0.digits × 10^pointPosition`, digits without leading or trailing zeros;
-/// zero has no digits and compares equal to `-0`.
+/// zero has no digits and compares equal to `-0`. The one home of number comparison: `expect`
+/// and tape replay both compare through ``JSONNumber/compare(_:)``.
 struct DecimalLiteral: Sendable, Equatable {
     private let negative: Bool
     private let digits: [UInt8]
