@@ -36,14 +36,14 @@ let package = Package(
         // The benchmark loops `scripts/bench` runs (not part of any product).
         .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
         // Test support shared by the test targets (the fake Gemini server process).
-        .target(name: "SophonTestSupport", path: "Tests/SophonTestSupport"),
+        .target(name: "SophonTestSupport", dependencies: ["SophonCore"], path: "Tests/SophonTestSupport"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(
             name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
             name: "SophonShellTests",
             dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonTestSupport"],
-            exclude: ["Golden", "PluginGolden", "Support/Plugins"]),
+            exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonGemini
@@ -156,18 +157,18 @@ import Testing
             expected: .text("ok"), attempts: 2, waits: [.seconds(1)]),
         Case(
             name: "stall past the timeout", policy: .default,
-            replies: [#"{"fault": "stall", "seconds": 4}"#, ok], expected: .text("ok"), attempts: 2,
-            waits: [.milliseconds(880)], requestTimeout: .seconds(1)),
+            replies: [#"{"fault": "stall", "seconds": 60}"#, ok], expected: .text("ok"), attempts: 2,
+            waits: [.milliseconds(880)], requestTimeout: .seconds(5)),
         Case(
             name: "stall past the timeout", policy: .minimal,
             replies: [
-                #"{"fault": "stall", "seconds": 4}"#, #"{"fault": "stall", "seconds": 4}"#,
-                #"{"fault": "stall", "seconds": 4}"#,
+                #"{"fault": "stall", "seconds": 60}"#, #"{"fault": "stall", "seconds": 60}"#,
+                #"{"fault": "stall", "seconds": 60}"#,
             ],
             expected: .failure("transport timedOut") {
                 if case .transport(.timedOut, _) = $0 { return true }
                 return false
-            }, attempts: 3, waits: [.seconds(1), .seconds(2)], requestTimeout: .seconds(1)),
+            }, attempts: 3, waits: [.seconds(1), .seconds(2)], requestTimeout: .seconds(5)),
         Case(
             name: "HTML 502 from a proxy", policy: .default, replies: [#"{"fault": "html_502"}"#, ok],
             expected: .text("ok"), attempts: 2, waits: [.milliseconds(880)]),

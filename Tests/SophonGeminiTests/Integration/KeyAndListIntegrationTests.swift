@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonGemini
@@ -27,8 +28,8 @@ import Testing
         #expect(!error.isRetryable)
         let requests = try server.requests()
         #expect(requests.count == 1)
-        #expect((requests.first?["headers"] as? [String: String])?["x-goog-api-key"] == key)
-        #expect((requests.first?["path"] as? String)?.contains(key) == false)
+        #expect(requests.first?.headers["x-goog-api-key"] == key)
+        #expect(requests.first?.path.contains(key) == false)
     }
 
     @Test func theServerRefusesARequestWithoutAKey() async throws {
@@ -62,7 +63,7 @@ import Testing
         #expect(reply.totalTokens == 5)
         #expect(reply.promptTokensDetails?.first?.tokenCount == 5)
         #expect(try server.paths() == ["/v1beta/models/gemini-3.8-flash:countTokens"])
-        let body = try #require(try server.requests().first?["body"] as? String)
+        let body = try #require(try server.requests().first?.bodyText)
         #expect(body == #"{"contents":[{"role":"user","parts":[{"text":"one two three four five"}]}]}"#)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonGemini

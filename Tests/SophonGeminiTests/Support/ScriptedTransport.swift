@@ -98,11 +98,12 @@ extension GeminiClientConfiguration {
         key: String? = "test-key", policy: GeminiRetryPolicy = .default, recorder: SleepRecorder,
         store: any GeminiModelStore = InMemoryGeminiModelStore(),
         baseURL: URL = URL(string: "http://127.0.0.1:9")!,
-        requestTimeout: Duration = .seconds(20)
+        requestTimeout: Duration = .seconds(300)
     ) -> GeminiClientConfiguration {
         GeminiClientConfiguration(
             defaultModel: .gemini38Flash, fallbackModel: .gemini35FlashLite, baseURL: baseURL,
-            requestTimeout: requestTimeout, callTimeout: .seconds(60), retryPolicy: policy, modelStore: store,
+            requestTimeout: requestTimeout, callTimeout: .seconds(600), retryPolicy: policy,
+            modelStore: store,
             apiKeyProvider: { key }, sleep: recorder.sleep, random: { 0.5 })
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
+import SophonTestSupport
 import Synchronization
 
-/// The real `sophon` binary pointed at a ``FakeGeminiProcess`` (`SOPHON_GEMINI_BASE_URL`),
+/// The real `sophon` binary pointed at a ``FakeGeminiServer`` (`SOPHON_GEMINI_BASE_URL`),
 /// with a `SOPHON_HOME` of its own that lasts across runs (for `settings.json` and tapes)
 /// and `GEMINI_API_KEY` set. Test support only.
 final class GeminiShell {
     /// The fake server the runs talk to.
-    let server: FakeGeminiProcess
+    let server: FakeGeminiServer
     /// `SOPHON_HOME`, `HOME` and the current directory of every run.
     let home: URL
     /// The key runs send (`GEMINI_API_KEY`); `nil` runs with no key at all.
@@ -14,7 +15,7 @@ final class GeminiShell {
 
     /// Starts a server expecting `serverKey`; runs send `key`.
     init(serverKey: String = "test-key", key: String? = "test-key") throws {
-        server = try FakeGeminiProcess(key: serverKey)
+        server = try FakeGeminiServer(key: serverKey)
         home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-gemini-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -30,7 +31,7 @@ final class GeminiShell {
     var environment: [String: String] {
         var environment = [
             "PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8",
-            "SOPHON_GEMINI_BASE_URL": server.baseURL,
+            "SOPHON_GEMINI_BASE_URL": server.baseURLText,
         ]
         if let key { environment["GEMINI_API_KEY"] = key }
         return environment
@@ -49,8 +50,9 @@ final class GeminiShell {
         try? String(contentsOf: home.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// Runs `sophon arguments` to the end (killed after `timeout` seconds: a hang).
-    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 60) throws
+    /// Runs `sophon arguments` to the end (killed after `timeout` seconds: a hang; generous, so
+    /// a loaded machine is slow, not failing).
+    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 600) throws
         -> SophonProcess.Outcome
     {
         let running = try start(arguments, timeout: timeout)
@@ -60,7 +62,7 @@ final class GeminiShell {
     }
 
     /// Starts `sophon arguments`, for tests that read its stdout as it comes.
-    func start(_ arguments: [String], timeout: TimeInterval = 60) throws -> RunningSophon {
+    func start(_ arguments: [String], timeout: TimeInterval = 600) throws -> RunningSophon {
         try RunningSophon(arguments: arguments, environment: environment, directory: home, timeout: timeout)
     }
 }

@@ -23,10 +23,11 @@ struct SophonProcess {
 
     /// Runs `sophon arguments` with `stdin` as its standard input, in a fresh folder that is
     /// both `SOPHON_HOME` and the current directory (holding a copy of `files` when given),
-    /// with no key unless `environment` sets one. Kills it after `timeout` seconds (a hang).
+    /// with no key unless `environment` sets one. Kills it after `timeout` seconds (a hang; generous, so a loaded
+    /// machine is slow, not failing).
     static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-        files: URL? = nil, stdoutPath: String? = nil, timeout: TimeInterval = 30
+        files: URL? = nil, stdoutPath: String? = nil, timeout: TimeInterval = 300
     ) throws -> Outcome {
         let home = FileManager.default.temporaryDirectory
             .appendingPathComponent("sophon-test-\(UUID().uuidString)")

@@ -51,9 +51,9 @@ final class LineReaderPseudoTerminal: Sendable {
     /// How many times `needle` occurs in the output.
     func occurrences(of needle: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
-    /// Waits (up to 10 s, to catch a hang) until `needle` occurs `count` times in the output.
+    /// Waits (up to 300 s, to catch a hang) until `needle` occurs `count` times in the output.
     func wait(for needle: String, count: Int = 1) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < deadline {
             if occurrences(of: needle) >= count { return true }
             usleep(2000)
@@ -70,20 +70,33 @@ final class LineReaderPseudoTerminal: Sendable {
                 InterruptSignal.simulateInterrupt()
                 return
             }
-            // Let the editor settle into raw mode after drawing the prompt: on a loaded machine
-            // keys written in the same instant can meet the terminal still in canonical mode.
-            usleep(100_000)
+            // Wait for the editor to put the terminal in raw mode after drawing the prompt: on a
+            // loaded machine keys written in the same instant can meet it still in canonical mode.
+            waitForRawMode()
             let bytes = Array(keys.utf8)
             _ = write(master, bytes, bytes.count)
         }
     }
 
-    /// Runs one read with a watchdog: if it has not returned after 20 s (keys lost to a race
+    /// Whether the terminal is in raw mode (no canonical line editing), as the editor sets it.
+    var isRaw: Bool {
+        var settings = termios()
+        return tcgetattr(slave, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) == 0
+    }
+
+    /// Waits until the terminal is in raw mode; after 10 s goes on anyway (a reader that never
+    /// sets raw mode then sees the keys in canonical mode, as it would without this wait).
+    func waitForRawMode() {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !isRaw, ContinuousClock.now < deadline { usleep(1000) }
+    }
+
+    /// Runs one read with a watchdog: if it has not returned after 300 s (keys lost to a race
     /// with the terminal's mode, say), simulates Ctrl-C so the read returns `.interrupted` and
     /// the test fails instead of hanging the whole run.
     func guarded(_ read: () -> LineInput) -> LineInput {
         let watchdog = DispatchWorkItem { InterruptSignal.simulateInterrupt() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         defer { watchdog.cancel() }
         return read()
     }
@@ -266,7 +279,7 @@ extension LineReaderTerminalTests {
                 HistoryTestFolder.remove(folder)
             }
             DispatchQueue.global().async { [terminal] in
-                let deadline = ContinuousClock.now + .seconds(10)  // Catches a hang.
+                let deadline = ContinuousClock.now + .seconds(300)  // Catches a hang.
                 while prompts.withLock({ $0.isEmpty }) {
                     guard ContinuousClock.now < deadline else { return InterruptSignal.simulateInterrupt() }
                     usleep(1000)

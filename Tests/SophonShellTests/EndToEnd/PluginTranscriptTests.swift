@@ -15,6 +15,7 @@ import Testing
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let root = testsFolder.appendingPathComponent("PluginGolden")
     static let examples = testsFolder.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("examples/plugins")
 
     static let cases: [String] = {
@@ -66,7 +67,7 @@ import Testing
         try manager.copyItem(
             at: examples.appendingPathComponent("sophon-plugin-csv"),
             to: plugins.appendingPathComponent("sophon-plugin-csv"))
-        let support = testsFolder.appendingPathComponent("Support/Plugins")
+        let support = testsFolder.deletingLastPathComponent().appendingPathComponent("Support/Plugins")
         for file in try manager.contentsOfDirectory(atPath: support.path) {
             try manager.copyItem(
                 at: support.appendingPathComponent(file), to: stage.appendingPathComponent(file))

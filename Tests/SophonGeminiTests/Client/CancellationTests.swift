@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonGemini
@@ -30,7 +31,7 @@ import Testing
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let task = Task { try await client.generateText(label: "t", contents: [.user("hi")]) }
-        for _ in 0..<500 where try server.paths().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await server.waitForRequests()
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(try server.paths().count == 1)
@@ -49,7 +50,7 @@ import Testing
             }
             return count
         }
-        for _ in 0..<500 where try server.paths().isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await server.waitForRequests()
         task.cancel()
         // A cancelled consumer's `for try await` simply ends: no chunk, no error, no 15 s wait.
         #expect(try await task.value == 0)

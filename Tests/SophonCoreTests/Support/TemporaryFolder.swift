@@ -1,5 +1,5 @@
-// Test support shared by the Keychain, Logger, AtomicFile and SophonPaths tests (named
-// `*Tests.swift` only to stay inside the file names this piece owns).
+// Test support shared by the Keychain, Logger, AtomicFile and SophonPaths tests: temporary
+// folders, file modes and a log recorder.
 import Foundation
 import Synchronization
 import Testing

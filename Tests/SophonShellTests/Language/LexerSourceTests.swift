@@ -5,7 +5,7 @@ import Testing
 /// Sources read from bytes: lines that are not valid UTF-8 fail with their location.
 @Suite struct LexerSourceTests {
     private func outcomes(_ bytes: [UInt8]) -> [String] {
-        ShellParser(parseJSON: TinyJSON.parse).parse(ShellSource(name: "s.sophon", bytes: bytes)).map {
+        ShellParser().parse(ShellSource(name: "s.sophon", bytes: bytes)).map {
             switch $0.result {
             case .success(let command):
                 "\($0.line): " + command.words.map(\.description).joined(separator: " ")

@@ -6,7 +6,7 @@ import Testing
 /// on purpose, update the text here and review the diff.
 @Suite struct GeminiShellExamplesTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples")
 
     static func replay(_ name: String) throws -> SophonProcess.Outcome {

@@ -50,7 +50,7 @@ struct FastResponseDecodingTests {
     }
 
     @Test func readsTheRepliesOfTheExampleTapesAsJSONDecoderDoes() throws {
-        let root = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../examples")
+        let root = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../examples")
         var compared = 0
         for name in ["tour.tape", "regression.tape"] {
             let text = try String(contentsOf: root.appending(path: name), encoding: .utf8)

@@ -9,7 +9,7 @@ import Testing
 /// cancellation (what Ctrl-C does), and the connection staying usable afterwards.
 @Suite struct PluginHostTests {
     static let support = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Support/Plugins")
+        .deletingLastPathComponent().appendingPathComponent("Support/Plugins")
 
     /// Collects what the host writes to stderr.
     final class Capture: ShellTextSink {

@@ -27,7 +27,7 @@ struct ExtractorCorpus {
 
     /// Loads the corpus next to this source file.
     static func load(filePath: String = #filePath) throws -> ExtractorCorpus {
-        let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/extractor-corpus.txt")
         return ExtractorCorpus(text: try String(contentsOf: url, encoding: .utf8))
     }

@@ -8,7 +8,7 @@ import Testing
 /// static completions after, and the words of `plugin`.
 @Suite struct PluginCompletionTests {
     static let support = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Support/Plugins")
+        .deletingLastPathComponent().appendingPathComponent("Support/Plugins")
 
     final class Discard: ShellTextSink {
         func write(_ text: String) {}

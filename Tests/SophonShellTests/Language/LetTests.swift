@@ -22,7 +22,7 @@ import Testing
             case .words: "3"
             }
         let value = try assignment.evaluate(
-            expander: LanguageTesting.expander(Self.variables), parseJSON: TinyJSON.parse)
+            expander: LanguageTesting.expander(Self.variables), parseJSON: ShellParser.strictJSON)
         return (assignment.name, rule, value)
     }
 

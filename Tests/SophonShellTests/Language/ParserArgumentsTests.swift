@@ -35,7 +35,7 @@ import Testing
     @Test func letWithTextStoresTheJoinedWords() throws {
         let command = LanguageTesting.parser.command(fromArguments: ["let", "who", "=", "Ada", "$x"])
         let value = try command?.assignment?.evaluate(
-            expander: LanguageTesting.expander([:]), parseJSON: TinyJSON.parse)
+            expander: LanguageTesting.expander([:]), parseJSON: ShellParser.strictJSON)
         #expect(value == .string("Ada $x"))
     }
 }
