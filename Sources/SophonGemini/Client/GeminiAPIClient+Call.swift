@@ -24,7 +24,8 @@ extension GeminiAPIClient {
                 return try await attempts(of: call, key: key, modelID: modelID, policy: policy, deadline: nil)
             }
             return try await withCallTimeout { deadline in
-                try await self.attempts(of: call, key: key, modelID: modelID, policy: policy, deadline: deadline)
+                try await self.attempts(
+                    of: call, key: key, modelID: modelID, policy: policy, deadline: deadline)
             }
         } catch let error as GeminiError {
             let redacted = error.redacting([key])
