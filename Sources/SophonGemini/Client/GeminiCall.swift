@@ -33,7 +33,8 @@ struct GeminiCall<Reply: Sendable>: Sendable {
 
 extension GeminiCall where Reply: Decodable {
     /// A unary call: the whole body is read and a 200 decoded as `Reply`; any other status
-    /// becomes the typed error of ``GeminiStatusClassifier``.
+    /// becomes the typed error of ``GeminiStatusClassifier`` (about the attempt's model when
+    /// the call names one: its model ID is never empty then).
     static func unary(
         label: String, method: String, namesModel: Bool, model: GeminiModel?,
         endpoint: @escaping @Sendable (_ modelID: String) -> GeminiEndpoint,
@@ -46,7 +47,7 @@ extension GeminiCall where Reply: Decodable {
             guard http.status == 200 else {
                 throw GeminiStatusClassifier.classify(
                     status: http.status, headers: http.headers, body: data,
-                    modelID: namesModel ? variant.modelID : nil)
+                    modelID: variant.modelID.isEmpty ? nil : variant.modelID)
             }
             return try GeminiAPIClient.decodeBody(Reply.self, from: data)
         }
