@@ -56,7 +56,7 @@ extension GeminiAPIClient {
         continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
     ) async throws {
         let body = try OrderedJSONEncoder().encodeData(request)
-        var call = GeminiCall<Void>(
+        var call = GeminiAPICall<Void>(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .streamGenerateContent(model: $0) }, body: { _ in body }
         ) { http, variant in

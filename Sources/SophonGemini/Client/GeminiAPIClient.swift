@@ -159,7 +159,7 @@ public final class GeminiAPIClient: Sendable {
         label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
         buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
     ) async throws -> GeminiResult<GenerateContentResponse> {
-        var call = GeminiCall<GenerateContentResponse>.unary(
+        var call = GeminiAPICall<GenerateContentResponse>.unary(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .generateContent(model: $0) },
             body: { variant in try OrderedJSONEncoder().encodeData(try await buildRequest(variant)) })
@@ -178,7 +178,7 @@ public final class GeminiAPIClient: Sendable {
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> CountTokensResponse {
         let body = try OrderedJSONEncoder().encodeData(CountTokensRequest(contents: contents))
-        let call = GeminiCall<CountTokensResponse>.unary(
+        let call = GeminiAPICall<CountTokensResponse>.unary(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("countTokens", model: $0) }, body: { _ in body })
         return try await perform(call, retryPolicy: retryPolicy).value
@@ -193,7 +193,7 @@ public final class GeminiAPIClient: Sendable {
         pageSize: Int? = nil, pageToken: String? = nil, retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> ListModelsResponse {
         let endpoint = GeminiEndpoint.models(pageSize: pageSize, pageToken: pageToken)
-        let call = GeminiCall<ListModelsResponse>.unary(
+        let call = GeminiAPICall<ListModelsResponse>.unary(
             label: "listModels", method: "GET", namesModel: false, model: nil, endpoint: { _ in endpoint },
             body: { _ in nil })
         return try await perform(call, retryPolicy: retryPolicy).value

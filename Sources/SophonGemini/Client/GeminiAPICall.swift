@@ -4,7 +4,7 @@ import Foundation
 /// runs it: where it goes, what it sends on each attempt and how its reply is read. The path
 /// adds the rest the same way for every kind: the key, the model, the whole-call deadline, the
 /// retries, redaction and failure logging.
-struct GeminiCall<Reply: Sendable>: Sendable {
+struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// A short name for logs and events.
     var label: String
     /// `GET` or `POST`.
@@ -31,7 +31,7 @@ struct GeminiCall<Reply: Sendable>: Sendable {
     var ownsDeadline = true
 }
 
-extension GeminiCall where Reply: Decodable {
+extension GeminiAPICall where Reply: Decodable {
     /// A unary call: the whole body is read and a 200 decoded as `Reply`; any other status
     /// becomes the typed error of ``GeminiStatusClassifier`` (about the attempt's model when
     /// the call names one: its model ID is never empty then).
@@ -39,8 +39,8 @@ extension GeminiCall where Reply: Decodable {
         label: String, method: String, namesModel: Bool, model: GeminiModel?,
         endpoint: @escaping @Sendable (_ modelID: String) -> GeminiEndpoint,
         body: @escaping @Sendable (GeminiRequestVariant) async throws -> Data?
-    ) -> GeminiCall {
-        GeminiCall(
+    ) -> GeminiAPICall {
+        GeminiAPICall(
             label: label, method: method, namesModel: namesModel, model: model, endpoint: endpoint, body: body
         ) { http, variant in
             let data = try await GeminiAPIClient.collectBody(of: http)

@@ -9,7 +9,7 @@ extension GeminiAPIClient {
     /// - Throws: ``GeminiError`` (the key masked), `CancellationError`, or what the call's body
     ///   builder throws.
     func perform<Reply>(
-        _ call: GeminiCall<Reply>, retryPolicy: GeminiRetryPolicy?
+        _ call: GeminiAPICall<Reply>, retryPolicy: GeminiRetryPolicy?
     ) async throws -> (value: Reply, outcome: RetryOutcome) {
         let key = try requireAPIKey()
         let modelID: String?
@@ -36,7 +36,7 @@ extension GeminiAPIClient {
 
     /// The attempts of `call` under the retry loop, then its check of the final reply.
     private func attempts<Reply>(
-        of call: GeminiCall<Reply>, key: String, modelID: String?, policy: GeminiRetryPolicy,
+        of call: GeminiAPICall<Reply>, key: String, modelID: String?, policy: GeminiRetryPolicy,
         deadline: GeminiCallDeadline?
     ) async throws -> (value: Reply, outcome: RetryOutcome) {
         let result = try await withRetries(
