@@ -31,7 +31,7 @@ enum ResponseFuzz {
             errors = success(body)
         } else {
             let retryAfter = String(decoding: input.rest.prefix(32), as: UTF8.self)
-            let attempt = GeminiAPIClient.classify(
+            let attempt = GeminiStatusClassifier.classify(
                 status: status, headers: ["Retry-After": retryAfter], body: body, modelID: "gemini-2.5-flash")
             if let wait = attempt.serverWait { fuzzRequire(wait >= .zero, "negative server wait \(wait)") }
             errors = [attempt.error]
@@ -53,7 +53,7 @@ enum ResponseFuzz {
         guard let response = try? JSONDecoder().decode(GenerateContentResponse.self, from: body) else {
             if let status = GoogleRPCErrorBody.parse(body) {
                 errors.append(
-                    GeminiAPIClient.classify(
+                    GeminiStatusClassifier.classify(
                         status: status.code ?? 500, headers: [:], body: body, modelID: nil
                     ).error)
             }

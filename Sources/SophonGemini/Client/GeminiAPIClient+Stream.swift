@@ -27,16 +27,11 @@ extension GeminiAPIClient {
         let deadline = GeminiCallDeadline(limit: configuration.callTimeout)
         let expired = StreamExpiry()
         let task = Task {
-            var key: [String] = []
             do {
-                let apiKey = try self.requireAPIKey()
-                key = [apiKey]
                 try await self.runStream(
-                    label: label, model: model, retryPolicy: retryPolicy, request: request, key: apiKey,
+                    label: label, model: model, retryPolicy: retryPolicy, request: request,
                     continuation: continuation)
                 continuation.finish()
-            } catch let error as GeminiError {
-                continuation.finish(throwing: expired.hasExpired ? deadline.error : error.redacting(key))
             } catch {
                 continuation.finish(throwing: expired.hasExpired ? deadline.error : error)
             }
@@ -54,27 +49,27 @@ extension GeminiAPIClient {
         return stream
     }
 
+    /// The stream's call on the one call path: its deadline is the stream's own watch, so the
+    /// path runs no timer; retries happen only before the first chunk.
     private func runStream(
         label: String, model: GeminiModel?, retryPolicy: GeminiRetryPolicy?, request: GenerateContentRequest,
-        key: String, continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
+        continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
     ) async throws {
-        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
-        let policy = retryPolicy ?? configuration.retryPolicy
         let body = try OrderedJSONEncoder().encodeData(request)
-        _ = try await withRetries(label: label, policy: policy, modelID: modelID) { variant in
-            let http = try await self.exchange(
-                label: label, method: "POST", path: "models/\(variant.modelID):streamGenerateContent",
-                query: [("alt", "sse")], body: body, key: key, attempt: variant.attempt, streaming: true)
+        var call = GeminiAPICall<Void>(
+            label: label, method: "POST", namesModel: true, model: model,
+            endpoint: { .streamGenerateContent(model: $0) }, body: { _ in body }
+        ) { http, variant in
             guard http.status == 200 else {
-                let data = try await self.body(of: http)
-                throw Self.classify(
+                let data = try await Self.collectBody(of: http)
+                throw GeminiStatusClassifier.classify(
                     status: http.status, headers: http.headers, body: data, modelID: variant.modelID)
             }
             var reader = StreamReader(continuation: continuation)
             guard case .stream(let bytes) = http.body else {
                 if case .data(let data) = http.body { try reader.consume(data) }
                 try reader.finish()
-                return ()
+                return
             }
             do {
                 for try await chunk in bytes { try reader.consume(chunk) }
@@ -82,8 +77,10 @@ extension GeminiAPIClient {
                 throw AttemptError(error, allowRetry: !reader.delivered)
             }
             try reader.finish()
-            return ()
         }
+        call.streaming = true
+        call.ownsDeadline = false
+        _ = try await perform(call, retryPolicy: retryPolicy)
     }
 }
 
@@ -121,7 +118,7 @@ struct StreamReader {
             else {
                 throw AttemptError(
                     .transport(
-                        .badResponse, detail: "Undecodable stream event: \(GeminiAPIClient.excerpt(data))"),
+                        .badResponse, detail: "Undecodable stream event: \(ReplyExcerpt.excerpt(data))"),
                     allowRetry: !delivered)
             }
             try deliver(chunk)
@@ -129,7 +126,7 @@ struct StreamReader {
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
             throw AttemptError(
-                .transport(.badResponse, detail: "Unexpected stream text: \(GeminiAPIClient.excerpt(data))"),
+                .transport(.badResponse, detail: "Unexpected stream text: \(ReplyExcerpt.excerpt(data))"),
                 allowRetry: !delivered)
         case .truncated:
             throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
@@ -152,7 +149,7 @@ struct StreamReader {
     }
 
     private func failure(_ status: GoogleRPCStatus, _ data: Data) -> AttemptError {
-        var error = GeminiAPIClient.classify(
+        var error = GeminiStatusClassifier.classify(
             status: status.code ?? 500, headers: [:], body: data, modelID: nil, rpc: status)
         error.allowRetry = error.allowRetry && !delivered
         return error

@@ -43,16 +43,6 @@ public final class GeminiAPIClient: Sendable {
     /// The key for display (`••••cD3f`), or `nil` when there is none.
     public var maskedAPIKey: String? { (try? requireAPIKey()).map(SecretMask.mask) }
 
-    /// The model calls use when none is given: the stored selection (else the default model)
-    /// resolved against ``GeminiClientConfiguration/availableModels`` — a preset the app does
-    /// not offer walks its successors, then falls back; a custom ID passes through.
-    public var selectedModelID: String {
-        GeminiModel.resolveSelection(
-            configuration.modelStore.loadSelection(), defaultModel: configuration.defaultModel,
-            available: configuration.availableModels, fallback: configuration.fallbackModel
-        ).resolved.id
-    }
-
     /// Generates text from a conversation.
     /// - Parameters:
     ///   - label: a short name for logs and events.
@@ -169,32 +159,16 @@ public final class GeminiAPIClient: Sendable {
         label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
         buildRequest: @escaping @Sendable (GeminiRequestVariant) async throws -> GenerateContentRequest
     ) async throws -> GeminiResult<GenerateContentResponse> {
-        let key = try requireAPIKey()
-        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
-        let policy = retryPolicy ?? configuration.retryPolicy
-        do {
-            return try await withCallTimeout { deadline in
-                let (response, outcome) = try await self.withRetries(
-                    label: label, policy: policy, modelID: modelID, deadline: deadline
-                ) {
-                    variant in
-                    let request = try await buildRequest(variant)
-                    let body = try OrderedJSONEncoder().encodeData(request)
-                    return try await self.unaryCall(
-                        GenerateContentResponse.self, label: label, method: "POST",
-                        path: "models/\(variant.modelID):generateContent", body: body, key: key,
-                        attempt: variant.attempt, modelID: variant.modelID, deadline: deadline)
-                }
-                try ReplyCheck.check(response)
-                return GeminiResult(
-                    value: response, response: response, modelID: outcome.modelID,
-                    retryCount: outcome.retryCount,
-                    usedFallback: outcome.usedFallback, coercions: [])
-            }
-        } catch let error as GeminiError {
-            log(.error, "\(label): \(error.redacting([key]).description(language: "en"))")
-            throw error.redacting([key])
-        }
+        var call = GeminiAPICall<GenerateContentResponse>.unary(
+            label: label, method: "POST", namesModel: true, model: model,
+            endpoint: { .generateContent(model: $0) },
+            body: { variant in try OrderedJSONEncoder().encodeData(try await buildRequest(variant)) })
+        call.check = { try ReplyCheck.check($0) }
+        call.logsFailures = true
+        let (response, outcome) = try await perform(call, retryPolicy: retryPolicy)
+        return GeminiResult(
+            value: response, response: response, modelID: outcome.modelID, retryCount: outcome.retryCount,
+            usedFallback: outcome.usedFallback, coercions: [])
     }
 
     /// Counts the tokens of `contents` on `model`.
@@ -203,9 +177,11 @@ public final class GeminiAPIClient: Sendable {
         label: String = "countTokens", contents: [Content], model: GeminiModel? = nil,
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> CountTokensResponse {
-        try await modelCall(
-            label: label, method: "countTokens", model: model, retryPolicy: retryPolicy,
-            body: CountTokensRequest(contents: contents))
+        let body = try OrderedJSONEncoder().encodeData(CountTokensRequest(contents: contents))
+        let call = GeminiAPICall<CountTokensResponse>.unary(
+            label: label, method: "POST", namesModel: true, model: model,
+            endpoint: { .modelMethod("countTokens", model: $0) }, body: { _ in body })
+        return try await perform(call, retryPolicy: retryPolicy).value
     }
 
     /// Lists one page of models (`GET /v1beta/models`).
@@ -216,26 +192,11 @@ public final class GeminiAPIClient: Sendable {
     public func listModels(
         pageSize: Int? = nil, pageToken: String? = nil, retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> ListModelsResponse {
-        let key = try requireAPIKey()
-        var query: [(String, String)] = []
-        if let pageSize { query.append(("pageSize", String(pageSize))) }
-        if let pageToken, !pageToken.isEmpty { query.append(("pageToken", pageToken)) }
-        let policy = retryPolicy ?? configuration.retryPolicy
-        let pageQuery = query
-        do {
-            return try await withCallTimeout { deadline in
-                try await self.withRetries(
-                    label: "listModels", policy: policy, modelID: nil, deadline: deadline
-                ) { variant in
-                    try await self.unaryCall(
-                        ListModelsResponse.self, label: "listModels", method: "GET", path: "models",
-                        query: pageQuery, body: nil, key: key, attempt: variant.attempt, modelID: nil,
-                        deadline: deadline)
-                }.value
-            }
-        } catch let error as GeminiError {
-            throw error.redacting([key])
-        }
+        let endpoint = GeminiEndpoint.models(pageSize: pageSize, pageToken: pageToken)
+        let call = GeminiAPICall<ListModelsResponse>.unary(
+            label: "listModels", method: "GET", namesModel: false, model: nil, endpoint: { _ in endpoint },
+            body: { _ in nil })
+        return try await perform(call, retryPolicy: retryPolicy).value
     }
 
     /// Lists every model, following `nextPageToken` (at most `maxPages` pages).
@@ -250,30 +211,5 @@ public final class GeminiAPIClient: Sendable {
             token = next
         }
         return models
-    }
-
-    /// A POST to `models/{id}:{method}` decoding `Response`, with retries and 404 fallback.
-    func modelCall<Body: Encodable & Sendable, Response: Decodable & Sendable>(
-        label: String, method: String, model: GeminiModel?, retryPolicy: GeminiRetryPolicy?, body: Body
-    ) async throws -> Response {
-        let key = try requireAPIKey()
-        let modelID = try Self.validatedModelID(model?.id ?? selectedModelID)
-        let policy = retryPolicy ?? configuration.retryPolicy
-        let data = try OrderedJSONEncoder().encodeData(body)
-        do {
-            return try await withCallTimeout { deadline in
-                try await self.withRetries(label: label, policy: policy, modelID: modelID, deadline: deadline)
-                {
-                    variant in
-                    try await self.unaryCall(
-                        Response.self, label: label, method: "POST",
-                        path: "models/\(variant.modelID):\(method)",
-                        body: data, key: key, attempt: variant.attempt, modelID: variant.modelID,
-                        deadline: deadline)
-                }.value
-            }
-        } catch let error as GeminiError {
-            throw error.redacting([key])
-        }
     }
 }

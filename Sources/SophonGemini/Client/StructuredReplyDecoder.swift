@@ -102,7 +102,7 @@ struct StructuredChoice: Sendable {
     /// The coercions applied: `$.year: string "2016" read as number 2016`.
     var notes: [String]
     /// How the value still fails the schema; empty when it validates.
-    var violations: [GeminiSchemaViolation]
+    var violations: [GeminiSchemaIssue]
     /// Whether the reply stopped at `MAX_TOKENS`.
     var stoppedAtLimit: Bool
 }

@@ -3,16 +3,16 @@ import Foundation
 /// The error body of the Gemini API: `{"error": {"code", "message", "status", "details"}}`
 /// (google.rpc.Status). Proxies and some stream paths wrap it in a one-element array;
 /// ``parse(_:)`` accepts both.
-public struct GoogleRPCErrorBody: Codable, Sendable, Hashable {
+package struct GoogleRPCErrorBody: Codable, Sendable, Hashable {
     /// The status object.
-    public var error: GoogleRPCStatus
+    package var error: GoogleRPCStatus
 
     /// Creates a body.
-    public init(error: GoogleRPCStatus) { self.error = error }
+    package init(error: GoogleRPCStatus) { self.error = error }
 
     /// The status in `data`, or `nil` when `data` is not an error body (or a one-element
     /// array holding one).
-    public static func parse(_ data: Data) -> GoogleRPCStatus? {
+    package static func parse(_ data: Data) -> GoogleRPCStatus? {
         let decoder = JSONDecoder()
         if let body = try? decoder.decode(GoogleRPCErrorBody.self, from: data) { return body.error }
         if let bodies = try? decoder.decode([GoogleRPCErrorBody].self, from: data), bodies.count == 1 {
@@ -153,9 +153,9 @@ public struct FieldViolation: Codable, Sendable, Hashable {
 }
 
 /// Parses protobuf JSON Duration strings: `26s`, `34.4s`, `0.250s`, `-1s` (rejected).
-public enum ProtobufDuration {
+package enum ProtobufDuration {
     /// The duration in `text`, or `nil` when it is not `<decimal>s` or is negative.
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasSuffix("s") else { return nil }
         let number = trimmed.dropLast()

@@ -7,20 +7,20 @@ import SophonCore
 /// Foundation's `JSONEncoder` on Linux does not keep keyed-container order (measured here:
 /// three encodes of one value, two different orders), so requests and schemas go through this
 /// encoder to stay byte-stable. `Data` goes out as base64, like `JSONEncoder`'s default.
-public struct OrderedJSONEncoder: Sendable {
+package struct OrderedJSONEncoder: Sendable {
     /// Creates an encoder.
-    public init() {}
+    package init() {}
 
     /// Encodes `value` to a JSON value.
     /// - Throws: `EncodingError.invalidValue` for a non-finite floating-point number, or for a
     ///   value that encoded nothing.
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try OrderedJSONEncoder.box(value, codingPath: [])
     }
 
     /// Encodes `value` to compact UTF-8 JSON bytes.
     /// - Throws: as ``encode(_:)``.
-    public func encodeData<T: Encodable>(_ value: T) throws -> Data {
+    package func encodeData<T: Encodable>(_ value: T) throws -> Data {
         JSONCompactBytes.data(try encode(value))
     }
 

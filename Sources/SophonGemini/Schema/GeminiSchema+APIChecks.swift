@@ -12,15 +12,15 @@ extension GeminiSchema {
     ///
     /// - Returns: one entry per problem; its path is the schema's JSON path in the request's
     ///   `responseSchema` (`$.properties.tags.items`). Empty when nothing is known to fail.
-    public func apiProblems() -> [GeminiSchemaViolation] {
-        var problems: [GeminiSchemaViolation] = []
+    public func apiProblems() -> [GeminiSchemaIssue] {
+        var problems: [GeminiSchemaIssue] = []
         collectAPIProblems(path: "$", into: &problems)
         return problems
     }
 
-    private func collectAPIProblems(path: String, into problems: inout [GeminiSchemaViolation]) {
+    private func collectAPIProblems(path: String, into problems: inout [GeminiSchemaIssue]) {
         func report(_ message: String) {
-            problems.append(GeminiSchemaViolation(path: path, message: message))
+            problems.append(GeminiSchemaIssue(path: path, message: message))
         }
         if let anyOf, !anyOf.isEmpty {
             var alone = self

@@ -15,8 +15,8 @@ extension GeminiSchema {
     /// - Returns: the violations, depth first in schema order; empty when the value is valid.
     ///   Messages read `$.year: expected integer, got string "2016"`,
     ///   `$.tags[1]: expected string, got number 3`, `$: missing required property "title"`.
-    public func validate(_ value: JSONValue) -> [GeminiSchemaViolation] {
-        var violations: [GeminiSchemaViolation] = []
+    public func validate(_ value: JSONValue) -> [GeminiSchemaIssue] {
+        var violations: [GeminiSchemaIssue] = []
         SchemaValidator.check(value, against: self, path: "$", into: &violations)
         return violations
     }
@@ -29,18 +29,18 @@ extension GeminiSchema {
 enum SchemaValidator {
     static func check(
         _ value: JSONValue, against schema: GeminiSchema, path: String,
-        into violations: inout [GeminiSchemaViolation]
+        into violations: inout [GeminiSchemaIssue]
     ) {
         func report(_ message: String) {
-            violations.append(GeminiSchemaViolation(path: path, message: message))
+            violations.append(GeminiSchemaIssue(path: path, message: message))
         }
 
         if case .null = value, schema.nullable == true || schema.type == .null { return }
         if let branches = schema.anyOf, !branches.isEmpty {
             // None matching: report the closest branch (one whose type fits first, then fewest).
-            var closest: (rank: Int, found: [GeminiSchemaViolation])?
+            var closest: (rank: Int, found: [GeminiSchemaIssue])?
             for branch in branches {
-                var found: [GeminiSchemaViolation] = []
+                var found: [GeminiSchemaIssue] = []
                 check(value, against: branch, path: path, into: &found)
                 if found.isEmpty {
                     closest = nil
@@ -126,10 +126,10 @@ enum SchemaValidator {
 
     private static func checkObject(
         _ members: [JSONMember], value: JSONValue, schema: GeminiSchema, path: String,
-        into violations: inout [GeminiSchemaViolation]
+        into violations: inout [GeminiSchemaIssue]
     ) {
         func report(_ message: String) {
-            violations.append(GeminiSchemaViolation(path: path, message: message))
+            violations.append(GeminiSchemaIssue(path: path, message: message))
         }
         for name in schema.required ?? [] where value[name] == nil {
             report("missing required property \(JSONValueText.quoted(name))")
@@ -169,7 +169,7 @@ enum SchemaValidator {
     /// Orders failed matches: a value whose type the schema rejects ranks after any whose type
     /// fits, then by the number of violations.
     static func mismatchRank(
-        _ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaViolation]
+        _ value: JSONValue, _ schema: GeminiSchema, _ violations: [GeminiSchemaIssue]
     ) -> Int {
         let typeFits =
             schema.type.map { matches(value, $0) } ?? true || (value == .null && schema.nullable == true)

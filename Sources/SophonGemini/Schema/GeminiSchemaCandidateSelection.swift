@@ -7,14 +7,14 @@ public struct GeminiSchemaCandidateSelection: Sendable, Hashable {
     /// The chosen value, after coercion when coercion was asked for and changed something.
     public let value: JSONValue
     /// Its violations: empty when it validates; otherwise those of the closest candidate.
-    public let violations: [GeminiSchemaViolation]
+    public let violations: [GeminiSchemaIssue]
     /// The coercions applied to reach ``value`` (see ``GeminiSchema/coerce(_:)``).
-    public let coercions: [GeminiSchemaViolation]
+    public let coercions: [GeminiSchemaIssue]
 
     /// Creates a selection.
     public init(
-        index: Int, value: JSONValue, violations: [GeminiSchemaViolation],
-        coercions: [GeminiSchemaViolation] = []
+        index: Int, value: JSONValue, violations: [GeminiSchemaIssue],
+        coercions: [GeminiSchemaIssue] = []
     ) {
         self.index = index
         self.value = value

@@ -32,7 +32,7 @@ public struct GeminiSchemaDocument: Sendable, Hashable {
     /// The language the document was read as.
     public let dialect: Dialect
     /// What conversion dropped or changed (always empty for Gemini Schema).
-    public let notes: [GeminiSchemaConversionNote]
+    public let notes: [GeminiSchemaIssue]
 
     /// Reads `document` in its detected dialect: Gemini Schema strictly (an unknown key is an
     /// error), JSON Schema through ``JSONSchemaConverter``.

@@ -63,7 +63,7 @@ extension SchemaConversionRun {
                         JSONSchemaConverter.droppedKeys.contains(member.key)
                         ? "not accepted by the Gemini API" : "no Gemini Schema equivalent"
                     notes.append(
-                        GeminiSchemaConversionNote(
+                        GeminiSchemaIssue(
                             path: path, message: "dropped \(JSONValueText.quoted(member.key)) (\(reason))"))
                 }
             }
@@ -74,7 +74,7 @@ extension SchemaConversionRun {
         }
         if let constValue {
             if enumValues != nil {
-                notes.append(GeminiSchemaConversionNote(path: path, message: "enum dropped: const wins"))
+                notes.append(GeminiSchemaIssue(path: path, message: "enum dropped: const wins"))
             }
             enumValues = [constValue]
         }
@@ -82,7 +82,7 @@ extension SchemaConversionRun {
         if schema.type == .object, schema.properties?.isEmpty ?? true {
             schema.properties = nil
             notes.append(
-                GeminiSchemaConversionNote(
+                GeminiSchemaIssue(
                     path: path,
                     message: "an object without properties: the Gemini API rejects OBJECT with no properties")
             )
@@ -149,7 +149,7 @@ extension SchemaConversionRun {
         if convertedNonStrings {
             let was = schema.type.map { " (was \($0.rawValue))" } ?? ""
             notes.append(
-                GeminiSchemaConversionNote(
+                GeminiSchemaIssue(
                     path: path,
                     message:
                         "enum values written as strings and type set to STRING\(was): the API takes string enums only"

@@ -24,7 +24,7 @@ public enum JSONSchemaConverter {
         /// The Gemini schema.
         public let schema: GeminiSchema
         /// What was dropped or changed, in document order, each once.
-        public let notes: [GeminiSchemaConversionNote]
+        public let notes: [GeminiSchemaIssue]
     }
 
     /// Converts `document` (the root JSON Schema).
@@ -37,7 +37,7 @@ public enum JSONSchemaConverter {
     public static func convert(_ document: JSONValue) throws(GeminiSchemaError) -> Conversion {
         var converter = SchemaConversionRun(root: document)
         let schema = try converter.convert(document, path: "$", depth: 0)
-        var seen = Set<GeminiSchemaConversionNote>()
+        var seen = Set<GeminiSchemaIssue>()
         let notes = converter.notes.filter { seen.insert($0).inserted }
         return Conversion(schema: schema, notes: notes)
     }
@@ -52,7 +52,7 @@ public enum JSONSchemaConverter {
 /// One conversion: the document root (for references) and the notes gathered.
 struct SchemaConversionRun {
     let root: JSONValue
-    var notes: [GeminiSchemaConversionNote] = []
+    var notes: [GeminiSchemaIssue] = []
     private var referenceStack: [String] = []
     private var convertedCount = 0
 
@@ -63,7 +63,7 @@ struct SchemaConversionRun {
     init(root: JSONValue) { self.root = root }
 
     private mutating func note(_ path: String, _ message: String) {
-        notes.append(GeminiSchemaConversionNote(path: path, message: message))
+        notes.append(GeminiSchemaIssue(path: path, message: message))
     }
 
     mutating func convert(_ node: JSONValue, path: String, depth: Int) throws(GeminiSchemaError)

@@ -8,9 +8,9 @@ import Foundation
 /// object sent without `data:` after a 200) are collected as ``Item/raw(_:)``: reported as soon
 /// as they form a complete error body, else at ``finish()``. An event not closed by a blank
 /// line before EOF is truncation: ``finish()`` reports it as ``Item/truncated(_:)``.
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// One parsed item.
-    public enum Item: Sendable, Hashable {
+    package enum Item: Sendable, Hashable {
         /// The data of one complete event.
         case event(String)
         /// Non-SSE text (lines joined with `\n`), e.g. a raw `{"error": ...}` object.
@@ -25,10 +25,10 @@ public struct SSEParser: Sendable {
     private var rawLines: [String] = []
 
     /// Creates a parser.
-    public init() {}
+    package init() {}
 
     /// Feeds the next bytes; returns the items they complete.
-    public mutating func feed(_ bytes: Data) -> [Item] {
+    package mutating func feed(_ bytes: Data) -> [Item] {
         var items: [Item] = []
         for byte in bytes {
             if pendingCarriageReturn {
@@ -49,7 +49,7 @@ public struct SSEParser: Sendable {
     }
 
     /// Ends the input; returns the item the last bytes leave behind, if any.
-    public mutating func finish() -> [Item] {
+    package mutating func finish() -> [Item] {
         var items: [Item] = []
         if !line.isEmpty { endLine(into: &items) }
         if !dataLines.isEmpty {

@@ -18,6 +18,6 @@ import Testing
         ("upstream connect error", "upstream connect error"),
     ])
     func nonJSONBodies(body: String, expected: String) {
-        #expect(GeminiAPIClient.excerpt(Data(body.utf8)) == expected)
+        #expect(ReplyExcerpt.excerpt(Data(body.utf8)) == expected)
     }
 }

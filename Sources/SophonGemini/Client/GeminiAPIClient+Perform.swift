@@ -1,0 +1,162 @@
+import Foundation
+import SophonCore
+
+extension GeminiAPIClient {
+    /// The one call path every request kind goes through: takes the key, resolves the model
+    /// (when the call names one), runs the attempts under the whole-call limit with the retry
+    /// loop, checks the reply, and redacts the key from (and, when the call asks, logs) a
+    /// failure.
+    /// - Throws: ``GeminiError`` (the key masked), `CancellationError`, or what the call's body
+    ///   builder throws.
+    func perform<Reply>(
+        _ call: GeminiAPICall<Reply>, retryPolicy: GeminiRetryPolicy?
+    ) async throws -> (value: Reply, outcome: RetryOutcome) {
+        let key = try requireAPIKey()
+        let modelID: String?
+        do {
+            modelID = call.namesModel ? try callModelID(call.model) : nil
+        } catch let error as GeminiError {
+            throw error.redacting([key])
+        }
+        let policy = retryPolicy ?? configuration.retryPolicy
+        do {
+            guard call.ownsDeadline else {
+                return try await attempts(of: call, key: key, modelID: modelID, policy: policy, deadline: nil)
+            }
+            return try await withCallTimeout { deadline in
+                try await self.attempts(
+                    of: call, key: key, modelID: modelID, policy: policy, deadline: deadline)
+            }
+        } catch let error as GeminiError {
+            let redacted = error.redacting([key])
+            if call.logsFailures { log(.error, "\(call.label): \(redacted.description(language: "en"))") }
+            throw redacted
+        }
+    }
+
+    /// The attempts of `call` under the retry loop, then its check of the final reply.
+    private func attempts<Reply>(
+        of call: GeminiAPICall<Reply>, key: String, modelID: String?, policy: GeminiRetryPolicy,
+        deadline: GeminiCallDeadline?
+    ) async throws -> (value: Reply, outcome: RetryOutcome) {
+        let result = try await withRetries(
+            label: call.label, policy: policy, modelID: modelID, deadline: deadline
+        ) { variant in
+            let body = try await call.body(variant)
+            let http = try await self.exchange(
+                label: call.label, method: call.method, endpoint: call.endpoint(variant.modelID), body: body,
+                key: key, attempt: variant.attempt, streaming: call.streaming, deadline: deadline)
+            return try await call.read(http, variant)
+        }
+        try call.check(result.value)
+        return result
+    }
+
+    /// Sends one request and reports it to the observer; transport failures become
+    /// ``AttemptError``s.
+    private func exchange(
+        label: String, method: String, endpoint: GeminiEndpoint, body: Data?, key: String, attempt: Int,
+        streaming: Bool, deadline: GeminiCallDeadline?
+    ) async throws -> GeminiHTTPResponse {
+        let url = try endpoint.url(base: configuration.baseURL)
+        var headers = ["x-goog-api-key": key, "accept": streaming ? "text/event-stream" : "application/json"]
+        if body != nil { headers["content-type"] = "application/json" }
+        let request = GeminiHTTPRequest(
+            method: method, url: url, headers: headers, body: body, timeout: configuration.requestTimeout,
+            streaming: streaming, deadline: transport.honoursDeadline ? deadline : nil)
+        configuration.observer?(.requestSent(label: label, method: method, path: url.path, attempt: attempt))
+        log(.debug, "\(label): \(method) \(url.path) (attempt \(attempt))")
+        let start = ContinuousClock.now
+        let response: GeminiHTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as GeminiError {
+            throw AttemptError(error)
+        }
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Int(
+            elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        configuration.observer?(
+            .responseReceived(
+                label: label, status: response.status, statusText: HTTPStatusText.text(for: response.status),
+                milliseconds: milliseconds))
+        return response
+    }
+
+    /// Reads the whole body of a unary response.
+    static func collectBody(of response: GeminiHTTPResponse) async throws -> Data {
+        do {
+            return try await response.collectBody()
+        } catch let error as GeminiError {
+            throw AttemptError(error)
+        }
+    }
+
+    /// Decodes a 200 body as `T`; a body that does not decode is a truncated or malformed
+    /// response (retryable).
+    static func decodeBody<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if T.self == GenerateContentResponse.self, let response = FastResponseDecoding.decode(data) {
+            return response as! T  // T is GenerateContentResponse here: the cast cannot fail.
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            if let status = GoogleRPCErrorBody.parse(data) {
+                throw GeminiStatusClassifier.classify(
+                    status: status.code ?? 500, headers: [:], body: data, modelID: nil, rpc: status)
+            }
+            throw AttemptError(
+                .transport(.badResponse, detail: "Undecodable reply: \(ReplyExcerpt.excerpt(data))"))
+        }
+    }
+
+    /// Runs `body` within the configured whole-call timeout.
+    ///
+    /// `body` gets the call's deadline: a retry that could not start before it is not waited
+    /// for. When the transport honours deadlines (``GeminiTransport/honoursDeadline``), `body`
+    /// runs in the calling task and its requests carry the deadline. Otherwise `body` runs in a
+    /// task group beside a timer task that cancels it when the limit passes. (The deadline is a parameter, not a task-local
+    /// value: binding a task-local per call cost 10–15% more CPU per call at 32 concurrent calls
+    /// in the benchmark, docs/benchmarks.md.)
+    /// - Throws: ``GeminiError/transport(_:detail:)`` (`timedOut`) when the limit passes first.
+    private func withCallTimeout<R: Sendable>(
+        _ body: @escaping @Sendable (GeminiCallDeadline?) async throws -> R
+    ) async throws -> R {
+        let limit = configuration.callTimeout
+        let deadline = GeminiCallDeadline(limit: limit)
+        guard transport.honoursDeadline else {
+            return try await withTimerTask(limit: limit) { try await body(deadline) }
+        }
+        do {
+            return try await body(deadline)
+        } catch let exceeded as GeminiCallDeadline.Exceeded {
+            throw exceeded.deadline.error
+        }
+    }
+
+    /// `body` in a task group with a timer task that cancels it after `limit`.
+    private func withTimerTask<R: Sendable>(
+        limit: Duration, _ body: @escaping @Sendable () async throws -> R
+    ) async throws -> R {
+        try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                try Task.checkCancellation()
+                throw GeminiCallDeadline(limit: limit).error
+            }
+            return value
+        }
+    }
+
+    /// Sends a log line to the configured handler, the API key masked.
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard let handler = configuration.logHandler else { return }
+        let key = (try? requireAPIKey()).map { [$0] } ?? []
+        handler(level, SecretMask.redact(message(), secrets: key))
+    }
+}

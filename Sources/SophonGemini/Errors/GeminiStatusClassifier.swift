@@ -1,0 +1,42 @@
+import Foundation
+
+/// Turns a reply that is not a success (a non-200 status, or a Google RPC error body) into the
+/// typed error a caller sees, with the server's wait and whether the retry loop may retry it.
+enum GeminiStatusClassifier {
+    /// Maps a non-200 response to a typed error (PRODUCT.md §3 classification).
+    /// - Parameters:
+    ///   - status: the HTTP status (or the RPC error's code).
+    ///   - headers: the response headers (lower-case names); `retry-after` is read.
+    ///   - body: the response body (its Google RPC error, else an excerpt, is the message).
+    ///   - modelID: the model the request named; a 404 about it is ``GeminiError/modelRetired(modelID:)``.
+    ///   - rpc: the already parsed RPC error of `body`, if any.
+    static func classify(
+        status: Int, headers: [String: String], body: Data, modelID: String?, rpc: GoogleRPCStatus? = nil
+    ) -> AttemptError {
+        let rpc = rpc ?? GoogleRPCErrorBody.parse(body)
+        let message = rpc?.message ?? ReplyExcerpt.excerpt(body)
+        let serverWait = ServerWait.wait(headers: headers, status: rpc)
+        let reason = rpc?.errorReason ?? ""
+        switch status {
+        case 400 where reason == "API_KEY_INVALID", 401:
+            let debug = rpc?.details?.compactMap(\.detail).joined(separator: " ") ?? ""
+            return AttemptError(.invalidAPIKey(message: debug.isEmpty ? message : "\(message) (\(debug))"))
+        case 403 where reason.hasPrefix("API_KEY") || rpc?.status == "PERMISSION_DENIED" && reason.isEmpty:
+            return AttemptError(.invalidAPIKey(message: message))
+        case 400:
+            return AttemptError(
+                .invalidRequest(message: message, fieldViolations: rpc?.fieldViolations ?? []))
+        case 404 where modelID != nil:
+            return AttemptError(.modelRetired(modelID: modelID ?? ""))
+        case 429:
+            if let daily = rpc?.quotaViolations.first(where: \.isPerDay) {
+                return AttemptError(.quotaExhausted(quotaId: daily.quotaId, message: message))
+            }
+            return AttemptError(.rateLimited(retryAfter: serverWait), serverWait: serverWait)
+        default:
+            return AttemptError(
+                .http(status: status, apiStatus: rpc?.status, message: message, details: rpc?.details ?? []),
+                serverWait: serverWait)
+        }
+    }
+}
