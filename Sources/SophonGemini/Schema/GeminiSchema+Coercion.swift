@@ -5,7 +5,7 @@ public struct GeminiSchemaCoercion: Sendable, Hashable {
     /// The coerced value.
     public let value: JSONValue
     /// One note per change, in document order: `$.year: string "2016" read as integer 2016`.
-    public let changes: [GeminiSchemaViolation]
+    public let changes: [GeminiSchemaIssue]
 }
 
 extension GeminiSchema {
@@ -31,7 +31,7 @@ extension GeminiSchema {
     /// coerced stays as it was (``validate(_:)`` then reports it).
     /// - Returns: the coerced value and one note per change (path and `X read as Y`).
     public func coerce(_ value: JSONValue) -> GeminiSchemaCoercion {
-        var changes: [GeminiSchemaViolation] = []
+        var changes: [GeminiSchemaIssue] = []
         let result = SchemaCoercer.coerce(value, self, path: "$", changes: &changes)
         return GeminiSchemaCoercion(value: result, changes: changes)
     }
@@ -40,11 +40,11 @@ extension GeminiSchema {
 /// The rules behind ``GeminiSchema/coerce(_:)``.
 enum SchemaCoercer {
     static func coerce(
-        _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaViolation]
+        _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaIssue]
     ) -> JSONValue {
         func changed(_ result: JSONValue, _ how: String = "read as") -> JSONValue {
             changes.append(
-                GeminiSchemaViolation(
+                GeminiSchemaIssue(
                     path: path,
                     message: "\(JSONValueText.describe(value)) \(how) \(JSONValueText.describe(result))"))
             return result
@@ -102,7 +102,7 @@ enum SchemaCoercer {
     }
 
     private static func coerceMembers(
-        _ members: [JSONMember], _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaViolation]
+        _ members: [JSONMember], _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaIssue]
     ) -> [JSONMember] {
         let required = Set(schema.required ?? [])
         var result: [JSONMember] = []
@@ -117,7 +117,7 @@ enum SchemaCoercer {
                 let reason = absentReading(member.value, type)
             {
                 changes.append(
-                    GeminiSchemaViolation(
+                    GeminiSchemaIssue(
                         path: memberPath,
                         message: "\(JSONValueText.describe(member.value)) removed (\(reason))"))
                 continue

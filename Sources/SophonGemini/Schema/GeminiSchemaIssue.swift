@@ -18,7 +18,3 @@ public struct GeminiSchemaIssue: Sendable, Hashable, CustomStringConvertible {
     /// `PATH: MESSAGE`, the line `validate` prints: `$.year: expected integer, got string "2016"`.
     public var description: String { "\(path): \(message)" }
 }
-
-/// The earlier name of ``GeminiSchemaIssue``, still spelled by schema coercion
-/// (`GeminiSchema+Coercion.swift`); drop it once that file says `GeminiSchemaIssue`.
-public typealias GeminiSchemaViolation = GeminiSchemaIssue
