@@ -3,7 +3,7 @@ import SophonCore
 import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
-enum SophonMain {
+package enum SophonMain {
     /// Exit statuses (PRODUCT.md §4).
     enum ExitStatus {
         static let success: Int32 = 0
@@ -13,7 +13,7 @@ enum SophonMain {
     }
 
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
-    static func run(arguments: [String], io: ShellIO) async -> Int32 {
+    package static func run(arguments: [String], io: ShellIO) async -> Int32 {
         let commandNames = Set(PluginRegistry.standard(gemini: nil).commandNames)
         let plugins = ExternalPluginHost(builtInNames: commandNames.sorted(), stderr: io.stderr)
         var invocation: Invocation
