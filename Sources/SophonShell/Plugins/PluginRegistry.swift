@@ -41,13 +41,44 @@ struct PluginRegistry: Sendable {
         return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")
     }
 
-    /// The registry with the built-in plugins: core, json and gemini (whose commands need the
-    /// run's `services`; `nil` is enough for reading the command line).
-    static func standard(gemini services: GeminiServices?) -> PluginRegistry {
+    /// Starts every plugin for the run (in registration order; the first failure stops).
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
+        for plugin in plugins { try plugin.start(options, io: io) }
+    }
+
+    /// New-session settings with every plugin's defaults applied.
+    func configure(_ settings: inout ShellSettings) {
+        for plugin in plugins { plugin.configure(&settings) }
+    }
+
+    /// `set NAME WORDS...` by the plugin owning `name`; `nil` when none does.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        for plugin in plugins {
+            if let result = try plugin.set(name, words, context: context) { return result }
+        }
+        return nil
+    }
+
+    /// `show NAME` by the plugin owning `name`; `nil` when none does.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        plugins.lazy.compactMap { $0.show(name, context: context) }.first
+    }
+
+    /// `expect valid` by the first plugin that checks validity; `nil` when none does.
+    func expectValid(context: CommandContext) -> ExpectOutcome? {
+        plugins.lazy.compactMap { $0.expectValid(context: context) }.first
+    }
+
+    /// The plugins' parts of the REPL banner.
+    var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
+
+    /// The registry with the built-in plugins: core, json and gemini (which ``start(_:io:)``
+    /// gives the run's services).
+    static func standard() -> PluginRegistry {
         var registry = PluginRegistry()
         registry.register(CorePlugin())
         registry.register(JSONPlugin())
-        registry.register(GeminiPlugin(services: services))
+        registry.register(GeminiPlugin())
         return registry
     }
 }

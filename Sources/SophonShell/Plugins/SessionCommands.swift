@@ -7,9 +7,9 @@ enum SessionCommands {
             throw CommandFailure(kind: "usage", message: "usage: set KEY VALUE")
         }
         let name = request.arguments[0]
-        if name == "model" {
-            return try ModelCommands.set(
-                Array(request.arguments.dropFirst()), context: context, services: context.runtime.gemini)
+        if let result = try context.registry.set(name, Array(request.arguments.dropFirst()), context: context)
+        {
+            return result
         }
         let value = request.arguments.dropFirst().joined(separator: " ")
         try context.session.withState { state in try state.settings.set(name, to: value) }
@@ -24,12 +24,8 @@ enum SessionCommands {
                 ShellSettings.names.map { name in
                     "\(name): \((try? settings.value(of: name)) ?? "")"
                 }.joined(separator: "\n"))
-        case 1 where request.arguments[0] == "usage":
-            let (usage, calls) = context.session.withState { ($0.gemini.usage, $0.gemini.calls) }
-            return .text(
-                "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
-                    + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
         case 1:
+            if let result = context.registry.show(request.arguments[0], context: context) { return result }
             return .text(try settings.value(of: request.arguments[0]))
         default:
             throw CommandFailure(kind: "usage", message: "usage: show [KEY]")

@@ -7,6 +7,46 @@ protocol ShellPlugin: Sendable {
     var name: String { get }
     /// The commands it provides.
     var commands: [PluginCommand] { get }
+    /// Prepares the plugin for a run with the command line's `options`, before any command
+    /// runs; a failure is a usage error (exit 2).
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError)
+    /// Sets the plugin's defaults in a new session's `settings` (a saved model).
+    func configure(_ settings: inout ShellSettings)
+    /// `set NAME WORDS...` for a setting the plugin owns; `nil` when it does not own `name`.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult?
+    /// `show NAME` for a report the plugin owns (`show usage`); `nil` when it does not own `name`.
+    func show(_ name: String, context: CommandContext) -> CommandResult?
+    /// Parts of the REPL banner after the model (`API key set`).
+    func bannerNotes() -> [String]
+    /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
+    /// when the plugin does not check validity.
+    func expectValid(context: CommandContext) -> ExpectOutcome?
+}
+
+extension ShellPlugin {
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {}
+    func configure(_ settings: inout ShellSettings) {}
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? { nil }
+    func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
+    func bannerNotes() -> [String] { [] }
+    func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
+}
+
+/// What the command line tells the plugins about the run.
+struct PluginRunOptions: Sendable {
+    /// `--verbose`.
+    var verbose = false
+    /// `--record-tape FILE`.
+    var recordTape: String?
+    /// `--replay-tape FILE`.
+    var replayTape: String?
+    /// `--model ID`.
+    var model: String?
+}
+
+/// Why a plugin cannot start: a usage error before anything runs.
+struct PluginStartError: Error {
+    var message: String
 }
 
 /// How a command takes its arguments (PRODUCT.md §4, "Prompt-like arguments").

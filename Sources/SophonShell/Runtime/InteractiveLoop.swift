@@ -20,7 +20,7 @@ enum InteractiveLoop {
         let secrets = SecretInput(source: source)
         let runtime = ShellRuntime(
             registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
-            gemini: shared.gemini, readSecret: { prompt in secrets.read(prompt: prompt) },
+            readSecret: { prompt in secrets.read(prompt: prompt) },
             externalPlugins: shared.externalPlugins)
         runtime.io.printError(banner(runtime))
         let parser = runtime.parser
@@ -64,9 +64,8 @@ enum InteractiveLoop {
     /// One line: name, version, model, whether a key is set, and the `help` hint.
     static func banner(_ runtime: ShellRuntime) -> String {
         let settings = runtime.session.settings
-        let key = ((try? runtime.gemini?.apiKey()) ?? nil) != nil
-        return "\(HelpText.version) · model \(settings.model) · "
-            + (key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)") + " · type 'help'"
+        let notes = runtime.registry.bannerNotes.map { " · " + $0 }.joined()
+        return "\(HelpText.version) · model \(settings.model)\(notes) · type 'help'"
     }
 }
 

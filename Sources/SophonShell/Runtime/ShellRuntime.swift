@@ -23,8 +23,6 @@ final class ShellRuntime: Sendable {
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
-    /// The Gemini client side of the run (`nil` in tests that need none).
-    let gemini: GeminiServices?
     /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
     /// `nil` when there is none.
     let readSecret: @Sendable (String) -> String?
@@ -32,7 +30,6 @@ final class ShellRuntime: Sendable {
     /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
-        gemini: GeminiServices? = nil,
         readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
         externalPlugins: ExternalPluginHost? = nil
     ) {
@@ -43,7 +40,6 @@ final class ShellRuntime: Sendable {
         self.io = io
         self.mode = mode
         self.readSecret = readSecret
-        self.gemini = gemini
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
 

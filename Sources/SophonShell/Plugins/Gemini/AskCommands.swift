@@ -53,10 +53,10 @@ enum AskCommands {
         -> CommandResult
     {
         let options = try options(request, allowNoSchema: false)
-        let history = context.session.withState { $0.gemini.conversation }
+        let history = context.session.withGeminiState { $0.conversation }
         let (reply, turns) = try await turn(
             history: history, options: options, context: context, services: services)
-        context.session.withState { $0.gemini.conversation += turns }
+        context.session.withGeminiState { $0.conversation += turns }
         return .reply(reply)
     }
 
@@ -67,8 +67,9 @@ enum AskCommands {
         history: [Content], options: Options, context: CommandContext, services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         let client = try GeminiCall.client(context: context, services: services)
-        let (settings, schema, attachments, policy) = context.session.withState {
-            ($0.settings, $0.schema, $0.gemini.attachments, $0.gemini.retryPolicy)
+        let settings = context.session.settings
+        let (schema, attachments, policy) = context.session.withGeminiState {
+            ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
         let request = GenerateContentRequest(
@@ -79,8 +80,8 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
-            context.session.withState {
-                $0.gemini.attachments = []; $0.gemini.attachmentNames = []
+            context.session.withGeminiState {
+                $0.attachments = []; $0.attachmentNames = []
             }
         }
         do {
@@ -182,7 +183,7 @@ enum AskCommands {
 
     /// `history`: the conversation, one turn per line.
     static func history(context: CommandContext) -> CommandResult {
-        let conversation = context.session.withState { $0.gemini.conversation }
+        let conversation = context.session.withGeminiState { $0.conversation }
         guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
         return .text(
             conversation.map { content in
@@ -193,7 +194,7 @@ enum AskCommands {
 
     /// `reset`: clears the conversation, not the settings.
     static func reset(context: CommandContext) -> CommandResult {
-        context.session.withState { $0.gemini.conversation = [] }
+        context.session.withGeminiState { $0.conversation = [] }
         return .none
     }
 
@@ -211,7 +212,7 @@ enum AskCommands {
         do {
             let counted = try await client.countTokens(
                 contents: [.user(options.prompt)], model: model,
-                retryPolicy: context.session.withState { $0.gemini.retryPolicy })
+                retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,

@@ -76,9 +76,11 @@ enum GeminiCall {
         started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
+        context.session.withGeminiState { state in
+            state.usage.add(usage)
+            state.calls += 1
+        }
         context.session.withState { state in
-            state.gemini.usage.add(usage)
-            state.gemini.calls += 1
             if usedFallback, state.settings.model == requested { state.settings.model = model }
         }
         if usedFallback {

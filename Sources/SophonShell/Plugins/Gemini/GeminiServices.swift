@@ -123,7 +123,7 @@ final class GeminiServices: Sendable {
     /// The client, made on first use, and made again when the session's fallback model
     /// (`retry-policy fallback=MODEL`) or timeout changed.
     func makeClient(session: ShellSession) -> GeminiAPIClient {
-        let (fallback, timeout) = session.withState { ($0.gemini.fallbackModel, $0.settings.timeout) }
+        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
         return client.withLock { existing in
             if let existing, existing.configuration.fallbackModel.id == fallback,
                 existing.configuration.callTimeout == timeout

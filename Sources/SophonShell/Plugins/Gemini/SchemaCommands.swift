@@ -14,17 +14,17 @@ enum SchemaCommands {
         }
         switch request.arguments {
         case ["show"], ["show", "gemini"]:
-            guard let schema = context.session.withState({ $0.schema }) else {
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
             }
             return .text(schema.jsonValue.prettyText)
         case ["show", "json-schema"]:
-            guard let schema = context.session.withState({ $0.schema }) else {
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
             }
             return .text(schema.jsonSchemaValue.prettyText)
         case ["clear"]:
-            context.session.withState { $0.schema = nil }
+            context.session.withGeminiState { $0.schema = nil }
             return .none
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
@@ -44,14 +44,15 @@ enum SchemaCommands {
             throw CommandFailure(
                 kind: "schemaError", message: "schema: the API would reject this schema: \(first)")
         }
-        context.session.withState { $0.schema = loaded.schema }
+        context.session.withGeminiState { $0.schema = loaded.schema }
         return .none
     }
 
     /// `validate [JSON | @FILE]`: `valid` on stdout, or one violation per line on stderr and a
     /// failed command. Leaves `$last`.
     static func validate(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        let (schema, last) = context.session.withState { ($0.schema, $0.last) }
+        let schema = context.session.withGeminiState { $0.schema }
+        let last = context.session.variable("last")
         guard let schema else {
             throw CommandFailure(
                 kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
