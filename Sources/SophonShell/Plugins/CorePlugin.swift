@@ -28,7 +28,7 @@ struct CorePlugin: ShellPlugin {
                 run: { request, context in try ExpectCommand.run(request, context: context) }),
             PluginCommand(
                 name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",
-                run: { request, _ in try await ScriptCommands.sleep(request) }),
+                run: { request, context in try await ScriptCommands.sleep(request, context: context) }),
             PluginCommand(
                 name: "source", usage: "source FILE",
                 summary: "run a script (relative to this script's folder)",
@@ -54,7 +54,7 @@ struct CorePlugin: ShellPlugin {
             return .text(String(HelpText.commandList(await context.runtime.allPlugins()).dropLast()))
         }
         guard arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: help [COMMAND]")
+            throw context.usageFailure("help")
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalPlugins.helpText(for: name).map { "\n\n" + $0 } ?? ""

@@ -97,7 +97,7 @@ enum ExtractCommand {
         let joined = arguments.joined(separator: " ")
         if joined.isEmpty {
             guard context.mode == .oneCommand else {
-                throw CommandFailure(kind: "usage", message: "usage: extract [--schema SPEC] [TEXT | @FILE]")
+                throw context.usageFailure("extract")
             }
             return try decode(context.io.readAllInput(), from: "stdin", context: context)
         }

@@ -3,9 +3,9 @@ import SophonCore
 
 /// `sleep`, `source`, `save`, `exit`/`quit`.
 enum ScriptCommands {
-    static func sleep(_ request: CommandRequest) async throws -> CommandResult {
+    static func sleep(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         guard request.arguments.count == 1, let duration = DurationParser.parse(request.arguments[0]) else {
-            throw CommandFailure(kind: "usage", message: "usage: sleep DURATION (for example 500ms, 2s, 1m)")
+            throw context.usageFailure("sleep", hint: "for example 500ms, 2s, 1m")
         }
         try await Task.sleep(for: duration)
         return .none
@@ -26,7 +26,7 @@ enum ScriptCommands {
 
     static func source(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         guard request.arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: source FILE")
+            throw context.usageFailure("source")
         }
         guard context.depth < ShellRuntime.maximumSourceDepth else {
             throw CommandFailure(
@@ -48,7 +48,7 @@ enum ScriptCommands {
 
     static func save(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard request.arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: save FILE")
+            throw context.usageFailure("save")
         }
         let path = request.arguments[0]
         var isDirectory: ObjCBool = false

@@ -4,7 +4,7 @@ import SophonCore
 enum SessionCommands {
     static func set(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard request.arguments.count >= 2 else {
-            throw CommandFailure(kind: "usage", message: "usage: set KEY VALUE")
+            throw context.usageFailure("set")
         }
         let name = request.arguments[0]
         if let result = try context.registry.set(name, Array(request.arguments.dropFirst()), context: context)
@@ -28,14 +28,14 @@ enum SessionCommands {
             if let result = context.registry.show(request.arguments[0], context: context) { return result }
             return .text(try settings.value(of: request.arguments[0]))
         default:
-            throw CommandFailure(kind: "usage", message: "usage: show [KEY]")
+            throw context.usageFailure("show")
         }
     }
 
     /// `let NAME = VALUE` by the rules of PRODUCT.md §5.
     static func assign(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard let assignment = request.parsed?.assignment else {
-            throw CommandFailure(kind: "usage", message: "usage: let NAME = VALUE")
+            throw context.usageFailure("let")
         }
         guard assignment.name != "last" else {
             throw CommandFailure(

@@ -118,6 +118,13 @@ struct CommandContext: Sendable {
     /// The session's state.
     var session: ShellSession { runtime.session }
 
+    /// The usage error of command `name`: `usage: ` and the usage line of its definition (what
+    /// `help` shows), then `hint` in parentheses.
+    func usageFailure(_ name: String, hint: String? = nil) -> CommandFailure {
+        let usage = registry.command(named: name)?.usage ?? name
+        return CommandFailure(kind: "usage", message: "usage: \(usage)" + (hint.map { " (\($0))" } ?? ""))
+    }
+
     /// `path` resolved against ``directory`` unless it is absolute.
     func resolve(_ path: String) -> String {
         path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path

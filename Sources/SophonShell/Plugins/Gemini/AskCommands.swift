@@ -11,7 +11,9 @@ enum AskCommands {
         var prompt: String
     }
 
-    static func options(_ request: CommandRequest, allowNoSchema: Bool) throws -> Options {
+    static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws
+        -> Options
+    {
         var model: String?
         var noSchema = false
         var words = request.arguments[...]
@@ -32,7 +34,7 @@ enum AskCommands {
             }
         }
         guard let prompt = request.rawArgument, !prompt.isEmpty else {
-            throw CommandFailure(kind: "usage", message: "usage: \(request.name) [--model ID] PROMPT")
+            throw context.usageFailure(request.name)
         }
         return Options(model: model, noSchema: noSchema, prompt: prompt)
     }
@@ -41,7 +43,7 @@ enum AskCommands {
     static func ask(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: true)
+        let options = try options(request, allowNoSchema: true, context: context)
         let (reply, _) = try await turn(
             history: [], options: options, context: context, services: services)
         return .reply(reply)
@@ -52,7 +54,7 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: false)
+        let options = try options(request, allowNoSchema: false, context: context)
         let history = context.session.withGeminiState { $0.conversation }
         let (reply, turns) = try await turn(
             history: history, options: options, context: context, services: services)
@@ -203,7 +205,7 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: false)
+        let options = try options(request, allowNoSchema: false, context: context)
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let model = GeminiModel(selection: options.model ?? settings.model)

@@ -46,7 +46,7 @@ enum KeyCommands {
         case ["path"]:
             return .text(services.paths.keysFile.path)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: key set | show | delete | path")
+            throw context.usageFailure("key")
         }
     }
 }

@@ -55,7 +55,7 @@ enum ModelCommands {
         case ["--live"]:
             return try await live(context: context, services: services)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: models [--live]")
+            throw context.usageFailure("models")
         }
     }
 

@@ -8,7 +8,7 @@ enum SchemaCommands {
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         if let spec = request.rawArgument {
             guard request.arguments.isEmpty else {
-                throw CommandFailure(kind: "usage", message: "usage: schema SPEC | @FILE | show | clear")
+                throw context.usageFailure("schema")
             }
             return try set(spec, context: context)
         }
@@ -29,8 +29,7 @@ enum SchemaCommands {
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
         case []:
-            throw CommandFailure(
-                kind: "usage", message: "usage: schema SPEC | @FILE | show [gemini|json-schema] | clear")
+            throw context.usageFailure("schema")
         default:
             return try set(request.arguments.joined(separator: " "), context: context)
         }
