@@ -3,14 +3,6 @@ import SophonCore
 
 /// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
 package enum SophonMain {
-    /// Exit statuses (PRODUCT.md §4).
-    enum ExitStatus {
-        static let success: Int32 = 0
-        static let failure: Int32 = 1
-        static let usage: Int32 = 2
-        static let interrupted: Int32 = 130
-    }
-
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     package static func run(arguments: [String], io: ShellIO) async -> Int32 {
         let registry = PluginRegistry.standard()
@@ -29,10 +21,10 @@ package enum SophonMain {
         switch invocation.action {
         case .version:
             io.printLine(HelpText.version)
-            return ExitStatus.success
+            return ShellExitStatus.success
         case .help:
             io.stdout.write(HelpText.usage(registry))
-            return ExitStatus.success
+            return ShellExitStatus.success
         default:
             break
         }
@@ -56,7 +48,7 @@ package enum SophonMain {
             invocation, registry: registry, plugins: plugins, io: io, mode: plan.mode,
             readSecret: plan.readSecret)
         if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
-            if case .interactive = plan.input { return status ?? ExitStatus.success }
+            if case .interactive = plan.input { return status ?? ShellExitStatus.success }
             return runtime.finish(exitStatus: status)
         }
         if plan.exitOnInterrupt == .afterStartupFile { InterruptSignal.installExitOnInterrupt() }
@@ -68,7 +60,7 @@ package enum SophonMain {
         switch input {
         case .command(let name, let arguments):
             guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
-                return ExitStatus.usage
+                return ShellExitStatus.usage
             }
             let request = CommandRequest(
                 name: name, arguments: parsed.arguments.compactMap(\.literalText),
@@ -144,6 +136,6 @@ package enum SophonMain {
         if message.hasPrefix("unknown option") || message.hasPrefix("option") {
             io.printError("see 'sophon --help'")
         }
-        return ExitStatus.usage
+        return ShellExitStatus.usage
     }
 }

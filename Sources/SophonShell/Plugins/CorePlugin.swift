@@ -39,7 +39,11 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "plugins", usage: "plugins", summary: "list the loaded plugins and their commands",
                 run: { _, context in .text(await context.runtime.pluginListing()) }),
-            PluginManagementCommand.command,
+            PluginCommand(
+                name: "plugin", usage: "plugin load PATH | plugin unload NAME",
+                summary: "start an external plugin from a file, or stop one",
+                run: { request, context in try await context.runtime.managePlugins(request, context: context)
+                }),
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),
@@ -57,7 +61,7 @@ struct CorePlugin: ShellPlugin {
             throw context.usageFailure("help")
         }
         let command = try await context.runtime.resolveCommand(named: name)
-        let details = context.runtime.externalPlugins.helpText(for: name).map { "\n\n" + $0 } ?? ""
+        let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
         return .text("usage: \(command.usage)\n\(command.summary)" + details)
     }
 

@@ -3,6 +3,9 @@ import SophonCore
 
 /// `sleep`, `source`, `save`, `exit`/`quit`.
 enum ScriptCommands {
+    /// The deepest `source` nesting allowed.
+    static let maximumSourceDepth = 16
+
     static func sleep(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         guard request.arguments.count == 1, let duration = DurationParser.parse(request.arguments[0]) else {
             throw context.usageFailure("sleep", hint: "for example 500ms, 2s, 1m")
@@ -28,10 +31,10 @@ enum ScriptCommands {
         guard request.arguments.count == 1 else {
             throw context.usageFailure("source")
         }
-        guard context.depth < ShellRuntime.maximumSourceDepth else {
+        guard context.depth < maximumSourceDepth else {
             throw CommandFailure(
                 kind: "sourceTooDeep",
-                message: "source: nested more than \(ShellRuntime.maximumSourceDepth) levels deep")
+                message: "source: nested more than \(maximumSourceDepth) levels deep")
         }
         let path = context.resolve(request.arguments[0])
         let source: ShellSource

@@ -102,7 +102,7 @@ enum RunMode: Sendable, Equatable {
 /// What a running command may use.
 struct CommandContext: Sendable {
     /// The runtime running the command: session, plugins, streams.
-    var runtime: ShellRuntime
+    var runtime: any CommandHost
     /// The folder relative paths in the command resolve against: the folder of the script
     /// holding the command, or the current directory for interactive, `-c` and stdin input.
     var directory: String
@@ -156,12 +156,4 @@ struct CallReply: Sendable, Equatable {
     var alreadyPrinted = false
     /// `--json` members: `model`, `usage`, `retries`.
     var envelope: [JSONMember]
-}
-
-/// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).
-struct CommandFailure: Error, Sendable, Equatable {
-    /// lowerCamelCase name of the error (`usage`, `noJSONFound`, `unknownCommand`).
-    var kind: String
-    /// One readable line, without the `error: ` prefix.
-    var message: String
 }

@@ -29,7 +29,7 @@ enum InteractiveLoop {
         while true {
             switch reader.read() {
             case .endOfInput:
-                return SophonMain.ExitStatus.success
+                return ShellExitStatus.success
             case .interrupted:
                 continue
             case .command(let text):
@@ -50,7 +50,7 @@ enum InteractiveLoop {
                     runtime.io.printError("interrupted")
                     continue
                 }
-                if case .stop(let status) = flow { return status ?? SophonMain.ExitStatus.success }
+                if case .stop(let status) = flow { return status ?? ShellExitStatus.success }
             }
         }
     }

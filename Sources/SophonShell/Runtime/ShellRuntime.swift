@@ -4,17 +4,9 @@ import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
-final class ShellRuntime: Sendable {
+final class ShellRuntime: CommandHost {
     /// What happens after a command.
-    enum Flow: Sendable, Equatable {
-        /// Go on with the next command.
-        case next
-        /// End the whole run: `exit [N]` (`nil`: computed) or `--bail` after a failure.
-        case stop(Int32?)
-    }
-
-    /// The deepest `source` nesting allowed.
-    static let maximumSourceDepth = 16
+    typealias Flow = CommandFlow
 
     let registry: PluginRegistry
     /// The external plugins, consulted when no built-in command has the name.
@@ -57,7 +49,7 @@ final class ShellRuntime: Sendable {
         let cursor = CommandCursor(parser.parse(source))
         return await ShellRuntime.$currentCursor.withValue(cursor) {
             while let command = cursor.next() {
-                if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
+                if Task.isCancelled { return .stop(ShellExitStatus.interrupted) }
                 let flow = await run(
                     command, from: source, directory: directory, depth: depth, recorded: recorded)
                 if flow != .next { return flow }
@@ -156,7 +148,7 @@ final class ShellRuntime: Sendable {
             }
         }
         if let requested { return requested }
-        return state.anyCommandFailed ? SophonMain.ExitStatus.failure : SophonMain.ExitStatus.success
+        return state.anyCommandFailed ? ShellExitStatus.failure : ShellExitStatus.success
     }
 
     // MARK: - Steps
@@ -250,7 +242,7 @@ final class ShellRuntime: Sendable {
             state.anyCommandFailed = true
             return state.settings.bail
         }
-        return bail ? .stop(SophonMain.ExitStatus.failure) : .next
+        return bail ? .stop(ShellExitStatus.failure) : .next
     }
 
     private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
