@@ -154,7 +154,7 @@ import Testing
             _ = try applier.apply(reply, to: ShellSession())
             Issue.record("no error")
         } catch {
-            #expect(error.failure == CommandFailure(kind: "pluginError", message: "cmd: no rows"))
+            #expect(error.failure == CommandFailure(kind: .pluginError, message: "cmd: no rows"))
         }
     }
 

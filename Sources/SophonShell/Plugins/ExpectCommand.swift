@@ -14,7 +14,7 @@ enum ExpectCommand {
             }
         } catch {
             context.session.withState { $0.failed += 1 }
-            throw CommandFailure(kind: "expectFailed", message: "expect: \(error.message)")
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(error.message)")
         }
         switch outcome {
         case .passed:
@@ -22,7 +22,7 @@ enum ExpectCommand {
             return .none
         case .failed(let message):
             context.session.withState { $0.failed += 1 }
-            throw CommandFailure(kind: "expectFailed", message: "expect: \(message)")
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(message)")
         }
     }
 

@@ -38,7 +38,7 @@ struct PluginRegistry: Sendable {
         var message = "unknown command '\(shown)'"
         let suggestions = Suggestions.closest(to: name, in: commandNames)
         if let first = suggestions.first { message += "; did you mean '\(first)'?" }
-        return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")
+        return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
     }
 
     /// Starts every plugin for the run (in registration order; the first failure stops).

@@ -19,11 +19,11 @@ enum ScriptCommands {
         case 0: return .exit(nil)
         case 1:
             guard let status = Int32(request.arguments[0]), (0...255).contains(status) else {
-                throw CommandFailure(kind: "usage", message: "\(request.name): expected a status in 0...255")
+                throw CommandFailure(kind: .usage, message: "\(request.name): expected a status in 0...255")
             }
             return .exit(status)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: \(request.name) [N]")
+            throw CommandFailure(kind: .usage, message: "usage: \(request.name) [N]")
         }
     }
 
@@ -33,7 +33,7 @@ enum ScriptCommands {
         }
         guard context.depth < maximumSourceDepth else {
             throw CommandFailure(
-                kind: "sourceTooDeep",
+                kind: .sourceTooDeep,
                 message: "source: nested more than \(maximumSourceDepth) levels deep")
         }
         let path = context.resolve(request.arguments[0])
@@ -41,7 +41,7 @@ enum ScriptCommands {
         do {
             source = try ScriptFile.load(path)
         } catch {
-            throw CommandFailure(kind: "fileError", message: "source: \(error.message)")
+            throw CommandFailure(kind: .fileError, message: "source: \(error.message)")
         }
         let flow = await context.runtime.run(
             source, directory: ScriptFile.directory(of: path), depth: context.depth + 1, recorded: false)
@@ -56,19 +56,19 @@ enum ScriptCommands {
         let path = request.arguments[0]
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure(kind: "fileError", message: "save: '\(path)' is a directory")
+            throw CommandFailure(kind: .fileError, message: "save: '\(path)' is a directory")
         }
         let folder = ScriptFile.directory(of: path)
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw CommandFailure(kind: "fileError", message: "save: the folder '\(folder)' does not exist")
+            throw CommandFailure(kind: .fileError, message: "save: the folder '\(folder)' does not exist")
         }
         let commands = context.session.withState { $0.succeededCommands }
         let text = commands.map { $0 + "\n" }.joined()
         do {
             try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure(kind: "fileError", message: "save: \(error)")
+            throw CommandFailure(kind: .fileError, message: "save: \(error)")
         }
         return .none
     }

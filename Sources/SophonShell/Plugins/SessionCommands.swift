@@ -39,7 +39,7 @@ enum SessionCommands {
         }
         guard assignment.name != "last" else {
             throw CommandFailure(
-                kind: "usage", message: "let: 'last' is set by commands and cannot be assigned")
+                kind: .usage, message: "let: 'last' is set by commands and cannot be assigned")
         }
         let expander = ShellExpander(lookup: context.session.variable)
         let value: JSONValue

@@ -122,38 +122,11 @@ struct CommandContext: Sendable {
     /// `help` shows), then `hint` in parentheses.
     func usageFailure(_ name: String, hint: String? = nil) -> CommandFailure {
         let usage = registry.command(named: name)?.usage ?? name
-        return CommandFailure(kind: "usage", message: "usage: \(usage)" + (hint.map { " (\($0))" } ?? ""))
+        return CommandFailure(kind: .usage, message: "usage: \(usage)" + (hint.map { " (\($0))" } ?? ""))
     }
 
     /// `path` resolved against ``directory`` unless it is absolute.
     func resolve(_ path: String) -> String {
         path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path
     }
-}
-
-/// What a command produced.
-enum CommandResult: Sendable, Equatable {
-    /// A state change, or a command that printed its own output.
-    case none
-    /// Text to print (`echo`, `show`); not a value, so `$last` stays.
-    case text(String)
-    /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
-    case value(JSONValue)
-    /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
-    case exit(Int32?)
-    /// The answer of a Gemini call: a value for `$last`, with what `--json` adds.
-    case reply(CallReply)
-}
-
-/// A Gemini call's answer as the shell prints it (PRODUCT.md §5 "Output").
-struct CallReply: Sendable, Equatable {
-    /// The value (`$last`): the decoded JSON of a structured answer, else the text as a string.
-    var value: JSONValue
-    /// Text printed instead of the value in pretty and raw output (a text answer); `nil`
-    /// prints the value.
-    var display: String?
-    /// Whether the text was already streamed to stdout as it arrived.
-    var alreadyPrinted = false
-    /// `--json` members: `model`, `usage`, `retries`.
-    var envelope: [JSONMember]
 }

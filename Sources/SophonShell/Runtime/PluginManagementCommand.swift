@@ -26,7 +26,7 @@ enum PluginManagementCommand {
             let name = request.arguments[1]
             if context.registry.plugins.contains(where: { $0.name == name }) {
                 throw CommandFailure(
-                    kind: "usage", message: "plugin unload: '\(name)' is built in and cannot be unloaded")
+                    kind: .usage, message: "plugin unload: '\(name)' is built in and cannot be unloaded")
             }
             do {
                 try host.unload(name)

@@ -80,7 +80,7 @@ final class ShellRuntime: CommandHost {
         switch command.result {
         case .failure(let error):
             report(
-                CommandFailure(kind: "parseError", message: error.message), text: command.text,
+                CommandFailure(kind: .parseError, message: error.message), text: command.text,
                 rendered: error.rendered(withLocation: location != nil), format: format)
             return failed()
         case .success(let value):
@@ -102,11 +102,11 @@ final class ShellRuntime: CommandHost {
                 format: format)
         } catch is CancellationError {
             report(
-                CommandFailure(kind: "interrupted", message: "interrupted"), text: command.text,
+                CommandFailure(kind: .interrupted, message: "interrupted"), text: command.text,
                 rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line),
                 format: format)
         } catch {
-            let failure = CommandFailure(kind: "internalError", message: "\(error)")
+            let failure = CommandFailure(kind: .internalError, message: "\(error)")
             report(
                 failure, text: command.text,
                 rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
@@ -126,7 +126,7 @@ final class ShellRuntime: CommandHost {
             report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
         } catch {
             report(
-                CommandFailure(kind: "internalError", message: "\(error)"), text: request.source,
+                CommandFailure(kind: .internalError, message: "\(error)"), text: request.source,
                 rendered: "error: \(error)", format: format)
         }
         return failed()
@@ -137,15 +137,8 @@ final class ShellRuntime: CommandHost {
     func finish(exitStatus requested: Int32? = nil) -> Int32 {
         let state = session.withState { $0 }
         if state.passed + state.failed > 0 {
-            if state.settings.output == .json {
-                let summary = JSONValue.object([
-                    JSONMember("passed", .integer(state.passed)),
-                    JSONMember("failed", .integer(state.failed)),
-                ])
-                io.printLine(JSONValue.object([JSONMember("summary", summary)]).compactText)
-            } else {
-                io.printLine("\(state.passed) passed, \(state.failed) failed")
-            }
+            ResultPrinter(io: io, format: state.settings.output).printTally(
+                passed: state.passed, failed: state.failed)
         }
         if let requested { return requested }
         return state.anyCommandFailed ? ShellExitStatus.failure : ShellExitStatus.success
@@ -158,7 +151,7 @@ final class ShellRuntime: CommandHost {
         -> CommandRequest
     {
         guard let first = command.words.first else {
-            throw CommandFailure(kind: "parseError", message: "empty command")
+            throw CommandFailure(kind: .parseError, message: "empty command")
         }
         let expander = ShellExpander(lookup: session.variable)
         do throws(ShellExpansionError) {
@@ -185,54 +178,18 @@ final class ShellRuntime: CommandHost {
     /// Prints `result` in the current output format and stores a value as `$last`.
     private func show(_ result: CommandResult, for text: String, format: OutputFormat) -> Flow {
         switch result {
-        case .exit(let status):
-            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
-            return .stop(status)
-        case .none:
-            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
-        case .text(let line):
-            switch format {
-            case .json:
-                io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
-            case .pretty, .raw: io.printLine(line)
-            }
-        case .reply(let reply):
-            session.withState { $0.last = reply.value }
-            switch format {
-            case .json:
-                io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
-                        .compactText)
-            case .pretty, .raw:
-                if reply.alreadyPrinted { break }
-                if let display = reply.display {
-                    io.printLine(display)
-                } else {
-                    io.printLine(format == .pretty ? reply.value.prettyText : reply.value.compactText)
-                }
-            }
-        case .value(let value):
-            session.withState { $0.last = value }
-            switch format {
-            case .json:
-                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", value)]).compactText)
-            case .pretty: io.printLine(value.prettyText)
-            case .raw: io.printLine(value.stringValue ?? value.compactText)
-            }
+        case .reply(let reply): session.withState { $0.last = reply.value }
+        case .value(let value): session.withState { $0.last = value }
+        case .none, .text, .exit: break
         }
+        ResultPrinter(io: io, format: format).print(result, for: text)
+        if case .exit(let status) = result { return .stop(status) }
         return .next
     }
 
     /// Prints a failure: the JSON object with `--json`, and the rendered message on stderr.
     private func report(_ failure: CommandFailure, text: String, rendered: String, format: OutputFormat) {
-        if format == .json {
-            let error = JSONValue.object([
-                JSONMember("kind", .string(failure.kind)), JSONMember("message", .string(failure.message)),
-            ])
-            io.printLine(envelope(text, ok: false, extra: [JSONMember("error", error)]).compactText)
-        }
-        io.printError(rendered)
+        ResultPrinter(io: io, format: format).print(failure, for: text, rendered: rendered)
     }
 
     /// Marks the run failed (outside the REPL) and stops it under `bail`.
@@ -244,18 +201,14 @@ final class ShellRuntime: CommandHost {
         }
         return bail ? .stop(ShellExitStatus.failure) : .next
     }
-
-    private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
-        .object([JSONMember("command", .string(text)), JSONMember("ok", .bool(ok))] + extra)
-    }
 }
 
 extension ShellExpansionError {
     /// lowerCamelCase kind for `--json` error objects.
-    var kind: String {
+    var kind: ShellErrorKind {
         switch self {
-        case .undefinedVariable: "undefinedVariable"
-        case .noField, .indexOutOfRange, .wrongType: "missingPath"
+        case .undefinedVariable: .undefinedVariable
+        case .noField, .indexOutOfRange, .wrongType: .missingPath
         }
     }
 }

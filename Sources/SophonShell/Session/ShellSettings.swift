@@ -46,7 +46,7 @@ struct ShellSettings: Sendable, Equatable {
     mutating func set(_ name: String, to value: String) throws {
         func invalid(_ expectation: String) -> CommandFailure {
             CommandFailure(
-                kind: "invalidSetting", message: "set \(name): expected \(expectation), got '\(value)'")
+                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
         }
         switch name {
         case "model":
@@ -132,6 +132,6 @@ struct ShellSettings: Sendable, Equatable {
         if let suggestion = Suggestions.closest(to: name, in: names).first {
             message += "; did you mean '\(suggestion)'?"
         }
-        return CommandFailure(kind: "unknownSetting", message: message)
+        return CommandFailure(kind: .unknownSetting, message: message)
     }
 }

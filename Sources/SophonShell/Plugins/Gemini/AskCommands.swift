@@ -22,7 +22,7 @@ enum AskCommands {
             switch option {
             case "--model":
                 guard let value = words.popFirst() else {
-                    throw CommandFailure(kind: "usage", message: "\(request.name): --model needs a model ID")
+                    throw CommandFailure(kind: .usage, message: "\(request.name): --model needs a model ID")
                 }
                 model = value
             case let other where other.hasPrefix("--model="):
@@ -30,7 +30,7 @@ enum AskCommands {
             case "--no-schema" where allowNoSchema:
                 noSchema = true
             default:
-                throw CommandFailure(kind: "usage", message: "\(request.name): unknown option '\(option)'")
+                throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
             }
         }
         guard let prompt = request.rawArgument, !prompt.isEmpty else {

@@ -21,10 +21,10 @@ enum AttachCommand {
             let path = context.resolve(name)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CommandFailure(kind: "fileError", message: "attach: '\(path)': no such file")
+                throw CommandFailure(kind: .fileError, message: "attach: '\(path)': no such file")
             }
             guard !isDirectory.boolValue else {
-                throw CommandFailure(kind: "fileError", message: "attach: '\(path)' is a directory")
+                throw CommandFailure(kind: .fileError, message: "attach: '\(path)' is a directory")
             }
             do {
                 parts.append(try GeminiMedia.inlinePart(contentsOf: URL(fileURLWithPath: path)))
@@ -39,7 +39,7 @@ enum AttachCommand {
             let limit = 20 * 1024 * 1024
             guard total <= limit else {
                 throw CommandFailure(
-                    kind: "mediaTooLarge",
+                    kind: .mediaTooLarge,
                     message:
                         "attach: \(total) bytes of inline media in all; the limit is \(limit) bytes per request"
                 )

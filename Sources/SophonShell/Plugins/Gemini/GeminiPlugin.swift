@@ -80,7 +80,7 @@ final class GeminiPlugin: ShellPlugin {
         { [self] request, context in
             guard let services else {
                 throw CommandFailure(
-                    kind: "internalError", message: "\(request.name): the Gemini services are not set up")
+                    kind: .internalError, message: "\(request.name): the Gemini services are not set up")
             }
             return try await run(request, context, services)
         }

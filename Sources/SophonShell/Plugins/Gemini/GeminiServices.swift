@@ -99,7 +99,7 @@ final class GeminiServices: Sendable {
         do {
             return try keychain.load()
         } catch {
-            throw CommandFailure(kind: "keyStoreError", message: "\(error)")
+            throw CommandFailure(kind: .keyStoreError, message: "\(error)")
         }
     }
 

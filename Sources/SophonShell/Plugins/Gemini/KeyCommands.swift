@@ -12,7 +12,7 @@ enum KeyCommands {
         switch request.arguments {
         case ["set"]:
             guard let secret = context.runtime.readSecret("API key: "), !secret.isEmpty else {
-                throw CommandFailure(kind: "usage", message: "key set: no key was entered")
+                throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
             do {
                 let source = try keychain.save(secret)
@@ -21,12 +21,12 @@ enum KeyCommands {
                     context.io.printError("note: \(variable) is set and takes precedence over the saved key")
                 }
             } catch {
-                throw CommandFailure(kind: "keyStoreError", message: "key set: \(error)")
+                throw CommandFailure(kind: .keyStoreError, message: "key set: \(error)")
             }
             return .none
         case let words where words.first == "set":
             throw CommandFailure(
-                kind: "usage",
+                kind: .usage,
                 message:
                     "key set takes no value (it would land in history); run 'key set' and paste the key at the prompt, or pipe it: sophon key set < key.txt"
             )
@@ -40,7 +40,7 @@ enum KeyCommands {
                 let deleted = try keychain.delete()
                 if !deleted { context.io.printError("note: no key was stored") }
             } catch {
-                throw CommandFailure(kind: "keyStoreError", message: "key delete: \(error)")
+                throw CommandFailure(kind: .keyStoreError, message: "key delete: \(error)")
             }
             return .none
         case ["path"]:

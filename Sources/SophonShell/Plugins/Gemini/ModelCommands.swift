@@ -13,12 +13,12 @@ enum ModelCommands {
         let save = words.contains("--save")
         let names = words.filter { $0 != "--save" }
         guard names.count == 1, let name = names.first, !name.isEmpty else {
-            throw CommandFailure(kind: "usage", message: "usage: set model PRESET | ID | custom:ID [--save]")
+            throw CommandFailure(kind: .usage, message: "usage: set model PRESET | ID | custom:ID [--save]")
         }
         let requested = GeminiModel(selection: name)
         guard GeminiModel.isWellFormedID(requested.id) else {
             throw CommandFailure(
-                kind: "invalidModelID", message: "set model: '\(name)' is not a valid model ID")
+                kind: .invalidModelID, message: "set model: '\(name)' is not a valid model ID")
         }
         if case .custom(let id) = requested {
             var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
@@ -38,7 +38,7 @@ enum ModelCommands {
             do {
                 try JSONFileGeminiModelStore(fileURL: services.paths.settingsFile).save(requested.id)
             } catch {
-                throw CommandFailure(kind: "fileError", message: "set model: cannot save: \(error)")
+                throw CommandFailure(kind: .fileError, message: "set model: cannot save: \(error)")
             }
         }
         return .none

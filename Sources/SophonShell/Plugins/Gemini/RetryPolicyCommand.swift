@@ -22,7 +22,7 @@ enum RetryPolicyCommand {
             for word in request.arguments {
                 guard let equals = word.firstIndex(of: "=") else {
                     throw CommandFailure(
-                        kind: "usage",
+                        kind: .usage,
                         message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
                 }
                 let key = String(word[..<equals])
@@ -48,7 +48,7 @@ enum RetryPolicyCommand {
     ) throws {
         func invalid(_ expectation: String) -> CommandFailure {
             CommandFailure(
-                kind: "usage", message: "retry-policy \(key): expected \(expectation), got '\(value)'")
+                kind: .usage, message: "retry-policy \(key): expected \(expectation), got '\(value)'")
         }
         func flag() throws -> Bool {
             switch value {
@@ -91,7 +91,7 @@ enum RetryPolicyCommand {
             if let close = Suggestions.closest(to: key, in: keys).first {
                 message += "; did you mean '\(close)'?"
             }
-            throw CommandFailure(kind: "usage", message: message)
+            throw CommandFailure(kind: .usage, message: message)
         }
     }
 

@@ -15,12 +15,12 @@ enum SchemaCommands {
         switch request.arguments {
         case ["show"], ["show", "gemini"]:
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
-                throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .text(schema.jsonValue.prettyText)
         case ["show", "json-schema"]:
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
-                throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .text(schema.jsonSchemaValue.prettyText)
         case ["clear"]:
@@ -41,7 +41,7 @@ enum SchemaCommands {
         let problems = loaded.schema.apiProblems()
         if let first = problems.first {
             throw CommandFailure(
-                kind: "schemaError", message: "schema: the API would reject this schema: \(first)")
+                kind: .schemaError, message: "schema: the API would reject this schema: \(first)")
         }
         context.session.withGeminiState { $0.schema = loaded.schema }
         return .none
@@ -54,14 +54,14 @@ enum SchemaCommands {
         let last = context.session.variable("last")
         guard let schema else {
             throw CommandFailure(
-                kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
+                kind: .noSchema, message: "validate: no schema is set; set one with 'schema SPEC'")
         }
         let value: JSONValue
         let text = (request.arguments + (request.rawArgument.map { [$0] } ?? [])).joined(separator: " ")
         if text.isEmpty {
             guard let last else {
                 throw CommandFailure(
-                    kind: "usage", message: "validate: nothing to validate ($last is not set)")
+                    kind: .usage, message: "validate: nothing to validate ($last is not set)")
             }
             value = last
         } else if text.hasPrefix("@") {
@@ -75,7 +75,7 @@ enum SchemaCommands {
         guard !violations.isEmpty else { return .text("valid") }
         for violation in violations { context.io.printError(violation.description) }
         throw CommandFailure(
-            kind: "validationFailed",
+            kind: .validationFailed,
             message: "validate: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
     }
 
@@ -84,7 +84,7 @@ enum SchemaCommands {
             return try JSONValue(parsing: text)
         } catch {
             throw CommandFailure(
-                kind: "parseError",
+                kind: .parseError,
                 message:
                     "validate: \(name) is not valid JSON (\(error.line):\(error.column): \(error.message))")
         }
