@@ -69,6 +69,19 @@ struct PluginRegistry: Sendable {
         plugins.lazy.compactMap { $0.expectValid(context: context) }.first
     }
 
+    /// The values Tab offers after `option`, from the first plugin that has some.
+    func optionValues(_ option: String) -> [String]? {
+        plugins.lazy.compactMap { $0.optionValues(option) }.first
+    }
+
+    /// The values Tab offers for `set name`, from the plugin owning the setting.
+    func settingValues(_ name: String) -> [String]? {
+        plugins.lazy.compactMap { $0.settingValues(name) }.first
+    }
+
+    /// The names `show NAME` accepts beyond the settings.
+    var reportNames: [String] { plugins.flatMap(\.reportNames) }
+
     /// The plugins' parts of the REPL banner.
     var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
 

@@ -18,6 +18,14 @@ protocol ShellPlugin: Sendable {
     func show(_ name: String, context: CommandContext) -> CommandResult?
     /// Parts of the REPL banner after the model (`API key set`).
     func bannerNotes() -> [String]
+    /// The values Tab offers after `OPTION` (`--model`) in any command; `nil` when the plugin
+    /// has none.
+    func optionValues(_ option: String) -> [String]?
+    /// The values Tab offers for `set NAME` of a setting the plugin owns; `nil` when it does not
+    /// own `name`.
+    func settingValues(_ name: String) -> [String]?
+    /// The names `show NAME` accepts beyond the settings (`usage`).
+    var reportNames: [String] { get }
     /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
     /// when the plugin does not check validity.
     func expectValid(context: CommandContext) -> ExpectOutcome?
@@ -30,6 +38,9 @@ extension ShellPlugin {
     func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
     func bannerNotes() -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
+    func optionValues(_ option: String) -> [String]? { nil }
+    func settingValues(_ name: String) -> [String]? { nil }
+    var reportNames: [String] { [] }
 }
 
 /// What the command line tells the plugins about the run.
@@ -71,6 +82,8 @@ struct PluginCommand: Sendable {
     /// ``CommandRequest/arguments`` empty and the command expands ``CommandRequest/parsed``
     /// itself (`expect`, whose expansion errors count as failed expectations).
     var expandsArguments = true
+    /// What Tab offers for its arguments.
+    var completion: ArgumentCompletion = .none
     /// Runs the command.
     var run: @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
 }

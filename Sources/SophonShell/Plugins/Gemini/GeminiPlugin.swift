@@ -67,6 +67,18 @@ final class GeminiPlugin: ShellPlugin {
         return .failed(message: "$last does not match the schema: \(first)\(more)")
     }
 
+    /// Preset names and IDs, for `set model` and `--model`.
+    static let modelNames: [String] = GeminiModel.allPresets.map(\.id).sorted()
+
+    /// `--model ID`: the model names.
+    func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
+
+    /// `set model`: the model names.
+    func settingValues(_ name: String) -> [String]? { name == "model" ? Self.modelNames : nil }
+
+    /// `show usage`.
+    var reportNames: [String] { ["usage"] }
+
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
         let key = ((try? services?.apiKey()) ?? nil) != nil
@@ -118,6 +130,7 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "attach", usage: "attach FILE [FILE...] | attach clear",
                 summary: "media for the next ask or chat (PNG, JPEG, WebP, GIF, HEIC, PDF, text)",
+                completion: .files,
                 run: { request, context in try AttachCommand.run(request, context: context) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
