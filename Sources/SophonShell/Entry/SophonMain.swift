@@ -117,7 +117,7 @@ package enum SophonMain {
             let source = try ScriptFile.load(path)
             return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
         } catch {
-            runtime.io.printError("sophon: sophonrc: \(error.message)")
+            runtime.io.printError(ShellMessages.commandLine("sophonrc: \(error.message)"))
             return .next
         }
     }
@@ -128,13 +128,13 @@ package enum SophonMain {
         guard error.message.hasSuffix("no such file") else { return error.message }
         let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
         return "'\(path)' is neither a command nor a file"
-            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            + ShellMessages.didYouMean(suggestion)
     }
 
     private static func usageError(_ message: String, io: ShellIO) -> Int32 {
-        io.printError("sophon: \(message)")
+        io.printError(ShellMessages.commandLine(message))
         if message.hasPrefix("unknown option") || message.hasPrefix("option") {
-            io.printError("see 'sophon --help'")
+            io.printError(ShellMessages.seeHelp)
         }
         return ShellExitStatus.usage
     }

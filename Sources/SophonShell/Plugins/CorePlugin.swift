@@ -78,7 +78,7 @@ struct CorePlugin: ShellPlugin {
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
-        return .text("usage: \(command.usage)\n\(command.summary)" + details)
+        return .text(ShellMessages.usage(command.usage) + "\n\(command.summary)" + details)
     }
 
     static func pluginList(_ registry: PluginRegistry) -> String {

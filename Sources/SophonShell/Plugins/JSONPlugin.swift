@@ -55,10 +55,11 @@ enum ExtractCommand {
             return try select(from: found, schema: schema.schema, context: context)
         }
         for repair in found.flatMap(\.repairs) where repair.kind.changesValue {
-            context.io.printError("repair: \(repair)")
+            context.io.printError(ShellMessages.repair("\(repair)"))
         }
         guard found.count == 1, let single = found.first else {
-            context.io.printError("note: found \(found.count) JSON values; printing them as one array")
+            context.io.printError(
+                ShellMessages.note("found \(found.count) JSON values; printing them as one array"))
             return .value(.array(found.map(\.value)))
         }
         return .value(single.value)
@@ -72,7 +73,7 @@ enum ExtractCommand {
             throw CommandFailure(kind: .noJSONFound, message: "extract: no JSON value found in the text")
         }
         for repair in found[selection.index].repairs where repair.kind.changesValue {
-            context.io.printError("repair: \(repair)")
+            context.io.printError(ShellMessages.repair("\(repair)"))
         }
         if found.count > 1 {
             context.io.printError(
@@ -80,7 +81,7 @@ enum ExtractCommand {
                     + (selection.isValid ? "the first that matches the schema" : "the closest to the schema"))
         }
         for coercion in selection.coercions {
-            context.io.printError("coerced: \(coercion)")
+            context.io.printError(ShellMessages.coerced("\(coercion)"))
         }
         guard selection.isValid else {
             for violation in selection.violations { context.io.printError(violation.description) }
@@ -160,7 +161,8 @@ enum ExtractCommand {
                 message: "extract: \(name) is not text (a NUL byte at offset \(nul - data.startIndex))")
         }
         if let text = String(data: data, encoding: .utf8) { return text }
-        context.io.printError("note: \(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD")
+        context.io.printError(
+            ShellMessages.note("\(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD"))
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -37,7 +37,7 @@ struct PluginRegistry: Sendable {
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown command '\(shown)'"
         let suggestions = Suggestions.closest(to: name, in: commandNames)
-        if let first = suggestions.first { message += "; did you mean '\(first)'?" }
+        message += ShellMessages.didYouMean(suggestions.first)
         return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
     }
 

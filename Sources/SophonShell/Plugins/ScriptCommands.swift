@@ -23,7 +23,7 @@ enum ScriptCommands {
             }
             return .exit(status)
         default:
-            throw CommandFailure(kind: .usage, message: "usage: \(request.name) [N]")
+            throw CommandFailure(kind: .usage, message: ShellMessages.usage("\(request.name) [N]"))
         }
     }
 

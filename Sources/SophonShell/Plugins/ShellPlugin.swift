@@ -135,7 +135,7 @@ struct CommandContext: Sendable {
     /// `help` shows), then `hint` in parentheses.
     func usageFailure(_ name: String, hint: String? = nil) -> CommandFailure {
         let usage = registry.command(named: name)?.usage ?? name
-        return CommandFailure(kind: .usage, message: "usage: \(usage)" + (hint.map { " (\($0))" } ?? ""))
+        return CommandFailure(kind: .usage, message: ShellMessages.usage(usage, hint: hint))
     }
 
     /// `path` resolved against ``directory`` unless it is absolute.

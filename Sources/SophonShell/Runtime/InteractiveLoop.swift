@@ -37,7 +37,9 @@ enum InteractiveLoop {
                     do {
                         try source.record(text)
                     } catch {
-                        if !warnedAboutHistory { runtime.io.printError("warning: history: \(error)") }
+                        if !warnedAboutHistory {
+                            runtime.io.printError(ShellMessages.warning("history: \(error)"))
+                        }
                         warnedAboutHistory = true
                     }
                 }
@@ -47,7 +49,7 @@ enum InteractiveLoop {
                         await runtime.run(ShellSource(name: "<interactive>", text: text), directory: ".")
                     }
                 } catch {
-                    runtime.io.printError("interrupted")
+                    runtime.io.printError(ShellMessages.interrupted)
                     continue
                 }
                 if case .stop(let status) = flow { return status ?? ShellExitStatus.success }

@@ -102,8 +102,9 @@ final class ShellRuntime: CommandHost {
                 format: format)
         } catch is CancellationError {
             report(
-                CommandFailure(kind: .interrupted, message: "interrupted"), text: command.text,
-                rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line),
+                CommandFailure(kind: .interrupted, message: ShellMessages.interrupted), text: command.text,
+                rendered: ShellDiagnostic.rendered(
+                    ShellMessages.interrupted, sourceName: location, line: command.line),
                 format: format)
         } catch {
             let failure = CommandFailure(kind: .internalError, message: "\(error)")

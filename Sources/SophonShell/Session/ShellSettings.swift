@@ -129,9 +129,7 @@ struct ShellSettings: Sendable, Equatable {
     private static func unknown(_ name: String) -> CommandFailure {
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown setting '\(shown)'"
-        if let suggestion = Suggestions.closest(to: name, in: names).first {
-            message += "; did you mean '\(suggestion)'?"
-        }
+        message += ShellMessages.didYouMean(Suggestions.closest(to: name, in: names).first)
         return CommandFailure(kind: .unknownSetting, message: message)
     }
 }

@@ -90,7 +90,9 @@ enum AskCommands {
             if let schema, !options.noSchema {
                 let result = try await client.generateJSON(
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
-                for coercion in result.coercions { context.io.printError("coerced: \(coercion)") }
+                for coercion in result.coercions {
+                    context.io.printError(ShellMessages.coerced("\(coercion)"))
+                }
                 let envelope = GeminiCall.finish(
                     model: result.modelID, requested: requested, usage: result.usage,
                     retries: result.retryCount,

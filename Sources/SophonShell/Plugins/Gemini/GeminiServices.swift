@@ -58,11 +58,11 @@ final class GeminiServices: Sendable {
             if let replay = options.replayTape {
                 transport = try GeminiTapeReplayer(
                     contentsOf: URL(fileURLWithPath: replay), baseURL: baseURL,
-                    warning: { output.printError("warning: \(replay): \($0)") })
+                    warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
                 transport = try GeminiTapeRecorder(
                     wrapping: URLSessionTransport(), tapeURL: URL(fileURLWithPath: record), baseURL: baseURL,
-                    secrets: [], warning: { output.printError("warning: \(record): \($0)") })
+                    secrets: [], warning: { output.printError(ShellMessages.warning("\(record): \($0)")) })
             } else {
                 transport = URLSessionTransport()
             }

@@ -18,7 +18,8 @@ enum KeyCommands {
                 let source = try keychain.save(secret)
                 if context.mode == .interactive { context.io.printError("saved the key to \(source)") }
                 if let active = try? services.apiKey(), case .environment(let variable) = active.source {
-                    context.io.printError("note: \(variable) is set and takes precedence over the saved key")
+                    context.io.printError(
+                        ShellMessages.note("\(variable) is set and takes precedence over the saved key"))
                 }
             } catch {
                 throw CommandFailure(kind: .keyStoreError, message: "key set: \(error)")
@@ -38,7 +39,7 @@ enum KeyCommands {
         case ["delete"]:
             do {
                 let deleted = try keychain.delete()
-                if !deleted { context.io.printError("note: no key was stored") }
+                if !deleted { context.io.printError(ShellMessages.note("no key was stored")) }
             } catch {
                 throw CommandFailure(kind: .keyStoreError, message: "key delete: \(error)")
             }

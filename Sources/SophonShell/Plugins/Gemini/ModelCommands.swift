@@ -13,7 +13,8 @@ enum ModelCommands {
         let save = words.contains("--save")
         let names = words.filter { $0 != "--save" }
         guard names.count == 1, let name = names.first, !name.isEmpty else {
-            throw CommandFailure(kind: .usage, message: "usage: set model PRESET | ID | custom:ID [--save]")
+            throw CommandFailure(
+                kind: .usage, message: ShellMessages.usage("set model PRESET | ID | custom:ID [--save]"))
         }
         let requested = GeminiModel(selection: name)
         guard GeminiModel.isWellFormedID(requested.id) else {
@@ -27,10 +28,11 @@ enum ModelCommands {
             }
             context.io.printError(notice)
         } else if requested.id != name {
-            context.io.printError("note: \(name) is \(requested.id)")
+            context.io.printError(ShellMessages.note("\(name) is \(requested.id)"))
         }
         if requested.isDeprecated, let successor = requested.successor {
-            context.io.printError("note: \(requested.id) is deprecated; its successor is \(successor.id)")
+            context.io.printError(
+                ShellMessages.note("\(requested.id) is deprecated; its successor is \(successor.id)"))
         }
         context.session.withState { $0.settings.model = requested.id }
         if save {

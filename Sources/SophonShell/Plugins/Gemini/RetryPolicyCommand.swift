@@ -88,9 +88,7 @@ enum RetryPolicyCommand {
             let keys = [
                 "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
             ]
-            if let close = Suggestions.closest(to: key, in: keys).first {
-                message += "; did you mean '\(close)'?"
-            }
+            message += ShellMessages.didYouMean(Suggestions.closest(to: key, in: keys).first)
             throw CommandFailure(kind: .usage, message: message)
         }
     }

@@ -37,7 +37,7 @@ enum SchemaCommands {
 
     private static func set(_ spec: String, context: CommandContext) throws -> CommandResult {
         let loaded = try SchemaSource.load(spec, command: "schema", context: context)
-        for note in loaded.notes { context.io.printError("note: \(note)") }
+        for note in loaded.notes { context.io.printError(ShellMessages.note("\(note)")) }
         let problems = loaded.schema.apiProblems()
         if let first = problems.first {
             throw CommandFailure(
