@@ -8,7 +8,7 @@ let package = Package(
     products: [
         .library(name: "SophonCore", targets: ["SophonCore"]),
         .library(name: "SophonGemini", targets: ["SophonGemini"]),
-        .executable(name: "sophon", targets: ["SophonShell"]),
+        .executable(name: "sophon", targets: ["sophon"]),
     ],
     targets: [
         .target(name: "SophonCore"),
@@ -22,10 +22,13 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        .executableTarget(
+        // The shell as a library: the language, runtime, plugins and terminal.
+        .target(
             name: "SophonShell",
             dependencies: ["SophonCore", "SophonGemini", "CEdit"]
         ),
+        // The `sophon` executable: a few lines around `SophonMain.run`.
+        .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
         // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
         .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
         // Not shipped: the fault soak behind scripts/soak (docs/reliability.md).

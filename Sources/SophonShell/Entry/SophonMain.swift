@@ -1,21 +1,13 @@
 import Foundation
 import SophonCore
-import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
-enum SophonMain {
-    /// Exit statuses (PRODUCT.md §4).
-    enum ExitStatus {
-        static let success: Int32 = 0
-        static let failure: Int32 = 1
-        static let usage: Int32 = 2
-        static let interrupted: Int32 = 130
-    }
-
+package enum SophonMain {
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
-    static func run(arguments: [String], io: ShellIO) async -> Int32 {
-        let commandNames = Set(PluginRegistry.standard(gemini: nil).commandNames)
-        let plugins = ExternalPluginHost(builtInNames: commandNames.sorted(), stderr: io.stderr)
+    package static func run(arguments: [String], io: ShellIO) async -> Int32 {
+        let registry = PluginRegistry.standard()
+        let commandNames = Set(registry.commandNames)
+        let plugins = ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
         var invocation: Invocation
         do {
             let isCommand = { (word: String) in commandNames.contains(word) || plugins.isPluginName(word) }
@@ -29,39 +21,46 @@ enum SophonMain {
         switch invocation.action {
         case .version:
             io.printLine(HelpText.version)
-            return ExitStatus.success
+            return ShellExitStatus.success
         case .help:
-            io.stdout.write(HelpText.usage(.standard(gemini: nil)))
-            return ExitStatus.success
+            io.stdout.write(HelpText.usage(registry))
+            return ShellExitStatus.success
         default:
             break
         }
-        if let model = invocation.model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
-            return usageError("--model: '\(model)' is not a valid model ID", io: io)
-        }
-        let services: GeminiServices
         do {
-            services = try GeminiServices(
-                options: .init(
+            try registry.start(
+                PluginRunOptions(
                     verbose: invocation.verbose, recordTape: invocation.recordTape,
-                    replayTape: invocation.replayTape),
+                    replayTape: invocation.replayTape, model: invocation.model),
                 io: io)
         } catch {
             return usageError(error.message, io: io)
         }
-        let registry = PluginRegistry.standard(gemini: services)
-        switch invocation.action {
-        case .version, .help:
-            return ExitStatus.success
-        case .oneCommand(let name, let arguments):
-            InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(
-                invocation, registry: registry, plugins: plugins, io: io, mode: .oneCommand)
-            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
-                return runtime.finish(exitStatus: status)
-            }
+        let plan: RunPlan
+        do {
+            plan = try RunPlan(invocation)
+        } catch {
+            return usageError(scriptError(error.path, error.error, registry: registry), io: io)
+        }
+        if plan.exitOnInterrupt == .beforeStartupFile { InterruptSignal.installExitOnInterrupt() }
+        let runtime = makeRuntime(
+            invocation, registry: registry, plugins: plugins, io: io, mode: plan.mode,
+            readSecret: plan.readSecret)
+        if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
+            if case .interactive = plan.input { return status ?? ShellExitStatus.success }
+            return runtime.finish(exitStatus: status)
+        }
+        if plan.exitOnInterrupt == .afterStartupFile { InterruptSignal.installExitOnInterrupt() }
+        return await run(plan.input, runtime: runtime, useHistory: invocation.useHistory)
+    }
+
+    /// Runs the mode-specific input of a run whose runtime is set up and whose `sophonrc` ran.
+    private static func run(_ input: RunPlan.Input, runtime: ShellRuntime, useHistory: Bool) async -> Int32 {
+        switch input {
+        case .command(let name, let arguments):
             guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
-                return ExitStatus.usage
+                return ShellExitStatus.usage
             }
             let request = CommandRequest(
                 name: name, arguments: parsed.arguments.compactMap(\.literalText),
@@ -70,48 +69,18 @@ enum SophonMain {
             let flow = await runtime.runOneCommand(request)
             if case .stop(let status) = flow { return runtime.finish(exitStatus: status) }
             return runtime.finish()
-        case .scripts(let scripts):
-            var sources: [(ShellSource, String)] = []
-            for script in scripts {
-                switch script {
-                case .line(let text, let index):
-                    sources.append((ShellSource(name: "-c:\(index)", text: text), "."))
-                case .file(let path):
-                    do {
-                        sources.append((try ScriptFile.load(path), ScriptFile.directory(of: path)))
-                    } catch {
-                        return usageError(scriptError(path, error, registry: registry), io: io)
-                    }
-                }
-            }
-            let runtime = makeRuntime(invocation, registry: registry, plugins: plugins, io: io, mode: .script)
-            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
-                return runtime.finish(exitStatus: status)
-            }
-            if !invocation.stayInteractive { InterruptSignal.installExitOnInterrupt() }
+        case .sources(let sources, let thenInteractive):
             for (source, directory) in sources {
                 if case .stop(let status) = await runtime.run(source, directory: directory) {
                     return runtime.finish(exitStatus: status)
                 }
             }
-            guard invocation.stayInteractive else { return runtime.finish() }
-            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
-        case .standardInput where LineReaderFactory.currentMode() != .nonInteractive:
-            let runtime = makeRuntime(
-                invocation, registry: registry, plugins: plugins, io: io, mode: .interactive)
-            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
-                return status ?? ExitStatus.success
-            }
-            return await InteractiveLoop.run(runtime: runtime, useHistory: invocation.useHistory)
+            guard thenInteractive else { return runtime.finish() }
+            return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
+        case .interactive:
+            return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
         case .standardInput:
-            InterruptSignal.installExitOnInterrupt()
-            let runtime = makeRuntime(
-                invocation, registry: registry, plugins: plugins, io: io, mode: .script,
-                readSecret: ShellRuntime.readNextScriptLine)
-            if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
-                return runtime.finish(exitStatus: status)
-            }
-            let data = io.readAllInput()
+            let data = runtime.io.readAllInput()
             let source = ShellSource(name: "<stdin>", bytes: Array(data))
             if case .stop(let status) = await runtime.run(source, directory: ".") {
                 return runtime.finish(exitStatus: status)
@@ -120,26 +89,20 @@ enum SophonMain {
         }
     }
 
-    /// The runtime for this invocation, with the command-line flags applied to the session.
+    /// The runtime for this invocation, with the plugins' defaults and the command-line flags
+    /// applied to the session.
     private static func makeRuntime(
         _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO,
-        mode: RunMode,
-        readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput
+        mode: RunMode, readSecret: @escaping @Sendable (String) -> String?
     ) -> ShellRuntime {
         var settings = ShellSettings()
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        let services = registry.plugins.lazy.compactMap { ($0 as? GeminiPlugin)?.services }.first
-        if let saved = services.flatMap({
-            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
-        }) {
-            settings.model = GeminiModel(selection: saved).id
-        }
-        if let model = invocation.model { settings.model = GeminiModel(selection: model).id }
+        registry.configure(&settings)
         return ShellRuntime(
             registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
-            gemini: services, readSecret: readSecret, externalPlugins: plugins)
+            readSecret: readSecret, externalPlugins: plugins)
     }
 
     /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.
@@ -154,7 +117,7 @@ enum SophonMain {
             let source = try ScriptFile.load(path)
             return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
         } catch {
-            runtime.io.printError("sophon: sophonrc: \(error.message)")
+            runtime.io.printError(ShellMessages.commandLine("sophonrc: \(error.message)"))
             return .next
         }
     }
@@ -165,14 +128,14 @@ enum SophonMain {
         guard error.message.hasSuffix("no such file") else { return error.message }
         let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
         return "'\(path)' is neither a command nor a file"
-            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            + ShellMessages.didYouMean(suggestion)
     }
 
     private static func usageError(_ message: String, io: ShellIO) -> Int32 {
-        io.printError("sophon: \(message)")
+        io.printError(ShellMessages.commandLine(message))
         if message.hasPrefix("unknown option") || message.hasPrefix("option") {
-            io.printError("see 'sophon --help'")
+            io.printError(ShellMessages.seeHelp)
         }
-        return ExitStatus.usage
+        return ShellExitStatus.usage
     }
 }

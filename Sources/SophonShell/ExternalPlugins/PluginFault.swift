@@ -31,16 +31,16 @@ enum PluginFault: Error, Sendable, Equatable {
     }
 
     /// lowerCamelCase kind for `--json` error objects.
-    var kind: String {
+    var kind: ShellErrorKind {
         switch self {
-        case .notFound: "pluginNotFound"
-        case .startFailed: "pluginStartFailed"
-        case .exited: "pluginExited"
-        case .notJSON, .badMessage, .unknownID, .badHandshake: "pluginProtocolError"
-        case .timedOut: "pluginTimeout"
-        case .versionMismatch: "pluginVersionMismatch"
-        case .refused: "pluginRefused"
-        case .commandFailed: "pluginError"
+        case .notFound: .pluginNotFound
+        case .startFailed: .pluginStartFailed
+        case .exited: .pluginExited
+        case .notJSON, .badMessage, .unknownID, .badHandshake: .pluginProtocolError
+        case .timedOut: .pluginTimeout
+        case .versionMismatch: .pluginVersionMismatch
+        case .refused: .pluginRefused
+        case .commandFailed: .pluginError
         }
     }
 

@@ -43,7 +43,7 @@ enum PluginProtocol {
     static func sessionView(_ session: ShellSession) -> JSONValue {
         let state = session.withState { $0 }
         var members = [JSONMember("model", .string(state.settings.model))]
-        if let schema = state.schema { members.append(JSONMember("schema", schema.jsonValue)) }
+        members += session.pluginSessionViewMembers
         if let last = state.last { members.append(JSONMember("last", last)) }
         let variables = state.variables.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }
         members.append(JSONMember("variables", .object(variables)))

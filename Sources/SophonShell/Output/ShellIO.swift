@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// Where a text stream goes: the process's stdout or stderr, or a buffer in tests.
-protocol ShellTextSink: Sendable {
+package protocol ShellTextSink: Sendable {
     /// Writes `text` as UTF-8, unchanged (no newline is added).
     func write(_ text: String)
 }
 
 /// The standard input, output and error of one shell run. Commands never touch
 /// `FileHandle.standard*` directly, so tests can capture everything.
-struct ShellIO: Sendable {
+package struct ShellIO: Sendable {
     /// Results.
     var stdout: any ShellTextSink
     /// Errors, warnings, notices, repairs and logs.
@@ -18,7 +18,7 @@ struct ShellIO: Sendable {
     var readAllInput: @Sendable () -> Data
 
     /// The process's own standard streams.
-    static let standard = ShellIO(
+    package static let standard = ShellIO(
         stdout: FileDescriptorSink(descriptor: STDOUT_FILENO),
         stderr: FileDescriptorSink(descriptor: STDERR_FILENO),
         readAllInput: { FileHandle.standardInput.readDataToEndOfFile() }
@@ -32,13 +32,15 @@ struct ShellIO: Sendable {
 }
 
 /// Writes to a file descriptor, retrying short writes and `EINTR`.
-struct FileDescriptorSink: ShellTextSink {
-    let descriptor: Int32
+package struct FileDescriptorSink: ShellTextSink {
+    package let descriptor: Int32
+
+    package init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// The first failed write of the process: the descriptor and its `errno`.
-    static let firstFailure = Mutex<(descriptor: Int32, code: Int32)?>(nil)
+    package static let firstFailure = Mutex<(descriptor: Int32, code: Int32)?>(nil)
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

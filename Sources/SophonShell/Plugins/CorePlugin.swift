@@ -8,12 +8,25 @@ struct CorePlugin: ShellPlugin {
         [
             PluginCommand(
                 name: "help", usage: "help [COMMAND]", summary: "list commands, or show how to use one",
+                completion: .custom { earlier, registry in
+                    earlier.isEmpty ? .words(registry.commandNames.sorted()) : .none
+                },
                 run: { request, context in try await CorePlugin.help(request.arguments, context: context) }),
             PluginCommand(
                 name: "set", usage: "set KEY VALUE", summary: "change a setting (see 'show')",
+                completion: .custom { earlier, registry in
+                    switch earlier.count {
+                    case 0: .words(ShellSettings.names)
+                    case 1: registry.settingValues(earlier[0]).map(ArgumentCompletion.words) ?? .none
+                    default: .none
+                    }
+                },
                 run: { request, context in try SessionCommands.set(request, context: context) }),
             PluginCommand(
                 name: "show", usage: "show [KEY]", summary: "print the settings, or one of them",
+                completion: .custom { earlier, registry in
+                    earlier.isEmpty ? .words(ShellSettings.names + registry.reportNames) : .none
+                },
                 run: { request, context in try SessionCommands.show(request, context: context) }),
             PluginCommand(
                 name: "let", usage: "let NAME = VALUE",
@@ -28,18 +41,25 @@ struct CorePlugin: ShellPlugin {
                 run: { request, context in try ExpectCommand.run(request, context: context) }),
             PluginCommand(
                 name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",
-                run: { request, _ in try await ScriptCommands.sleep(request) }),
+                run: { request, context in try await ScriptCommands.sleep(request, context: context) }),
             PluginCommand(
                 name: "source", usage: "source FILE",
                 summary: "run a script (relative to this script's folder)",
+                completion: .files,
                 run: { request, context in try await ScriptCommands.source(request, context: context) }),
             PluginCommand(
                 name: "save", usage: "save FILE", summary: "write this session's commands as a script",
+                completion: .files,
                 run: { request, context in try ScriptCommands.save(request, context: context) }),
             PluginCommand(
                 name: "plugins", usage: "plugins", summary: "list the loaded plugins and their commands",
                 run: { _, context in .text(await context.runtime.pluginListing()) }),
-            PluginManagementCommand.command,
+            PluginCommand(
+                name: "plugin", usage: "plugin load PATH | plugin unload NAME",
+                summary: "start an external plugin from a file, or stop one",
+                completion: .custom { earlier, _ in earlier == ["load"] ? .files : .none },
+                run: { request, context in try await context.runtime.managePlugins(request, context: context)
+                }),
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),
@@ -54,11 +74,11 @@ struct CorePlugin: ShellPlugin {
             return .text(String(HelpText.commandList(await context.runtime.allPlugins()).dropLast()))
         }
         guard arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: help [COMMAND]")
+            throw context.usageFailure("help")
         }
         let command = try await context.runtime.resolveCommand(named: name)
-        let details = context.runtime.externalPlugins.helpText(for: name).map { "\n\n" + $0 } ?? ""
-        return .text("usage: \(command.usage)\n\(command.summary)" + details)
+        let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
+        return .text(ShellMessages.usage(command.usage) + "\n\(command.summary)" + details)
     }
 
     static func pluginList(_ registry: PluginRegistry) -> String {

@@ -34,13 +34,13 @@ enum ExtractCommand {
             switch option {
             case "--schema":
                 guard let spec = words.popFirst() else {
-                    throw CommandFailure(kind: "usage", message: "extract: --schema needs a SPEC")
+                    throw CommandFailure(kind: .usage, message: "extract: --schema needs a SPEC")
                 }
                 schemaSpec = spec
             case let other where other.hasPrefix("--schema="):
                 schemaSpec = String(other.dropFirst("--schema=".count))
             default:
-                throw CommandFailure(kind: "usage", message: "extract: unknown option '\(option)'")
+                throw CommandFailure(kind: .usage, message: "extract: unknown option '\(option)'")
             }
         }
         let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }
@@ -49,16 +49,17 @@ enum ExtractCommand {
         do {
             found = try LLMJSONExtractor().extract(from: text)
         } catch {
-            throw CommandFailure(kind: "noJSONFound", message: "extract: \(error)")
+            throw CommandFailure(kind: .noJSONFound, message: "extract: \(error)")
         }
         if let schema {
             return try select(from: found, schema: schema.schema, context: context)
         }
         for repair in found.flatMap(\.repairs) where repair.kind.changesValue {
-            context.io.printError("repair: \(repair)")
+            context.io.printError(ShellMessages.repair("\(repair)"))
         }
         guard found.count == 1, let single = found.first else {
-            context.io.printError("note: found \(found.count) JSON values; printing them as one array")
+            context.io.printError(
+                ShellMessages.note("found \(found.count) JSON values; printing them as one array"))
             return .value(.array(found.map(\.value)))
         }
         return .value(single.value)
@@ -69,10 +70,10 @@ enum ExtractCommand {
         from found: [ExtractedJSON], schema: GeminiSchema, context: CommandContext
     ) throws -> CommandResult {
         guard let selection = schema.selectCandidate(from: found.map(\.value)) else {
-            throw CommandFailure(kind: "noJSONFound", message: "extract: no JSON value found in the text")
+            throw CommandFailure(kind: .noJSONFound, message: "extract: no JSON value found in the text")
         }
         for repair in found[selection.index].repairs where repair.kind.changesValue {
-            context.io.printError("repair: \(repair)")
+            context.io.printError(ShellMessages.repair("\(repair)"))
         }
         if found.count > 1 {
             context.io.printError(
@@ -80,13 +81,13 @@ enum ExtractCommand {
                     + (selection.isValid ? "the first that matches the schema" : "the closest to the schema"))
         }
         for coercion in selection.coercions {
-            context.io.printError("coerced: \(coercion)")
+            context.io.printError(ShellMessages.coerced("\(coercion)"))
         }
         guard selection.isValid else {
             for violation in selection.violations { context.io.printError(violation.description) }
             let count = selection.violations.count
             throw CommandFailure(
-                kind: "schemaMismatch",
+                kind: .schemaMismatch,
                 message: "extract: no value matches the schema (\(count) violation\(count == 1 ? "" : "s"))")
         }
         return .value(selection.value)
@@ -97,7 +98,7 @@ enum ExtractCommand {
         let joined = arguments.joined(separator: " ")
         if joined.isEmpty {
             guard context.mode == .oneCommand else {
-                throw CommandFailure(kind: "usage", message: "usage: extract [--schema SPEC] [TEXT | @FILE]")
+                throw context.usageFailure("extract")
             }
             return try decode(context.io.readAllInput(), from: "stdin", context: context)
         }
@@ -118,19 +119,19 @@ enum ExtractCommand {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
             throw CommandFailure(
-                kind: "fileError", message: "\(command): cannot read '\(path)': no such file")
+                kind: .fileError, message: "\(command): cannot read '\(path)': no such file")
         }
         if attributes[.type] as? FileAttributeType == .typeDirectory {
-            throw CommandFailure(kind: "fileError", message: "\(command): '\(path)' is a directory")
+            throw CommandFailure(kind: .fileError, message: "\(command): '\(path)' is a directory")
         }
         if let size = attributes[.size] as? Int, size > limit {
             throw CommandFailure(
-                kind: "fileError",
+                kind: .fileError,
                 message: "\(command): '\(path)' is \(size) bytes; the limit is \(limit) bytes")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw CommandFailure(
-                kind: "fileError", message: "\(command): cannot read '\(path)': permission denied")
+                kind: .fileError, message: "\(command): cannot read '\(path)': permission denied")
         }
         defer { try? handle.close() }
         let data: Data
@@ -139,12 +140,12 @@ enum ExtractCommand {
             data = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
             throw CommandFailure(
-                kind: "fileError", message: "\(command): cannot read '\(path)': \(error.localizedDescription)"
+                kind: .fileError, message: "\(command): cannot read '\(path)': \(error.localizedDescription)"
             )
         }
         guard data.count <= limit else {
             throw CommandFailure(
-                kind: "fileError", message: "\(command): '\(path)' is more than \(limit) bytes, the limit")
+                kind: .fileError, message: "\(command): '\(path)' is more than \(limit) bytes, the limit")
         }
         return data
     }
@@ -156,11 +157,12 @@ enum ExtractCommand {
         if let nul = data.firstIndex(of: 0) {
             // Model text never holds a NUL byte: this is a binary file, not a reply to repair.
             throw CommandFailure(
-                kind: "noJSONFound",
+                kind: .noJSONFound,
                 message: "extract: \(name) is not text (a NUL byte at offset \(nul - data.startIndex))")
         }
         if let text = String(data: data, encoding: .utf8) { return text }
-        context.io.printError("note: \(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD")
+        context.io.printError(
+            ShellMessages.note("\(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD"))
         return String(decoding: data, as: UTF8.self)
     }
 }

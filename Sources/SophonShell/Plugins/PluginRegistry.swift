@@ -37,17 +37,61 @@ struct PluginRegistry: Sendable {
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown command '\(shown)'"
         let suggestions = Suggestions.closest(to: name, in: commandNames)
-        if let first = suggestions.first { message += "; did you mean '\(first)'?" }
-        return CommandFailure(kind: "unknownCommand", message: message + " (see 'help')")
+        message += ShellMessages.didYouMean(suggestions.first)
+        return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
     }
 
-    /// The registry with the built-in plugins: core, json and gemini (whose commands need the
-    /// run's `services`; `nil` is enough for reading the command line).
-    static func standard(gemini services: GeminiServices?) -> PluginRegistry {
+    /// Starts every plugin for the run (in registration order; the first failure stops).
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
+        for plugin in plugins { try plugin.start(options, io: io) }
+    }
+
+    /// New-session settings with every plugin's defaults applied.
+    func configure(_ settings: inout ShellSettings) {
+        for plugin in plugins { plugin.configure(&settings) }
+    }
+
+    /// `set NAME WORDS...` by the plugin owning `name`; `nil` when none does.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        for plugin in plugins {
+            if let result = try plugin.set(name, words, context: context) { return result }
+        }
+        return nil
+    }
+
+    /// `show NAME` by the plugin owning `name`; `nil` when none does.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        plugins.lazy.compactMap { $0.show(name, context: context) }.first
+    }
+
+    /// `expect valid` by the first plugin that checks validity; `nil` when none does.
+    func expectValid(context: CommandContext) -> ExpectOutcome? {
+        plugins.lazy.compactMap { $0.expectValid(context: context) }.first
+    }
+
+    /// The values Tab offers after `option`, from the first plugin that has some.
+    func optionValues(_ option: String) -> [String]? {
+        plugins.lazy.compactMap { $0.optionValues(option) }.first
+    }
+
+    /// The values Tab offers for `set name`, from the plugin owning the setting.
+    func settingValues(_ name: String) -> [String]? {
+        plugins.lazy.compactMap { $0.settingValues(name) }.first
+    }
+
+    /// The names `show NAME` accepts beyond the settings.
+    var reportNames: [String] { plugins.flatMap(\.reportNames) }
+
+    /// The plugins' parts of the REPL banner.
+    var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
+
+    /// The registry with the built-in plugins: core, json and gemini (which ``start(_:io:)``
+    /// gives the run's services).
+    static func standard() -> PluginRegistry {
         var registry = PluginRegistry()
         registry.register(CorePlugin())
         registry.register(JSONPlugin())
-        registry.register(GeminiPlugin(services: services))
+        registry.register(GeminiPlugin())
         return registry
     }
 }

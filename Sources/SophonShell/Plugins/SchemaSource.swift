@@ -23,27 +23,27 @@ enum SchemaSource {
             do {
                 return Loaded(schema: try GeminiSchema.parseSpec(trimmed), notes: [])
             } catch {
-                throw CommandFailure(kind: "schemaError", message: "\(command): \(error)")
+                throw CommandFailure(kind: .schemaError, message: "\(command): \(error)")
             }
         }
         let path = context.resolve(String(trimmed.dropFirst()))
         let data = try ExtractCommand.readFile(path, command: command, limit: maximumFileBytes)
         guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure(kind: "schemaError", message: "\(command): '\(path)' is not valid UTF-8")
+            throw CommandFailure(kind: .schemaError, message: "\(command): '\(path)' is not valid UTF-8")
         }
         let document: JSONValue
         do {
             document = try JSONValue(parsing: text)
         } catch {
             throw CommandFailure(
-                kind: "schemaError",
+                kind: .schemaError,
                 message: "\(command): \(path):\(error.line):\(error.column): \(error.message)")
         }
         do {
             let loaded = try GeminiSchemaDocument(document)
             return Loaded(schema: loaded.schema, notes: loaded.notes.map(\.description))
         } catch {
-            throw CommandFailure(kind: "schemaError", message: "\(command): \(path): \(error)")
+            throw CommandFailure(kind: .schemaError, message: "\(command): \(path): \(error)")
         }
     }
 }

@@ -3,9 +3,12 @@ import SophonCore
 
 /// `sleep`, `source`, `save`, `exit`/`quit`.
 enum ScriptCommands {
-    static func sleep(_ request: CommandRequest) async throws -> CommandResult {
+    /// The deepest `source` nesting allowed.
+    static let maximumSourceDepth = 16
+
+    static func sleep(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         guard request.arguments.count == 1, let duration = DurationParser.parse(request.arguments[0]) else {
-            throw CommandFailure(kind: "usage", message: "usage: sleep DURATION (for example 500ms, 2s, 1m)")
+            throw context.usageFailure("sleep", hint: "for example 500ms, 2s, 1m")
         }
         try await Task.sleep(for: duration)
         return .none
@@ -16,29 +19,29 @@ enum ScriptCommands {
         case 0: return .exit(nil)
         case 1:
             guard let status = Int32(request.arguments[0]), (0...255).contains(status) else {
-                throw CommandFailure(kind: "usage", message: "\(request.name): expected a status in 0...255")
+                throw CommandFailure(kind: .usage, message: "\(request.name): expected a status in 0...255")
             }
             return .exit(status)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: \(request.name) [N]")
+            throw CommandFailure(kind: .usage, message: ShellMessages.usage("\(request.name) [N]"))
         }
     }
 
     static func source(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         guard request.arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: source FILE")
+            throw context.usageFailure("source")
         }
-        guard context.depth < ShellRuntime.maximumSourceDepth else {
+        guard context.depth < maximumSourceDepth else {
             throw CommandFailure(
-                kind: "sourceTooDeep",
-                message: "source: nested more than \(ShellRuntime.maximumSourceDepth) levels deep")
+                kind: .sourceTooDeep,
+                message: "source: nested more than \(maximumSourceDepth) levels deep")
         }
         let path = context.resolve(request.arguments[0])
         let source: ShellSource
         do {
             source = try ScriptFile.load(path)
         } catch {
-            throw CommandFailure(kind: "fileError", message: "source: \(error.message)")
+            throw CommandFailure(kind: .fileError, message: "source: \(error.message)")
         }
         let flow = await context.runtime.run(
             source, directory: ScriptFile.directory(of: path), depth: context.depth + 1, recorded: false)
@@ -48,24 +51,24 @@ enum ScriptCommands {
 
     static func save(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard request.arguments.count == 1 else {
-            throw CommandFailure(kind: "usage", message: "usage: save FILE")
+            throw context.usageFailure("save")
         }
         let path = request.arguments[0]
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CommandFailure(kind: "fileError", message: "save: '\(path)' is a directory")
+            throw CommandFailure(kind: .fileError, message: "save: '\(path)' is a directory")
         }
         let folder = ScriptFile.directory(of: path)
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw CommandFailure(kind: "fileError", message: "save: the folder '\(folder)' does not exist")
+            throw CommandFailure(kind: .fileError, message: "save: the folder '\(folder)' does not exist")
         }
         let commands = context.session.withState { $0.succeededCommands }
         let text = commands.map { $0 + "\n" }.joined()
         do {
             try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure(kind: "fileError", message: "save: \(error)")
+            throw CommandFailure(kind: .fileError, message: "save: \(error)")
         }
         return .none
     }

@@ -4,12 +4,12 @@ import SophonCore
 enum SessionCommands {
     static func set(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard request.arguments.count >= 2 else {
-            throw CommandFailure(kind: "usage", message: "usage: set KEY VALUE")
+            throw context.usageFailure("set")
         }
         let name = request.arguments[0]
-        if name == "model" {
-            return try ModelCommands.set(
-                Array(request.arguments.dropFirst()), context: context, services: context.runtime.gemini)
+        if let result = try context.registry.set(name, Array(request.arguments.dropFirst()), context: context)
+        {
+            return result
         }
         let value = request.arguments.dropFirst().joined(separator: " ")
         try context.session.withState { state in try state.settings.set(name, to: value) }
@@ -24,26 +24,22 @@ enum SessionCommands {
                 ShellSettings.names.map { name in
                     "\(name): \((try? settings.value(of: name)) ?? "")"
                 }.joined(separator: "\n"))
-        case 1 where request.arguments[0] == "usage":
-            let (usage, calls) = context.session.withState { ($0.gemini.usage, $0.gemini.calls) }
-            return .text(
-                "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
-                    + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
         case 1:
+            if let result = context.registry.show(request.arguments[0], context: context) { return result }
             return .text(try settings.value(of: request.arguments[0]))
         default:
-            throw CommandFailure(kind: "usage", message: "usage: show [KEY]")
+            throw context.usageFailure("show")
         }
     }
 
     /// `let NAME = VALUE` by the rules of PRODUCT.md §5.
     static func assign(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard let assignment = request.parsed?.assignment else {
-            throw CommandFailure(kind: "usage", message: "usage: let NAME = VALUE")
+            throw context.usageFailure("let")
         }
         guard assignment.name != "last" else {
             throw CommandFailure(
-                kind: "usage", message: "let: 'last' is set by commands and cannot be assigned")
+                kind: .usage, message: "let: 'last' is set by commands and cannot be assigned")
         }
         let expander = ShellExpander(lookup: context.session.variable)
         let value: JSONValue

@@ -7,6 +7,57 @@ protocol ShellPlugin: Sendable {
     var name: String { get }
     /// The commands it provides.
     var commands: [PluginCommand] { get }
+    /// Prepares the plugin for a run with the command line's `options`, before any command
+    /// runs; a failure is a usage error (exit 2).
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError)
+    /// Sets the plugin's defaults in a new session's `settings` (a saved model).
+    func configure(_ settings: inout ShellSettings)
+    /// `set NAME WORDS...` for a setting the plugin owns; `nil` when it does not own `name`.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult?
+    /// `show NAME` for a report the plugin owns (`show usage`); `nil` when it does not own `name`.
+    func show(_ name: String, context: CommandContext) -> CommandResult?
+    /// Parts of the REPL banner after the model (`API key set`).
+    func bannerNotes() -> [String]
+    /// The values Tab offers after `OPTION` (`--model`) in any command; `nil` when the plugin
+    /// has none.
+    func optionValues(_ option: String) -> [String]?
+    /// The values Tab offers for `set NAME` of a setting the plugin owns; `nil` when it does not
+    /// own `name`.
+    func settingValues(_ name: String) -> [String]?
+    /// The names `show NAME` accepts beyond the settings (`usage`).
+    var reportNames: [String] { get }
+    /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
+    /// when the plugin does not check validity.
+    func expectValid(context: CommandContext) -> ExpectOutcome?
+}
+
+extension ShellPlugin {
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {}
+    func configure(_ settings: inout ShellSettings) {}
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? { nil }
+    func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
+    func bannerNotes() -> [String] { [] }
+    func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
+    func optionValues(_ option: String) -> [String]? { nil }
+    func settingValues(_ name: String) -> [String]? { nil }
+    var reportNames: [String] { [] }
+}
+
+/// What the command line tells the plugins about the run.
+struct PluginRunOptions: Sendable {
+    /// `--verbose`.
+    var verbose = false
+    /// `--record-tape FILE`.
+    var recordTape: String?
+    /// `--replay-tape FILE`.
+    var replayTape: String?
+    /// `--model ID`.
+    var model: String?
+}
+
+/// Why a plugin cannot start: a usage error before anything runs.
+struct PluginStartError: Error {
+    var message: String
 }
 
 /// How a command takes its arguments (PRODUCT.md §4, "Prompt-like arguments").
@@ -31,6 +82,8 @@ struct PluginCommand: Sendable {
     /// ``CommandRequest/arguments`` empty and the command expands ``CommandRequest/parsed``
     /// itself (`expect`, whose expansion errors count as failed expectations).
     var expandsArguments = true
+    /// What Tab offers for its arguments.
+    var completion: ArgumentCompletion = .none
     /// Runs the command.
     var run: @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
 }
@@ -62,7 +115,7 @@ enum RunMode: Sendable, Equatable {
 /// What a running command may use.
 struct CommandContext: Sendable {
     /// The runtime running the command: session, plugins, streams.
-    var runtime: ShellRuntime
+    var runtime: any CommandHost
     /// The folder relative paths in the command resolve against: the folder of the script
     /// holding the command, or the current directory for interactive, `-c` and stdin input.
     var directory: String
@@ -78,43 +131,15 @@ struct CommandContext: Sendable {
     /// The session's state.
     var session: ShellSession { runtime.session }
 
+    /// The usage error of command `name`: `usage: ` and the usage line of its definition (what
+    /// `help` shows), then `hint` in parentheses.
+    func usageFailure(_ name: String, hint: String? = nil) -> CommandFailure {
+        let usage = registry.command(named: name)?.usage ?? name
+        return CommandFailure(kind: .usage, message: ShellMessages.usage(usage, hint: hint))
+    }
+
     /// `path` resolved against ``directory`` unless it is absolute.
     func resolve(_ path: String) -> String {
         path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path
     }
-}
-
-/// What a command produced.
-enum CommandResult: Sendable, Equatable {
-    /// A state change, or a command that printed its own output.
-    case none
-    /// Text to print (`echo`, `show`); not a value, so `$last` stays.
-    case text(String)
-    /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
-    case value(JSONValue)
-    /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
-    case exit(Int32?)
-    /// The answer of a Gemini call: a value for `$last`, with what `--json` adds.
-    case reply(CallReply)
-}
-
-/// A Gemini call's answer as the shell prints it (PRODUCT.md §5 "Output").
-struct CallReply: Sendable, Equatable {
-    /// The value (`$last`): the decoded JSON of a structured answer, else the text as a string.
-    var value: JSONValue
-    /// Text printed instead of the value in pretty and raw output (a text answer); `nil`
-    /// prints the value.
-    var display: String?
-    /// Whether the text was already streamed to stdout as it arrived.
-    var alreadyPrinted = false
-    /// `--json` members: `model`, `usage`, `retries`.
-    var envelope: [JSONMember]
-}
-
-/// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).
-struct CommandFailure: Error, Sendable, Equatable {
-    /// lowerCamelCase name of the error (`usage`, `noJSONFound`, `unknownCommand`).
-    var kind: String
-    /// One readable line, without the `error: ` prefix.
-    var message: String
 }

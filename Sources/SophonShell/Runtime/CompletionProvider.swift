@@ -1,17 +1,13 @@
 import Foundation
-import SophonGemini
 
-/// Tab completion for the REPL (PRODUCT.md §4 "Plugins"): command names, setting names,
-/// model names, and file paths after `@` and for `source`, `save` and `attach`.
+/// Tab completion for the REPL (PRODUCT.md §4 "Plugins"): command names, file paths after
+/// `@`, option values the plugins offer (`--model`), and each command's own completion.
 struct CompletionProvider: Sendable {
     let registry: PluginRegistry
     /// External plugins: their command names and static argument completions.
     var externalPlugins: ExternalPluginHost?
     /// The folder relative paths complete in (the current directory).
     var directory = FileManager.default.currentDirectoryPath
-
-    /// Commands whose arguments are file paths.
-    static let fileCommands: Set<String> = ["source", "save", "attach"]
 
     /// Candidates for the word before the cursor: see ``LineCompleter``.
     func complete(line: String, cursor: Int) -> [String] {
@@ -30,25 +26,22 @@ struct CompletionProvider: Sendable {
         {
             return words.filter { $0.hasPrefix(word) }
         }
-        if command == "plugin", earlier.count == 2, earlier[1] == "load" { return files(matching: word) }
-        if earlier.last == "--model" || (command == "set" && earlier.count == 2 && earlier[1] == "model") {
-            return Self.modelNames.filter { $0.hasPrefix(word) }
+        if let option = earlier.last, let values = registry.optionValues(option) {
+            return values.filter { $0.hasPrefix(word) }
         }
-        if ["set", "show"].contains(command), earlier.count == 1 {
-            let extra = command == "show" ? ["usage"] : []
-            return (ShellSettings.names + extra).filter { $0.hasPrefix(word) }
-        }
-        if command == "help", earlier.count == 1 {
-            return registry.commandNames.filter { $0.hasPrefix(word) }.sorted()
-        }
-        if Self.fileCommands.contains(command) {
-            return files(matching: word)
-        }
-        return []
+        let definition = registry.command(named: command)?.completion ?? .none
+        return candidates(definition, earlier: Array(earlier.dropFirst()), word: word)
     }
 
-    /// Preset names and IDs, for `set model` and `--model`.
-    static let modelNames: [String] = GeminiModel.allPresets.map(\.id).sorted()
+    /// The candidates for `word` by a command's completion definition.
+    private func candidates(_ completion: ArgumentCompletion, earlier: [String], word: String) -> [String] {
+        switch completion {
+        case .none: []
+        case .files: files(matching: word)
+        case .words(let words): words.filter { $0.hasPrefix(word) }
+        case .custom(let choose): candidates(choose(earlier, registry), earlier: earlier, word: word)
+        }
+    }
 
     /// Paths starting with `prefix` (relative to ``directory`` unless absolute or `~/`);
     /// folders end in `/`. Hidden files only when the prefix names a dot.

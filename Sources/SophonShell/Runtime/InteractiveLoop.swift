@@ -20,7 +20,7 @@ enum InteractiveLoop {
         let secrets = SecretInput(source: source)
         let runtime = ShellRuntime(
             registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
-            gemini: shared.gemini, readSecret: { prompt in secrets.read(prompt: prompt) },
+            readSecret: { prompt in secrets.read(prompt: prompt) },
             externalPlugins: shared.externalPlugins)
         runtime.io.printError(banner(runtime))
         let parser = runtime.parser
@@ -29,7 +29,7 @@ enum InteractiveLoop {
         while true {
             switch reader.read() {
             case .endOfInput:
-                return SophonMain.ExitStatus.success
+                return ShellExitStatus.success
             case .interrupted:
                 continue
             case .command(let text):
@@ -37,7 +37,9 @@ enum InteractiveLoop {
                     do {
                         try source.record(text)
                     } catch {
-                        if !warnedAboutHistory { runtime.io.printError("warning: history: \(error)") }
+                        if !warnedAboutHistory {
+                            runtime.io.printError(ShellMessages.warning("history: \(error)"))
+                        }
                         warnedAboutHistory = true
                     }
                 }
@@ -47,10 +49,10 @@ enum InteractiveLoop {
                         await runtime.run(ShellSource(name: "<interactive>", text: text), directory: ".")
                     }
                 } catch {
-                    runtime.io.printError("interrupted")
+                    runtime.io.printError(ShellMessages.interrupted)
                     continue
                 }
-                if case .stop(let status) = flow { return status ?? SophonMain.ExitStatus.success }
+                if case .stop(let status) = flow { return status ?? ShellExitStatus.success }
             }
         }
     }
@@ -64,9 +66,8 @@ enum InteractiveLoop {
     /// One line: name, version, model, whether a key is set, and the `help` hint.
     static func banner(_ runtime: ShellRuntime) -> String {
         let settings = runtime.session.settings
-        let key = ((try? runtime.gemini?.apiKey()) ?? nil) != nil
-        return "\(HelpText.version) · model \(settings.model) · "
-            + (key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)") + " · type 'help'"
+        let notes = runtime.registry.bannerNotes.map { " · " + $0 }.joined()
+        return "\(HelpText.version) · model \(settings.model)\(notes) · type 'help'"
     }
 }
 

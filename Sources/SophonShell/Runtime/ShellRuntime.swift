@@ -4,17 +4,9 @@ import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
-final class ShellRuntime: Sendable {
+final class ShellRuntime: CommandHost {
     /// What happens after a command.
-    enum Flow: Sendable, Equatable {
-        /// Go on with the next command.
-        case next
-        /// End the whole run: `exit [N]` (`nil`: computed) or `--bail` after a failure.
-        case stop(Int32?)
-    }
-
-    /// The deepest `source` nesting allowed.
-    static let maximumSourceDepth = 16
+    typealias Flow = CommandFlow
 
     let registry: PluginRegistry
     /// The external plugins, consulted when no built-in command has the name.
@@ -23,8 +15,6 @@ final class ShellRuntime: Sendable {
     let io: ShellIO
     let mode: RunMode
     let parser: ShellParser
-    /// The Gemini client side of the run (`nil` in tests that need none).
-    let gemini: GeminiServices?
     /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
     /// `nil` when there is none.
     let readSecret: @Sendable (String) -> String?
@@ -32,7 +22,6 @@ final class ShellRuntime: Sendable {
     /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
-        gemini: GeminiServices? = nil,
         readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
         externalPlugins: ExternalPluginHost? = nil
     ) {
@@ -43,7 +32,6 @@ final class ShellRuntime: Sendable {
         self.io = io
         self.mode = mode
         self.readSecret = readSecret
-        self.gemini = gemini
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
 
@@ -61,7 +49,7 @@ final class ShellRuntime: Sendable {
         let cursor = CommandCursor(parser.parse(source))
         return await ShellRuntime.$currentCursor.withValue(cursor) {
             while let command = cursor.next() {
-                if Task.isCancelled { return .stop(SophonMain.ExitStatus.interrupted) }
+                if Task.isCancelled { return .stop(ShellExitStatus.interrupted) }
                 let flow = await run(
                     command, from: source, directory: directory, depth: depth, recorded: recorded)
                 if flow != .next { return flow }
@@ -92,7 +80,7 @@ final class ShellRuntime: Sendable {
         switch command.result {
         case .failure(let error):
             report(
-                CommandFailure(kind: "parseError", message: error.message), text: command.text,
+                CommandFailure(kind: .parseError, message: error.message), text: command.text,
                 rendered: error.rendered(withLocation: location != nil), format: format)
             return failed()
         case .success(let value):
@@ -114,11 +102,12 @@ final class ShellRuntime: Sendable {
                 format: format)
         } catch is CancellationError {
             report(
-                CommandFailure(kind: "interrupted", message: "interrupted"), text: command.text,
-                rendered: ShellDiagnostic.rendered("interrupted", sourceName: location, line: command.line),
+                CommandFailure(kind: .interrupted, message: ShellMessages.interrupted), text: command.text,
+                rendered: ShellDiagnostic.rendered(
+                    ShellMessages.interrupted, sourceName: location, line: command.line),
                 format: format)
         } catch {
-            let failure = CommandFailure(kind: "internalError", message: "\(error)")
+            let failure = CommandFailure(kind: .internalError, message: "\(error)")
             report(
                 failure, text: command.text,
                 rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
@@ -138,7 +127,7 @@ final class ShellRuntime: Sendable {
             report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
         } catch {
             report(
-                CommandFailure(kind: "internalError", message: "\(error)"), text: request.source,
+                CommandFailure(kind: .internalError, message: "\(error)"), text: request.source,
                 rendered: "error: \(error)", format: format)
         }
         return failed()
@@ -149,18 +138,11 @@ final class ShellRuntime: Sendable {
     func finish(exitStatus requested: Int32? = nil) -> Int32 {
         let state = session.withState { $0 }
         if state.passed + state.failed > 0 {
-            if state.settings.output == .json {
-                let summary = JSONValue.object([
-                    JSONMember("passed", .integer(state.passed)),
-                    JSONMember("failed", .integer(state.failed)),
-                ])
-                io.printLine(JSONValue.object([JSONMember("summary", summary)]).compactText)
-            } else {
-                io.printLine("\(state.passed) passed, \(state.failed) failed")
-            }
+            ResultPrinter(io: io, format: state.settings.output).printTally(
+                passed: state.passed, failed: state.failed)
         }
         if let requested { return requested }
-        return state.anyCommandFailed ? SophonMain.ExitStatus.failure : SophonMain.ExitStatus.success
+        return state.anyCommandFailed ? ShellExitStatus.failure : ShellExitStatus.success
     }
 
     // MARK: - Steps
@@ -170,7 +152,7 @@ final class ShellRuntime: Sendable {
         -> CommandRequest
     {
         guard let first = command.words.first else {
-            throw CommandFailure(kind: "parseError", message: "empty command")
+            throw CommandFailure(kind: .parseError, message: "empty command")
         }
         let expander = ShellExpander(lookup: session.variable)
         do throws(ShellExpansionError) {
@@ -197,54 +179,18 @@ final class ShellRuntime: Sendable {
     /// Prints `result` in the current output format and stores a value as `$last`.
     private func show(_ result: CommandResult, for text: String, format: OutputFormat) -> Flow {
         switch result {
-        case .exit(let status):
-            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
-            return .stop(status)
-        case .none:
-            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
-        case .text(let line):
-            switch format {
-            case .json:
-                io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
-            case .pretty, .raw: io.printLine(line)
-            }
-        case .reply(let reply):
-            session.withState { $0.last = reply.value }
-            switch format {
-            case .json:
-                io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
-                        .compactText)
-            case .pretty, .raw:
-                if reply.alreadyPrinted { break }
-                if let display = reply.display {
-                    io.printLine(display)
-                } else {
-                    io.printLine(format == .pretty ? reply.value.prettyText : reply.value.compactText)
-                }
-            }
-        case .value(let value):
-            session.withState { $0.last = value }
-            switch format {
-            case .json:
-                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", value)]).compactText)
-            case .pretty: io.printLine(value.prettyText)
-            case .raw: io.printLine(value.stringValue ?? value.compactText)
-            }
+        case .reply(let reply): session.withState { $0.last = reply.value }
+        case .value(let value): session.withState { $0.last = value }
+        case .none, .text, .exit: break
         }
+        ResultPrinter(io: io, format: format).print(result, for: text)
+        if case .exit(let status) = result { return .stop(status) }
         return .next
     }
 
     /// Prints a failure: the JSON object with `--json`, and the rendered message on stderr.
     private func report(_ failure: CommandFailure, text: String, rendered: String, format: OutputFormat) {
-        if format == .json {
-            let error = JSONValue.object([
-                JSONMember("kind", .string(failure.kind)), JSONMember("message", .string(failure.message)),
-            ])
-            io.printLine(envelope(text, ok: false, extra: [JSONMember("error", error)]).compactText)
-        }
-        io.printError(rendered)
+        ResultPrinter(io: io, format: format).print(failure, for: text, rendered: rendered)
     }
 
     /// Marks the run failed (outside the REPL) and stops it under `bail`.
@@ -254,20 +200,16 @@ final class ShellRuntime: Sendable {
             state.anyCommandFailed = true
             return state.settings.bail
         }
-        return bail ? .stop(SophonMain.ExitStatus.failure) : .next
-    }
-
-    private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
-        .object([JSONMember("command", .string(text)), JSONMember("ok", .bool(ok))] + extra)
+        return bail ? .stop(ShellExitStatus.failure) : .next
     }
 }
 
 extension ShellExpansionError {
     /// lowerCamelCase kind for `--json` error objects.
-    var kind: String {
+    var kind: ShellErrorKind {
         switch self {
-        case .undefinedVariable: "undefinedVariable"
-        case .noField, .indexOutOfRange, .wrongType: "missingPath"
+        case .undefinedVariable: .undefinedVariable
+        case .noField, .indexOutOfRange, .wrongType: .missingPath
         }
     }
 }

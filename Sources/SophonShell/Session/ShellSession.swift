@@ -1,5 +1,4 @@
 import SophonCore
-import SophonGemini
 import Synchronization
 
 /// The state one `sophon` run keeps across commands and files (PRODUCT.md §4, §5): settings,
@@ -16,10 +15,6 @@ final class ShellSession: Sendable {
         var variables: [String: JSONValue] = [:]
         /// The last result (`$last`), set by commands that produce a value.
         var last: JSONValue?
-        /// The schema structured calls use and `validate` checks against (`schema SPEC`).
-        var schema: GeminiSchema?
-        /// Conversation, attachments, retry policy and usage of the gemini plugin.
-        var gemini = GeminiState()
         /// Every command that succeeded, as typed, in order (for `save`).
         var succeededCommands: [String] = []
         /// Expectations evaluated so far.
@@ -31,6 +26,8 @@ final class ShellSession: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Each plugin's own state, by its type (see ``withPluginState(_:_:)``).
+    private let pluginStates = Mutex<[ObjectIdentifier: any PluginSessionState]>([:])
 
     /// Creates a session with default settings.
     init(settings: ShellSettings = ShellSettings()) {
@@ -42,6 +39,30 @@ final class ShellSession: Sendable {
     /// Runs `body` with exclusive access to the state.
     func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try state.withLock { try body(&$0) }
+    }
+
+    /// Runs `body` with exclusive access to the plugin state of type `type` (created empty on
+    /// first use). Plugins keep what they need across commands here; the session does not
+    /// look inside.
+    func withPluginState<PluginState: PluginSessionState, Result>(
+        _ type: PluginState.Type, _ body: (inout PluginState) throws -> Result
+    ) rethrows -> Result {
+        try pluginStates.withLock { states in
+            let key = ObjectIdentifier(type)
+            // Taken out while `body` runs, so changing it does not copy it.
+            var value = states.removeValue(forKey: key) as? PluginState ?? PluginState()
+            defer { states[key] = value }
+            return try body(&value)
+        }
+    }
+
+    /// What the plugins' states add to the session view external plugins receive, ordered by
+    /// the state's type name so the view is stable.
+    var pluginSessionViewMembers: [JSONMember] {
+        pluginStates.withLock { states in
+            states.values.sorted { String(describing: type(of: $0)) < String(describing: type(of: $1)) }
+                .flatMap(\.sessionViewMembers)
+        }
     }
 
     /// The current settings.

@@ -46,7 +46,7 @@ struct ShellSettings: Sendable, Equatable {
     mutating func set(_ name: String, to value: String) throws {
         func invalid(_ expectation: String) -> CommandFailure {
             CommandFailure(
-                kind: "invalidSetting", message: "set \(name): expected \(expectation), got '\(value)'")
+                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
         }
         switch name {
         case "model":
@@ -129,9 +129,7 @@ struct ShellSettings: Sendable, Equatable {
     private static func unknown(_ name: String) -> CommandFailure {
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown setting '\(shown)'"
-        if let suggestion = Suggestions.closest(to: name, in: names).first {
-            message += "; did you mean '\(suggestion)'?"
-        }
-        return CommandFailure(kind: "unknownSetting", message: message)
+        message += ShellMessages.didYouMean(Suggestions.closest(to: name, in: names).first)
+        return CommandFailure(kind: .unknownSetting, message: message)
     }
 }

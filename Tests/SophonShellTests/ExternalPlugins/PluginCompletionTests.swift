@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func externalNamesCommandsAndPluginWordsComplete() async throws {
-        let registry = PluginRegistry.standard(gemini: nil)
+        let registry = PluginRegistry.standard()
         let host = ExternalPluginHost(
             builtInNames: registry.commandNames, stderr: Discard(),
             discovery: PluginDiscovery(folders: [Self.support.path]))

@@ -154,7 +154,7 @@ import Testing
             _ = try applier.apply(reply, to: ShellSession())
             Issue.record("no error")
         } catch {
-            #expect(error.failure == CommandFailure(kind: "pluginError", message: "cmd: no rows"))
+            #expect(error.failure == CommandFailure(kind: .pluginError, message: "cmd: no rows"))
         }
     }
 
@@ -162,10 +162,10 @@ import Testing
         let session = ShellSession()
         session.withState { state in
             state.settings.model = "gemini-2.5-flash"
-            state.schema = .object(properties: ["title": .string()], required: ["title"])
             state.last = .array([.integer(1)])
             state.variables = ["b": .integer(2), "a": .string("x")]
         }
+        session.withGeminiState { $0.schema = .object(properties: ["title": .string()], required: ["title"]) }
         #expect(
             PluginProtocol.sessionView(session).compactText
                 == #"{"model":"gemini-2.5-flash","schema":{"type":"OBJECT","properties":{"title":{"type":"STRING"}},"#

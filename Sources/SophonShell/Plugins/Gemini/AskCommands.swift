@@ -11,7 +11,9 @@ enum AskCommands {
         var prompt: String
     }
 
-    static func options(_ request: CommandRequest, allowNoSchema: Bool) throws -> Options {
+    static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws
+        -> Options
+    {
         var model: String?
         var noSchema = false
         var words = request.arguments[...]
@@ -20,7 +22,7 @@ enum AskCommands {
             switch option {
             case "--model":
                 guard let value = words.popFirst() else {
-                    throw CommandFailure(kind: "usage", message: "\(request.name): --model needs a model ID")
+                    throw CommandFailure(kind: .usage, message: "\(request.name): --model needs a model ID")
                 }
                 model = value
             case let other where other.hasPrefix("--model="):
@@ -28,11 +30,11 @@ enum AskCommands {
             case "--no-schema" where allowNoSchema:
                 noSchema = true
             default:
-                throw CommandFailure(kind: "usage", message: "\(request.name): unknown option '\(option)'")
+                throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
             }
         }
         guard let prompt = request.rawArgument, !prompt.isEmpty else {
-            throw CommandFailure(kind: "usage", message: "usage: \(request.name) [--model ID] PROMPT")
+            throw context.usageFailure(request.name)
         }
         return Options(model: model, noSchema: noSchema, prompt: prompt)
     }
@@ -41,7 +43,7 @@ enum AskCommands {
     static func ask(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: true)
+        let options = try options(request, allowNoSchema: true, context: context)
         let (reply, _) = try await turn(
             history: [], options: options, context: context, services: services)
         return .reply(reply)
@@ -52,11 +54,11 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: false)
-        let history = context.session.withState { $0.gemini.conversation }
+        let options = try options(request, allowNoSchema: false, context: context)
+        let history = context.session.withGeminiState { $0.conversation }
         let (reply, turns) = try await turn(
             history: history, options: options, context: context, services: services)
-        context.session.withState { $0.gemini.conversation += turns }
+        context.session.withGeminiState { $0.conversation += turns }
         return .reply(reply)
     }
 
@@ -67,8 +69,9 @@ enum AskCommands {
         history: [Content], options: Options, context: CommandContext, services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         let client = try GeminiCall.client(context: context, services: services)
-        let (settings, schema, attachments, policy) = context.session.withState {
-            ($0.settings, $0.schema, $0.gemini.attachments, $0.gemini.retryPolicy)
+        let settings = context.session.settings
+        let (schema, attachments, policy) = context.session.withGeminiState {
+            ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
         let request = GenerateContentRequest(
@@ -79,15 +82,17 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
-            context.session.withState {
-                $0.gemini.attachments = []; $0.gemini.attachmentNames = []
+            context.session.withGeminiState {
+                $0.attachments = []; $0.attachmentNames = []
             }
         }
         do {
             if let schema, !options.noSchema {
                 let result = try await client.generateJSON(
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
-                for coercion in result.coercions { context.io.printError("coerced: \(coercion)") }
+                for coercion in result.coercions {
+                    context.io.printError(ShellMessages.coerced("\(coercion)"))
+                }
                 let envelope = GeminiCall.finish(
                     model: result.modelID, requested: requested, usage: result.usage,
                     retries: result.retryCount,
@@ -182,7 +187,7 @@ enum AskCommands {
 
     /// `history`: the conversation, one turn per line.
     static func history(context: CommandContext) -> CommandResult {
-        let conversation = context.session.withState { $0.gemini.conversation }
+        let conversation = context.session.withGeminiState { $0.conversation }
         guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
         return .text(
             conversation.map { content in
@@ -193,7 +198,7 @@ enum AskCommands {
 
     /// `reset`: clears the conversation, not the settings.
     static func reset(context: CommandContext) -> CommandResult {
-        context.session.withState { $0.gemini.conversation = [] }
+        context.session.withGeminiState { $0.conversation = [] }
         return .none
     }
 
@@ -202,7 +207,7 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
-        let options = try options(request, allowNoSchema: false)
+        let options = try options(request, allowNoSchema: false, context: context)
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let model = GeminiModel(selection: options.model ?? settings.model)
@@ -211,7 +216,7 @@ enum AskCommands {
         do {
             let counted = try await client.countTokens(
                 contents: [.user(options.prompt)], model: model,
-                retryPolicy: context.session.withState { $0.gemini.retryPolicy })
+                retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,

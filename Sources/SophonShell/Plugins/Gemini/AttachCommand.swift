@@ -6,13 +6,13 @@ import SophonGemini
 enum AttachCommand {
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard !request.arguments.isEmpty else {
-            let names = context.session.withState { $0.gemini.attachmentNames }
+            let names = context.session.withGeminiState { $0.attachmentNames }
             return .text(names.isEmpty ? "(nothing attached)" : names.joined(separator: "\n"))
         }
         if request.arguments == ["clear"] {
-            context.session.withState {
-                $0.gemini.attachments = []
-                $0.gemini.attachmentNames = []
+            context.session.withGeminiState {
+                $0.attachments = []
+                $0.attachmentNames = []
             }
             return .none
         }
@@ -21,10 +21,10 @@ enum AttachCommand {
             let path = context.resolve(name)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CommandFailure(kind: "fileError", message: "attach: '\(path)': no such file")
+                throw CommandFailure(kind: .fileError, message: "attach: '\(path)': no such file")
             }
             guard !isDirectory.boolValue else {
-                throw CommandFailure(kind: "fileError", message: "attach: '\(path)' is a directory")
+                throw CommandFailure(kind: .fileError, message: "attach: '\(path)' is a directory")
             }
             do {
                 parts.append(try GeminiMedia.inlinePart(contentsOf: URL(fileURLWithPath: path)))
@@ -33,19 +33,19 @@ enum AttachCommand {
             }
         }
         let added = parts
-        try context.session.withState { state in
-            let total = (state.gemini.attachments + added).compactMap { $0.inlineData?.data.count }.reduce(
+        try context.session.withGeminiState { state in
+            let total = (state.attachments + added).compactMap { $0.inlineData?.data.count }.reduce(
                 0, +)
             let limit = 20 * 1024 * 1024
             guard total <= limit else {
                 throw CommandFailure(
-                    kind: "mediaTooLarge",
+                    kind: .mediaTooLarge,
                     message:
                         "attach: \(total) bytes of inline media in all; the limit is \(limit) bytes per request"
                 )
             }
-            state.gemini.attachments += added
-            state.gemini.attachmentNames += request.arguments
+            state.attachments += added
+            state.attachmentNames += request.arguments
         }
         return .none
     }

@@ -9,11 +9,11 @@ enum GeminiCall {
     /// - Throws: ``CommandFailure`` `missingAPIKey` with how to set one.
     static func client(context: CommandContext, services: GeminiServices) throws -> GeminiAPIClient {
         if let problem = services.baseURLProblem {
-            throw CommandFailure(kind: "invalidBaseURL", message: problem)
+            throw CommandFailure(kind: .invalidBaseURL, message: problem)
         }
         if !services.isReplaying, try services.apiKey() == nil {
             throw CommandFailure(
-                kind: "missingAPIKey",
+                kind: .missingAPIKey,
                 message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'")
         }
         return services.makeClient(session: context.session)
@@ -27,25 +27,25 @@ enum GeminiCall {
     }
 
     /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
-    static func kind(of error: GeminiError) -> String {
+    static func kind(of error: GeminiError) -> ShellErrorKind {
         switch error {
-        case .missingAPIKey: return "missingAPIKey"
-        case .invalidAPIKey: return "invalidAPIKey"
-        case .invalidModelID: return "invalidModelID"
-        case .transport: return "transport"
-        case .http: return "http"
-        case .rateLimited: return "rateLimited"
-        case .quotaExhausted: return "quotaExhausted"
-        case .modelRetired: return "modelRetired"
-        case .invalidRequest: return "invalidRequest"
-        case .promptBlocked: return "promptBlocked"
-        case .contentBlocked: return "contentBlocked"
-        case .truncated: return "truncated"
-        case .emptyResponse: return "emptyResponse"
-        case .streamEndedEarly: return "streamEndedEarly"
-        case .decodingFailed: return "decodingFailed"
-        case .mediaTooLarge: return "mediaTooLarge"
-        case .mediaUnreadable: return "mediaUnreadable"
+        case .missingAPIKey: return .missingAPIKey
+        case .invalidAPIKey: return .invalidAPIKey
+        case .invalidModelID: return .invalidModelID
+        case .transport: return .transport
+        case .http: return .http
+        case .rateLimited: return .rateLimited
+        case .quotaExhausted: return .quotaExhausted
+        case .modelRetired: return .modelRetired
+        case .invalidRequest: return .invalidRequest
+        case .promptBlocked: return .promptBlocked
+        case .contentBlocked: return .contentBlocked
+        case .truncated: return .truncated
+        case .emptyResponse: return .emptyResponse
+        case .streamEndedEarly: return .streamEndedEarly
+        case .decodingFailed: return .decodingFailed
+        case .mediaTooLarge: return .mediaTooLarge
+        case .mediaUnreadable: return .mediaUnreadable
         }
     }
 
@@ -76,9 +76,11 @@ enum GeminiCall {
         started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
+        context.session.withGeminiState { state in
+            state.usage.add(usage)
+            state.calls += 1
+        }
         context.session.withState { state in
-            state.gemini.usage.add(usage)
-            state.gemini.calls += 1
             if usedFallback, state.settings.model == requested { state.settings.model = model }
         }
         if usedFallback {

@@ -1,22 +1,98 @@
 import SophonCore
 import SophonGemini
+import Synchronization
 
 /// The Gemini commands (PRODUCT.md §4): models, keys, schemas, asking and chatting, media,
-/// the retry policy and token counts. `services` is `nil` only in the registry used to read
-/// the command line, before the run's services exist.
-struct GeminiPlugin: ShellPlugin {
+/// the retry policy and token counts. The run's services exist once ``start(_:io:)`` ran.
+final class GeminiPlugin: ShellPlugin {
     let name = "gemini"
-    let services: GeminiServices?
+    /// The run's services and the `--model` of the command line, set by ``start(_:io:)``.
+    private let run = Mutex<(services: GeminiServices?, model: String?)>((nil, nil))
+
+    /// The Gemini client side of the run; `nil` before ``start(_:io:)``.
+    var services: GeminiServices? { run.withLock { $0.services } }
+
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
+        if let model = options.model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
+            throw PluginStartError(message: "--model: '\(model)' is not a valid model ID")
+        }
+        let services: GeminiServices
+        do {
+            services = try GeminiServices(
+                options: .init(
+                    verbose: options.verbose, recordTape: options.recordTape, replayTape: options.replayTape),
+                io: io)
+        } catch {
+            throw PluginStartError(message: error.message)
+        }
+        run.withLock { $0 = (services, options.model) }
+    }
+
+    /// The saved model (`set model ID --save`), then `--model`.
+    func configure(_ settings: inout ShellSettings) {
+        let (services, model) = run.withLock { ($0.services, $0.model) }
+        if let saved = services.flatMap({
+            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
+        }) {
+            settings.model = GeminiModel(selection: saved).id
+        }
+        if let model { settings.model = GeminiModel(selection: model).id }
+    }
+
+    /// `set model PRESET | ID | custom:ID [--save]`.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        guard name == "model" else { return nil }
+        return try ModelCommands.set(words, context: context, services: services)
+    }
+
+    /// `show usage`: the calls made and their token totals.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        guard name == "usage" else { return nil }
+        let (usage, calls) = context.session.withGeminiState { ($0.usage, $0.calls) }
+        return .text(
+            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
+                + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
+    }
+
+    /// `expect valid`: `$last` against the session's schema.
+    func expectValid(context: CommandContext) -> ExpectOutcome? {
+        let schema = context.session.withGeminiState { $0.schema }
+        guard let schema else { return .failed(message: "no schema is set; set one with 'schema SPEC'") }
+        guard let last = context.session.variable("last") else {
+            return .failed(message: "no result to validate yet ($last is not set)")
+        }
+        let violations = schema.validate(last)
+        guard let first = violations.first else { return .passed }
+        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+        return .failed(message: "$last does not match the schema: \(first)\(more)")
+    }
+
+    /// Preset names and IDs, for `set model` and `--model`.
+    static let modelNames: [String] = GeminiModel.allPresets.map(\.id).sorted()
+
+    /// `--model ID`: the model names.
+    func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
+
+    /// `set model`: the model names.
+    func settingValues(_ name: String) -> [String]? { name == "model" ? Self.modelNames : nil }
+
+    /// `show usage`.
+    var reportNames: [String] { ["usage"] }
+
+    /// Whether an API key is set.
+    func bannerNotes() -> [String] {
+        let key = ((try? services?.apiKey()) ?? nil) != nil
+        return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+    }
 
     private func needingServices(
         _ run:
             @escaping @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
     ) -> @Sendable (CommandRequest, CommandContext) async throws -> CommandResult {
-        let services = services
-        return { request, context in
+        { [self] request, context in
             guard let services else {
                 throw CommandFailure(
-                    kind: "internalError", message: "\(request.name): the Gemini services are not set up")
+                    kind: .internalError, message: "\(request.name): the Gemini services are not set up")
             }
             return try await run(request, context, services)
         }
@@ -54,6 +130,7 @@ struct GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "attach", usage: "attach FILE [FILE...] | attach clear",
                 summary: "media for the next ask or chat (PNG, JPEG, WebP, GIF, HEIC, PDF, text)",
+                completion: .files,
                 run: { request, context in try AttachCommand.run(request, context: context) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",

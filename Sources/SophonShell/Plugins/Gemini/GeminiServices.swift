@@ -58,11 +58,11 @@ final class GeminiServices: Sendable {
             if let replay = options.replayTape {
                 transport = try GeminiTapeReplayer(
                     contentsOf: URL(fileURLWithPath: replay), baseURL: baseURL,
-                    warning: { output.printError("warning: \(replay): \($0)") })
+                    warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
                 transport = try GeminiTapeRecorder(
                     wrapping: URLSessionTransport(), tapeURL: URL(fileURLWithPath: record), baseURL: baseURL,
-                    secrets: [], warning: { output.printError("warning: \(record): \($0)") })
+                    secrets: [], warning: { output.printError(ShellMessages.warning("\(record): \($0)")) })
             } else {
                 transport = URLSessionTransport()
             }
@@ -99,7 +99,7 @@ final class GeminiServices: Sendable {
         do {
             return try keychain.load()
         } catch {
-            throw CommandFailure(kind: "keyStoreError", message: "\(error)")
+            throw CommandFailure(kind: .keyStoreError, message: "\(error)")
         }
     }
 
@@ -123,7 +123,7 @@ final class GeminiServices: Sendable {
     /// The client, made on first use, and made again when the session's fallback model
     /// (`retry-policy fallback=MODEL`) or timeout changed.
     func makeClient(session: ShellSession) -> GeminiAPIClient {
-        let (fallback, timeout) = session.withState { ($0.gemini.fallbackModel, $0.settings.timeout) }
+        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
         return client.withLock { existing in
             if let existing, existing.configuration.fallbackModel.id == fallback,
                 existing.configuration.callTimeout == timeout

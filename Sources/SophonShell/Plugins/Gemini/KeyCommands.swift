@@ -12,21 +12,22 @@ enum KeyCommands {
         switch request.arguments {
         case ["set"]:
             guard let secret = context.runtime.readSecret("API key: "), !secret.isEmpty else {
-                throw CommandFailure(kind: "usage", message: "key set: no key was entered")
+                throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
             do {
                 let source = try keychain.save(secret)
                 if context.mode == .interactive { context.io.printError("saved the key to \(source)") }
                 if let active = try? services.apiKey(), case .environment(let variable) = active.source {
-                    context.io.printError("note: \(variable) is set and takes precedence over the saved key")
+                    context.io.printError(
+                        ShellMessages.note("\(variable) is set and takes precedence over the saved key"))
                 }
             } catch {
-                throw CommandFailure(kind: "keyStoreError", message: "key set: \(error)")
+                throw CommandFailure(kind: .keyStoreError, message: "key set: \(error)")
             }
             return .none
         case let words where words.first == "set":
             throw CommandFailure(
-                kind: "usage",
+                kind: .usage,
                 message:
                     "key set takes no value (it would land in history); run 'key set' and paste the key at the prompt, or pipe it: sophon key set < key.txt"
             )
@@ -38,15 +39,15 @@ enum KeyCommands {
         case ["delete"]:
             do {
                 let deleted = try keychain.delete()
-                if !deleted { context.io.printError("note: no key was stored") }
+                if !deleted { context.io.printError(ShellMessages.note("no key was stored")) }
             } catch {
-                throw CommandFailure(kind: "keyStoreError", message: "key delete: \(error)")
+                throw CommandFailure(kind: .keyStoreError, message: "key delete: \(error)")
             }
             return .none
         case ["path"]:
             return .text(services.paths.keysFile.path)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: key set | show | delete | path")
+            throw context.usageFailure("key")
         }
     }
 }

@@ -13,12 +13,13 @@ enum ModelCommands {
         let save = words.contains("--save")
         let names = words.filter { $0 != "--save" }
         guard names.count == 1, let name = names.first, !name.isEmpty else {
-            throw CommandFailure(kind: "usage", message: "usage: set model PRESET | ID | custom:ID [--save]")
+            throw CommandFailure(
+                kind: .usage, message: ShellMessages.usage("set model PRESET | ID | custom:ID [--save]"))
         }
         let requested = GeminiModel(selection: name)
         guard GeminiModel.isWellFormedID(requested.id) else {
             throw CommandFailure(
-                kind: "invalidModelID", message: "set model: '\(name)' is not a valid model ID")
+                kind: .invalidModelID, message: "set model: '\(name)' is not a valid model ID")
         }
         if case .custom(let id) = requested {
             var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
@@ -27,10 +28,11 @@ enum ModelCommands {
             }
             context.io.printError(notice)
         } else if requested.id != name {
-            context.io.printError("note: \(name) is \(requested.id)")
+            context.io.printError(ShellMessages.note("\(name) is \(requested.id)"))
         }
         if requested.isDeprecated, let successor = requested.successor {
-            context.io.printError("note: \(requested.id) is deprecated; its successor is \(successor.id)")
+            context.io.printError(
+                ShellMessages.note("\(requested.id) is deprecated; its successor is \(successor.id)"))
         }
         context.session.withState { $0.settings.model = requested.id }
         if save {
@@ -38,7 +40,7 @@ enum ModelCommands {
             do {
                 try JSONFileGeminiModelStore(fileURL: services.paths.settingsFile).save(requested.id)
             } catch {
-                throw CommandFailure(kind: "fileError", message: "set model: cannot save: \(error)")
+                throw CommandFailure(kind: .fileError, message: "set model: cannot save: \(error)")
             }
         }
         return .none
@@ -55,7 +57,7 @@ enum ModelCommands {
         case ["--live"]:
             return try await live(context: context, services: services)
         default:
-            throw CommandFailure(kind: "usage", message: "usage: models [--live]")
+            throw context.usageFailure("models")
         }
     }
 

@@ -5,16 +5,16 @@ import SophonGemini
 /// shows the policy in force.
 enum RetryPolicyCommand {
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        let current = context.session.withState { $0.gemini.retryPolicy }
+        let current = context.session.withGeminiState { $0.retryPolicy }
         switch request.arguments {
         case []:
             return .text(
-                describe(current, fallbackModel: context.session.withState { $0.gemini.fallbackModel }))
+                describe(current, fallbackModel: context.session.withGeminiState { $0.fallbackModel }))
         case ["default"]:
-            context.session.withState { $0.gemini.retryPolicy = .default }
+            context.session.withGeminiState { $0.retryPolicy = .default }
             return .none
         case ["minimal"]:
-            context.session.withState { $0.gemini.retryPolicy = .minimal }
+            context.session.withGeminiState { $0.retryPolicy = .minimal }
             return .none
         default:
             var policy = current
@@ -22,7 +22,7 @@ enum RetryPolicyCommand {
             for word in request.arguments {
                 guard let equals = word.firstIndex(of: "=") else {
                     throw CommandFailure(
-                        kind: "usage",
+                        kind: .usage,
                         message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
                 }
                 let key = String(word[..<equals])
@@ -35,9 +35,9 @@ enum RetryPolicyCommand {
                         "note: downscale has no effect on Linux yet (no image codec to re-encode with)")
                 }
             #endif
-            context.session.withState { state in
-                state.gemini.retryPolicy = policy
-                if let fallbackModel { state.gemini.fallbackModel = fallbackModel }
+            context.session.withGeminiState { state in
+                state.retryPolicy = policy
+                if let fallbackModel { state.fallbackModel = fallbackModel }
             }
             return .none
         }
@@ -48,7 +48,7 @@ enum RetryPolicyCommand {
     ) throws {
         func invalid(_ expectation: String) -> CommandFailure {
             CommandFailure(
-                kind: "usage", message: "retry-policy \(key): expected \(expectation), got '\(value)'")
+                kind: .usage, message: "retry-policy \(key): expected \(expectation), got '\(value)'")
         }
         func flag() throws -> Bool {
             switch value {
@@ -88,10 +88,8 @@ enum RetryPolicyCommand {
             let keys = [
                 "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
             ]
-            if let close = Suggestions.closest(to: key, in: keys).first {
-                message += "; did you mean '\(close)'?"
-            }
-            throw CommandFailure(kind: "usage", message: message)
+            message += ShellMessages.didYouMean(Suggestions.closest(to: key, in: keys).first)
+            throw CommandFailure(kind: .usage, message: message)
         }
     }
 

@@ -8,29 +8,28 @@ enum SchemaCommands {
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         if let spec = request.rawArgument {
             guard request.arguments.isEmpty else {
-                throw CommandFailure(kind: "usage", message: "usage: schema SPEC | @FILE | show | clear")
+                throw context.usageFailure("schema")
             }
             return try set(spec, context: context)
         }
         switch request.arguments {
         case ["show"], ["show", "gemini"]:
-            guard let schema = context.session.withState({ $0.schema }) else {
-                throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .text(schema.jsonValue.prettyText)
         case ["show", "json-schema"]:
-            guard let schema = context.session.withState({ $0.schema }) else {
-                throw CommandFailure(kind: "noSchema", message: "schema: no schema is set")
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .text(schema.jsonSchemaValue.prettyText)
         case ["clear"]:
-            context.session.withState { $0.schema = nil }
+            context.session.withGeminiState { $0.schema = nil }
             return .none
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
         case []:
-            throw CommandFailure(
-                kind: "usage", message: "usage: schema SPEC | @FILE | show [gemini|json-schema] | clear")
+            throw context.usageFailure("schema")
         default:
             return try set(request.arguments.joined(separator: " "), context: context)
         }
@@ -38,30 +37,31 @@ enum SchemaCommands {
 
     private static func set(_ spec: String, context: CommandContext) throws -> CommandResult {
         let loaded = try SchemaSource.load(spec, command: "schema", context: context)
-        for note in loaded.notes { context.io.printError("note: \(note)") }
+        for note in loaded.notes { context.io.printError(ShellMessages.note("\(note)")) }
         let problems = loaded.schema.apiProblems()
         if let first = problems.first {
             throw CommandFailure(
-                kind: "schemaError", message: "schema: the API would reject this schema: \(first)")
+                kind: .schemaError, message: "schema: the API would reject this schema: \(first)")
         }
-        context.session.withState { $0.schema = loaded.schema }
+        context.session.withGeminiState { $0.schema = loaded.schema }
         return .none
     }
 
     /// `validate [JSON | @FILE]`: `valid` on stdout, or one violation per line on stderr and a
     /// failed command. Leaves `$last`.
     static func validate(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        let (schema, last) = context.session.withState { ($0.schema, $0.last) }
+        let schema = context.session.withGeminiState { $0.schema }
+        let last = context.session.variable("last")
         guard let schema else {
             throw CommandFailure(
-                kind: "noSchema", message: "validate: no schema is set; set one with 'schema SPEC'")
+                kind: .noSchema, message: "validate: no schema is set; set one with 'schema SPEC'")
         }
         let value: JSONValue
         let text = (request.arguments + (request.rawArgument.map { [$0] } ?? [])).joined(separator: " ")
         if text.isEmpty {
             guard let last else {
                 throw CommandFailure(
-                    kind: "usage", message: "validate: nothing to validate ($last is not set)")
+                    kind: .usage, message: "validate: nothing to validate ($last is not set)")
             }
             value = last
         } else if text.hasPrefix("@") {
@@ -75,7 +75,7 @@ enum SchemaCommands {
         guard !violations.isEmpty else { return .text("valid") }
         for violation in violations { context.io.printError(violation.description) }
         throw CommandFailure(
-            kind: "validationFailed",
+            kind: .validationFailed,
             message: "validate: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
     }
 
@@ -84,7 +84,7 @@ enum SchemaCommands {
             return try JSONValue(parsing: text)
         } catch {
             throw CommandFailure(
-                kind: "parseError",
+                kind: .parseError,
                 message:
                     "validate: \(name) is not valid JSON (\(error.line):\(error.column): \(error.message))")
         }

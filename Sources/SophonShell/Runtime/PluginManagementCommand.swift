@@ -1,20 +1,13 @@
-/// `plugin load PATH` and `plugin unload NAME` (PRODUCT.md §4, "Plugins").
+/// `plugin load PATH` and `plugin unload NAME` (PRODUCT.md §4, "Plugins"), run by the runtime
+/// for the core plugin's `plugin` command.
 enum PluginManagementCommand {
-    /// The usage line.
-    static let usage = "plugin load PATH | plugin unload NAME"
-
-    /// The command as the core plugin registers it.
-    static var command: PluginCommand {
-        PluginCommand(
-            name: "plugin", usage: usage, summary: "start an external plugin from a file, or stop one",
-            run: { request, context in try await run(request, context: context) })
-    }
-
     /// Runs `plugin load|unload`. State changes print nothing on stdout; the REPL confirms on
     /// stderr.
     /// - Throws: ``CommandFailure``: `usage`, or the plugin's fault.
-    static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
-        let host = context.runtime.externalPlugins
+    static func run(_ request: CommandRequest, context: CommandContext, runtime: ShellRuntime) async throws
+        -> CommandResult
+    {
+        let host = runtime.externalPlugins
         switch (request.arguments.first, request.arguments.count) {
         case ("load", 2):
             let path = context.resolve(request.arguments[1])
@@ -33,7 +26,7 @@ enum PluginManagementCommand {
             let name = request.arguments[1]
             if context.registry.plugins.contains(where: { $0.name == name }) {
                 throw CommandFailure(
-                    kind: "usage", message: "plugin unload: '\(name)' is built in and cannot be unloaded")
+                    kind: .usage, message: "plugin unload: '\(name)' is built in and cannot be unloaded")
             }
             do {
                 try host.unload(name)
@@ -43,7 +36,7 @@ enum PluginManagementCommand {
             if context.mode == .interactive { context.io.printError("unloaded plugin '\(name)'") }
             return .none
         default:
-            throw CommandFailure(kind: "usage", message: "usage: \(usage)")
+            throw context.usageFailure("plugin")
         }
     }
 }

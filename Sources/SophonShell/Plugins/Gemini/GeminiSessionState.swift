@@ -1,8 +1,11 @@
+import SophonCore
 import SophonGemini
 
-/// The Gemini part of a session: the conversation, pending attachments, the retry policy in
-/// force and the token totals (`show usage`).
-struct GeminiState: Sendable {
+/// The Gemini plugin's part of a session: the schema, the conversation, pending attachments,
+/// the retry policy in force and the token totals (`show usage`).
+struct GeminiSessionState: PluginSessionState {
+    /// The schema structured calls use and `validate` checks against (`schema SPEC`).
+    var schema: GeminiSchema?
     /// `chat` turns, oldest first (user and model contents alternate).
     var conversation: [Content] = []
     /// Media parts for the next `ask` or `chat` (`attach`), sent before the prompt.
@@ -17,6 +20,18 @@ struct GeminiState: Sendable {
     var usage = UsageTotals()
     /// Calls made.
     var calls = 0
+
+    /// External plugins see the schema (as Gemini Schema JSON) when one is set.
+    var sessionViewMembers: [JSONMember] {
+        schema.map { [JSONMember("schema", $0.jsonValue)] } ?? []
+    }
+}
+
+extension ShellSession {
+    /// Runs `body` with exclusive access to the Gemini plugin's state in this session.
+    func withGeminiState<Result>(_ body: (inout GeminiSessionState) throws -> Result) rethrows -> Result {
+        try withPluginState(GeminiSessionState.self, body)
+    }
 }
 
 /// Token counts summed over calls.

@@ -38,4 +38,12 @@ extension ShellRuntime {
         await externalPlugins.startAll(timeout: session.settings.timeout)
         return ([CorePlugin.pluginList(registry)] + externalPlugins.listing()).joined(separator: "\n")
     }
+
+    /// The help an external plugin gives for its command `name`, if any.
+    func externalHelp(for name: String) -> String? { externalPlugins.helpText(for: name) }
+
+    /// `plugin load PATH | plugin unload NAME`.
+    func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        try await PluginManagementCommand.run(request, context: context, runtime: self)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SophonShell
 
 var status = await SophonMain.run(arguments: Array(CommandLine.arguments.dropFirst()), io: .standard)
 if let failure = FileDescriptorSink.firstFailure.withLock({ $0 }), failure.descriptor == STDOUT_FILENO {

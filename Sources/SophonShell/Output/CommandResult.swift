@@ -1,0 +1,15 @@
+import SophonCore
+
+/// What a command produced.
+enum CommandResult: Sendable, Equatable {
+    /// A state change, or a command that printed its own output.
+    case none
+    /// Text to print (`echo`, `show`); not a value, so `$last` stays.
+    case text(String)
+    /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
+    case value(JSONValue)
+    /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
+    case exit(Int32?)
+    /// The answer of a Gemini call: a value for `$last`, with what `--json` adds.
+    case reply(CallReply)
+}

@@ -1,0 +1,58 @@
+/// What kind of error a failed command reports. The raw value is the lowerCamelCase `kind`
+/// of `--json` error objects (`{"error": {"kind": "usage", ...}}`); these names are part of
+/// the output format and must not change.
+enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
+    // The command line or a command's words.
+    case usage
+    case parseError
+    case unknownCommand
+    case unknownSetting
+    case invalidSetting
+    case undefinedVariable
+    case missingPath
+    case sourceTooDeep
+    case interrupted
+    case internalError
+
+    // Files, keys and expectations.
+    case fileError
+    case keyStoreError
+    case expectFailed
+
+    // JSON and schemas.
+    case noJSONFound
+    case noSchema
+    case schemaError
+    case schemaMismatch
+    case validationFailed
+
+    // Gemini calls.
+    case missingAPIKey
+    case invalidAPIKey
+    case invalidModelID
+    case invalidBaseURL
+    case transport
+    case http
+    case rateLimited
+    case quotaExhausted
+    case modelRetired
+    case invalidRequest
+    case promptBlocked
+    case contentBlocked
+    case truncated
+    case emptyResponse
+    case streamEndedEarly
+    case decodingFailed
+    case mediaTooLarge
+    case mediaUnreadable
+
+    // External plugins.
+    case pluginNotFound
+    case pluginStartFailed
+    case pluginExited
+    case pluginProtocolError
+    case pluginTimeout
+    case pluginVersionMismatch
+    case pluginRefused
+    case pluginError
+}

@@ -1,0 +1,31 @@
+/// The wording the shell shares across commands: the prefixes of notices on stderr, usage
+/// lines, "did you mean" suggestions and the messages of the command line and interrupts.
+/// Command-specific messages stay with their command; their shape comes from here.
+enum ShellMessages {
+    /// `note: TEXT`: something the user may want to know; the command succeeded.
+    static func note(_ text: String) -> String { "note: " + text }
+    /// `warning: TEXT`: something went wrong that does not fail the command.
+    static func warning(_ text: String) -> String { "warning: " + text }
+    /// `repair: TEXT`: a change made to malformed JSON to read it.
+    static func repair(_ text: String) -> String { "repair: " + text }
+    /// `coerced: TEXT`: a value changed to fit the schema.
+    static func coerced(_ text: String) -> String { "coerced: " + text }
+
+    /// `usage: LINE`, then `hint` in parentheses.
+    static func usage(_ line: String, hint: String? = nil) -> String {
+        "usage: \(line)" + (hint.map { " (\($0))" } ?? "")
+    }
+
+    /// `; did you mean 'NAME'?` after an unknown name, or nothing without a suggestion.
+    static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// What a cancelled command reports (Ctrl-C).
+    static let interrupted = "interrupted"
+
+    /// A command-line error: `sophon: MESSAGE`.
+    static func commandLine(_ message: String) -> String { "sophon: " + message }
+    /// The hint after an unknown or malformed option.
+    static let seeHelp = "see 'sophon --help'"
+}

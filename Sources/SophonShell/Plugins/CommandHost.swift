@@ -1,0 +1,28 @@
+/// What a running command may ask of the shell running it (the runtime): its streams and
+/// session, running a nested script, finding commands and managing external plugins. Plugins
+/// see the runtime only through this protocol.
+protocol CommandHost: AnyObject, Sendable {
+    /// Standard streams.
+    var io: ShellIO { get }
+    /// How the shell was started.
+    var mode: RunMode { get }
+    /// The built-in plugins.
+    var registry: PluginRegistry { get }
+    /// The session's state.
+    var session: ShellSession { get }
+    /// Reads a secret (`key set`); `nil` when there is none.
+    var readSecret: @Sendable (String) -> String? { get }
+
+    /// Runs every command of `source` (`source FILE`), `depth` levels deep.
+    func run(_ source: ShellSource, directory: String, depth: Int, recorded: Bool) async -> CommandFlow
+    /// The command `name`: built-in first, else an external plugin's.
+    func resolveCommand(named name: String) async throws -> PluginCommand
+    /// Every plugin, built-in and external (for `help`).
+    func allPlugins() async -> PluginRegistry
+    /// `plugins`: one line per plugin.
+    func pluginListing() async -> String
+    /// The help an external plugin gives for its command `name`, if any.
+    func externalHelp(for name: String) -> String?
+    /// `plugin load PATH | plugin unload NAME`.
+    func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult
+}

@@ -1,0 +1,7 @@
+/// Exit statuses of `sophon` (PRODUCT.md §4).
+enum ShellExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let interrupted: Int32 = 130
+}
