@@ -3,12 +3,12 @@ import Foundation
 extension GeminiAPIClient {
     /// Inline parts for encoded images (PNG, JPEG, WebP, GIF, HEIC; PDF and plain text are
     /// accepted too), in order, within the configuration's ``GeminiClientConfiguration/maxMediaParts``
-    /// and ``GeminiClientConfiguration/maxInlineMediaBytes``: the seed's `encodeImages`, for a
+    /// and ``GeminiClientConfiguration/maxInlineMediaBytes``: the original API's `encodeImages`, for a
     /// ``send(_:label:model:retryPolicy:allowPartial:buildRequest:)`` builder.
     ///
     /// `variant.compressMedia` asks for smaller images after a transport failure. Re-encoding
-    /// needs an image codec, which Linux lacks, so the bytes are sent unchanged (PRODUCT.md §3,
-    /// Media).
+    /// needs an image codec, which Linux lacks, so the bytes are sent unchanged (docs/library.md,
+    /// "Building each attempt yourself").
     /// - Parameters:
     ///   - images: the encoded image files.
     ///   - variant: the attempt being built.
@@ -21,10 +21,10 @@ extension GeminiAPIClient {
         return try GeminiMedia.inlineParts(data: images, configuration: configuration)
     }
 
-    /// The seed's request builder: the request of
+    /// The original API's request builder: the request of
     /// ``buildRequest(parts:promptText:responseSchema:systemInstruction:generationConfig:)``.
     ///
-    /// `apiKey` and `modelID` are accepted so seed code compiles unchanged; neither goes into
+    /// `apiKey` and `modelID` are accepted so code written for the original API compiles unchanged; neither goes into
     /// the body: the client sends the key in the `x-goog-api-key` header and the model in the
     /// URL path of each attempt (``GeminiRequestVariant/modelID``).
     /// - Throws: ``GeminiError/invalidModelID(_:)`` when `modelID` is not a well-formed model

@@ -119,7 +119,7 @@ public final class GeminiAPIClient: Sendable {
     }
 
     /// Sends the request `buildRequest` makes for each attempt and decodes the JSON answer as
-    /// `type` (the seed's closure-based call for media-heavy flows).
+    /// `type` (the original API's closure-based call for media-heavy flows).
     /// - Parameters:
     ///   - type: the type to decode the answer into.
     ///   - label: a short name for logs and events.

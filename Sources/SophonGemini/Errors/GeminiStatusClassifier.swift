@@ -3,7 +3,7 @@ import Foundation
 /// Turns a reply that is not a success (a non-200 status, or a Google RPC error body) into the
 /// typed error a caller sees, with the server's wait and whether the retry loop may retry it.
 enum GeminiStatusClassifier {
-    /// Maps a non-200 response to a typed error (PRODUCT.md §3 classification).
+    /// Maps a non-200 response to a typed error (docs/library.md, "Retry policies").
     /// - Parameters:
     ///   - status: the HTTP status (or the RPC error's code).
     ///   - headers: the response headers (lower-case names); `retry-after` is read.

@@ -2,7 +2,7 @@ import SophonCore
 
 /// A Gemini model: one of the catalog presets or any other model ID.
 ///
-/// Presets, their IDs, tiers and successors follow PRODUCT.md §3 (successors are Google's
+/// Presets, their IDs, tiers and successors follow docs/library.md (successors are Google's
 /// documented replacements). `hasFreeTier` marks models usable on the free tier; `isPaidOnly`
 /// marks models with no free tier at all; a preset may be neither (its free-tier access is
 /// limited or undocumented). Encoded (`Codable`) as its ID string.

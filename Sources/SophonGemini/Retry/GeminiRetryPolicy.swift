@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a call retries, per PRODUCT.md §3.
+/// How a call retries, per docs/library.md.
 ///
 /// |                       | ``default``                        | ``minimal``           |
 /// |-----------------------|------------------------------------|-----------------------|

@@ -6,7 +6,7 @@ enum RetryDecision: Equatable {
     /// Fail the call with `error`.
     case fail(GeminiError)
 
-    /// Decides after attempt `attempt` of `attempts` failed with `failure` (PRODUCT.md §3).
+    /// Decides after attempt `attempt` of `attempts` failed with `failure` (docs/library.md).
     ///
     /// A failure that may not be retried (not retryable, a stream that already delivered, the
     /// last attempt) fails. Otherwise the wait is the policy's backoff (`random` is drawn only

@@ -2,7 +2,7 @@ import SophonCore
 
 extension GeminiSchema {
     /// What the API would refuse with a 400 INVALID_ARGUMENT (which recurs on every retry), found
-    /// before sending (gemini-wire-format.md §3):
+    /// before sending (source: the Gemini API reference, `Schema`; the API answers each with 400):
     ///
     /// - `anyOf` beside other fields (the API wants `anyOf` as the only field);
     /// - `enum` on a type other than `STRING`;

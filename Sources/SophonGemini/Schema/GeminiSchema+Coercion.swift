@@ -23,7 +23,7 @@ extension GeminiSchema {
     ///   the schema is nullable, else the member is removed when it is not required; the same
     ///   for `null` itself in an optional member that is not nullable, and for a number that no
     ///   `NUMBER` can hold (`1e999`, also as a string) or, for `INTEGER`, one outside the 64-bit
-    ///   range (PRODUCT.md §2: null words, out-of-range and non-finite numbers read as nil);
+    ///   range (docs/library.md: null words, out-of-range and non-finite numbers read as nil);
     /// - `ARRAY` from a single value (`"a"` -> `["a"]`), and a comma-separated string for an
     ///   array of strings (`"a, b"` -> `["a","b"]`, ``LenientReading/listItems(_:)``).
     ///

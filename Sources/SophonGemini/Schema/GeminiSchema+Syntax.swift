@@ -9,7 +9,7 @@ extension GeminiSchema {
         return try parseConciseSyntax(text)
     }
 
-    /// Parses the type syntax of PRODUCT.md §4:
+    /// Parses the type syntax of docs/commands.md:
     /// `{ title: string, year: integer, rating?: number "0-10", tags: [string],
     /// status: "draft" | "final", author: { name: string } }`.
     ///

@@ -1,8 +1,8 @@
 import SophonCore
 
 /// A Gemini `Schema` (the OpenAPI subset of `generationConfig.responseSchema`), with every
-/// field the API accepts (source: Gemini API reference, `Schema`; see
-/// gemini-wire-format.md §3).
+/// field the API accepts (source: the Gemini API
+/// reference, `Schema`).
 ///
 /// Build one with the factories (``object(properties:required:description:)``,
 /// ``string(description:format:enum:)``, ...), the type syntax

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Parses the shell's schema type syntax (PRODUCT.md §4) into a ``GeminiSchema``.
+/// Parses the shell's schema type syntax (docs/commands.md) into a ``GeminiSchema``.
 ///
 /// ```
 /// spec     = type [description]

@@ -1,8 +1,8 @@
 import Foundation
 
 extension GeminiClientConfiguration {
-    /// This configuration adapted to a run answered by a ``GeminiTapeReplayer`` (PRODUCT.md §5,
-    /// Tapes: no key needed, retry waits skipped, replays deterministic).
+    /// This configuration adapted to a run answered by a ``GeminiTapeReplayer`` (docs/tapes.md,
+    /// "Replaying": no key needed, retry waits skipped, replays deterministic).
     ///
     /// The key provider returns ``GeminiTapeReplayer/placeholderAPIKey`` (no real key is handed
     /// to the transport), the sleep before a retry returns at once after passing the wait to

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// A loaded tape: the exchanges of a recorded run, in order (PRODUCT.md §5, Tapes).
+/// A loaded tape: the exchanges of a recorded run, in order (docs/tapes.md).
 ///
 /// The file is JSON Lines: the header `{"sophonTape": 1}`, then one ``GeminiTapeExchange``
 /// per line. Blank lines are skipped and `\r\n` line ends accepted, so tapes can be written by

@@ -3,7 +3,7 @@ import SophonCore
 
 /// One recorded HTTP exchange of a tape: the request as the client sent it and what came back.
 ///
-/// On disk it is one JSON line (PRODUCT.md §5, Tapes):
+/// On disk it is one JSON line (docs/tapes.md):
 /// `{"request": {"method", "path", "body"}, "response": {...}}`; see ``GeminiTapeResponse`` for
 /// the response fields.
 public struct GeminiTapeExchange: Sendable, Hashable {

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 
 /// A transport that passes every request to another transport and records each exchange on a
-/// tape as the run goes (PRODUCT.md §4 and §5, Tapes; the line format is ``GeminiTapeResponse``'s).
+/// tape as the run goes (docs/tapes.md; the line format is ``GeminiTapeResponse``'s).
 ///
 /// - Whole bodies are recorded when they arrive; streamed bodies still stream to the caller
 ///   chunk by chunk, and their line is written when the stream ends, fails, or the caller stops

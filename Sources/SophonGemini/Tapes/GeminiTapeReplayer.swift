@@ -2,8 +2,7 @@ import Foundation
 import SophonCore
 import Synchronization
 
-/// A transport that answers from a tape, in order, without a network (PRODUCT.md §4 and §5,
-/// Tapes), so a replay runs the real client code: retries, fallback, stream parsing.
+/// A transport that answers from a tape, in order, without a network (docs/tapes.md), so a replay runs the real client code: retries, fallback, stream parsing.
 ///
 /// Each request must match the next recorded exchange by method, path (see
 /// ``GeminiTapeRequest/path(of:baseURL:)``) and body compared as JSON values (member order and

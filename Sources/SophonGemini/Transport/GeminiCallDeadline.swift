@@ -1,5 +1,5 @@
 /// The end of a call's whole-call time limit (``GeminiClientConfiguration/callTimeout``,
-/// PRODUCT.md §3: 180 s by default), covering every attempt and every wait between them.
+/// docs/library.md: 180 s by default), covering every attempt and every wait between them.
 ///
 /// The client hands it to transports that say they honour it
 /// (``GeminiTransport/honoursDeadline``) in ``GeminiHTTPRequest/deadline``; such a transport

@@ -1,4 +1,4 @@
-/// The command line of one `sophon` run, parsed (PRODUCT.md §4, "Invocation").
+/// The command line of one `sophon` run, parsed (docs/language.md, "Runs").
 struct Invocation: Sendable, Equatable {
     /// What the run does after the flags.
     enum Action: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// The `sophon` process: parses the command line, then dispatches (PRODUCT.md §4).
+/// The `sophon` process: parses the command line, then dispatches (docs/commands.md).
 package enum SophonMain {
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     package static func run(arguments: [String], io: ShellIO) async -> Int32 {

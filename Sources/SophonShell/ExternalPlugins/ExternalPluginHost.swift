@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import Synchronization
 
-/// The external plugins of one shell run (PRODUCT.md §4, "Plugins"; docs/plugin-protocol.md):
+/// The external plugins of one shell run (docs/plugin-protocol.md):
 /// those discovered on `PATH` and in the plugins folder, and those `plugin load` added.
 ///
 /// The runtime consults the host when no built-in command has a name, so built-in commands

@@ -3,7 +3,7 @@ import SophonCore
 
 /// Finds external plugins: executables named `sophon-plugin-NAME` in the plugins folder
 /// (`$XDG_CONFIG_HOME/sophon/plugins/`, or `$SOPHON_HOME/plugins/`) and on `PATH`, like git
-/// finds `git-foo` (PRODUCT.md §4, "Plugins").
+/// finds `git-foo` (docs/plugin-protocol.md).
 struct PluginDiscovery: Sendable {
     /// The file name prefix of a plugin executable.
     static let prefix = "sophon-plugin-"

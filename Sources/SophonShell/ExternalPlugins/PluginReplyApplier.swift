@@ -58,7 +58,7 @@ struct PluginReplyApplier: Sendable {
         }
     }
 
-    /// Variable names: `[A-Za-z_][A-Za-z0-9_]*` (PRODUCT.md §5).
+    /// Variable names: `[A-Za-z_][A-Za-z0-9_]*` (docs/language.md).
     static func isVariableName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { scalar in

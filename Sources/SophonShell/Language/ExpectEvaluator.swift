@@ -3,7 +3,7 @@ import SophonCore
 
 /// Evaluates `expect` expressions; pure apart from the validation hook.
 ///
-/// Comparison rules (PRODUCT.md §5):
+/// Comparison rules (docs/language.md):
 /// - When both sides' texts (``ExpectOperand/text``) are JSON number literals (`10`, `10.0`,
 ///   `1e3`), they compare as exact decimal numbers: `10 == 10.0`, `1e3 == 1000`. A string value
 ///   `"42"` reads as its text `42`, like it would expand.

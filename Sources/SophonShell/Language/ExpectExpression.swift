@@ -1,6 +1,6 @@
 import SophonCore
 
-/// A parsed `expect` command (PRODUCT.md §5 "`expect`"): `expect A OP B` or `expect valid`.
+/// A parsed `expect` command (docs/language.md, "expect"): `expect A OP B` or `expect valid`.
 ///
 /// A is one word; OP is one word naming an ``ExpectOperator``; B is the rest of the line, its
 /// words joined by one space. An operand that is exactly one unquoted expansion keeps its JSON
@@ -86,7 +86,7 @@ enum ExpectOutcome: Sendable, Equatable {
     case failed(message: String)
 }
 
-/// A malformed `expect`, which counts as a failed expectation (PRODUCT.md §5).
+/// A malformed `expect`, which counts as a failed expectation (docs/language.md).
 enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `expect` with nothing after it.
     case missingExpression

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// `let NAME = REST`, parsed by the rules of PRODUCT.md §5:
+/// `let NAME = REST`, parsed by the rules of docs/language.md:
 /// 1. REST as typed, less a trailing `#` comment, is valid JSON: that value, no expansion
 ///    (decided while parsing, so `let s = "a\u0041"` is JSON and not a bad shell escape);
 /// 2. REST is one `"""` block: its value (escapes and `$` applied) as JSON when it is valid

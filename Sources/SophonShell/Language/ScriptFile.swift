@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading `.sophon` scripts (PRODUCT.md §5): text files only, UTF-8 checked line by line,
+/// Reading `.sophon` scripts (docs/language.md): text files only, UTF-8 checked line by line,
 /// BOM and CRLF accepted.
 enum ScriptFile {
     /// Why a script cannot be read: for the command line, a usage error (exit 2).

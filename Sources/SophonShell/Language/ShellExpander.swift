@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Resolves variable references in words at run time (PRODUCT.md §5).
+/// Resolves variable references in words at run time (docs/language.md).
 ///
 /// Strings expand to their text; numbers, booleans and null to their JSON text; objects and
 /// arrays to compact JSON. Expansion never splits a word and its result is never lexed again.

@@ -11,7 +11,7 @@ struct ShellGrammar: Sendable {
         self.assignmentCommand = assignmentCommand
     }
 
-    /// The prompt-like commands of PRODUCT.md §4: `ask`, `chat`, `tokens`, `schema` and
+    /// The prompt-like commands of docs/commands.md: `ask`, `chat`, `tokens`, `schema` and
     /// `extract`, with the options that take a value (`--model ID`, `--schema SPEC`).
     static let standard = ShellGrammar(rawCommands: [
         "ask": RawArgumentSpec(valueOptions: ["--model"]),

@@ -1,5 +1,4 @@
-/// Reads words from a ``ShellSource``, one command at a time (PRODUCT.md §5 "Words, quotes,
-/// expansion").
+/// Reads words from a ``ShellSource``, one command at a time (docs/language.md, "Words and quotes").
 ///
 /// Blanks are spaces and tabs. A backslash-newline outside single quotes is removed; one that
 /// ends the input is an error. `#` starts a comment only at the start of a word. Bare words

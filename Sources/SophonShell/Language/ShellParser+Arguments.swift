@@ -1,5 +1,5 @@
 extension ShellParser {
-    /// The command of one-command mode (`sophon COMMAND ARGS...`, PRODUCT.md §5): the arguments
+    /// The command of one-command mode (`sophon COMMAND ARGS...`, docs/language.md): the arguments
     /// come from the calling shell, so each is one literal word and nothing expands.
     ///
     /// Prompt-like commands split off their leading options as the parser does and join the

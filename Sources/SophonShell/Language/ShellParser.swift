@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Splits a ``ShellSource`` into commands and parses each (PRODUCT.md §4 "The language", §5).
+/// Splits a ``ShellSource`` into commands and parses each (docs/language.md).
 ///
 /// One command per line; quotes, `"""` blocks and trailing backslashes may carry a command over
 /// several physical lines. Blank and comment-only lines make no command. A syntax error fails

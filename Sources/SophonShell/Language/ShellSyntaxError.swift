@@ -1,7 +1,7 @@
 /// A parse error in shell input, with the place it happened.
 ///
 /// Rendered for scripts as `FILE:LINE:COL: error: MESSAGE`, then the source line, then a caret
-/// line with the caret under the column (PRODUCT.md §5 "Errors and locations"). LINE is the
+/// line with the caret under the column (docs/language.md, "Errors and locations"). LINE is the
 /// first physical line of the command, as for every script error; COL and the source line shown
 /// are those of the physical line the caret points into (a later line of a command continued
 /// with `\` or a `"""` block). Interactive input renders as `error: MESSAGE` (no location)

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// A Gemini call's answer as the shell prints it (PRODUCT.md §5 "Output").
+/// A Gemini call's answer as the shell prints it (docs/commands.md, "--json output").
 struct CallReply: Sendable, Equatable {
     /// The value (`$last`): the decoded JSON of a structured answer, else the text as a string.
     var value: JSONValue

@@ -1,4 +1,4 @@
-/// How results are printed (`set output pretty|json|raw`, `--json`; PRODUCT.md §5).
+/// How results are printed (`set output pretty|json|raw`, `--json`; docs/language.md).
 enum OutputFormat: String, Sendable, Equatable {
     /// Indented JSON values, text as is.
     case pretty

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Prints what commands produce in one output format (PRODUCT.md §5 "Output"): results on
+/// Prints what commands produce in one output format (docs/commands.md, "--json output"): results on
 /// stdout (with `--json`, one envelope object per command), failures as an envelope and a
 /// message on stderr, and the closing tally of expectations.
 struct ResultPrinter {

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// The shell's own commands (PRODUCT.md §4): help, settings, variables, expectations, scripts.
+/// The shell's own commands (docs/commands.md): help, settings, variables, expectations, scripts.
 struct CorePlugin: ShellPlugin {
     let name = "core"
 

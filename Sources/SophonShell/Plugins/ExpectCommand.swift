@@ -1,6 +1,6 @@
 import SophonCore
 
-/// `expect A OP B` and `expect valid` (PRODUCT.md §5): counts toward the closing tally; a
+/// `expect A OP B` and `expect valid` (docs/language.md): counts toward the closing tally; a
 /// failed or malformed expectation is a failed command. Never changes `$last`.
 enum ExpectCommand {
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {

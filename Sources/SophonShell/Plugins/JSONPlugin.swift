@@ -17,7 +17,7 @@ struct JSONPlugin: ShellPlugin {
     }
 }
 
-/// `extract [--schema SPEC] [TEXT | @FILE]` (PRODUCT.md §4): runs ``LLMJSONExtractor`` and
+/// `extract [--schema SPEC] [TEXT | @FILE]` (docs/commands.md): runs ``LLMJSONExtractor`` and
 /// returns the value found (several values: one array of them, said on stderr); each repair
 /// is listed on stderr. With a schema, the candidate that validates is chosen and coerced to
 /// the schema's types, each coercion listed on stderr.

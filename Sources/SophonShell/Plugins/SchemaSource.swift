@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// Reads a schema the way `schema` and `extract --schema` take it (PRODUCT.md §4): the type
+/// Reads a schema the way `schema` and `extract --schema` take it (docs/commands.md): the type
 /// syntax or `llm`'s concise syntax inline, or `@FILE` holding Gemini Schema or JSON Schema.
 enum SchemaSource {
     /// A schema and the notes its conversion produced (dropped JSON Schema keywords).

@@ -32,7 +32,7 @@ enum SessionCommands {
         }
     }
 
-    /// `let NAME = VALUE` by the rules of PRODUCT.md §5.
+    /// `let NAME = VALUE` by the rules of docs/language.md.
     static func assign(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         guard let assignment = request.parsed?.assignment else {
             throw context.usageFailure("let")

@@ -60,7 +60,7 @@ struct PluginStartError: Error {
     var message: String
 }
 
-/// How a command takes its arguments (PRODUCT.md §4, "Prompt-like arguments").
+/// How a command takes its arguments (docs/language.md, "Prompt-like commands").
 enum ArgumentStyle: Sendable, Equatable {
     /// Ordinary words: split on blanks, quotes and expansion applied.
     case words

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Tab completion for the REPL (PRODUCT.md §4 "Plugins"): command names, file paths after
+/// Tab completion for the REPL (docs/plugin-protocol.md): command names, file paths after
 /// `@`, option values the plugins offer (`--model`), and each command's own completion.
 struct CompletionProvider: Sendable {
     let registry: PluginRegistry

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// The REPL (PRODUCT.md §4, §5 "Terminal"): banner, prompt, continuation prompt, history,
+/// The REPL (docs/language.md, "The REPL"): banner, prompt, continuation prompt, history,
 /// Tab completion, Ctrl-C cancelling the running command, Ctrl-D exiting 0.
 enum InteractiveLoop {
     /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.

@@ -1,4 +1,4 @@
-/// `plugin load PATH` and `plugin unload NAME` (PRODUCT.md §4, "Plugins"), run by the runtime
+/// `plugin load PATH` and `plugin unload NAME` (docs/plugin-protocol.md), run by the runtime
 /// for the core plugin's `plugin` command.
 enum PluginManagementCommand {
     /// Runs `plugin load|unload`. State changes print nothing on stdout; the REPL confirms on

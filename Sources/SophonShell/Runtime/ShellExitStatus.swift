@@ -1,4 +1,4 @@
-/// Exit statuses of `sophon` (PRODUCT.md §4).
+/// Exit statuses of `sophon` (docs/commands.md).
 enum ShellExitStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1

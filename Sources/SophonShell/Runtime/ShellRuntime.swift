@@ -3,7 +3,7 @@ import SophonCore
 import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
-/// error locations, `--bail`, `exit` and the closing tally (PRODUCT.md §4, §5).
+/// error locations, `--bail`, `exit` and the closing tally (docs/commands.md).
 final class ShellRuntime: CommandHost {
     /// What happens after a command.
     typealias Flow = CommandFlow

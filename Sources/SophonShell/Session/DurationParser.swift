@@ -1,5 +1,5 @@
 /// Parses the shell's durations: `500ms`, `0.8s`, `6s`, `2m`, `1h`; a bare number is seconds
-/// (PRODUCT.md §5, `retry-policy` values and `sleep`).
+/// (docs/library.md, "Retry policies", `retry-policy` values and `sleep`).
 enum DurationParser {
     /// The duration `text` denotes, or `nil` when it is not a non-negative finite duration.
     static func parse(_ text: String) -> Duration? {

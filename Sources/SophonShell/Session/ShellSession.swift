@@ -1,7 +1,7 @@
 import SophonCore
 import Synchronization
 
-/// The state one `sophon` run keeps across commands and files (PRODUCT.md §4, §5): settings,
+/// The state one `sophon` run keeps across commands and files (docs/commands.md): settings,
 /// variables, `$last`, the commands that succeeded (for `save`) and the expectation tally.
 ///
 /// Commands run one at a time, but the REPL's completion and signal paths read the session

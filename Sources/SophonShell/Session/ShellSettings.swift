@@ -1,6 +1,6 @@
 import SophonCore
 
-/// The settings `set KEY VALUE` changes and `show [KEY]` prints (PRODUCT.md §4).
+/// The settings `set KEY VALUE` changes and `show [KEY]` prints (docs/commands.md).
 /// Every value is validated when set; an invalid value leaves the setting unchanged.
 struct ShellSettings: Sendable, Equatable {
     /// Thinking control: a token budget (`0` off, `-1` automatic) or a level.

@@ -1,5 +1,5 @@
 /// Reads whole commands from a ``LineSource``: one line, or several while a quote or a `"""`
-/// block is open (the parser decides), with the REPL's two prompts (PRODUCT.md §5).
+/// block is open (the parser decides), with the REPL's two prompts (docs/language.md).
 ///
 /// - Ctrl-C drops the line being edited and any pending block: `.interrupted`.
 /// - End of input at the main prompt: `.endOfInput`. Inside a block: the incomplete text is

@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// An instance is safe to use from several threads; each call opens its own descriptor.
 final class HistoryFile: Sendable {
-    /// The number of entries kept by a compaction (PRODUCT.md §5 "Terminal").
+    /// The number of entries kept by a compaction (docs/language.md, "The REPL").
     static let defaultLimit = 1000
     /// How many entries past the limit trigger a compaction.
     static let defaultSlack = 200

@@ -12,7 +12,7 @@ import Synchronization
 /// installed without `SA_RESTART`.
 ///
 /// Non-interactive runs call ``installExitOnInterrupt(status:)``: SIGINT ends the process
-/// with exit status 130 (PRODUCT.md §4).
+/// with exit status 130 (docs/commands.md).
 ///
 /// Consumers: the line readers while they wait for a line, and ``SignalMonitor`` while a
 /// command runs; never both at once.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns a terminal's echo off for the length of one read (`key set` reads the key this
-/// way, PRODUCT.md §5 "Terminal"), keeping canonical mode so the kernel still edits the line.
+/// way, docs/language.md, "The REPL"), keeping canonical mode so the kernel still edits the line.
 enum TerminalEcho {
     /// Runs `body` with `ECHO` off on `descriptor` (the newline still echoes, `ECHONL`), then
     /// restores the settings found, whatever `body` returns. When `descriptor` is not a

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SophonGemini
 
-/// The backoff formula, presets and server-wait parsing of PRODUCT.md §3.
+/// The backoff formula, presets and server-wait parsing of docs/library.md.
 @Suite struct RetryPolicyTests {
     @Test(arguments: [
         (GeminiRetryPolicy.default, 1, 0.0, Duration.milliseconds(800)),

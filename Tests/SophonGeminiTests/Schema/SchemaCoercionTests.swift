@@ -74,7 +74,7 @@ import Testing
 }
 
 /// `null`, and numbers no `NUMBER` or `INTEGER` can hold, in optional and nullable members
-/// (PRODUCT.md §2: null words, out-of-range and non-finite numbers read as nil).
+/// (docs/library.md: null words, out-of-range and non-finite numbers read as nil).
 @Suite struct SchemaAbsentReadingTests {
     static let cases: [(schema: String, input: String, value: String, notes: [String])] = [
         ("{ x?: number }", #"{"x": null}"#, "{}", ["$.x: null removed (read as absent)"]),

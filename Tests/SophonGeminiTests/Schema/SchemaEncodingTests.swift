@@ -5,7 +5,7 @@ import Testing
 @testable import SophonGemini
 
 @Suite struct SchemaEncodingTests {
-    /// The seed's call shape: a movie object.
+    /// The original API's call shape: a movie object.
     static let movie = GeminiSchema.object(
         properties: [
             "title": .string(description: "The title"),

@@ -52,7 +52,7 @@ func cannedClient(
     return (GeminiAPIClient(configuration: configuration, transport: transport), transport)
 }
 
-// MARK: - The seed's configuration, verbatim (docs/library.md, "Configuration")
+// MARK: - The original API's configuration, verbatim (docs/library.md, "Configuration")
 
 /// The app's logger (docs/library.md): this one keeps the lines it is given.
 enum MyLogger {
@@ -77,13 +77,13 @@ extension GeminiAPIClient {
     static let shared = GeminiAPIClient(configuration: .myApp)
 }
 
-/// The seed's structured result type, verbatim.
+/// The original API's structured result type, verbatim.
 struct Extraction: Decodable { let title: String }
 
-/// The seed's `send` result type (its fields are the app's).
+/// The original API's `send` result type (its fields are the app's).
 struct MyResult: Decodable { let species: String }
 
-/// The seed's calls on `.shared`, verbatim. Compiled, never run (`.shared` talks to Google);
+/// The original API's calls on `.shared`, verbatim. Compiled, never run (`.shared` talks to Google);
 /// `LibraryGuideSamplesTests` runs the same calls on a canned client.
 func seedCallsCompileAsWritten(
     promptText: String, conversationContents: [Content], images: [Data], prompt: String, apiKey: String,

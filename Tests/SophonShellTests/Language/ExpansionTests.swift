@@ -3,7 +3,7 @@ import Testing
 
 @testable import SophonShell
 
-/// `$name`, `${name.path}` and how values read inside words (PRODUCT.md §5).
+/// `$name`, `${name.path}` and how values read inside words (docs/language.md).
 @Suite struct ExpansionTests {
     static let variables: [String: JSONValue] = [
         "s": .string("text"),

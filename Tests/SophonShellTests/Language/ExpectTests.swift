@@ -3,7 +3,7 @@ import Testing
 
 @testable import SophonShell
 
-/// `expect A OP B` and `expect valid` (PRODUCT.md §5 "`expect`").
+/// `expect A OP B` and `expect valid` (docs/language.md, "expect").
 @Suite struct ExpectTests {
     static let variables: [String: JSONValue] = [
         "last": .object([

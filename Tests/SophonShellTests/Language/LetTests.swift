@@ -3,7 +3,7 @@ import Testing
 
 @testable import SophonShell
 
-/// `let NAME = REST` and its three rules (PRODUCT.md §5).
+/// `let NAME = REST` and its three rules (docs/language.md).
 @Suite struct LetTests {
     static let variables: [String: JSONValue] = [
         "last": .object([JSONMember("year", .integer(2016)), JSONMember("title", .string("Dune"))]),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SophonShell
 
-/// Words, quotes, escapes, comments and `"""` blocks (PRODUCT.md §5 "Words, quotes, expansion").
+/// Words, quotes, escapes, comments and `"""` blocks (docs/language.md, "Words and quotes").
 @Suite struct LexerTests {
     static let wordCases: [(String, [String])] = [
         // Blanks split words; tabs are blanks.

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func anErrorOnAContinuationLineNamesTheCommandsFirstLine() {
-        // PRODUCT.md §5: LINE is the first physical line of the command; the caret goes under
+        // docs/language.md: LINE is the first physical line of the command; the caret goes under
         // the column of the line that holds the error.
         let error = firstError("echo one\necho two \\\n  ${unclosed\necho three\n", name: "x.sophon")
         #expect(

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `ask`, `chat`, `history`, `reset` and `tokens` (PRODUCT.md §4, §5 "Gemini commands").
+/// `ask`, `chat`, `history`, `reset` and `tokens` (docs/commands.md).
 enum AskCommands {
     /// The options `ask` and `chat` take before the prompt.
     struct Options {

@@ -1,7 +1,7 @@
 import Foundation
 import SophonGemini
 
-/// `attach FILE [FILE...]` / `attach clear` (PRODUCT.md §4): inline media parts for the next
+/// `attach FILE [FILE...]` / `attach clear` (docs/commands.md): inline media parts for the next
 /// `ask` or `chat`, MIME type sniffed from the bytes, refused by size before reading.
 enum AttachCommand {
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {

@@ -3,7 +3,7 @@ import SophonCore
 import SophonGemini
 
 /// What every Gemini command shares: the client with a key check, the request built from the
-/// session's settings, typed failures, and the report after a call (PRODUCT.md §5).
+/// session's settings, typed failures, and the report after a call (docs/language.md).
 enum GeminiCall {
     /// The client, after checking that a key is set (not needed under `--replay`).
     /// - Throws: ``CommandFailure`` `missingAPIKey` with how to set one.
@@ -70,7 +70,7 @@ enum GeminiCall {
     /// members (`model`, `usage`, `retries`).
     /// - Parameters:
     ///   - requested: the model the call asked for; when a 404 sent it to the fallback and it
-    ///     is the session's model, the session switches to the fallback (PRODUCT.md §5).
+    ///     is the session's model, the session switches to the fallback (docs/language.md).
     static func finish(
         model: String, requested: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
         started: ContinuousClock.Instant,

@@ -2,7 +2,7 @@ import SophonCore
 import SophonGemini
 import Synchronization
 
-/// The Gemini commands (PRODUCT.md §4): models, keys, schemas, asking and chatting, media,
+/// The Gemini commands (docs/commands.md): models, keys, schemas, asking and chatting, media,
 /// the retry policy and token counts. The run's services exist once ``start(_:io:)`` ran.
 final class GeminiPlugin: ShellPlugin {
     let name = "gemini"

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The Gemini side of one `sophon` run: the client (made on first use, so runs that never call
 /// the API never start URLSession), the transport (live, recording or replaying a tape), the
-/// key lookup and the `--verbose` log (PRODUCT.md §4, §5 "Gemini commands", "Tapes").
+/// key lookup and the `--verbose` log (docs/tapes.md).
 final class GeminiServices: Sendable {
     /// How the run was started.
     struct Options: Sendable {
@@ -169,7 +169,7 @@ final class GeminiServices: Sendable {
     }
 }
 
-/// The `--verbose` lines (PRODUCT.md §5): `-> POST /v1beta/models/M:generateContent (attempt 1)`,
+/// The `--verbose` lines (docs/language.md): `-> POST /v1beta/models/M:generateContent (attempt 1)`,
 /// `<- 503 UNAVAILABLE in 12 ms`, `retry 1/2 in 0.8s after 503 UNAVAILABLE`.
 ///
 /// A response is named by its status code and the google.rpc status the API pairs with it; a
@@ -198,7 +198,8 @@ final class VerboseLog: Sendable {
     }
 
     /// `503 UNAVAILABLE`: the code and the google.rpc status the Gemini API sends with it
-    /// (gemini-wire-format.md §5); the code alone when there is no usual one.
+    /// (source: the Gemini API's
+    /// troubleshooting guide, which pairs each code with its google.rpc status); the code alone when there is no usual one.
     static func statusText(_ status: Int) -> String {
         let names = [
             200: "OK", 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `key set | show | delete | path` (PRODUCT.md §4, §5 "Terminal"): the key never appears in
+/// `key set | show | delete | path` (docs/language.md, "The REPL"): the key never appears in
 /// history, saved scripts, tapes or logs, and `key set VALUE` is refused.
 enum KeyCommands {
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) throws

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `set model ID [--save]` and `models [--live]` (PRODUCT.md §4, §5 "Gemini commands").
+/// `set model ID [--save]` and `models [--live]` (docs/commands.md).
 enum ModelCommands {
     /// `set model PRESET | ID | custom:ID [--save]`: changes the session's model; `--save`
     /// also writes it to `settings.json` as the default for new sessions. Says on stderr when

@@ -1,6 +1,6 @@
 import SophonGemini
 
-/// `retry-policy [default | minimal | KEY=VALUE...]` (PRODUCT.md §4, §5): keys `attempts`,
+/// `retry-policy [default | minimal | KEY=VALUE...]` (docs/commands.md): keys `attempts`,
 /// `base`, `cap`, `jitter`, `retry-after`, `max-wait`, `fallback`, `downscale`; no argument
 /// shows the policy in force.
 enum RetryPolicyCommand {

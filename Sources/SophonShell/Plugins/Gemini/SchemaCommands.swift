@@ -3,7 +3,7 @@ import SophonCore
 import SophonGemini
 
 /// `schema SPEC | @FILE | show [gemini|json-schema] | clear` and `validate [JSON | @FILE]`
-/// (PRODUCT.md §4, §5).
+/// (docs/commands.md).
 enum SchemaCommands {
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         if let spec = request.rawArgument {
