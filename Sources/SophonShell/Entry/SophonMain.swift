@@ -111,6 +111,11 @@ package enum SophonMain {
         -> ShellRuntime.Flow
     {
         guard invocation.runRC else { return .next }
+        if case .oneCommand(let name, _) = invocation.action,
+            runtime.registry.command(named: name)?.readsStartupFile == false
+        {
+            return .next
+        }
         let path = SophonPaths().rcFile.path
         guard FileManager.default.fileExists(atPath: path) else { return .next }
         do {

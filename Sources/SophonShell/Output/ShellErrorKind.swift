@@ -18,6 +18,8 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case fileError
     case keyStoreError
     case expectFailed
+    /// `test`: at least one script failed.
+    case testFailed
 
     // JSON and schemas.
     case noJSONFound

@@ -61,6 +61,12 @@ struct CorePlugin: ShellPlugin {
                 run: { request, context in try await context.runtime.managePlugins(request, context: context)
                 }),
             PluginCommand(
+                name: "test",
+                usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
+                summary: "run the *.sophon scripts under the paths as tests, each in its own session",
+                readsStartupFile: false, completion: .files,
+                run: { request, context in try await TestCommand.run(request, context: context) }),
+            PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),
             PluginCommand(

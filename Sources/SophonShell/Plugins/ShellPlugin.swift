@@ -82,6 +82,9 @@ struct PluginCommand: Sendable {
     /// ``CommandRequest/arguments`` empty and the command expands ``CommandRequest/parsed``
     /// itself (`expect`, whose expansion errors count as failed expectations).
     var expandsArguments = true
+    /// Whether `sophon NAME ...` (one-command mode) runs `sophonrc` first; `false` for commands
+    /// whose output must not depend on it (`test`).
+    var readsStartupFile = true
     /// What Tab offers for its arguments.
     var completion: ArgumentCompletion = .none
     /// Runs the command.

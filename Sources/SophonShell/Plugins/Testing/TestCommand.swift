@@ -1,0 +1,99 @@
+import Foundation
+import SophonCore
+
+/// `test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]`: runs every
+/// `*.sophon` file under the paths, each in its own child process and session without
+/// `sophonrc`, `--jobs N` at a time, and reports per file (docs/commands.md, "test").
+///
+/// The report is the same whatever `--jobs` is: lines are printed in path order as soon as
+/// every earlier file is done. In one-command mode (`sophon test ...`) the run ends with status
+/// 0 when every file passed, 1 when any failed, 2 for a usage error; elsewhere a failed file
+/// fails the command.
+enum TestCommand {
+    static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        let options: TestOptions
+        let files: [String]
+        do {
+            options = try TestOptions.parse(request.arguments)
+            files = try TestDiscovery.files(under: options.paths)
+        } catch let failure as CommandFailure {
+            guard context.mode == .oneCommand else { throw failure }
+            context.io.printError(ShellMessages.commandLine(failure.message))
+            return .exit(ShellExitStatus.usage)
+        }
+        let tapes: TestFileRunner.TapeMode =
+            options.live ? .live : options.recordMissing ? .recordMissing : .replayPresent
+        let runner = TestFileRunner(executable: TestFileRunner.currentExecutable, tapes: tapes)
+        let startDate = Date()
+        let started = ContinuousClock.now
+        if options.tap { TestReport.tapHeader(count: files.count).forEach(context.io.printLine) }
+        let results = await runAll(files, jobs: options.jobs, runner: runner) { result, index in
+            if options.tap {
+                TestReport.tapPoint(result, number: index + 1).forEach(context.io.printLine)
+            } else {
+                context.io.printLine(TestReport.line(result))
+            }
+        }
+        if options.tap {
+            context.io.printLine(TestReport.tapTally(results))
+        } else {
+            let details = TestReport.details(results)
+            if !details.isEmpty { (["\n"] + details).forEach { context.io.printLine($0 == "\n" ? "" : $0) } }
+            context.io.printLine(TestReport.tally(results))
+        }
+        let elapsed = ContinuousClock.now - started
+        if let junit = options.junit {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let document = JUnitReport.document(
+                results, seconds: seconds, timestamp: startDate, hostname: ProcessInfo.processInfo.hostName)
+            do {
+                try AtomicFile.write(Data(document.utf8), to: URL(fileURLWithPath: context.resolve(junit)))
+            } catch {
+                let failure = CommandFailure(kind: .fileError, message: "test: --junit: \(error)")
+                guard context.mode == .oneCommand else { throw failure }
+                context.io.printError("error: " + failure.message)
+                return .exit(ShellExitStatus.failure)
+            }
+        }
+        let failed = results.filter { !$0.passed }.count
+        if context.mode == .oneCommand {
+            return .exit(failed == 0 ? ShellExitStatus.success : ShellExitStatus.failure)
+        }
+        guard failed == 0 else {
+            throw CommandFailure(
+                kind: .testFailed, message: "test: \(failed) of \(results.count) files failed")
+        }
+        return .none
+    }
+
+    /// Runs `files` with at most `jobs` children at once and calls `report` for each result in
+    /// file order, as soon as every earlier file is done.
+    /// - Returns: the results in file order.
+    static func runAll(
+        _ files: [String], jobs: Int, runner: TestFileRunner,
+        report: (TestFileResult, Int) -> Void
+    ) async -> [TestFileResult] {
+        var done: [Int: TestFileResult] = [:]
+        var results: [TestFileResult] = []
+        await withTaskGroup(of: (Int, TestFileResult).self) { group in
+            var next = 0
+            func start() {
+                guard next < files.count else { return }
+                let index = next
+                let path = files[index]
+                group.addTask { (index, await runner.run(path)) }
+                next += 1
+            }
+            for _ in 0..<max(1, jobs) { start() }
+            while let (index, result) = await group.next() {
+                done[index] = result
+                while let ready = done.removeValue(forKey: results.count) {
+                    report(ready, results.count)
+                    results.append(ready)
+                }
+                start()
+            }
+        }
+        return results
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import SophonCore
+
+/// Runs one script for `sophon test` in a child process of the same `sophon` binary
+/// (`sophon --no-rc --no-history [--replay|--record TAPE] -- FILE`), so every file has its own
+/// session and files can run side by side; then reads its outcome from what the child printed:
+/// the closing tally (`N passed, N failed`) on stdout and the located errors
+/// (`FILE:LINE: error: ...`) on stderr (docs/commands.md, "test"; docs/language.md, "Errors").
+struct TestFileRunner: Sendable {
+    /// What to do with tapes.
+    enum TapeMode: Sendable, Equatable {
+        /// Replay `NAME.tape` when present, else run live.
+        case replayPresent
+        /// Replay `NAME.tape` when present, else record it.
+        case recordMissing
+        /// Ignore tapes.
+        case live
+    }
+
+    /// The `sophon` executable the children run.
+    var executable: String
+    var tapes: TapeMode
+
+    /// The binary of this process (`/proc/self/exe` on Linux).
+    static var currentExecutable: String {
+        #if os(Linux)
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return path
+            }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }
+
+    /// The arguments of the child that runs `path`.
+    func arguments(for path: String) -> [String] {
+        var arguments = ["--no-rc", "--no-history"]
+        let tape = TestDiscovery.tape(for: path)
+        let hasTape = FileManager.default.fileExists(atPath: tape)
+        switch tapes {
+        case .replayPresent where hasTape, .recordMissing where hasTape:
+            arguments += ["--replay", tape]
+        case .recordMissing:
+            arguments += ["--record", tape]
+        case .replayPresent, .live:
+            break
+        }
+        return arguments + ["--", path]
+    }
+
+    /// Runs `path` and reports how it went. Never throws: a child that cannot start is a failed
+    /// file with the reason.
+    func run(_ path: String) async -> TestFileResult {
+        let started = ContinuousClock.now
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("stdout")
+        let errors = folder.appendingPathComponent("stderr")
+        let status: Int32
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            let stdout = try FileHandle(forWritingTo: output)
+            let stderr = try FileHandle(forWritingTo: errors)
+            defer {
+                try? stdout.close()
+                try? stderr.close()
+            }
+            status = try await Self.launch(
+                executable, arguments: arguments(for: path), stdout: stdout, stderr: stderr)
+        } catch {
+            return TestFileResult(
+                path: path, expects: 0, seconds: Self.seconds(since: started),
+                failures: [.init(location: path, message: "cannot run: \(error)")])
+        }
+        let seconds = Self.seconds(since: started)
+        let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        let complaints = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+        return Self.result(path: path, status: status, stdout: printed, stderr: complaints, seconds: seconds)
+    }
+
+    /// The outcome of a child that printed `stdout` and `stderr` and ended with `status`.
+    static func result(path: String, status: Int32, stdout: String, stderr: String, seconds: Double)
+        -> TestFileResult
+    {
+        var failures: [TestFileResult.Failure] = []
+        var lineCache: [String: [Substring]] = [:]
+        for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
+            guard let located = LocatedError(String(line)) else { continue }
+            let prefix = "expect: "
+            if located.message.hasPrefix(prefix) {
+                let lines =
+                    lineCache[located.file]
+                    ?? ((try? String(contentsOfFile: located.file, encoding: .utf8)) ?? "").split(
+                        separator: "\n", omittingEmptySubsequences: false)
+                lineCache[located.file] = lines
+                let text = located.line <= lines.count ? lines[located.line - 1] : "expect"
+                failures.append(
+                    .init(
+                        location: located.location,
+                        expectation: text.trimmingCharacters(in: .whitespacesAndNewlines),
+                        message: String(located.message.dropFirst(prefix.count))))
+            } else {
+                failures.append(.init(location: located.location, message: located.message))
+            }
+        }
+        if status != 0, failures.isEmpty {
+            let reason = stderr.split(separator: "\n").first.map {
+                $0.hasPrefix("sophon: ") ? String($0.dropFirst("sophon: ".count)) : String($0)
+            }
+            failures.append(.init(location: path, message: reason ?? "exited with status \(status)"))
+        }
+        return TestFileResult(path: path, expects: tally(stdout), seconds: seconds, failures: failures)
+    }
+
+    /// The number of expectations in the closing tally, the last line of stdout
+    /// (`N passed, N failed`, or `{"summary": ...}` after `set output json`); 0 without one.
+    static func tally(_ stdout: String) -> Int {
+        guard let last = stdout.split(separator: "\n").last else { return 0 }
+        if last.hasPrefix("{"), let value = try? JSONValue(parsing: String(last)),
+            let passed = value["summary"]?["passed"]?.doubleValue,
+            let failed = value["summary"]?["failed"]?.doubleValue
+        {
+            return Int(passed + failed)
+        }
+        let words = last.split(separator: " ")
+        guard words.count == 4, words[1] == "passed,", words[3] == "failed", let passed = Int(words[0]),
+            let failed = Int(words[2])
+        else { return 0 }
+        return passed + failed
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Starts the child with stdin from `/dev/null` and waits for it without blocking a thread.
+    private static func launch(
+        _ executable: String, arguments: [String], stdout: FileHandle, stderr: FileHandle
+    ) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in
+                continuation.resume(returning: finished.terminationStatus)
+            }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}
+
+/// A located error line of a script run: `FILE:LINE: error: MESSAGE` or
+/// `FILE:LINE:COL: error: MESSAGE` (docs/language.md, "Errors and locations").
+private struct LocatedError {
+    var file: String
+    var line: Int
+    var location: String
+    var message: String
+
+    init?(_ text: String) {
+        guard let marker = text.range(of: ": error: ") else { return nil }
+        let location = String(text[..<marker.lowerBound])
+        var pieces = location.split(separator: ":", omittingEmptySubsequences: false)
+        guard pieces.count >= 2 else { return nil }
+        if pieces.count >= 3, Int(pieces[pieces.count - 1]) != nil, Int(pieces[pieces.count - 2]) != nil {
+            pieces.removeLast()
+        }
+        guard let line = Int(pieces.removeLast()), line >= 1, !pieces.isEmpty else { return nil }
+        file = pieces.joined(separator: ":")
+        self.line = line
+        self.location = location
+        message = String(text[marker.upperBound...])
+    }
+}

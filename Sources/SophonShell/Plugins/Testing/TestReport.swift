@@ -1,0 +1,71 @@
+import Foundation
+
+/// The text `sophon test` prints (docs/commands.md, "test"): one line per file in path order,
+/// then the details of each failure, then `N passed, N failed` over files; or, with `--tap`,
+/// the same results as a TAP version 14 stream.
+enum TestReport {
+    /// `PASS path (N expects, 1.2 s)` or `FAIL path`.
+    static func line(_ result: TestFileResult) -> String {
+        guard result.passed else { return "FAIL \(result.path)" }
+        return "PASS \(result.path) (\(result.expects) expects, \(String(format: "%.1f", result.seconds)) s)"
+    }
+
+    /// The failure details: for an expectation, `FILE:LINE: failed: EXPECT LINE` and the
+    /// message with both values indented below; for an error, `FILE:LINE: error: MESSAGE`.
+    static func details(_ results: [TestFileResult]) -> [String] {
+        results.flatMap { result in
+            result.failures.flatMap { failure -> [String] in
+                if let expectation = failure.expectation {
+                    return ["\(failure.location): failed: \(expectation)", "    \(failure.message)"]
+                }
+                return ["\(failure.location): error: \(failure.message)"]
+            }
+        }
+    }
+
+    /// `N passed, N failed`, counting files.
+    static func tally(_ results: [TestFileResult]) -> String {
+        let passed = results.filter(\.passed).count
+        return "\(passed) passed, \(results.count - passed) failed"
+    }
+
+    /// The first lines of the TAP stream: the version and the plan.
+    static func tapHeader(count: Int) -> [String] { ["TAP version 14", "1..\(count)"] }
+
+    /// The TAP test point of the file numbered `number` (from 1), with a YAML diagnostic block
+    /// listing the failures of a failed file.
+    static func tapPoint(_ result: TestFileResult, number: Int) -> [String] {
+        let description = result.path.replacingOccurrences(of: "#", with: "\\#")
+        guard !result.passed else { return ["ok \(number) - \(description)"] }
+        var lines = ["not ok \(number) - \(description)", "  ---", "  failures:"]
+        for failure in result.failures {
+            lines.append("    - location: \(yamlString(failure.location))")
+            if let expectation = failure.expectation {
+                lines.append("      expect: \(yamlString(expectation))")
+            }
+            lines.append("      message: \(yamlString(failure.message))")
+        }
+        lines.append("  ...")
+        return lines
+    }
+
+    /// The last line of the TAP stream: the tally as a comment.
+    static func tapTally(_ results: [TestFileResult]) -> String { "# " + tally(results) }
+
+    /// `text` as a YAML double-quoted scalar.
+    private static func yamlString(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            case let other where other.value < 0x20 || other.value == 0x7F:
+                quoted += String(format: "\\x%02X", other.value)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+}
