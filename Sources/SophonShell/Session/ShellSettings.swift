@@ -33,11 +33,13 @@ struct ShellSettings: Sendable, Equatable {
     var timeout: Duration = .seconds(180)
     /// Language of error messages: en, es, zh-Hans, zh-Hant.
     var language = "en"
+    /// Print the requests `ask`, `chat` and `tokens` would send instead of sending them.
+    var dryRun = false
 
     /// Setting names in `show` order.
     static let names = [
         "model", "temperature", "max-tokens", "system", "stream", "output", "bail", "echo", "thinking",
-        "timeout", "language",
+        "timeout", "language", "dry-run",
     ]
 
     /// Sets `name` from its text `value`.
@@ -66,6 +68,7 @@ struct ShellSettings: Sendable, Equatable {
         case "stream": stream = try Self.flag(value, orThrow: invalid("on or off"))
         case "bail": bail = try Self.flag(value, orThrow: invalid("on or off"))
         case "echo": echo = try Self.flag(value, orThrow: invalid("on or off"))
+        case "dry-run": dryRun = try Self.flag(value, orThrow: invalid("on or off"))
         case "output":
             guard let format = OutputFormat(rawValue: value) else { throw invalid("pretty, json or raw") }
             output = format
@@ -106,6 +109,7 @@ struct ShellSettings: Sendable, Equatable {
         case "output": output.rawValue
         case "bail": bail ? "on" : "off"
         case "echo": echo ? "on" : "off"
+        case "dry-run": dryRun ? "on" : "off"
         case "thinking":
             switch thinking {
             case .none: "default"

@@ -9,6 +9,19 @@ enum AskCommands {
         var model: String?
         var noSchema = false
         var prompt: String
+        /// `--dry-run` (or `set dry-run on`): print the request instead of sending it.
+        var dryRun = false
+        /// Piped stdin in one-command mode, sent as its own part before the prompt; `nil` when
+        /// stdin is a terminal, empty, or became the prompt.
+        var input: String?
+
+        /// The parts of the user's turn after the attachments: the piped text, then the prompt.
+        var promptParts: [Part] { (input.map { [Part.text($0)] } ?? []) + [.text(prompt)] }
+    }
+
+    /// A dry run ended: the request that would have been sent, rendered for stdout.
+    struct DryRun: Error {
+        var text: String
     }
 
     static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws
@@ -16,6 +29,7 @@ enum AskCommands {
     {
         var model: String?
         var noSchema = false
+        var dryRun = context.session.settings.dryRun
         var words = request.arguments[...]
         if let first = words.first, first == request.name { words.removeFirst() }
         while let option = words.popFirst() {
@@ -29,14 +43,31 @@ enum AskCommands {
                 model = String(other.dropFirst("--model=".count))
             case "--no-schema" where allowNoSchema:
                 noSchema = true
+            case "--dry-run":
+                dryRun = true
             default:
                 throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
             }
         }
-        guard let prompt = request.rawArgument, !prompt.isEmpty else {
-            throw context.usageFailure(request.name)
+        let input = try pipedInput(context: context)
+        if let prompt = request.rawArgument, !prompt.isEmpty {
+            return Options(model: model, noSchema: noSchema, prompt: prompt, dryRun: dryRun, input: input)
         }
-        return Options(model: model, noSchema: noSchema, prompt: prompt)
+        guard let input else { throw context.usageFailure(request.name) }
+        return Options(model: model, noSchema: noSchema, prompt: input, dryRun: dryRun)
+    }
+
+    /// In one-command mode, all of stdin when it is not a terminal and not empty
+    /// (`echo text | sophon ask summarize`), as sent: nothing trimmed.
+    /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text.
+    static func pipedInput(context: CommandContext) throws -> String? {
+        guard context.mode == .oneCommand, isatty(STDIN_FILENO) == 0 else { return nil }
+        let data = context.io.readAllInput()
+        guard !data.isEmpty else { return nil }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure(kind: .usage, message: "stdin: not valid UTF-8 text")
+        }
+        return text
     }
 
     /// `ask [--model ID] [--no-schema] PROMPT`: one turn.
@@ -44,9 +75,13 @@ enum AskCommands {
         -> CommandResult
     {
         let options = try options(request, allowNoSchema: true, context: context)
-        let (reply, _) = try await turn(
-            history: [], options: options, context: context, services: services)
-        return .reply(reply)
+        do {
+            let (reply, _) = try await turn(
+                history: [], options: options, context: context, services: services)
+            return .reply(reply)
+        } catch let dryRun as DryRun {
+            return .text(dryRun.text)
+        }
     }
 
     /// `chat MESSAGE`: a turn in the session's conversation; the schema stays in force.
@@ -56,10 +91,14 @@ enum AskCommands {
     {
         let options = try options(request, allowNoSchema: false, context: context)
         let history = context.session.withGeminiState { $0.conversation }
-        let (reply, turns) = try await turn(
-            history: history, options: options, context: context, services: services)
-        context.session.withGeminiState { $0.conversation += turns }
-        return .reply(reply)
+        do {
+            let (reply, turns) = try await turn(
+                history: history, options: options, context: context, services: services)
+            context.session.withGeminiState { $0.conversation += turns }
+            return .reply(reply)
+        } catch let dryRun as DryRun {
+            return .text(dryRun.text)
+        }
     }
 
     /// One call: builds the request (history, attachments, prompt), sends it structured when a
@@ -68,12 +107,15 @@ enum AskCommands {
     private static func turn(
         history: [Content], options: Options, context: CommandContext, services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
-        let client = try GeminiCall.client(context: context, services: services)
+        let dryRun = options.dryRun ? DryRunTransport() : nil
+        let client =
+            try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
+            ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let (schema, attachments, policy) = context.session.withGeminiState {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
-        let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
+        let userTurn = Content(role: "user", parts: attachments + options.promptParts)
         let request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
             generationConfig: GeminiCall.generationConfig(settings))
@@ -122,6 +164,9 @@ enum AskCommands {
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
+        } catch let error as DryRunTransport.Stopped {
+            guard let sent = dryRun?.request else { throw error }
+            throw DryRun(text: DryRunTransport.rendered(sent))
         }
     }
 
@@ -208,14 +253,17 @@ enum AskCommands {
         -> CommandResult
     {
         let options = try options(request, allowNoSchema: false, context: context)
-        let client = try GeminiCall.client(context: context, services: services)
+        let dryRun = options.dryRun ? DryRunTransport() : nil
+        let client =
+            try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
+            ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
             let counted = try await client.countTokens(
-                contents: [.user(options.prompt)], model: model,
+                contents: [Content(role: "user", parts: options.promptParts)], model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
@@ -225,6 +273,9 @@ enum AskCommands {
             return .reply(CallReply(value: .integer(counted.totalTokens ?? 0), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
+        } catch let error as DryRunTransport.Stopped {
+            guard let sent = dryRun?.request else { throw error }
+            return .text(DryRunTransport.rendered(sent))
         }
     }
 }

@@ -102,12 +102,12 @@ final class GeminiPlugin: ShellPlugin {
         let prompt = RawArgumentSpec(valueOptions: ["--model"])
         return [
             PluginCommand(
-                name: "ask", usage: "ask [--model ID] [--no-schema] PROMPT",
+                name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] PROMPT",
                 summary: "one turn: structured JSON with a schema, else text (streamed)",
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "chat", usage: "chat [--model ID] MESSAGE",
+                name: "chat", usage: "chat [--model ID] [--dry-run] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
@@ -138,7 +138,8 @@ final class GeminiPlugin: ShellPlugin {
                     "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
                 run: { request, context in try RetryPolicyCommand.run(request, context: context) }),
             PluginCommand(
-                name: "tokens", usage: "tokens [--model ID] TEXT", summary: "count the tokens of TEXT",
+                name: "tokens", usage: "tokens [--model ID] [--dry-run] TEXT",
+                summary: "count the tokens of TEXT",
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(

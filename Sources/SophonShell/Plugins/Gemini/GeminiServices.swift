@@ -137,6 +137,16 @@ final class GeminiServices: Sendable {
         }
     }
 
+    /// A client for a dry run: the session's configuration over `transport`, which keeps the
+    /// request instead of sending it. It needs no key: a placeholder fills the header the dry
+    /// run never shows.
+    func makeDryRunClient(session: ShellSession, transport: DryRunTransport) -> GeminiAPIClient {
+        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
+        var configuration = configuration(fallbackModel: fallback, timeout: timeout)
+        configuration.apiKeyProvider = { "dry-run" }
+        return GeminiAPIClient(configuration: configuration, transport: transport)
+    }
+
     private func configuration(fallbackModel: String, timeout: Duration) -> GeminiClientConfiguration {
         let keychain = keychain
         let output = io
