@@ -21,6 +21,10 @@ enum TestCommand {
             context.io.printError(ShellMessages.commandLine(failure.message))
             return .exit(ShellExitStatus.usage)
         }
+        if files.isEmpty {
+            let searched = options.paths.isEmpty ? "." : options.paths.joined(separator: " ")
+            context.io.printError(ShellMessages.warning("test: no *.sophon files under \(searched)"))
+        }
         let tapes: TestFileRunner.TapeMode =
             options.live ? .live : options.recordMissing ? .recordMissing : .replayPresent
         let runner = TestFileRunner(executable: TestFileRunner.currentExecutable, tapes: tapes)

@@ -56,7 +56,7 @@ struct TestFileRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("stdout")
         let errors = folder.appendingPathComponent("stderr")
-        let status: Int32
+        let status: Termination
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -81,7 +81,7 @@ struct TestFileRunner: Sendable {
     }
 
     /// The outcome of a child that printed `stdout` and `stderr` and ended with `status`.
-    static func result(path: String, status: Int32, stdout: String, stderr: String, seconds: Double)
+    static func result(path: String, status: Termination, stdout: String, stderr: String, seconds: Double)
         -> TestFileResult
     {
         var failures: [TestFileResult.Failure] = []
@@ -105,11 +105,11 @@ struct TestFileRunner: Sendable {
                 failures.append(.init(location: located.location, message: located.message))
             }
         }
-        if status != 0, failures.isEmpty {
+        if status != .exited(0), failures.isEmpty {
             let reason = stderr.split(separator: "\n").first.map {
                 $0.hasPrefix("sophon: ") ? String($0.dropFirst("sophon: ".count)) : String($0)
             }
-            failures.append(.init(location: path, message: reason ?? "exited with status \(status)"))
+            failures.append(.init(location: path, message: reason ?? status.description))
         }
         return TestFileResult(path: path, expects: tally(stdout), seconds: seconds, failures: failures)
     }
@@ -136,10 +136,26 @@ struct TestFileRunner: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// How a child ended.
+    enum Termination: Equatable, CustomStringConvertible {
+        /// It exited with this status.
+        case exited(Int32)
+        /// A signal ended it.
+        case killed(signal: Int32)
+
+        /// `exited with status 3` or `killed by signal 9`.
+        var description: String {
+            switch self {
+            case .exited(let status): "exited with status \(status)"
+            case .killed(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
     /// Starts the child with stdin from `/dev/null` and waits for it without blocking a thread.
     private static func launch(
         _ executable: String, arguments: [String], stdout: FileHandle, stderr: FileHandle
-    ) async throws -> Int32 {
+    ) async throws -> Termination {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -148,7 +164,10 @@ struct TestFileRunner: Sendable {
         process.standardError = stderr
         return try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { finished in
-                continuation.resume(returning: finished.terminationStatus)
+                let status = finished.terminationStatus
+                continuation.resume(
+                    returning: finished.terminationReason == .uncaughtSignal
+                        ? .killed(signal: status) : .exited(status))
             }
             do {
                 try process.run()

@@ -48,7 +48,7 @@ import Testing
                       ^
             """
         let result = TestFileRunner.result(
-            path: "t/a.sophon", status: 1, stdout: "hello\n1 passed, 1 failed\n", stderr: stderr,
+            path: "t/a.sophon", status: .exited(1), stdout: "hello\n1 passed, 1 failed\n", stderr: stderr,
             seconds: 0.25)
         #expect(result.expects == 2)
         #expect(
@@ -61,11 +61,16 @@ import Testing
 
     @Test func statusWithoutLocatedErrorIsAFailure() {
         let result = TestFileRunner.result(
-            path: "x.sophon", status: 2, stdout: "", stderr: "sophon: x.sophon: not a text file\n", seconds: 0
+            path: "x.sophon", status: .exited(2), stdout: "", stderr: "sophon: x.sophon: not a text file\n",
+            seconds: 0
         )
         #expect(result.failures == [.init(location: "x.sophon", message: "x.sophon: not a text file")])
-        let exited = TestFileRunner.result(path: "y.sophon", status: 3, stdout: "", stderr: "", seconds: 0)
+        let exited = TestFileRunner.result(
+            path: "y.sophon", status: .exited(3), stdout: "", stderr: "", seconds: 0)
         #expect(exited.failures == [.init(location: "y.sophon", message: "exited with status 3")])
+        let killed = TestFileRunner.result(
+            path: "z.sophon", status: .killed(signal: 9), stdout: "", stderr: "", seconds: 0)
+        #expect(killed.failures == [.init(location: "z.sophon", message: "killed by signal 9")])
     }
 
     @Test func tallyFromTextOrJSON() {
