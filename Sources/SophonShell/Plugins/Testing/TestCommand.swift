@@ -15,6 +15,7 @@ enum TestCommand {
         let files: [String]
         do {
             options = try TestOptions.parse(request.arguments)
+            if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
             files = try TestDiscovery.files(under: options.paths)
         } catch let failure as CommandFailure {
             guard context.mode == .oneCommand else { throw failure }
@@ -42,7 +43,10 @@ enum TestCommand {
             context.io.printLine(TestReport.tapTally(results))
         } else {
             let details = TestReport.details(results)
-            if !details.isEmpty { (["\n"] + details).forEach { context.io.printLine($0 == "\n" ? "" : $0) } }
+            if !details.isEmpty {
+                context.io.printLine("")
+                details.forEach(context.io.printLine)
+            }
             context.io.printLine(TestReport.tally(results))
         }
         let elapsed = ContinuousClock.now - started
@@ -68,6 +72,26 @@ enum TestCommand {
                 kind: .testFailed, message: "test: \(failed) of \(results.count) files failed")
         }
         return .none
+    }
+
+    /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path
+    /// (through a symbolic link too), or a missing folder.
+    /// - Throws: ``CommandFailure`` (`usage`).
+    static func checkReportPath(_ path: String) throws {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type]
+            as? FileAttributeType,
+            type != .typeRegular
+        {
+            throw CommandFailure(kind: .usage, message: "test: --junit: '\(path)' is not a regular file")
+        }
+        var isFolder: ObjCBool = false
+        let folder = target.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw CommandFailure(
+                kind: .usage, message: "test: --junit: the folder '\(folder)' does not exist")
+        }
     }
 
     /// Runs `files` with at most `jobs` children at once and calls `report` for each result in
