@@ -56,6 +56,18 @@ JUNIT_XSD = """<?xml version="1.0" encoding="UTF-8"?>
   <xs:element name="testsuite">
     <xs:complexType>
       <xs:sequence>
+        <xs:element name="properties" minOccurs="0">
+          <xs:complexType>
+            <xs:sequence>
+              <xs:element name="property" maxOccurs="unbounded">
+                <xs:complexType>
+                  <xs:attribute name="name" type="xs:string" use="required"/>
+                  <xs:attribute name="value" type="xs:string" use="required"/>
+                </xs:complexType>
+              </xs:element>
+            </xs:sequence>
+          </xs:complexType>
+        </xs:element>
         <xs:element ref="testcase" minOccurs="0" maxOccurs="unbounded"/>
         <xs:element name="system-out" type="xs:string" minOccurs="0"/>
         <xs:element name="system-err" type="xs:string" minOccurs="0"/>
@@ -263,7 +275,7 @@ suite/10-bail.sophon:2: failed: expect 1 == 2
     equal(failures["suite/02-fail-expect.sophon"], ["expect"], "a failure per failed expect")
     equal(failures["suite/03-unknown-command.sophon"], ["error"], "a failure per error")
     equal(failures["suite/01-pass.sophon"], [], "a passing file has no failure")
-    equal(cases[0]["@assertions"], 3, "assertions counts the expects")
+    equal(suites[0]["properties"]["property"], [{"@name": "sophon.jobs", "@value": "3"}], "the jobs property")
 
     tap_lines = tap.stdout.splitlines()
     equal(tap_lines[:3], ["TAP version 14", "1..12", "ok 1 - suite/01-pass.sophon"], "TAP header")

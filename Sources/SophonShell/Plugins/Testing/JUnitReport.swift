@@ -2,30 +2,36 @@ import Foundation
 
 /// The JUnit XML report of `sophon test --junit FILE` (docs/commands.md, "test"), in the shape
 /// the common CI readers take (Jenkins, GitLab, GitHub reporters): `testsuites` holding one
-/// `testsuite` named `sophon`, a `testcase` per file (`name` = the path, `classname` = the path
-/// without `.sophon` and with `/` as `.`, `time` in seconds) and a `failure` element per failed
-/// expectation or error (`type` = `expect` or `error`). `failures` counts failed files.
+/// `testsuite` named `sophon` (its `properties` carry the number of jobs, then an empty
+/// `system-out` and `system-err`, as the stricter Ant-style schema requires), a `testcase` per
+/// file (`name` = the path, `classname` = the path without `.sophon` and with `/` as `.`, `time`
+/// in seconds) and a `failure` element per failed expectation or error (`type` = `expect` or
+/// `error`). `failures` counts failed files.
 enum JUnitReport {
     /// The whole document, UTF-8 with an XML declaration, ending with a newline.
     /// - Parameters:
     ///   - timestamp: when the run started (ISO 8601 without a zone, as the schema has it).
     ///   - hostname: the machine's name.
-    static func document(_ results: [TestFileResult], seconds: Double, timestamp: Date, hostname: String)
-        -> String
-    {
+    ///   - jobs: the `--jobs` of the run, kept as the property `sophon.jobs`.
+    static func document(
+        _ results: [TestFileResult], seconds: Double, timestamp: Date, hostname: String, jobs: Int
+    ) -> String {
         let failed = results.filter { !$0.passed }.count
         let totals =
             "tests=\"\(results.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(format(seconds))\""
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"sophon test\" \(totals)>",
-            "  <testsuite name=\"sophon\" \(totals) skipped=\"0\""
-                + " timestamp=\"\(isoTimestamp(timestamp))\" hostname=\"\(escape(hostname))\">",
+            "  <testsuite name=\"sophon\" \(totals) timestamp=\"\(isoTimestamp(timestamp))\""
+                + " hostname=\"\(escape(hostname))\" package=\"sophon\" id=\"0\">",
+            "    <properties>",
+            "      <property name=\"sophon.jobs\" value=\"\(jobs)\"/>",
+            "    </properties>",
         ]
         for result in results {
             let attributes =
                 "name=\"\(escape(result.path))\" classname=\"\(escape(className(result.path)))\""
-                + " time=\"\(format(result.seconds))\" assertions=\"\(result.expects)\""
+                + " time=\"\(format(result.seconds))\""
             guard !result.passed else {
                 lines.append("    <testcase \(attributes)/>")
                 continue
@@ -42,7 +48,7 @@ enum JUnitReport {
             }
             lines.append("    </testcase>")
         }
-        lines += ["  </testsuite>", "</testsuites>"]
+        lines += ["    <system-out/>", "    <system-err/>", "  </testsuite>", "</testsuites>"]
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -53,7 +53,10 @@ enum TestCommand {
         if let junit = options.junit {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let document = JUnitReport.document(
-                results, seconds: seconds, timestamp: startDate, hostname: ProcessInfo.processInfo.hostName)
+                results, seconds: seconds, timestamp: startDate,
+                hostname: ProcessInfo.processInfo.hostName.isEmpty
+                    ? "localhost" : ProcessInfo.processInfo.hostName,
+                jobs: options.jobs)
             do {
                 try AtomicFile.write(Data(document.utf8), to: URL(fileURLWithPath: context.resolve(junit)))
             } catch {
