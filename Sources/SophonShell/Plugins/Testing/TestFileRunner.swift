@@ -59,8 +59,11 @@ struct TestFileRunner: Sendable {
         let status: Termination
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: output.path, contents: nil)
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            for file in [output, errors] {
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+                }
+            }
             let stdout = try FileHandle(forWritingTo: output)
             let stderr = try FileHandle(forWritingTo: errors)
             defer {
