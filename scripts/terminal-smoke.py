@@ -343,7 +343,7 @@ def test_a_paste_keeps_its_tabs_and_leaves_no_markers(home):
     child.expect_exact(PROMPT)
     child.send("let x = " + PASTE_START + "a\tb\tc" + PASTE_END + "\r")
     run_line(child, "echo \"[$x]\"")
-    expect_output_line(child, "[a\tb\tc]")
+    child.expect(r"\r\n\[a(\t| +)b(\t| +)c\]\r\n")  # the terminal may expand a Tab it prints
     assert finish(child) == 0
     entries = home.history_entries()
     assert entries[0] == "let x = a\tb\tc", entries
@@ -353,7 +353,7 @@ def test_a_pasted_tab_does_not_list_commands(home):
     child = home.spawn()
     child.expect_exact(PROMPT)
     child.send("echo " + PASTE_START + "'one\ttwo'" + PASTE_END + "\r")
-    child.expect(r"\r\none\ttwo\r\n")
+    child.expect(r"\r\none(\t| +)two\r\n")
     transcript = child.before
     assert "help" not in transcript, repr(transcript)
     assert "200~" not in transcript and "201~" not in transcript, repr(transcript)
@@ -400,25 +400,19 @@ def test_tab_quotes_a_file_name_with_a_space_and_completes_inside_a_quote(home):
         f.write("echo from-the-cost-file\n")
     child = pexpect.spawn(BINARY, [], env=home.env(), encoding="utf-8", timeout=TIMEOUT,
                           dimensions=(24, 100), cwd=work)
-    child.expect_exact(PROMPT)
-    child.send("source tri\t")
-    child.expect_exact("'trip plan.sophon' ")
-    child.send("\r")
-    expect_output_line(child, "from-the-trip-plan")
-    child.expect_exact(PROMPT)
-    child.send("source 'tr\t")
-    child.expect_exact("'trip plan.sophon' ")
-    child.send("\r")
-    expect_output_line(child, "from-the-trip-plan")
-    child.expect_exact(PROMPT)
-    child.send('source "co\t')
-    child.expect_exact('"cost\\$.sophon" ')
-    child.send("\r")
-    expect_output_line(child, "from-the-cost-file")
-    child.expect_exact(PROMPT)
-    child.send("source co\t\r")
-    expect_output_line(child, "from-the-cost-file")
+    # What the screen shows depends on how libedit redraws; the entered lines are exact
+    # (history drops the repeated first line).
+    for typed, output in (("source tri", "from-the-trip-plan"), ("source 'tr", "from-the-trip-plan"),
+                          ('source "co', "from-the-cost-file"), ("source co", "from-the-cost-file")):
+        child.expect_exact(PROMPT)
+        child.send(typed)
+        child.expect_exact(typed[-2:])
+        child.send("\t\r")
+        expect_output_line(child, output)
     assert finish(child) == 0
+    assert home.history_entries() == [
+        "source 'trip plan.sophon' ", 'source "cost\\$.sophon" ',
+        "source 'cost$.sophon' "], home.history_entries()
 
 
 def test_sigterm_and_sighup_at_the_prompt_do_not_reach_the_parent(home):

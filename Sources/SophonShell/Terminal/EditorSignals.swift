@@ -141,7 +141,8 @@ enum EditorSignals {
         }
         if withPaste, EditorSignals.pasteMode.load(ordering: .sequentiallyConsistent) {
             EditorSignals.write(
-                EditorSignals.pasteOnSequence, to: EditorSignals.output.load(ordering: .sequentiallyConsistent))
+                EditorSignals.pasteOnSequence,
+                to: EditorSignals.output.load(ordering: .sequentiallyConsistent))
         }
         errno = savedErrno
     }

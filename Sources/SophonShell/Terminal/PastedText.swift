@@ -41,6 +41,7 @@ enum PastedText {
         var next = index + 1
         if bytes[index] == 0x0D, next < bytes.count, bytes[next] == 0x0A { next += 1 }
         return Line(
-            text: String(decoding: bytes[..<index], as: UTF8.self), endsLine: true, rest: Array(bytes[next...]))
+            text: String(decoding: bytes[..<index], as: UTF8.self), endsLine: true,
+            rest: Array(bytes[next...]))
     }
 }
