@@ -6,8 +6,10 @@ Usage: scripts/terminal-smoke.py [BINARY]   (default: $SOPHON_BINARY, else .buil
 
 Each test runs the binary with a fresh SOPHON_HOME and HOME (so no ~/.editrc), TERM=xterm
 and LANG=C.UTF-8, and checks what a user sees: the prompt, history across sessions (also
-after SIGKILL, also with two sessions at once), multi-line entries, Tab, Ctrl-C, Ctrl-D,
-UTF-8 editing, TERM=dumb, the terminal left as found, and SIGINT in a pipe (exit 130).
+after SIGKILL, also with two sessions at once), multi-line entries, Tab (and its quoting of
+file names), Ctrl-C (also at `key set`'s prompt, ten times in a row), Ctrl-D, bracketed paste,
+word motion, UTF-8 editing, TERM=dumb, the terminal left as found, SIGTERM/SIGHUP reaching
+sophon only, and SIGINT in a pipe (exit 130).
 Needs pexpect (`pip install pexpect`, or `apt-get install python3-pexpect`).
 Exits 0 when every test passed, 1 otherwise.
 """

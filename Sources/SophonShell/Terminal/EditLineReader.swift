@@ -109,7 +109,11 @@ final class EditLineReader: LineSource {
         _ = cedit_add_function(editor, "sophon-paste", "Insert pasted text literally", Self.pasteCallback)
         _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
         for (sequence, function) in Self.extraBindings { _ = cedit_bind(editor, sequence, function) }
-        if readsEditrc { _ = el_source(editor, nil) }
+        if readsEditrc {
+            _ = el_source(editor, nil)
+            // `bind -v` there replaces the key maps: paste must still work in vi mode.
+            _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
+        }
         loadHistory()
         Self.registerForExit(editor)
     }
