@@ -417,6 +417,32 @@ def test_tab_quotes_a_file_name_with_a_space_and_completes_inside_a_quote(home):
         "source 'cost$.sophon' "], home.history_entries()
 
 
+def test_ctrl_z_then_fg_goes_on_editing_and_the_shell_gets_its_terminal_back(home):
+    # libedit's own handling of Ctrl-Z is off (it re-sent signals to the process group);
+    # sophon restores the terminal before stopping and re-enters raw mode when continued.
+    shell = pexpect.spawn("/bin/bash", ["--norc", "-i"], env=home.env(PS1="bash$ "), encoding="utf-8",
+                          timeout=TIMEOUT)
+    shell.expect_exact("bash$ ")
+    shell.send(f'"{BINARY}"\r')
+    shell.expect_exact(PROMPT)
+    time.sleep(0.2)  # the prompt is written just before raw mode (see finish)
+    shell.sendcontrol("z")
+    shell.expect_exact("bash$ ")
+    shell.send("stty -a | grep -o -- '-\\?icanon'\r")
+    shell.expect(r"\r(-?icanon)\r\n")  # bash's own readline writes its paste sequences too
+    assert shell.match.group(1) == "icanon", shell.match.group(1)
+    shell.expect_exact("bash$ ")
+    shell.send("fg\r")
+    shell.send("echo back\r")
+    shell.expect(r"\r\nback\r\n")
+    shell.expect_exact(PROMPT)
+    time.sleep(0.2)
+    shell.sendcontrol("d")
+    shell.expect_exact("bash$ ")
+    shell.send("exit\r")
+    shell.expect(pexpect.EOF)
+
+
 def test_sigterm_and_sighup_at_the_prompt_do_not_reach_the_parent(home):
     for signo in (signal.SIGTERM, signal.SIGHUP):
         # No -m: sophon shares the process group of the shell that started it, as when a
