@@ -15,12 +15,12 @@ import Synchronization
 ///   Characters are read through a replacement for libedit's read function that also waits
 ///   on ``InterruptSignal``'s pipe, so Ctrl-C works whichever thread took the signal.
 /// - The terminal is restored after every read (libedit leaves raw mode when `el_gets`
-///   returns, also on signals with `EL_SIGNAL`), and by `el_end` in ``close()``, in
-///   `deinit`, and at `exit()`.
-///
+///   returns), by ``EditorSignals`` on SIGTERM, SIGHUP and Ctrl-Z while editing, and by
+///   `el_end` in ``close()``, in `deinit`, and at `exit()`.
 /// - Bracketed paste is turned on at the first prompt and off before a secret prompt, in
-///   ``close()``, at `exit()` and on signals (``EditorSignals``): pasted text is inserted literally, Tabs included, without its markers; each line
-///   break in it enters a line (``PastedText``).
+///   ``close()``, at `exit()` and on signals (``EditorSignals``): pasted text is inserted
+///   literally, Tabs included, without its markers; each line break in it enters a line
+///   (``PastedText``).
 /// - Ctrl-Left / Ctrl-Right (and Alt-Left / Alt-Right, in the forms xterm, rxvt and others
 ///   send) move by word; Home, End and Delete in their common forms are bound too.
 /// - libedit's signal handling is off (it re-sends signals to the whole process group);

@@ -10,8 +10,8 @@ import Testing
 @Suite(.serialized) enum LineReaderTerminalTests {}
 
 /// Ctrl-C: real SIGINTs sent to this test process, with the interactive handler installed
-/// for the duration of each test. (Never while libedit's `el_gets` runs: libedit's own
-/// handler sends the signal on to the whole process group, which includes `swift test`.)
+/// for the duration of each test. (Not while libedit's `el_gets` runs: the editor's tests
+/// simulate Ctrl-C instead, so no real signal depends on which handler is in place.)
 extension LineReaderTerminalTests {
     @Suite struct Interrupts {
         init() { InterruptSignal.installInteractiveHandler() }
