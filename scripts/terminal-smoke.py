@@ -340,6 +340,19 @@ def test_bracketed_paste_is_on_while_editing_and_off_when_sophon_exits(home):
     assert child.exitstatus == 0, child.exitstatus
 
 
+def test_bracketed_paste_is_off_after_exit_and_before_the_key_prompt(home):
+    child = home.spawn()
+    run_line(child, "key set")
+    child.expect_exact("\x1b[?2004l")
+    child.expect_exact("API key: ")
+    child.sendintr()
+    run_line(child, "exit 3")
+    child.expect_exact("\x1b[?2004l")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3, child.exitstatus
+
+
 def test_a_paste_keeps_its_tabs_and_leaves_no_markers(home):
     child = home.spawn()
     child.expect_exact(PROMPT)
