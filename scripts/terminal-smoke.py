@@ -14,6 +14,7 @@ Needs pexpect (`pip install pexpect`, or `apt-get install python3-pexpect`).
 Exits 0 when every test passed, 1 otherwise.
 """
 
+import io
 import os
 import re
 import shutil
@@ -351,6 +352,21 @@ def test_bracketed_paste_is_off_after_exit_and_before_the_key_prompt(home):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 3, child.exitstatus
+
+
+def test_a_key_pasted_with_key_set_is_the_key_and_never_a_command(home):
+    child = home.spawn()
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    child.expect_exact(PROMPT)
+    child.send(PASTE_START + "key set\rAIzaPastedTestKey123\recho after\r" + PASTE_END)
+    child.expect_exact("API key: ")
+    expect_output_line(child, "after")
+    assert finish(child) == 0
+    with open(os.path.join(home.path, "keys.json")) as f:
+        assert "AIzaPastedTestKey123" in f.read()
+    assert home.history_entries() == ["key set", "echo after"], home.history_entries()
+    assert "AIzaPastedTestKey123" not in transcript.getvalue(), transcript.getvalue()
 
 
 def test_a_paste_keeps_its_tabs_and_leaves_no_markers(home):

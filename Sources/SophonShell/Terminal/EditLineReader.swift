@@ -163,6 +163,14 @@ final class EditLineReader: LineSource {
         guard editor != nil else { return .endOfInput }
         EditorSignals.setBracketedPaste(false)  // A pasted key must arrive without markers.
         let sink = FileDescriptorSink(descriptor: output)
+        if !pendingPaste.isEmpty {
+            // `key set` and the key pasted together: the key is the paste's next line, never
+            // shown, and never left to be run as a command.
+            let line = PastedText.firstLine(pendingPaste)
+            pendingPaste = line.rest
+            sink.write(text + "\n")
+            return .line(line.text)
+        }
         let reader = PlainLineReader(descriptor: input, promptSink: { sink.write($0) }, interruptible: true)
         let result = TerminalEcho.withEchoDisabled(on: input) { reader.readLine(prompt: text) }
         if result == .interrupted { InterruptSignal.interruptRunningCommand() }
