@@ -6,12 +6,15 @@ Usage: scripts/terminal-smoke.py [BINARY]   (default: $SOPHON_BINARY, else .buil
 
 Each test runs the binary with a fresh SOPHON_HOME and HOME (so no ~/.editrc), TERM=xterm
 and LANG=C.UTF-8, and checks what a user sees: the prompt, history across sessions (also
-after SIGKILL, also with two sessions at once), multi-line entries, Tab, Ctrl-C, Ctrl-D,
-UTF-8 editing, TERM=dumb, the terminal left as found, and SIGINT in a pipe (exit 130).
+after SIGKILL, also with two sessions at once), multi-line entries, Tab (and its quoting of
+file names), Ctrl-C (also at `key set`'s prompt, ten times in a row), Ctrl-D, bracketed paste,
+word motion, UTF-8 editing, TERM=dumb, the terminal left as found, SIGTERM/SIGHUP reaching
+sophon only, and SIGINT in a pipe (exit 130).
 Needs pexpect (`pip install pexpect`, or `apt-get install python3-pexpect`).
 Exits 0 when every test passed, 1 otherwise.
 """
 
+import io
 import os
 import re
 import shutil
@@ -292,6 +295,197 @@ def test_sigint_in_a_pipe_exits_130(home):
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=TIMEOUT) == 130, process.returncode
+
+
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+
+
+def test_ctrl_c_at_the_key_prompt_cancels_key_set_ten_times_in_a_row(home):
+    # Issue 14 point 4: the Ctrl-C was lost in some runs and the next line became the key.
+    for attempt in range(10):
+        child = home.spawn()
+        run_line(child, "key set")
+        child.expect_exact("API key: ")
+        child.sendintr()
+        child.expect_exact("interrupted")
+        run_line(child, f"echo after-{attempt}")
+        expect_output_line(child, f"after-{attempt}")
+        assert finish(child) == 0
+        assert not os.path.exists(os.path.join(home.path, "keys.json")), f"attempt {attempt}: a key was saved"
+        entries = home.history_entries()
+        assert entries[-1] == f"echo after-{attempt}", entries
+
+
+def test_ctrl_c_at_the_key_prompt_of_a_dumb_terminal_cancels_key_set(home):
+    child = home.spawn(TERM="dumb")
+    run_line(child, "key set")
+    child.expect_exact("API key: ")
+    child.sendintr()
+    child.expect_exact("interrupted")
+    run_line(child, "echo after")
+    expect_output_line(child, "after")
+    assert finish(child) == 0
+    assert not os.path.exists(os.path.join(home.path, "keys.json"))
+
+
+def test_bracketed_paste_is_on_while_editing_and_off_when_sophon_exits(home):
+    child = home.spawn()
+    child.expect_exact("\x1b[?2004h")
+    child.expect_exact(PROMPT)
+    time.sleep(0.2)
+    child.sendcontrol("d")
+    child.expect_exact("\x1b[?2004l")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.exitstatus
+
+
+def test_bracketed_paste_is_off_after_exit_and_before_the_key_prompt(home):
+    child = home.spawn()
+    run_line(child, "key set")
+    child.expect_exact("\x1b[?2004l")
+    child.expect_exact("API key: ")
+    child.sendintr()
+    run_line(child, "exit 3")
+    child.expect_exact("\x1b[?2004l")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3, child.exitstatus
+
+
+def test_a_key_pasted_with_key_set_is_the_key_and_never_a_command(home):
+    child = home.spawn()
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    child.expect_exact(PROMPT)
+    child.send(PASTE_START + "key set\rAIzaPastedTestKey123\recho after\r" + PASTE_END)
+    child.expect_exact("API key: ")
+    expect_output_line(child, "after")
+    assert finish(child) == 0
+    with open(os.path.join(home.path, "keys.json")) as f:
+        assert "AIzaPastedTestKey123" in f.read()
+    assert home.history_entries() == ["key set", "echo after"], home.history_entries()
+    assert "AIzaPastedTestKey123" not in transcript.getvalue(), transcript.getvalue()
+
+
+def test_a_paste_keeps_its_tabs_and_leaves_no_markers(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("let x = " + PASTE_START + "a\tb\tc" + PASTE_END + "\r")
+    run_line(child, "echo \"[$x]\"")
+    child.expect(r"\r\n\[a(\t| +)b(\t| +)c\]\r\n")  # the terminal may expand a Tab it prints
+    assert finish(child) == 0
+    entries = home.history_entries()
+    assert entries[0] == "let x = a\tb\tc", entries
+
+
+def test_a_pasted_tab_does_not_list_commands(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("echo " + PASTE_START + "'one\ttwo'" + PASTE_END + "\r")
+    child.expect(r"\r\none(\t| +)two\r\n")
+    transcript = child.before
+    assert "help" not in transcript, repr(transcript)
+    assert "200~" not in transcript and "201~" not in transcript, repr(transcript)
+    assert finish(child) == 0
+    assert home.history_entries() == ["echo 'one\ttwo'"], home.history_entries()
+
+
+def test_a_pasted_block_with_markers_runs_as_one_command(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send(PASTE_START + 'echo """\r\tpasted\r"""\r' + PASTE_END)
+    child.expect(r"\r\n\tpasted\r\n")
+    assert finish(child) == 0
+    entries = home.history_entries()
+    assert entries == ['echo """\n\tpasted\n"""'], entries
+
+
+def test_ctrl_left_and_ctrl_right_move_by_word(home):
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("echo b")
+    child.send("\x1b[1;5D")  # Ctrl-Left: before "b"
+    child.send("a ")
+    child.send("\r")
+    expect_output_line(child, "a b")
+    child.expect_exact(PROMPT)
+    child.send("echo one two")
+    child.send("\x01\x1b[1;5C\x1b[1;5C")  # Ctrl-A, then Ctrl-Right twice: after "one"
+    child.send("X\r")
+    expect_output_line(child, "oneX two")
+    for left, right in (("\x1b[1;3D", "\x1b[1;3C"), ("\x1b[5D", "\x1b[5C"), ("\x1bOd", "\x1bOc")):
+        child.expect_exact(PROMPT)
+        child.send("echo one two" + left + left + right + "X\r")
+        expect_output_line(child, "oneX two")
+    assert finish(child) == 0
+
+
+def test_tab_quotes_a_file_name_with_a_space_and_completes_inside_a_quote(home):
+    work = os.path.join(home.path, "work")
+    os.makedirs(work)
+    with open(os.path.join(work, "trip plan.sophon"), "w") as f:
+        f.write("echo from-the-trip-plan\n")
+    with open(os.path.join(work, "cost$.sophon"), "w") as f:
+        f.write("echo from-the-cost-file\n")
+    child = pexpect.spawn(BINARY, [], env=home.env(), encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 100), cwd=work)
+    # What the screen shows depends on how libedit redraws; the entered lines are exact
+    # (history drops the repeated first line).
+    for typed, output in (("source tri", "from-the-trip-plan"), ("source 'tr", "from-the-trip-plan"),
+                          ('source "co', "from-the-cost-file"), ("source co", "from-the-cost-file")):
+        child.expect_exact(PROMPT)
+        child.send(typed)
+        child.expect_exact(typed[-2:])
+        child.send("\t\r")
+        expect_output_line(child, output)
+    assert finish(child) == 0
+    assert home.history_entries() == [
+        "source 'trip plan.sophon' ", 'source "cost\\$.sophon" ',
+        "source 'cost$.sophon' "], home.history_entries()
+
+
+def test_ctrl_z_then_fg_goes_on_editing_and_the_shell_gets_its_terminal_back(home):
+    # libedit's own handling of Ctrl-Z is off (it re-sent signals to the process group);
+    # sophon restores the terminal before stopping and re-enters raw mode when continued.
+    shell = pexpect.spawn("/bin/bash", ["--norc", "-i"], env=home.env(PS1="bash$ "), encoding="utf-8",
+                          timeout=TIMEOUT)
+    shell.expect_exact("bash$ ")
+    shell.send(f'"{BINARY}"\r')
+    shell.expect_exact(PROMPT)
+    time.sleep(0.2)  # the prompt is written just before raw mode (see finish)
+    shell.sendcontrol("z")
+    shell.expect_exact("bash$ ")
+    shell.send("stty -a | grep -o -- '-\\?icanon'\r")
+    shell.expect(r"\r(-?icanon)\r\n")  # bash's own readline writes its paste sequences too
+    assert shell.match.group(1) == "icanon", shell.match.group(1)
+    shell.expect_exact("bash$ ")
+    shell.send("fg\r")
+    shell.send("echo back\r")
+    shell.expect(r"\r\nback\r\n")
+    shell.expect_exact(PROMPT)
+    time.sleep(0.2)
+    shell.sendcontrol("d")
+    shell.expect_exact("bash$ ")
+    shell.send("exit\r")
+    shell.expect(pexpect.EOF)
+
+
+def test_sigterm_and_sighup_at_the_prompt_do_not_reach_the_parent(home):
+    for signo in (signal.SIGTERM, signal.SIGHUP):
+        # No -m: sophon shares the process group of the shell that started it, as when a
+        # script runs it. The shell must survive and report how sophon ended.
+        shell = pexpect.spawn("/bin/bash", ["--norc", "-c", f'"{BINARY}"; echo "parent-alive $?"'],
+                              env=home.env(), encoding="utf-8", timeout=TIMEOUT)
+        shell.expect_exact(PROMPT)
+        shell.send("echo typed")
+        shell.expect_exact("typed")
+        pid = int(subprocess.check_output(["pgrep", "-P", str(shell.pid)]).split()[0])
+        os.kill(pid, signo)
+        shell.expect_exact("parent-alive %d" % (128 + signo))
+        shell.expect(pexpect.EOF)
+        shell.close()
 
 
 # ---------------------------------------------------------------- runner

@@ -11,10 +11,9 @@ struct CompletionProvider: Sendable {
 
     /// Candidates for the word before the cursor: see ``LineCompleter``.
     func complete(line: String, cursor: Int) -> [String] {
-        let before = String(line.prefix(cursor))
-        let word = String(LineCompletion.word(before: before))
-        let earlier = before.dropLast(word.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(
-            String.init)
+        let typed = CompletionWord(textBeforeCursor: String(line.prefix(cursor)))
+        let word = typed.value
+        let earlier = typed.earlier
         if word.hasPrefix("@") {
             return files(matching: String(word.dropFirst())).map { "@" + $0 }
         }

@@ -15,12 +15,19 @@ import Synchronization
 ///   Characters are read through a replacement for libedit's read function that also waits
 ///   on ``InterruptSignal``'s pipe, so Ctrl-C works whichever thread took the signal.
 /// - The terminal is restored after every read (libedit leaves raw mode when `el_gets`
-///   returns, also on signals with `EL_SIGNAL`), and by `el_end` in ``close()``, in
-///   `deinit`, and at `exit()`.
+///   returns), by ``EditorSignals`` on SIGTERM, SIGHUP and Ctrl-Z while editing, and by
+///   `el_end` in ``close()``, in `deinit`, and at `exit()`.
+/// - Bracketed paste is turned on at the first prompt and off before a secret prompt, in
+///   ``close()``, at `exit()` and on signals (``EditorSignals``): pasted text is inserted
+///   literally, Tabs included, without its markers; each line break in it enters a line
+///   (``PastedText``).
+/// - Ctrl-Left / Ctrl-Right (and Alt-Left / Alt-Right, in the forms xterm, rxvt and others
+///   send) move by word; Home, End and Delete in their common forms are bound too.
+/// - libedit's signal handling is off (it re-sends signals to the whole process group);
+///   ``EditorSignals`` restores the terminal on SIGTERM, SIGHUP and Ctrl-Z instead.
 ///
 /// Known limit of libedit 3.1: the cursor moves by code point, so Left into a combining
-/// mark, a ZWJ emoji or a flag splits it; what is sent is still valid UTF-8. There is no
-/// bracketed paste: pasted lines arrive one by one.
+/// mark, a ZWJ emoji or a flag splits it; what is sent is still valid UTF-8.
 ///
 /// Use from one thread at a time; callbacks reach the reader through `EL_CLIENTDATA`. The
 /// completer runs inside ``readLine(prompt:)``, on the calling thread: call `readLine` where
@@ -36,6 +43,13 @@ final class EditLineReader: LineSource {
     private var streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)?
     private var prompt: UnsafeMutablePointer<CChar>?
     private var interruptedDuringRead = false
+    /// Characters the read function returns before reading the terminal (the rest of a
+    /// paste is resumed through them).
+    private var injected: [wchar_t] = []
+    /// What remains of a paste after a line break: pasted into the next line.
+    private var pendingPaste: [UInt8] = []
+    /// Whether the next paste function call takes ``pendingPaste`` instead of reading.
+    private var resumingPaste = false
 
     /// The error from loading the history file at start, if any (the REPL may warn once).
     /// The session goes on with an empty history, and the file is never rewritten.
@@ -86,12 +100,20 @@ final class EditLineReader: LineSource {
         if let history { _ = cedit_set_history(editor, history) }
         _ = cedit_set_client_data(editor, Unmanaged.passUnretained(self).toOpaque())
         _ = cedit_set_editor(editor, "emacs")
-        _ = cedit_set_signal_handling(editor, 1)
+        _ = cedit_set_signal_handling(editor, 0)
+        EditorSignals.install(input: input, output: output)
         _ = cedit_set_prompt(editor, Self.promptCallback)
         _ = cedit_set_getc(editor, Self.readCharacterCallback)
         _ = cedit_add_function(editor, "sophon-complete", "Complete the word", Self.completeCallback)
         _ = cedit_bind(editor, "^I", "sophon-complete")
-        if readsEditrc { _ = el_source(editor, nil) }
+        _ = cedit_add_function(editor, "sophon-paste", "Insert pasted text literally", Self.pasteCallback)
+        _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
+        for (sequence, function) in Self.extraBindings { _ = cedit_bind(editor, sequence, function) }
+        if readsEditrc {
+            _ = el_source(editor, nil)
+            // `bind -v` there replaces the key maps: paste must still work in vi mode.
+            _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
+        }
         loadHistory()
         Self.registerForExit(editor)
     }
@@ -109,8 +131,20 @@ final class EditLineReader: LineSource {
         prompt = strdup(text)
         InterruptSignal.discardPending()
         interruptedDuringRead = false
+        if EditorSignals.takeResize() { el_resize(editor) }
+        if !pendingPaste.isEmpty {
+            resumingPaste = true
+            injected = Array("\u{1B}[200~".unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+        }
+        EditorSignals.setBracketedPaste(true)
+        EditorSignals.beginEditing()
         var count: Int32 = 0
-        guard let line = el_gets(editor, &count) else {
+        let read = el_gets(editor, &count)
+        EditorSignals.endEditing()
+        guard let line = read else {
+            pendingPaste = []
+            resumingPaste = false
+            injected = []
             let interrupted = interruptedDuringRead || InterruptSignal.takePending()
             interruptedDuringRead = false
             cedit_write_output(editor, "\n")
@@ -127,10 +161,20 @@ final class EditLineReader: LineSource {
     /// - Returns: the line; `.interrupted` after Ctrl-C; `.endOfInput` at end of input.
     func readSecret(prompt text: String) -> LineInput {
         guard editor != nil else { return .endOfInput }
-        InterruptSignal.discardPending()
+        EditorSignals.setBracketedPaste(false)  // A pasted key must arrive without markers.
         let sink = FileDescriptorSink(descriptor: output)
+        if !pendingPaste.isEmpty {
+            // `key set` and the key pasted together: the key is the paste's next line, never
+            // shown, and never left to be run as a command.
+            let line = PastedText.firstLine(pendingPaste)
+            pendingPaste = line.rest
+            sink.write(text + "\n")
+            return .line(line.text)
+        }
         let reader = PlainLineReader(descriptor: input, promptSink: { sink.write($0) }, interruptible: true)
-        return TerminalEcho.withEchoDisabled(on: input) { reader.readLine(prompt: text) }
+        let result = TerminalEcho.withEchoDisabled(on: input) { reader.readLine(prompt: text) }
+        if result == .interrupted { InterruptSignal.interruptRunningCommand() }
+        return result
     }
 
     /// Adds the entry to the in-memory history (Up recalls it) and appends it to the
@@ -145,6 +189,7 @@ final class EditLineReader: LineSource {
 
     /// Ends the editor and restores the terminal as it was found (idempotent).
     func close() {
+        EditorSignals.setBracketedPaste(false)
         if let editor {
             Self.unregisterForExit(editor)
             el_end(editor)
@@ -200,6 +245,11 @@ final class EditLineReader: LineSource {
         }
 
     private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        if !injected.isEmpty {
+            character.pointee = injected.removeFirst()
+            return 1
+        }
+        if let editor, EditorSignals.takeResize() { el_resize(editor) }
         var bytes: [CChar] = []
         while true {
             if InterruptSignal.waitForInput(on: input) == .interrupted {
@@ -237,6 +287,73 @@ final class EditLineReader: LineSource {
                 return 1
             }
         }
+    }
+
+    // MARK: - Bracketed paste and key bindings
+
+    /// The start marker of a paste, as bound.
+    private static let pasteTrigger = "\\e[200~"
+
+    /// Word motion, Home, End and Delete in the forms common terminals send (xterm, VTE,
+    /// rxvt, tmux, the Linux console). Bound before `~/.editrc` is read, so a user's
+    /// bindings win.
+    private static let extraBindings: [(String, String)] = [
+        ("\\e[1;5D", "ed-prev-word"), ("\\e[1;5C", "em-next-word"),
+        ("\\e[1;3D", "ed-prev-word"), ("\\e[1;3C", "em-next-word"),
+        ("\\e[5D", "ed-prev-word"), ("\\e[5C", "em-next-word"),
+        ("\\eOd", "ed-prev-word"), ("\\eOc", "em-next-word"),
+        ("\\e\\e[D", "ed-prev-word"), ("\\e\\e[C", "em-next-word"),
+        ("\\e[1;5H", "ed-move-to-beg"), ("\\e[1;5F", "ed-move-to-end"),
+        ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
+        ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
+        ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
+        ("\\e[7~", "ed-move-to-beg"), ("\\e[8~", "ed-move-to-end"),
+        ("\\e[3~", "ed-delete-next-char"), ("\\e[3;5~", "em-delete-next-word"),
+    ]
+
+    private static let pasteCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
+        guard let editor, let reader = EditLineReader.reader(of: editor) else { return UInt8(CC_ERROR) }
+        return reader.paste(editor)
+    }
+
+    /// Inserts one line of a paste literally; a line break after it enters the line (a CR
+    /// is injected, read as Enter) and keeps the rest for the next ``readLine(prompt:)``.
+    private func paste(_ editor: OpaquePointer) -> UInt8 {
+        if resumingPaste {
+            resumingPaste = false
+        } else {
+            guard let bytes = readPastedBytes() else {
+                interruptedDuringRead = true
+                return UInt8(CC_EOF)
+            }
+            pendingPaste = PastedText.content(bytes)
+        }
+        let line = PastedText.firstLine(pendingPaste)
+        pendingPaste = line.rest
+        if !line.text.isEmpty, el_insertstr(editor, line.text) != 0 {
+            pendingPaste = []
+            return UInt8(CC_REFRESH_BEEP)
+        }
+        if line.endsLine { injected.append(wchar_t(0x0D)) }
+        return UInt8(CC_REFRESH)
+    }
+
+    /// The bytes after a paste's start marker, up to and including its end marker (or to
+    /// end of input); nil after Ctrl-C.
+    private func readPastedBytes() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while !PastedText.endsWithEndMarker(bytes) {
+            if InterruptSignal.waitForInput(on: input) == .interrupted { return nil }
+            var byte: UInt8 = 0
+            let count = read(input, &byte, 1)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     private static let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
@@ -289,6 +406,7 @@ final class EditLineReader: LineSource {
                 for address in editors {
                     if let editor = OpaquePointer(bitPattern: address) { el_end(editor) }
                 }
+                EditorSignals.setBracketedPaste(false)
             }
         }
     }

@@ -15,7 +15,12 @@ import Synchronization
 /// with exit status 130 (docs/commands.md).
 ///
 /// Consumers: the line readers while they wait for a line, and ``SignalMonitor`` while a
-/// command runs; never both at once.
+/// command runs. A command may itself read from the terminal (`key set` reads the key) while
+/// the monitor runs: then both wait on the pipe and either may take the Ctrl-C. Whichever
+/// does trips the command's latch (``interruptRunningCommand()``), which stays set until the
+/// command ends: every read inside the command then returns `.interrupted` at once, and the
+/// command's task is cancelled. So a Ctrl-C at any prompt of a command cancels that command,
+/// and a later line can never be read as the answer to that prompt.
 enum InterruptSignal {
     /// Set by the handler; cleared by whoever handles the interrupt (``takePending()``).
     private static let pending = Atomic<Bool>(false)
@@ -23,6 +28,11 @@ enum InterruptSignal {
     private static let wakeWrite = Atomic<Int32>(-1)
     /// The read end of the wake-up pipe, or -1 before installation.
     private static let wakeRead = Atomic<Int32>(-1)
+    /// Set when the running command was interrupted; cleared when a command starts or ends.
+    private static let commandInterrupted = Atomic<Bool>(false)
+    /// The ends of the latch pipe: readable (never drained) while ``commandInterrupted``.
+    private static let latchWrite = Atomic<Int32>(-1)
+    private static let latchRead = Atomic<Int32>(-1)
     /// Serialises installation.
     private static let installation = Mutex<Bool>(false)
 
@@ -35,6 +45,7 @@ enum InterruptSignal {
         installation.withLock { installed in
             if !installed {
                 createWakePipe()
+                createLatchPipe()
                 installed = true
             }
             // Touch every static the handler reads, so none is first initialised inside it.
@@ -74,6 +85,34 @@ enum InterruptSignal {
     /// ``installInteractiveHandler()``.
     static var wakeDescriptor: Int32 { wakeRead.load(ordering: .sequentiallyConsistent) }
 
+    /// Clears the latch of the previous command: call when a command starts and ends
+    /// (``SignalMonitor/run(_:)`` does).
+    static func resetCommandLatch() {
+        commandInterrupted.store(false, ordering: .sequentiallyConsistent)
+        let descriptor = latchRead.load(ordering: .sequentiallyConsistent)
+        guard descriptor >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Marks the running command as interrupted: every later ``waitForInput(on:)`` until
+    /// ``resetCommandLatch()`` returns `.interrupted`, and the current task (when called
+    /// from one) is cancelled. Called by ``SignalMonitor`` and by a reader that took a Ctrl-C
+    /// during a command's prompt.
+    static func interruptRunningCommand() {
+        if !commandInterrupted.exchange(true, ordering: .sequentiallyConsistent) {
+            let descriptor = latchWrite.load(ordering: .sequentiallyConsistent)
+            if descriptor >= 0 {
+                var byte: UInt8 = 1
+                _ = write(descriptor, &byte, 1)
+            }
+        }
+        withUnsafeCurrentTask { $0?.cancel() }
+    }
+
+    /// Whether the running command was interrupted (see ``interruptRunningCommand()``).
+    static var isCommandInterrupted: Bool { commandInterrupted.load(ordering: .sequentiallyConsistent) }
+
     /// What ``waitForInput(on:)`` saw.
     enum InputWait: Equatable {
         /// The descriptor is readable (data, end of file or an error: `read(2)` tells).
@@ -83,12 +122,15 @@ enum InterruptSignal {
     }
 
     /// Blocks until `descriptor` is readable or SIGINT arrives, whichever comes first.
-    /// Before ``installInteractiveHandler()`` it only waits for the descriptor.
+    /// Before ``installInteractiveHandler()`` it only waits for the descriptor. While the
+    /// running command is marked interrupted it returns `.interrupted` at once.
     /// - Parameter descriptor: the input to wait for (e.g. `STDIN_FILENO`).
     /// - Returns: `.interrupted` (flag cleared, pipe drained) or `.ready`.
     static func waitForInput(on descriptor: Int32) -> InputWait {
         let wake = wakeDescriptor
+        let latch = latchRead.load(ordering: .sequentiallyConsistent)
         while true {
+            if isCommandInterrupted { return .interrupted }
             if isPending {
                 _ = takePending()
                 return .interrupted
@@ -96,8 +138,9 @@ enum InterruptSignal {
             var descriptors = [
                 pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: latch, events: Int16(POLLIN), revents: 0),
             ]
-            let count = poll(&descriptors, wake >= 0 ? 2 : 1, -1)
+            let count = poll(&descriptors, wake >= 0 ? (latch >= 0 ? 3 : 2) : 1, -1)
             if count < 0 {
                 if errno == EINTR { continue }
                 return .ready  // Let the read itself report the error.
@@ -106,6 +149,7 @@ enum InterruptSignal {
                 drainWakePipe()
                 continue  // The flag is checked at the top of the loop.
             }
+            if latch >= 0, wake >= 0, descriptors[2].revents != 0 { continue }  // Checked at the top.
             if descriptors[0].revents != 0 { return .ready }
         }
     }
@@ -134,6 +178,17 @@ enum InterruptSignal {
         }
         wakeRead.store(ends[0], ordering: .sequentiallyConsistent)
         wakeWrite.store(ends[1], ordering: .sequentiallyConsistent)
+    }
+
+    private static func createLatchPipe() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for descriptor in ends {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        latchRead.store(ends[0], ordering: .sequentiallyConsistent)
+        latchWrite.store(ends[1], ordering: .sequentiallyConsistent)
     }
 
     private static func drainWakePipe() {

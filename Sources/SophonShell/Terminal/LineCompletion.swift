@@ -4,10 +4,11 @@
 ///   - line: the whole line being edited.
 ///   - cursor: the number of `Character`s before the cursor (`line.prefix(cursor)` is the
 ///     text before it).
-/// - Returns: candidates for the word before the cursor — the text after the last space or
-///   tab before the cursor (``LineCompletion/word(before:)``). Each candidate is the whole
-///   word as it should read, e.g. `save` for `sav`, or `@notes/today.txt` for `@notes/t`;
-///   a folder ends with `/` (no space is added after it). Return `[]` for no completion.
+/// - Returns: candidates for the word before the cursor, read with the shell's quoting
+///   (``CompletionWord``: `'trip pl` is the word `trip pl`). Each candidate is the whole
+///   word's value, unquoted, e.g. `save` for `sav`, or `@notes/today.txt` for `@notes/t`;
+///   a folder ends with `/` (no space is added after it). The editor quotes what it inserts.
+///   Return `[]` for no completion.
 ///
 /// Called synchronously inside `readLine`, on the thread that called it.
 typealias LineCompleter = (_ line: String, _ cursor: Int) -> [String]
@@ -36,7 +37,10 @@ enum LineCompletion {
 
     /// Decides what Tab does, like readline: a single candidate replaces the word and is
     /// followed by a space (not after a `/`); several candidates insert their longest
-    /// common prefix when that extends the word, and are listed otherwise.
+    /// common prefix when that extends the word, and are listed otherwise. What is inserted
+    /// is quoted so the parser reads back the candidate (``CompletionWord/inserting(_:closing:)``):
+    /// a name with a blank or `$` gets single quotes, and a word typed inside an open quote
+    /// is completed in that quote (closed after a whole name, left open after a folder).
     /// - Parameters:
     ///   - textBeforeCursor: the line up to the cursor.
     ///   - candidates: from the ``LineCompleter``; duplicates are dropped, order is kept.
@@ -44,14 +48,16 @@ enum LineCompletion {
         var seen = Set<String>()
         let unique = candidates.filter { seen.insert($0).inserted }
         guard let first = unique.first else { return .none }
-        let typed = word(before: textBeforeCursor)
-        let length = typed.unicodeScalars.count
+        let word = CompletionWord(textBeforeCursor: textBeforeCursor)
+        let length = word.typed.unicodeScalars.count
         if unique.count == 1 {
-            return .replaceWord(length: length, text: first.hasSuffix("/") ? first : first + " ")
+            let whole = !first.hasSuffix("/")
+            return .replaceWord(
+                length: length, text: word.inserting(first, closing: whole) + (whole ? " " : ""))
         }
         let prefix = commonPrefix(unique)
-        if prefix.count > typed.count, prefix.hasPrefix(typed) {
-            return .replaceWord(length: length, text: prefix)
+        if prefix.count > word.value.count, prefix.hasPrefix(word.value) {
+            return .replaceWord(length: length, text: word.inserting(prefix, closing: false))
         }
         return .list(unique)
     }

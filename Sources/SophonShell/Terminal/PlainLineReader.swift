@@ -38,10 +38,13 @@ final class PlainLineReader: LineSource {
     }
 
     /// Reads a line with echo off when reading a terminal (interruptible mode), else the next
-    /// line as ``readLine(prompt:)`` does (no prompt without a prompt sink).
+    /// line as ``readLine(prompt:)`` does (no prompt without a prompt sink). A Ctrl-C there
+    /// interrupts the running command (``InterruptSignal/interruptRunningCommand()``).
     func readSecret(prompt: String) -> LineInput {
         guard interruptible else { return readLine(prompt: prompt) }
-        return TerminalEcho.withEchoDisabled(on: descriptor) { readLine(prompt: prompt) }
+        let result = TerminalEcho.withEchoDisabled(on: descriptor) { readLine(prompt: prompt) }
+        if result == .interrupted { InterruptSignal.interruptRunningCommand() }
+        return result
     }
 
     /// Appends the entry to the history file, if the reader has one.

@@ -64,9 +64,16 @@ final class SignalMonitor: Sendable {
         async throws -> T
     {
         InterruptSignal.discardPending()
+        InterruptSignal.resetCommandLatch()
         let task = Task(operation: operation)
-        let monitor = SignalMonitor { task.cancel() }
-        defer { monitor.stop() }
+        let monitor = SignalMonitor {
+            InterruptSignal.interruptRunningCommand()
+            task.cancel()
+        }
+        defer {
+            monitor.stop()
+            InterruptSignal.resetCommandLatch()
+        }
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {

@@ -145,6 +145,23 @@ extension LineReaderTerminalTests {
             #expect(terminal.guarded { editor.readLine(prompt: "   ...> ") } == .line("\"\"\""))
         }
 
+        @Test func aPasteIsInsertedLiterallyAndEachLineBreakEntersALine() throws {
+            let editor = try makeEditor(completer: { _, _ in ["completion-ran"] })
+            defer { finish(editor) }
+            terminal.type("echo \u{1B}[200~a\tb\rsecond\tline\u{1B}[201~\r", count: 1)
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo a\tb"))
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("second\tline"))
+            #expect(terminal.text.contains("\u{1B}[?2004h"))
+            #expect(!terminal.text.contains("completion-ran"))
+        }
+
+        @Test func ctrlLeftAndCtrlRightMoveByWord() throws {
+            let editor = try makeEditor()
+            defer { finish(editor) }
+            terminal.type("echo one two\u{1}\u{1B}[1;5C\u{1B}[1;5CX\u{1B}[1;5DY\r", count: 1)
+            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo YoneX two"))
+        }
+
         @Test func backspaceDeletesACharacterNotAByte() throws {
             let editor = try makeEditor()
             defer { finish(editor) }

@@ -10,8 +10,8 @@ import Testing
 @Suite(.serialized) enum LineReaderTerminalTests {}
 
 /// Ctrl-C: real SIGINTs sent to this test process, with the interactive handler installed
-/// for the duration of each test. (Never while libedit's `el_gets` runs: libedit's own
-/// handler sends the signal on to the whole process group, which includes `swift test`.)
+/// for the duration of each test. (Not while libedit's `el_gets` runs: the editor's tests
+/// simulate Ctrl-C instead, so no real signal depends on which handler is in place.)
 extension LineReaderTerminalTests {
     @Suite struct Interrupts {
         init() { InterruptSignal.installInteractiveHandler() }
@@ -49,6 +49,34 @@ extension LineReaderTerminalTests {
                 }
             }
             #expect(ContinuousClock.now - started < .seconds(300))  // Catches a hang, not a timing.
+        }
+
+        /// Issue 14: the monitor and a prompt inside the command both wait for Ctrl-C; whichever
+        /// takes it, the prompt returns `.interrupted`, the command is cancelled, and a line
+        /// typed afterwards is never read as the prompt's answer. Repeated: the race is real.
+        @Test func ctrlCAtAPromptInsideACommandAlwaysCancelsIt() async throws {
+            defer { InterruptSignal.restoreDefaultHandler() }
+            for _ in 0..<20 {
+                var ends: [Int32] = [-1, -1]
+                try #require(pipe(&ends) == 0)
+                defer {
+                    close(ends[0])
+                    close(ends[1])
+                }
+                let input = ends[0]
+                let writeEnd = ends[1]
+                let outcome = try await SignalMonitor.run { () async -> [String] in
+                    let reader = PlainLineReader(descriptor: input, interruptible: true)
+                    DispatchQueue.global().async { kill(getpid(), SIGINT) }
+                    let first = reader.readSecret(prompt: "API key: ")
+                    let line = Array("echo typed later\n".utf8)
+                    _ = write(writeEnd, line, line.count)
+                    let second = reader.readSecret(prompt: "API key: ")
+                    return ["\(first)", "\(second)", "\(Task.isCancelled)"]
+                }
+                #expect(outcome == ["interrupted", "interrupted", "true"])
+                #expect(!InterruptSignal.isCommandInterrupted)
+            }
         }
 
         @Test func aCommandThatFinishesReturnsItsValueAndStopsWatching() async throws {

@@ -12,6 +12,8 @@ enum KeyCommands {
         switch request.arguments {
         case ["set"]:
             guard let secret = context.runtime.readSecret("API key: "), !secret.isEmpty else {
+                // Ctrl-C at the prompt cancelled the command: report an interruption.
+                if Task.isCancelled { throw CancellationError() }
                 throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
             do {

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// The signals that matter while the line editor owns the terminal, handled by the shell
+/// itself instead of by libedit.
+///
+/// libedit's own signal handling (`EL_SIGNAL`) restores the terminal and then re-sends each
+/// signal with `kill(0, signo)`, that is to the whole process group: a SIGTERM or SIGHUP
+/// sent to `sophon` at the prompt also reached the shell or script that started it. The
+/// shell turns `EL_SIGNAL` off and installs these handlers instead (docs/language.md, "The
+/// REPL"), which act on this process only:
+///
+/// - SIGTERM, SIGHUP: while a line is being edited, put the terminal back as it was before
+///   the edit; turn bracketed paste off when it is on; then the default action (the process
+///   ends with the signal, as the sender expects).
+/// - SIGTSTP (Ctrl-Z): the same restoring, then the process stops; when it continues, the
+///   editing mode and bracketed paste come back.
+/// - SIGWINCH: noted; the editor reads the new width before its next character
+///   (``takeResize()``).
+///
+/// SIGINT is ``InterruptSignal``'s. The handlers only use async-signal-safe calls
+/// (`tcgetattr`, `tcsetattr`, `write`, `sigaction`, `pthread_sigmask`, `raise`).
+enum EditorSignals {
+    /// The terminal settings found before the current edit (the ones to restore).
+    nonisolated(unsafe) private static var foundSettings = termios()
+    /// The terminal's input descriptor (for `tcsetattr`), or -1 before ``install(input:output:)``.
+    private static let input = Atomic<Int32>(-1)
+    /// Where the bracketed-paste sequences are written, or -1.
+    private static let output = Atomic<Int32>(-1)
+    /// Whether a line is being edited (the terminal is in the editor's mode).
+    private static let editing = Atomic<Bool>(false)
+    /// Whether bracketed paste is on (``setBracketedPaste(_:)``).
+    private static let pasteMode = Atomic<Bool>(false)
+    /// Set by SIGWINCH, cleared by ``takeResize()``.
+    private static let resized = Atomic<Bool>(false)
+    private static let installation = Mutex<Bool>(false)
+
+    /// The sequence that turns bracketed paste on (xterm's private mode 2004).
+    static let pasteOnSequence: StaticString = "\u{1B}[?2004h"
+    /// The sequence that turns bracketed paste off.
+    static let pasteOffSequence: StaticString = "\u{1B}[?2004l"
+
+    /// Installs the handlers (idempotent; the descriptors of the last call win).
+    /// - Parameters:
+    ///   - input: the terminal's input descriptor (its settings are saved and restored).
+    ///   - output: the terminal's output descriptor (bracketed paste is turned off there).
+    static func install(input terminalInput: Int32, output terminalOutput: Int32) {
+        installation.withLock { installed in
+            input.store(terminalInput, ordering: .sequentiallyConsistent)
+            output.store(terminalOutput, ordering: .sequentiallyConsistent)
+            guard !installed else { return }
+            installed = true
+            // Touch every static a handler reads, so none is first initialised inside one.
+            _ = editing.load(ordering: .sequentiallyConsistent)
+            _ = pasteMode.load(ordering: .sequentiallyConsistent)
+            _ = resized.load(ordering: .sequentiallyConsistent)
+            _ = foundSettings
+            set(SIGTERM, endHandler, restart: false)
+            set(SIGHUP, endHandler, restart: false)
+            set(SIGTSTP, stopHandler, restart: true)
+            set(SIGWINCH, resizeHandler, restart: true)
+        }
+    }
+
+    /// Call just before the editor reads a line: saves the terminal settings to restore.
+    static func beginEditing() {
+        let descriptor = input.load(ordering: .sequentiallyConsistent)
+        var settings = termios()
+        if tcgetattr(descriptor, &settings) == 0 { foundSettings = settings }
+        editing.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Call when the editor returned (the terminal is back in its normal mode).
+    static func endEditing() {
+        editing.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Turns bracketed paste on or off on the output given to ``install(input:output:)``,
+    /// writing the sequence only when the mode changes. It stays on between edits (so the
+    /// turning off never lands between a command's echo and its output) and is turned off
+    /// before a secret prompt, by the editor's `close()`, at `exit()`, and by the handlers.
+    static func setBracketedPaste(_ on: Bool) {
+        guard pasteMode.exchange(on, ordering: .sequentiallyConsistent) != on else { return }
+        write(on ? pasteOnSequence : pasteOffSequence, to: output.load(ordering: .sequentiallyConsistent))
+    }
+
+    /// Whether the terminal changed size since the last call (clears the note).
+    static func takeResize() -> Bool {
+        resized.exchange(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Writes one of the sequences above to `descriptor` (async-signal-safe).
+    static func write(_ sequence: StaticString, to descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        _ = Foundation.write(descriptor, sequence.utf8Start, sequence.utf8CodeUnitCount)
+    }
+
+    // MARK: - Handlers
+
+    /// Restores the terminal found before the edit and turns bracketed paste off, when a
+    /// line is being edited. Async-signal-safe.
+    private static func restoreTerminal() {
+        if editing.load(ordering: .sequentiallyConsistent) {
+            _ = tcsetattr(input.load(ordering: .sequentiallyConsistent), TCSADRAIN, &foundSettings)
+        }
+        if pasteMode.load(ordering: .sequentiallyConsistent) {
+            write(pasteOffSequence, to: output.load(ordering: .sequentiallyConsistent))
+        }
+    }
+
+    /// Delivers `signo` again with its default action, to this process only.
+    private static func raiseWithDefaultAction(_ signo: Int32) {
+        signal(signo, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signo)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(signo)
+    }
+
+    private static let endHandler: @convention(c) (Int32) -> Void = { signo in
+        let savedErrno = errno
+        EditorSignals.restoreTerminal()
+        EditorSignals.raiseWithDefaultAction(signo)
+        errno = savedErrno
+    }
+
+    private static let stopHandler: @convention(c) (Int32) -> Void = { signo in
+        let savedErrno = errno
+        let wasEditing = EditorSignals.editing.load(ordering: .sequentiallyConsistent)
+        let withPaste = EditorSignals.pasteMode.load(ordering: .sequentiallyConsistent)
+        let descriptor = EditorSignals.input.load(ordering: .sequentiallyConsistent)
+        var editorSettings = termios()
+        let haveEditorSettings = wasEditing && tcgetattr(descriptor, &editorSettings) == 0
+        EditorSignals.restoreTerminal()
+        EditorSignals.raiseWithDefaultAction(signo)
+        // Stopped here until SIGCONT.
+        EditorSignals.set(SIGTSTP, EditorSignals.stopHandler, restart: true)
+        if haveEditorSettings, EditorSignals.editing.load(ordering: .sequentiallyConsistent) {
+            _ = tcsetattr(descriptor, TCSADRAIN, &editorSettings)
+        }
+        if withPaste, EditorSignals.pasteMode.load(ordering: .sequentiallyConsistent) {
+            EditorSignals.write(
+                EditorSignals.pasteOnSequence,
+                to: EditorSignals.output.load(ordering: .sequentiallyConsistent))
+        }
+        errno = savedErrno
+    }
+
+    private static let resizeHandler: @convention(c) (Int32) -> Void = { _ in
+        EditorSignals.resized.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private static func set(_ signo: Int32, _ handler: @convention(c) (Int32) -> Void, restart: Bool) {
+        var action = sigaction()
+        #if os(Linux)
+            action.__sigaction_handler.sa_handler = handler
+        #else
+            action.__sigaction_u.__sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = restart ? Int32(SA_RESTART) : 0
+        sigaction(signo, &action, nil)
+    }
+}
