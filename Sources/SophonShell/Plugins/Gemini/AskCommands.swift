@@ -202,7 +202,25 @@ enum AskCommands {
         return .none
     }
 
-    /// `tokens TEXT`: the total token count alone.
+    /// What `ask PROMPT` would send now (attachments, prompt, system instruction, generation
+    /// settings, the schema in force), for `tokens` to count. Attachments stay for the next ask.
+    static func countedRequest(prompt: String, context: CommandContext) -> GenerateContentRequest {
+        let settings = context.session.settings
+        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        var request = GenerateContentRequest(
+            contents: [Content(role: "user", parts: attachments + [.text(prompt)])],
+            systemInstruction: GeminiCall.systemInstruction(settings),
+            generationConfig: GeminiCall.generationConfig(settings))
+        if let schema {
+            var config = request.generationConfig ?? GenerationConfig()
+            config.responseMimeType = "application/json"
+            config.responseSchema = schema
+            request.generationConfig = config
+        }
+        return request
+    }
+
+    /// `tokens TEXT`: the total token count of what `ask TEXT` would send.
     static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -215,7 +233,7 @@ enum AskCommands {
         let started = ContinuousClock.now
         do {
             let counted = try await client.countTokens(
-                contents: [.user(options.prompt)], model: model,
+                request: countedRequest(prompt: options.prompt, context: context), model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
