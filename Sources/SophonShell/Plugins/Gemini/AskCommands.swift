@@ -74,11 +74,12 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
-        let request = GenerateContentRequest(
+        var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
             generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
+        try GeminiCall.fitThinking(&request, model: model, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
@@ -232,15 +233,17 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
-            let counted = try await client.countTokens(
-                request: countedRequest(prompt: options.prompt, context: context), model: model,
+            var counted = countedRequest(prompt: options.prompt, context: context)
+            try GeminiCall.fitThinking(&counted, model: model, context: context)
+            let reply = try await client.countTokens(
+                request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,
                 retries: services.retriesInFlight.value, usedFallback: false, started: started,
                 context: context)
-            return .reply(CallReply(value: .integer(counted.totalTokens ?? 0), envelope: envelope))
+            return .reply(CallReply(value: .integer(reply.totalTokens ?? 0), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
