@@ -113,8 +113,37 @@ extension JSONByteParser {
             if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
                 return word == "NaN" || isLoneScalar(at: cursor)
             }
+            // In an array, an unquoted word standing alone between commas is the next element
+            // (`["a", b, "c"]`): reading the quote before it as text would merge three values.
+            if !inObject, bareElementEnd(at: cursor) != nil { return true }
             while wordEnd < end, bytes[wordEnd] == ASCII.space || bytes[wordEnd] == ASCII.tab { wordEnd += 1 }
             return wordEnd < end && bytes[wordEnd] == ASCII.colon
         }
+    }
+
+    /// The end of an unquoted array element that starts at `offset` (`b` in `["a", b, "c"]`,
+    /// also `two words`): a letter, then anything but quotes, brackets, braces, `:`, `\`, `/` and `#`, up
+    /// to a `,`, `]` or line end (trailing blanks excluded); `nil` when the text there is not
+    /// such a word, or runs to the end of the region (a cut literal such as `F` is completed
+    /// instead).
+    func bareElementEnd(at offset: Int) -> Int? {
+        guard offset < end, ASCII.isLetter(bytes[offset]) else { return nil }
+        var cursor = offset
+        while cursor < end {
+            switch bytes[cursor] {
+            case ASCII.comma, ASCII.closeBracket, ASCII.newline, ASCII.carriageReturn:
+                var last = cursor
+                while last > offset, ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+                return last
+            case ASCII.quote, ASCII.apostrophe, ASCII.openBrace, ASCII.closeBrace, ASCII.openBracket,
+                ASCII.colon, ASCII.backslash, ASCII.slash, ASCII.hash:
+                return nil
+            case 0xE2 where ASCII.curlyQuote(bytes, cursor, end) != nil:
+                return nil
+            default:
+                cursor += 1
+            }
+        }
+        return nil
     }
 }
