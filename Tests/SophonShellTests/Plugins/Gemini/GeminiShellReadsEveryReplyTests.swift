@@ -149,6 +149,15 @@ import Testing
         #expect(extracted.status == 0)
     }
 
+    /// The extractor keeps a bare word between quoted strings as its own element.
+    @Test func extractKeepsABareWordApartFromItsNeighbours() throws {
+        let shell = try GeminiShell()
+        let extracted = try shell.run(["extract", #"["alpha", "beta", gamma, "delta"]"#])
+        #expect(extracted.stdout == "[\n  \"alpha\",\n  \"beta\",\n  \"gamma\",\n  \"delta\"\n]\n")
+        #expect(extracted.stderr == "repair: read the unquoted word 'gamma' as a string at offset 18\n")
+        #expect(extracted.status == 0)
+    }
+
     /// A replayed request that differs from its entry fails alone: the next request is compared
     /// with the next entry.
     @Test func aReplayMismatchConsumesItsEntry() throws {
