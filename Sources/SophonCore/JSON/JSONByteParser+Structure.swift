@@ -133,7 +133,9 @@ extension JSONByteParser {
                 "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))")
             return closeContainer()
         }
-        if isLenient, isObject ? startsKey(byte) : startsValue(byte, words: true) {
+        if isLenient,
+            isObject ? startsKey(byte) : startsValue(byte, words: true) || bareElementEnd(at: position) != nil
+        {
             repair(.insertedComma, at: position, "inserted the missing ','")
             commaOffset = position
             expect = isObject ? .keyAfterComma : .elementAfterComma

@@ -16,9 +16,15 @@ import Testing
         (#"[b, "a"]"#, #"["b","a"]"#),
         ("[\"a\",\n  b,\n  \"c\"\n]", #"["a","b","c"]"#),
         (#"["a", None, "c"]"#, #"["a",null,"c"]"#),
+        // A word after a closing quote and before the next comma: a missing comma, not text.
+        (#"["a", "b" c, "d"]"#, #"["a","b","c","d"]"#),
+        (#"{"x": ["one" two, "three"]}"#, #"{"x":["one","two","three"]}"#),
         // A quote inside a string is still text when no bare element follows it.
         (#"["he said "hi" twice", "x"]"#, #"["he said \"hi\" twice","x"]"#),
         (#"["she said "no", then left", "x"]"#, #"["she said \"no\", then left","x"]"#),
+        (#"["he said "hi" to me, "x"]"#, #"["he said \"hi\" to me","x"]"#),
+        // A string that lost its closing quote before `, "z"]` ends at that comma.
+        (#"["x", "y, "z"]"#, #"["x","y","z"]"#),
     ])
     func bareWordsStayTheirOwnElement(text: String, expected: String) throws {
         let found = try LLMJSONExtractor().extract(from: text)
