@@ -28,6 +28,9 @@ Control endpoints (no key needed):
                                 first clears the queue and the request log)
     POST /_sophon/reset      -> clear the queue and the request log
     POST /_sophon/release    -> body {"gate": NAME}: lets a "gated" stream send its next chunk
+    POST /_sophon/script with "modelPages": [BODY, ...] -> GET /v1beta/models answers these
+                                bodies in order instead of the catalog, the last one for every
+                                later page (so a page whose nextPageToken never changes repeats)
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -91,7 +94,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": []}
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -345,6 +348,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["queue"].clear()
                 STATE["requests"].clear()
                 STATE["gates"].clear()
+                STATE["modelPages"] = []
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -365,12 +369,19 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["requests"].clear()
                     STATE["gates"].clear()
                 STATE["queue"].extend(script.get("replies", []))
+                if "modelPages" in script:
+                    STATE["modelPages"] = list(script["modelPages"])
             return self.send_json(200, {"ok": True})
         return self.send_json(404, {"error": "unknown control path"})
 
     # ---- API ------------------------------------------------------------------------------
 
     def list_models(self, query):
+        with STATE_LOCK:
+            pages = STATE["modelPages"]
+            scripted = (pages.pop(0) if len(pages) > 1 else pages[0]) if pages else None
+        if scripted is not None:
+            return self.send_json(200, scripted)
         size = int((query.get("pageSize") or ["50"])[0]) or 50
         start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
         page = CATALOG[start:start + size]
@@ -421,7 +432,10 @@ class Handler(BaseHTTPRequestHandler):
             request = json.loads(body or b"{}")
         except ValueError:
             request = {}
-        contents = request.get("contents") or (request.get("generateContentRequest") or {}).get("contents") or []
+        whole = request.get("generateContentRequest") or {}
+        contents = request.get("contents") or whole.get("contents") or []
+        if whole.get("systemInstruction"):  # counted too, as the real API does
+            contents = contents + [whole["systemInstruction"]]
         words = sum(len(str(part.get("text", "")).split()) for content in contents
                     for part in content.get("parts", []))
         if not words:

@@ -110,6 +110,8 @@ struct StreamReader {
     private mutating func handle(_ item: SSEParser.Item) throws {
         switch item {
         case .event(let text):
+            // Data that is only blanks carries no chunk: a keep-alive, like an empty event.
+            if text.allSatisfy(\.isWhitespace) { return }
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
             guard

@@ -7,7 +7,8 @@ import Synchronization
 /// Each request must match the next recorded exchange by method, path (see
 /// ``GeminiTapeRequest/path(of:baseURL:)``) and body compared as JSON values (member order and
 /// number spelling do not matter); headers are not compared. A mismatch throws
-/// ``GeminiTapeError/mismatch(_:)`` and does not consume the exchange; a request after the last
+/// ``GeminiTapeError/mismatch(_:)`` and consumes the exchange, so the requests after it are
+/// compared with the exchanges after it and the rest of the replay stays aligned; a request after the last
 /// exchange throws ``GeminiTapeError/exhausted(request:method:path:)``. Neither is a
 /// ``GeminiError``, so the client never retries them.
 ///
@@ -71,10 +72,10 @@ public final class GeminiTapeReplayer: GeminiTransport {
                 throw .exhausted(request: index + 1, method: sent.method, path: sent.path)
             }
             let exchange = exchanges[index]
-            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index + 1) {
+            index += 1
+            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index) {
                 throw .mismatch(mismatch)
             }
-            index += 1
             return exchange
         }
         return try Self.response(replaying: exchange.response, streaming: request.streaming)

@@ -116,11 +116,12 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
-        let request = GenerateContentRequest(
+        var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
             generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
+        try GeminiCall.fitThinking(&request, model: model, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
@@ -247,7 +248,25 @@ enum AskCommands {
         return .none
     }
 
-    /// `tokens TEXT`: the total token count alone.
+    /// What `ask PROMPT` would send now (attachments, prompt, system instruction, generation
+    /// settings, the schema in force), for `tokens` to count. Attachments stay for the next ask.
+    static func countedRequest(parts: [Part], context: CommandContext) -> GenerateContentRequest {
+        let settings = context.session.settings
+        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        var request = GenerateContentRequest(
+            contents: [Content(role: "user", parts: attachments + parts)],
+            systemInstruction: GeminiCall.systemInstruction(settings),
+            generationConfig: GeminiCall.generationConfig(settings))
+        if let schema {
+            var config = request.generationConfig ?? GenerationConfig()
+            config.responseMimeType = "application/json"
+            config.responseSchema = schema
+            request.generationConfig = config
+        }
+        return request
+    }
+
+    /// `tokens TEXT`: the total token count of what `ask TEXT` would send.
     static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -262,15 +281,17 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
-            let counted = try await client.countTokens(
-                contents: [Content(role: "user", parts: options.promptParts)], model: model,
+            var counted = countedRequest(parts: options.promptParts, context: context)
+            try GeminiCall.fitThinking(&counted, model: model, context: context)
+            let reply = try await client.countTokens(
+                request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,
                 retries: services.retriesInFlight.value, usedFallback: false, started: started,
                 context: context)
-            return .reply(CallReply(value: .integer(counted.totalTokens ?? 0), envelope: envelope))
+            return .reply(CallReply(value: .integer(reply.totalTokens ?? 0), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         } catch let error as DryRunTransport.Stopped {

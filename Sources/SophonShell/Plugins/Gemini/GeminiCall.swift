@@ -61,6 +61,25 @@ enum GeminiCall {
         return config == GenerationConfig() ? nil : config
     }
 
+    /// Fits the request's `thinkingConfig` to what `model` takes (SophonGemini's
+    /// `GeminiModelCapabilities`): adapted with a `note:` on stderr, or refused before sending
+    /// (docs/commands.md, `thinking`).
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take the setting.
+    static func fitThinking(
+        _ request: inout GenerateContentRequest, model: GeminiModel, context: CommandContext
+    ) throws {
+        guard let thinking = request.generationConfig?.thinkingConfig else { return }
+        switch GeminiModelCapabilities.of(model).adapt(thinking, modelID: model.id) {
+        case .unchanged:
+            return
+        case .adapted(let adapted, let note):
+            request.generationConfig?.thinkingConfig = adapted
+            context.io.printError(ShellMessages.note(note))
+        case .refused(let reason):
+            throw CommandFailure(kind: .invalidSetting, message: "thinking: " + reason)
+        }
+    }
+
     /// The system instruction of the session, if any.
     static func systemInstruction(_ settings: ShellSettings) -> Content? {
         settings.system.map { Content(role: nil, parts: [.text($0)]) }

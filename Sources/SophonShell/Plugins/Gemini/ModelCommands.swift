@@ -81,7 +81,9 @@ enum ModelCommands {
         let client = try GeminiCall.client(context: context, services: services)
         let served: [GeminiModelInfo]
         do {
-            served = try await client.listAllModels(pageSize: 1000)
+            let listing = try await client.listModelPages(pageSize: 1000)
+            if let warning = listing.warning { context.io.printError(ShellMessages.warning(warning)) }
+            served = listing.items
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
