@@ -37,6 +37,15 @@ package enum SophonMain {
         } catch {
             return usageError(error.message, io: io)
         }
+        let status = await runStarted(invocation, registry: registry, plugins: plugins, io: io)
+        guard let tape = invocation.recordTape else { return status }
+        return RecordedTape.finish(tape, status: status, io: io)
+    }
+
+    /// Runs an invocation whose plugins started: the startup file, then the input.
+    private static func runStarted(
+        _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO
+    ) async -> Int32 {
         let plan: RunPlan
         do {
             plan = try RunPlan(invocation)

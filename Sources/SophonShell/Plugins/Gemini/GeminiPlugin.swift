@@ -81,8 +81,13 @@ final class GeminiPlugin: ShellPlugin {
 
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
-        let key = ((try? services?.apiKey()) ?? nil) != nil
-        return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        do {
+            let key = try services?.apiKey() != nil
+            return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        } catch {
+            // A key file that exists but cannot be used says why (docs/commands.md).
+            return ["no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
+        }
     }
 
     private func needingServices(

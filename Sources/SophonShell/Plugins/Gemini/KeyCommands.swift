@@ -14,6 +14,9 @@ enum KeyCommands {
             guard let secret = context.runtime.readSecret("API key: "), !secret.isEmpty else {
                 throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
+            if let bad = APIKeyCharacters.firstBadCharacter(in: secret) {
+                throw CommandFailure(kind: .invalidAPIKey, message: "key set: " + bad.message(subject: "the key"))
+            }
             do {
                 let source = try keychain.save(secret)
                 if context.mode == .interactive { context.io.printError("saved the key to \(source)") }
