@@ -114,8 +114,9 @@ package enum SophonMain {
             readSecret: readSecret, externalPlugins: plugins)
     }
 
-    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.
-    /// - Returns: how the run goes on (`exit` in the rc file ends it).
+    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`, its errors read
+    /// `sophonrc:LINE: error: ...` and change neither the exit status nor the tally.
+    /// - Returns: how the run goes on (only Ctrl-C in the rc file ends it; `exit` is refused).
     private static func runStartupFile(_ invocation: Invocation, runtime: ShellRuntime) async
         -> ShellRuntime.Flow
     {
@@ -123,8 +124,8 @@ package enum SophonMain {
         let path = SophonPaths().rcFile.path
         guard FileManager.default.fileExists(atPath: path) else { return .next }
         do {
-            let source = try ScriptFile.load(path)
-            return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
+            let source = try ScriptFile.load(path, name: "sophonrc")
+            return await runtime.runStartupFile(source, directory: ScriptFile.directory(of: path))
         } catch {
             runtime.io.printError(ShellMessages.commandLine("sophonrc: \(error.message)"))
             return .next
