@@ -30,7 +30,9 @@ enum AskCommands {
             case "--no-schema" where allowNoSchema:
                 noSchema = true
             default:
-                throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
+                let known = allowNoSchema ? ["--model", "--no-schema"] : ["--model"]
+                throw CommandFailure(
+                    kind: .usage, message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
             }
         }
         guard let prompt = request.rawArgument, !prompt.isEmpty else {
@@ -104,10 +106,13 @@ enum AskCommands {
                     [userTurn, modelTurn]
                 )
             }
-            if settings.stream, settings.output != .json {
+            if settings.stream {
+                // `--json` changes what is printed, never the request: the answer still streams
+                // and prints once, as JSON, at the end (docs/commands.md, Tapes).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    client: client, context: context, services: services)
+                    printsChunks: settings.output != .json, client: client, context: context,
+                    services: services)
             }
             let result = try await client.generateText(
                 label: "ask", contents: request.contents, model: model,
@@ -125,11 +130,12 @@ enum AskCommands {
         }
     }
 
-    /// A text answer printed chunk by chunk as it arrives. An error after some text keeps what
+    /// A text answer printed chunk by chunk as it arrives (when `printsChunks`; else printed
+    /// whole by the result printer, as `--json` does). An error after some text keeps what
     /// was printed, ends the line, and fails the command.
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
-        started: ContinuousClock.Instant, client: GeminiAPIClient, context: CommandContext,
+        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient, context: CommandContext,
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
@@ -145,7 +151,7 @@ enum AskCommands {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 let text = services.redact(chunk.text)
-                if !text.isEmpty {
+                if printsChunks, !text.isEmpty {
                     context.io.stdout.write(text)
                     printedAny = true
                     endsWithNewline = text.hasSuffix("\n")
@@ -171,7 +177,7 @@ enum AskCommands {
             context: context)
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
-            value: .string(answer), display: answer, alreadyPrinted: true, envelope: envelope)
+            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
         let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
         return (reply, [userTurn, modelTurn])
     }
