@@ -20,18 +20,25 @@ struct GeminiErrorText {
             return table.string("error.rateLimited.wait", GeminiErrorText.seconds(wait))
         case .quotaExhausted(let quotaId, let message):
             return table.string("error.quotaExhausted", quotaId ?? table.string("value.unknown"), message)
-        case .modelRetired(let id): return table.string("error.modelRetired", id)
-        case .invalidRequest(let message, let violations):
+        case .modelRetired(let id, let server):
+            return table.string("error.modelRetired", id) + (server.map { " \($0)" } ?? "")
+        case .invalidRequest(let message, let violations, let server):
             let lines = violations.map {
                 table.string("error.fieldViolation", $0.field ?? "", $0.description ?? "")
             }
-            return ([table.string("error.invalidRequest", message)] + lines).joined(separator: "\n")
+            let summary = server.map {
+                table.string("error.invalidRequest", "").trimmingCharacters(in: .whitespaces) + " \($0)"
+            }
+            return ([summary ?? table.string("error.invalidRequest", message)] + lines).joined(separator: "\n")
         case .promptBlocked(let reason, let message):
             let text = table.string("error.promptBlocked", reason?.rawValue ?? table.string("value.unknown"))
             return message.map { "\(text) \($0)" } ?? text
         case .contentBlocked(let reason, _): return table.string("error.contentBlocked", reason.rawValue)
         case .truncated: return table.string("error.truncated")
         case .emptyResponse: return table.string("error.emptyResponse")
+        case .stoppedWithoutContent(let reason, let message):
+            let text = table.string("error.stoppedWithoutContent", reason.rawValue)
+            return message.map { "\(text) \($0)" } ?? text
         case .streamEndedEarly: return table.string("error.streamEndedEarly")
         case .decodingFailed(let reason, let excerpt):
             return table.string("error.decodingFailed", reason, excerpt)

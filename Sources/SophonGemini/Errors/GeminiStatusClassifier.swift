@@ -25,9 +25,14 @@ enum GeminiStatusClassifier {
             return AttemptError(.invalidAPIKey(message: message))
         case 400:
             return AttemptError(
-                .invalidRequest(message: message, fieldViolations: rpc?.fieldViolations ?? []))
+                .invalidRequest(
+                    message: message, fieldViolations: rpc?.fieldViolations ?? [],
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 404 where modelID != nil:
-            return AttemptError(.modelRetired(modelID: modelID ?? ""))
+            return AttemptError(
+                .modelRetired(
+                    modelID: modelID ?? "",
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 429:
             if let daily = rpc?.quotaViolations.first(where: \.isPerDay) {
                 return AttemptError(.quotaExhausted(quotaId: daily.quotaId, message: message))

@@ -185,11 +185,14 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         // skipping it keeps the quadratic comparison off huge input.
         let longest = allPresets.map { max($0.id.count, ($0.presetName ?? $0.id).count) }.max() ?? 0
         guard text.count <= longest + 3 else { return nil }
+        // Near means what every "did you mean" uses (docs/commands.md): at most 2 edits, 1 for
+        // a name of 4 characters or fewer.
+        let limit = text.count <= 4 ? 1 : 2
         for preset in allPresets {
             let distance = min(
                 EditDistance.between(text, preset.id, ignoringCase: true),
                 EditDistance.between(text, preset.presetName ?? preset.id, ignoringCase: true))
-            if distance <= 3, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
+            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
         }
         return best?.model
     }

@@ -126,7 +126,8 @@ enum AskCommands {
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+            throw GeminiCall.failure(
+                error, requested: requested, fallback: services.retriesInFlight.fallbackModel, context: context)
         }
     }
 
@@ -167,7 +168,12 @@ enum AskCommands {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
+        if accumulator.text.isEmpty {
+            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
+                throw GeminiError.stoppedWithoutContent(reason: reason, finishMessage: accumulator.finishMessage)
+            }
+            throw GeminiError.emptyResponse
+        }
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
         let envelope = GeminiCall.finish(
