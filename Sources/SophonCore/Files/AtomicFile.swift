@@ -140,7 +140,8 @@ public enum AtomicFile {
                 current =
                     link.hasPrefix("/")
                     ? link
-                    : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+                    : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+                        link)
                 continue
             }
             if kind == mode_t(S_IFREG) { return current }

@@ -28,7 +28,8 @@ enum ReplyCheck {
                 throw GeminiError.truncated(partialText: text, partialValue: nil)
             }
             if let reason = candidate.finishReason, reason != .stop {
-                throw GeminiError.stoppedWithoutContent(reason: reason, finishMessage: candidate.finishMessage)
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: candidate.finishMessage)
             }
             throw GeminiError.emptyResponse
         }

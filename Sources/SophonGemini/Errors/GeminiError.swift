@@ -73,7 +73,8 @@ public enum GeminiError: Error, Sendable, Hashable {
         guard !secrets.isEmpty else { return self }
         func clean(_ text: String) -> String { SecretMask.redact(text, secrets: secrets) }
         func clean(_ server: GeminiServerStatus) -> GeminiServerStatus {
-            GeminiServerStatus(status: server.status, apiStatus: server.apiStatus, message: clean(server.message))
+            GeminiServerStatus(
+                status: server.status, apiStatus: server.apiStatus, message: clean(server.message))
         }
         func clean(_ details: [GoogleRPCErrorDetail]) -> [GoogleRPCErrorDetail] {
             details.map { detail in

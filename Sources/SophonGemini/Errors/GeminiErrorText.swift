@@ -29,7 +29,8 @@ struct GeminiErrorText {
             let summary = server.map {
                 table.string("error.invalidRequest", "").trimmingCharacters(in: .whitespaces) + " \($0)"
             }
-            return ([summary ?? table.string("error.invalidRequest", message)] + lines).joined(separator: "\n")
+            return ([summary ?? table.string("error.invalidRequest", message)] + lines).joined(
+                separator: "\n")
         case .promptBlocked(let reason, let message):
             let text = table.string("error.promptBlocked", reason?.rawValue ?? table.string("value.unknown"))
             return message.map { "\(text) \($0)" } ?? text

@@ -26,7 +26,8 @@ struct Invocation: Sendable, Equatable {
 
     /// The long options ``parse(_:isCommand:)`` knows, for "did you mean".
     static let optionNames = [
-        "--version", "--help", "--bail", "--echo", "--json", "--verbose", "--no-rc", "--no-history", "--model",
+        "--version", "--help", "--bail", "--echo", "--json", "--verbose", "--no-rc", "--no-history",
+        "--model",
         "--replay", "--record",
     ]
     var bail = false

@@ -11,7 +11,8 @@ enum InteractiveLoop {
         if let path = history?.path, let kind = AtomicFile.nonRegularKind(at: path) {
             // A FIFO would block the load forever, /dev/zero would never end (docs/commands.md).
             shared.io.printError(
-                ShellMessages.warning("history file '\(path)' is \(kind), not a regular file; running without history"))
+                ShellMessages.warning(
+                    "history file '\(path)' is \(kind), not a regular file; running without history"))
             history = nil
         }
         let completion = CompletionProvider(

@@ -111,7 +111,8 @@ final class ShellRuntime: CommandHost {
             let request = try expand(parsed, text: command.text, arguments: expands)
             if ShellRuntime.inStartupFile, ["exit", "quit"].contains(request.name) {
                 throw CommandFailure(
-                    kind: .usage, message: "'\(request.name)' is not allowed in sophonrc (it would end every run)")
+                    kind: .usage,
+                    message: "'\(request.name)' is not allowed in sophonrc (it would end every run)")
             }
             let result = try await execute(request, context: context)
             if recorded, !["save", "key"].contains(request.name) {

@@ -157,7 +157,8 @@ import Testing
                 == Array(
                     repeating: .invalidRequest(
                         message: "Bad field.", fieldViolations: [],
-                        server: GeminiServerStatus(status: 400, apiStatus: "INVALID_ARGUMENT", message: "Bad field.")),
+                        server: GeminiServerStatus(
+                            status: 400, apiStatus: "INVALID_ARGUMENT", message: "Bad field.")),
                     count: 2))
     }
 

@@ -32,7 +32,8 @@ enum AskCommands {
             default:
                 let known = allowNoSchema ? ["--model", "--no-schema"] : ["--model"]
                 throw CommandFailure(
-                    kind: .usage, message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
+                    kind: .usage,
+                    message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
             }
         }
         guard let prompt = request.rawArgument, !prompt.isEmpty else {
@@ -127,7 +128,8 @@ enum AskCommands {
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
             throw GeminiCall.failure(
-                error, requested: requested, fallback: services.retriesInFlight.fallbackModel, context: context)
+                error, requested: requested, fallback: services.retriesInFlight.fallbackModel,
+                context: context)
         }
     }
 
@@ -136,7 +138,8 @@ enum AskCommands {
     /// was printed, ends the line, and fails the command.
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
-        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient, context: CommandContext,
+        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
+        context: CommandContext,
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
@@ -170,7 +173,8 @@ enum AskCommands {
         }
         if accumulator.text.isEmpty {
             if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
-                throw GeminiError.stoppedWithoutContent(reason: reason, finishMessage: accumulator.finishMessage)
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: accumulator.finishMessage)
             }
             throw GeminiError.emptyResponse
         }

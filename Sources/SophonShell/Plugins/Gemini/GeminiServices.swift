@@ -105,7 +105,8 @@ final class GeminiServices: Sendable {
             throw CommandFailure(kind: .keyStoreError, message: "\(error)")
         }
         if let lookup, let bad = APIKeyCharacters.firstBadCharacter(in: lookup.secret) {
-            throw CommandFailure(kind: .invalidAPIKey, message: bad.message(subject: "the API key from \(lookup.source)"))
+            throw CommandFailure(
+                kind: .invalidAPIKey, message: bad.message(subject: "the API key from \(lookup.source)"))
         }
         return lookup
     }

@@ -15,7 +15,8 @@ enum KeyCommands {
                 throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
             if let bad = APIKeyCharacters.firstBadCharacter(in: secret) {
-                throw CommandFailure(kind: .invalidAPIKey, message: "key set: " + bad.message(subject: "the key"))
+                throw CommandFailure(
+                    kind: .invalidAPIKey, message: "key set: " + bad.message(subject: "the key"))
             }
             do {
                 let source = try keychain.save(secret)

@@ -40,7 +40,8 @@ enum RecordedTape {
             return status
         }
         if rename(partial, target) != 0 {
-            let error = SophonFileError(path: partial, operation: .rename, errorNumber: errno, destination: target)
+            let error = SophonFileError(
+                path: partial, operation: .rename, errorNumber: errno, destination: target)
             io.printError(ShellMessages.warning("\(error)"))
             return status == ShellExitStatus.success ? ShellExitStatus.failure : status
         }

@@ -92,7 +92,8 @@ enum RetryPolicyCommand {
             default:
                 let model = GeminiModel(selection: value)
                 guard GeminiModel.isWellFormedID(model.id), Self.isPlausibleModel(value, model) else {
-                    throw invalid("on, off (or none) or a model ID such as \(GeminiModel.shellFallbackModelID)")
+                    throw invalid(
+                        "on, off (or none) or a model ID such as \(GeminiModel.shellFallbackModelID)")
                 }
                 policy.fallbackOn404 = true
                 fallbackModel = model.id
