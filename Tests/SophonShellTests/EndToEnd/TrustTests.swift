@@ -192,6 +192,24 @@ import Testing
         #expect(try shell.server.paths() == ["/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"])
     }
 
+    @Test func theTourTapeReplaysUnderJSONAsWithout() throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
+        let shell = try GeminiShell(key: nil)
+        for json in [false, true] {
+            let outcome = try shell.run(
+                (json ? ["--json"] : []) + [
+                    "-X", "--replay", examples.appendingPathComponent("tour.tape").path,
+                    examples.appendingPathComponent("tour.sophon").path,
+                ])
+            #expect(outcome.status == 0)
+            #expect(
+                outcome.stdout.hasSuffix(
+                    json ? "{\"summary\":{\"passed\":8,\"failed\":0}}\n" : "8 passed, 0 failed\n"))
+            #expect(!outcome.stdout.contains("\"ok\":false"))
+        }
+    }
+
     // MARK: 14. fallback notices, custom models, retry-policy fallback
 
     @Test func aFallbackThatFailsTooNamesBothModelsAndTheServersWords() throws {
