@@ -53,7 +53,7 @@ public enum SecretMask {
     /// The forms a secret takes when a server echoes it back re-encoded: as given,
     /// percent-encoded (`%E2%80%9D`, upper and lower case hex), its UTF-8 bytes read as
     /// Latin-1 (`â€` and U+009D for `”`), and JSON-escaped (`\u201d`, upper and lower case
-    /// hex). Forms equal to the secret are not repeated: an ASCII key of letters, digits, `-`
+    /// hex; `\"`, `\\` and `\/`). Forms equal to the secret are not repeated: an ASCII key of letters, digits, `-`
     /// and `_` has one form.
     ///
     /// - Parameter secret: The secret.
@@ -75,10 +75,14 @@ public enum SecretMask {
                 }.joined())
             add(
                 secret.unicodeScalars.map { scalar in
-                    scalar.isASCII
-                        ? String(scalar)
-                        : scalar.utf16.map { "\\u" + hex(Int($0), digits: 4, uppercase: uppercase) }.joined()
+                    switch scalar {
+                    case "\"", "\\": "\\" + String(scalar)
+                    case _ where scalar.isASCII: String(scalar)
+                    default:
+                        scalar.utf16.map { "\\u" + hex(Int($0), digits: 4, uppercase: uppercase) }.joined()
+                    }
                 }.joined())
+            add(secret.replacingOccurrences(of: "/", with: "\\/"))
         }
         var latin1 = String.UnicodeScalarView()
         latin1.append(contentsOf: bytes.map { UnicodeScalar($0) })

@@ -21,6 +21,11 @@ import Testing
                 == "API key not valid: ••••789\u{201D}.")
     }
 
+    @Test(arguments: [#"key\"with/odd+chars"#, #"key"with\/odd+chars"#, "key%22with%2Fodd%2Bchars"])
+    func anASCIIKeyWithPunctuationIsMaskedInItsEscapedForms(echoed: String) {
+        #expect(SecretMask.redact("[\(echoed)]", secrets: [#"key"with/odd+chars"#]) == "[••••hars]")
+    }
+
     @Test func anASCIIKeyHasOneForm() {
         #expect(SecretMask.variants(of: "AIza-_09azAZ") == ["AIza-_09azAZ"])
     }
