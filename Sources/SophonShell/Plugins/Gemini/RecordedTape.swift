@@ -39,12 +39,20 @@ enum RecordedTape {
                 ShellMessages.note("the run failed: \(tape) was kept; this run's tape is in \(partial)"))
             return status
         }
-        if rename(partial, target) != 0 {
-            let error = SophonFileError(
-                path: partial, operation: .rename, errorNumber: errno, destination: target)
-            io.printError(ShellMessages.warning("\(error)"))
+        if rename(partial, target) == 0 { return status }
+        // A symlinked TAPE may point to another file system: copy through the one writer.
+        let code = errno
+        do {
+            guard code == EXDEV, let data = FileManager.default.contents(atPath: partial) else {
+                throw SophonFileError(
+                    path: partial, operation: .rename, errorNumber: code, destination: target)
+            }
+            try AtomicFile.write(data, to: URL(fileURLWithPath: target))
+            _ = unlink(partial)
+            return status
+        } catch {
+            io.printError(ShellMessages.warning("\(error); this run's tape is in \(partial)"))
             return status == ShellExitStatus.success ? ShellExitStatus.failure : status
         }
-        return status
     }
 }
