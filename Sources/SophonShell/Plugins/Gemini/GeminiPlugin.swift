@@ -26,6 +26,9 @@ final class GeminiPlugin: ShellPlugin {
             throw PluginStartError(message: error.message)
         }
         run.withLock { $0 = (services, options.model) }
+        if let model = options.model, let notice = ModelCommands.customModelNotice(model) {
+            io.printError(notice)
+        }
     }
 
     /// The saved model (`set model ID --save`), then `--model`.
