@@ -53,7 +53,7 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The rename target, for ``Operation/rename`` only.
     public let destination: String?
     /// What the path is when it is not a regular file (`a FIFO`, `a device`, `a socket`,
-    /// `a folder`), for ``Operation/replace`` only.
+    /// `a folder`), for ``Operation/replace`` and for a refused ``Operation/read``.
     public let fileKind: String?
 
     /// Creates an error from its parts.
@@ -94,8 +94,8 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
     /// One line: `cannot OPERATION 'PATH': REASON` (rename names both paths; a refused
     /// replacement reads `cannot replace 'PATH': it is a FIFO, not a regular file`).
     public var description: String {
-        if operation == .replace, let fileKind {
-            return "cannot replace '\(path)': it is \(fileKind), not a regular file"
+        if let fileKind {
+            return "cannot \(operation.verb) '\(path)': it is \(fileKind), not a regular file"
         }
         if let destination {
             return "cannot \(operation.verb) '\(path)' to '\(destination)': \(reason)"

@@ -34,7 +34,8 @@ public struct JSONFileGeminiModelStore: GeminiModelStore {
     }
 
     private func readObject() throws -> [String: Any]? {
-        let data = try Data(contentsOf: fileURL)
+        // FileSnapshot refuses a FIFO or a device instead of blocking or reading forever.
+        guard let data = try FileSnapshot.read(at: fileURL)?.data else { return nil }
         return try JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 }

@@ -65,6 +65,26 @@ import Testing
         #expect(shell.read("real-settings.json") == "{\n  \"model\" : \"gemini-3.6-flash\"\n}\n")
     }
 
+    @Test func aFIFOInPlaceOfKeysOrSettingsIsRefusedWithoutHanging() throws {
+        let shell = try GeminiShell(key: nil)
+        for name in ["keys.json", "settings.json"] {
+            #expect(mkfifo(shell.home.appendingPathComponent(name).path, 0o600) == 0)
+        }
+        let outcome = try shell.run([
+            "-c", "show model", "-c", "key show", "-c", "set model gemini-3.6-flash --save",
+        ])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "gemini-3.8-flash\n",
+                    stderr: """
+                        -c:2:1: error: cannot read '\(shell.home.path)/keys.json': it is a FIFO, not a regular file
+                        -c:3:1: error: set model: cannot save: cannot replace '\(shell.home.path)/settings.json': it is a FIFO, not a regular file
+
+                        """,
+                    status: 1))
+    }
+
     // MARK: 2. --record writes TAPE.partial; a failed run keeps an existing tape
 
     @Test func aFailedRecordingKeepsTheOldTapeAndAGoodOneReplacesIt() throws {
