@@ -9,7 +9,9 @@ public enum GeminiError: Error, Sendable, Hashable {
     /// No API key is configured.
     case missingAPIKey
     /// The server rejected the key (400 API_KEY_INVALID, 401 or 403); `message` is the server's.
-    case invalidAPIKey(message: String)
+    /// `server` is the HTTP status and RPC status the rejection came with (its message is
+    /// `message`, which may add the server's debug detail).
+    case invalidAPIKey(message: String, server: GeminiServerStatus? = nil)
     /// The model ID is empty or contains characters a model ID cannot have.
     case invalidModelID(String)
     /// The request did not complete at the network level (timeout, reset, refused, truncated).
@@ -85,7 +87,8 @@ public enum GeminiError: Error, Sendable, Hashable {
             }
         }
         switch self {
-        case .invalidAPIKey(let message): return .invalidAPIKey(message: clean(message))
+        case .invalidAPIKey(let message, let server):
+            return .invalidAPIKey(message: clean(message), server: server.map(clean))
         case .transport(let failure, let detail): return .transport(failure, detail: clean(detail))
         case .http(let status, let apiStatus, let message, let details):
             return .http(

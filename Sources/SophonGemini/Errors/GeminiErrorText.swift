@@ -9,7 +9,8 @@ struct GeminiErrorText {
     var text: String {
         switch error {
         case .missingAPIKey: return table.string("error.missingAPIKey")
-        case .invalidAPIKey(let message): return table.string("error.invalidAPIKey", message)
+        case .invalidAPIKey(let message, let server):
+            return table.string("error.invalidAPIKey", (server.map { "\($0.label): " } ?? "") + message)
         case .invalidModelID(let id): return table.string("error.invalidModelID", id)
         case .transport(let failure, let detail):
             return table.string("error.transport", table.string("transport.\(failure.rawValue)"), detail)
@@ -19,7 +20,10 @@ struct GeminiErrorText {
             guard let wait else { return table.string("error.rateLimited") }
             return table.string("error.rateLimited.wait", GeminiErrorText.seconds(wait))
         case .quotaExhausted(let quotaId, let message):
-            return table.string("error.quotaExhausted", quotaId ?? table.string("value.unknown"), message)
+            // Only a 429 (RPC status RESOURCE_EXHAUSTED) is read as an exhausted quota.
+            return table.string(
+                "error.quotaExhausted", quotaId ?? table.string("value.unknown"),
+                "HTTP 429 RESOURCE_EXHAUSTED: " + message)
         case .modelRetired(let id, let server):
             return table.string("error.modelRetired", id) + (server.map { " \($0)" } ?? "")
         case .invalidRequest(let message, let violations, let server):

@@ -19,9 +19,12 @@ public struct GeminiServerStatus: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `HTTP STATUS API_STATUS: MESSAGE`.
-    public var description: String {
+    /// `HTTP STATUS API_STATUS` (`HTTP 400 INVALID_ARGUMENT`), without the message.
+    public var label: String {
         let name = apiStatus.map { $0.isEmpty ? "" : " " + $0 } ?? ""
-        return "HTTP \(status)\(name): \(message)"
+        return "HTTP \(status)\(name)"
     }
+
+    /// `HTTP STATUS API_STATUS: MESSAGE`.
+    public var description: String { "\(label): \(message)" }
 }

@@ -317,6 +317,17 @@ import Testing
         #expect(outcome.status == 1)
     }
 
+    @Test func anExhaustedQuotaKeepsTheStatusLine() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([#"{"fault": "quota_per_day"}"#])
+        let outcome = try shell.run(["-c", "ask hi"])
+        #expect(
+            outcome.stderr.hasPrefix(
+                "-c:1:1: error: Quota exhausted (GenerateRequestsPerDayPerProjectPerModel-FreeTier): HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota"
+            ))
+        #expect(outcome.status == 1)
+    }
+
     @Test(arguments: ["on", "off"])
     func aStopWithoutContentNamesTheReasonAndTheFinishMessage(stream: String) throws {
         let shell = try GeminiShell()
