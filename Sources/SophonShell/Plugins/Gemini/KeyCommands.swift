@@ -51,7 +51,9 @@ enum KeyCommands {
         case ["path"]:
             return .text(services.paths.keysFile.path)
         default:
-            throw context.usageFailure("key")
+            let typed = request.arguments.first ?? ""
+            let close = Suggestions.closest(to: typed, in: ["set", "show", "delete", "path"]).first
+            throw context.usageFailure("key", hint: close.map { "did you mean '\($0)'?" })
         }
     }
 }
