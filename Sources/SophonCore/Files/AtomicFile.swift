@@ -23,7 +23,7 @@ public enum AtomicFile {
     /// the temporary file is removed. A symbolic link at `url` is followed (a chain of links
     /// too, relative ones against the folder of the link): the file it points at is replaced in
     /// that file's folder and the link stays. A FIFO, a device, a socket or a folder at the
-    /// (resolved) path is refused before anything is created (docs/commands.md, "Files").
+    /// (resolved) path is refused before anything is created (docs/files.md, "Atomic writes").
     ///
     /// - Parameters:
     ///   - data: The complete new content.

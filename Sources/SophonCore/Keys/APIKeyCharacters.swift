@@ -1,6 +1,6 @@
 /// The characters an API key may hold: printable ASCII without the blank (`!` U+0021 through
 /// `~` U+007E), the alphabet of Google's keys and of HTTP header values that every server reads
-/// the same way (docs/commands.md, "Files and secrets").
+/// the same way (docs/files.md, "API keys").
 ///
 /// A key copied with a typographic quote or a trailing space is refused before it is sent: a
 /// server that echoes a non-ASCII key re-encodes it, and a re-encoded key escapes masking.

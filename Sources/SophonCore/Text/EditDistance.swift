@@ -1,6 +1,6 @@
 /// Edit distance with transpositions (optimal string alignment), for "did you mean"
 /// suggestions (type names, model names, commands): swapping two neighbouring letters counts as
-/// one edit, as docs/commands.md asks (`ehco` is one edit from `echo`).
+/// one edit, as docs/language.md asks (`ehco` is one edit from `echo`).
 public enum EditDistance {
     /// The number of single-character insertions, deletions, substitutions and swaps of two
     /// neighbouring characters turning `a` into `b`, by Unicode character (grapheme cluster):

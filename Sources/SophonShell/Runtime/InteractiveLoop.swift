@@ -9,7 +9,7 @@ enum InteractiveLoop {
     static func run(runtime shared: ShellRuntime, useHistory: Bool) async -> Int32 {
         var history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
         if let path = history?.path, let kind = AtomicFile.nonRegularKind(at: path) {
-            // A FIFO would block the load forever, /dev/zero would never end (docs/commands.md).
+            // A FIFO would block the load forever, /dev/zero would never end (docs/files.md, "history").
             shared.io.printError(
                 ShellMessages.warning(
                     "history file '\(path)' is \(kind), not a regular file; running without history"))

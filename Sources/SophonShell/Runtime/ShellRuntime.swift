@@ -60,7 +60,7 @@ final class ShellRuntime: CommandHost {
 
     /// Whether the commands running come from `sophonrc` (or a file it sources): their errors
     /// always carry their location, never mark the run failed nor stop it under `--bail`, and
-    /// `exit`/`quit` are refused (docs/commands.md, "Errors and locations").
+    /// `exit`/`quit` are refused (docs/files.md, "sophonrc").
     @TaskLocal static var inStartupFile = false
 
     /// Runs `sophonrc`: its errors print with their location but change neither the exit

@@ -1,7 +1,7 @@
 import SophonCore
 
 /// "Did you mean" suggestions by edit distance with transpositions (SophonCore's
-/// ``EditDistance``), by the rule of docs/commands.md.
+/// ``EditDistance``), by the rule of docs/language.md ("Errors and locations").
 enum Suggestions {
     /// The candidates closest to `word` (distance at most 2, or at most 1 when `word` has 4
     /// characters or fewer), closest first, ties in the candidates' order.

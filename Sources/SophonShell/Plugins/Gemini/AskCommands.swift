@@ -109,7 +109,7 @@ enum AskCommands {
             }
             if settings.stream {
                 // `--json` changes what is printed, never the request: the answer still streams
-                // and prints once, as JSON, at the end (docs/commands.md, Tapes).
+                // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
                     printsChunks: settings.output != .json, client: client, context: context,

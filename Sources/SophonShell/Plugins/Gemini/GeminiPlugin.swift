@@ -88,7 +88,7 @@ final class GeminiPlugin: ShellPlugin {
             let key = try services?.apiKey() != nil
             return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
         } catch {
-            // A key file that exists but cannot be used says why (docs/commands.md).
+            // A key file that exists but cannot be used says why (docs/files.md, "API keys").
             return ["no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
         }
     }
