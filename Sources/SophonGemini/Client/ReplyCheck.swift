@@ -4,6 +4,8 @@ enum ReplyCheck {
     /// - Throws: ``GeminiError/promptBlocked(reason:message:)`` for a blocked prompt,
     ///   ``GeminiError/contentBlocked(reason:partialText:)`` for a SAFETY/RECITATION/... stop,
     ///   ``GeminiError/truncated(partialText:partialValue:)`` for MAX_TOKENS with no answer text,
+    ///   ``GeminiError/stoppedWithoutContent(reason:finishMessage:)`` for no usable content
+    ///   and a finish reason other than STOP/MAX_TOKENS,
     ///   ``GeminiError/emptyResponse`` for no candidates, no parts or signature-only parts.
     static func check(_ response: GenerateContentResponse) throws {
         guard let candidate = response.candidates?.first else {
@@ -24,6 +26,10 @@ enum ReplyCheck {
         guard useful else {
             if candidate.finishReason == .maxTokens {
                 throw GeminiError.truncated(partialText: text, partialValue: nil)
+            }
+            if let reason = candidate.finishReason, reason != .stop {
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: candidate.finishMessage)
             }
             throw GeminiError.emptyResponse
         }

@@ -41,7 +41,7 @@ extension GeminiAPIClient {
             }
             try Task.checkCancellation()
             let error = failure.error
-            if case .modelRetired(let retired) = error, initialModel != nil {
+            if case .modelRetired(let retired, _) = error, initialModel != nil {
                 resetStoredSelection(ifItIs: retired)
                 let fallback = configuration.fallbackModel.id
                 if policy.fallbackOn404, !usedFallback, fallback != retired {

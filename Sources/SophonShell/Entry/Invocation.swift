@@ -23,6 +23,13 @@ struct Invocation: Sendable, Equatable {
     }
 
     var action: Action = .standardInput
+
+    /// The long options ``parse(_:isCommand:)`` knows, for "did you mean".
+    static let optionNames = [
+        "--version", "--help", "--bail", "--echo", "--json", "--verbose", "--no-rc", "--no-history",
+        "--model",
+        "--replay", "--record",
+    ]
     var bail = false
     var echo = false
     var json = false
@@ -82,7 +89,7 @@ extension Invocation {
                 continue
             default:
                 if argument.hasPrefix("-"), argument.count > 1 {
-                    throw UsageError(message: "unknown option '\(argument)'")
+                    throw UsageError(message: ShellMessages.unknownOption(argument, among: Self.optionNames))
                 }
                 if scripts.isEmpty, isCommand(argument) {
                     invocation.action = .oneCommand(

@@ -185,6 +185,22 @@ struct ShellParser: Sendable {
             lexer.position = lineEnd
             return ShellCommand(words: words, assignment: LetAssignment(name: name, value: .json(json)))
         }
+        // Rule 4: REST that starts like JSON but is not valid JSON is an error where it breaks,
+        // never mangled words (`{"k": 1,}` would otherwise be stored as `{k: 1,}`).
+        if rest.hasPrefix("{") || rest.hasPrefix("[") {
+            var column = rest.unicodeScalars.count
+            var reason = "invalid JSON"
+            do {
+                _ = try JSONValue(parsing: rest)
+            } catch {
+                (column, reason) = (error.column, error.message)
+            }
+            lexer.fail(
+                "the value is not valid JSON: \(reason); to store it as text, quote it: let \(name) = '...'",
+                at: restStart + max(0, column - 1))
+            lexer.position = lineEnd
+            return ShellCommand(words: words)
+        }
         let valueWords = lexer.remainingWords()
         guard !valueWords.isEmpty else {
             lexer.fail("missing value after '='; \(usage)", at: restStart)

@@ -16,9 +16,15 @@ enum ShellMessages {
         "usage: \(line)" + (hint.map { " (\($0))" } ?? "")
     }
 
-    /// `; did you mean 'NAME'?` after an unknown name, or nothing without a suggestion.
+    /// ` (did you mean 'NAME'?)` after an unknown name, or nothing without a suggestion.
     static func didYouMean(_ suggestion: String?) -> String {
-        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    /// `unknown option 'OPTION'`, with the closest of `options` suggested.
+    static func unknownOption(_ option: String, among options: [String]) -> String {
+        let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
+        return "unknown option '\(option)'" + didYouMean(Suggestions.closest(to: name, in: options).first)
     }
 
     /// What a cancelled command reports (Ctrl-C).

@@ -40,7 +40,9 @@ enum ExtractCommand {
             case let other where other.hasPrefix("--schema="):
                 schemaSpec = String(other.dropFirst("--schema=".count))
             default:
-                throw CommandFailure(kind: .usage, message: "extract: unknown option '\(option)'")
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "extract: " + ShellMessages.unknownOption(option, among: ["--schema"]))
             }
         }
         let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }

@@ -36,9 +36,10 @@ struct PluginRegistry: Sendable {
         // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown command '\(shown)'"
-        let suggestions = Suggestions.closest(to: name, in: commandNames)
-        message += ShellMessages.didYouMean(suggestions.first)
-        return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
+        guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
+            return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
+        }
+        return CommandFailure(kind: .unknownCommand, message: message + ShellMessages.didYouMean(suggestion))
     }
 
     /// Starts every plugin for the run (in registration order; the first failure stops).

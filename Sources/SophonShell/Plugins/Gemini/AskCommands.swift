@@ -46,7 +46,10 @@ enum AskCommands {
             case "--dry-run":
                 dryRun = true
             default:
-                throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
+                let known = allowNoSchema ? ["--model", "--no-schema"] : ["--model"]
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
             }
         }
         let input = try pipedInput(context: context)
@@ -147,10 +150,13 @@ enum AskCommands {
                     [userTurn, modelTurn]
                 )
             }
-            if settings.stream, settings.output != .json {
+            if settings.stream {
+                // `--json` changes what is printed, never the request: the answer still streams
+                // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    client: client, context: context, services: services)
+                    printsChunks: settings.output != .json, client: client, context: context,
+                    services: services)
             }
             let result = try await client.generateText(
                 label: "ask", contents: request.contents, model: model,
@@ -164,18 +170,22 @@ enum AskCommands {
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+            throw GeminiCall.failure(
+                error, requested: requested, fallback: services.retriesInFlight.fallbackModel,
+                context: context)
         } catch let error as DryRunTransport.Stopped {
             guard let sent = dryRun?.request else { throw error }
             throw DryRun(text: DryRunTransport.rendered(sent))
         }
     }
 
-    /// A text answer printed chunk by chunk as it arrives. An error after some text keeps what
+    /// A text answer printed chunk by chunk as it arrives (when `printsChunks`; else printed
+    /// whole by the result printer, as `--json` does). An error after some text keeps what
     /// was printed, ends the line, and fails the command.
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
-        started: ContinuousClock.Instant, client: GeminiAPIClient, context: CommandContext,
+        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
+        context: CommandContext,
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
@@ -191,7 +201,7 @@ enum AskCommands {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 let text = services.redact(chunk.text)
-                if !text.isEmpty {
+                if printsChunks, !text.isEmpty {
                     context.io.stdout.write(text)
                     printedAny = true
                     endsWithNewline = text.hasSuffix("\n")
@@ -207,7 +217,13 @@ enum AskCommands {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
+        if accumulator.text.isEmpty {
+            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: accumulator.finishMessage)
+            }
+            throw GeminiError.emptyResponse
+        }
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
         let envelope = GeminiCall.finish(
@@ -217,7 +233,7 @@ enum AskCommands {
             context: context)
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
-            value: .string(answer), display: answer, alreadyPrinted: true, envelope: envelope)
+            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
         let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
         return (reply, [userTurn, modelTurn])
     }

@@ -26,6 +26,19 @@ enum GeminiCall {
             kind: kind(of: error), message: error.description(language: context.session.settings.language))
     }
 
+    /// ``failure(_:context:)`` for a call that a 404 sent to the fallback `fallback` and that
+    /// then failed: the message names both models and the 404 first (docs/commands.md).
+    static func failure(
+        _ error: GeminiError, requested: String, fallback: String?, context: CommandContext
+    ) -> CommandFailure {
+        var failure = Self.failure(error, context: context)
+        if let fallback, fallback != requested {
+            failure.message =
+                "\(requested) is not available (404); the fallback \(fallback) failed too: \(failure.message)"
+        }
+        return failure
+    }
+
     /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
     static func kind(of error: GeminiError) -> ShellErrorKind {
         switch error {
@@ -41,7 +54,7 @@ enum GeminiCall {
         case .promptBlocked: return .promptBlocked
         case .contentBlocked: return .contentBlocked
         case .truncated: return .truncated
-        case .emptyResponse: return .emptyResponse
+        case .emptyResponse, .stoppedWithoutContent: return .emptyResponse
         case .streamEndedEarly: return .streamEndedEarly
         case .decodingFailed: return .decodingFailed
         case .mediaTooLarge: return .mediaTooLarge

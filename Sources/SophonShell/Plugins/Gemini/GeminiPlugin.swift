@@ -26,6 +26,9 @@ final class GeminiPlugin: ShellPlugin {
             throw PluginStartError(message: error.message)
         }
         run.withLock { $0 = (services, options.model) }
+        if let model = options.model, let notice = ModelCommands.customModelNotice(model) {
+            io.printError(notice)
+        }
     }
 
     /// The saved model (`set model ID --save`), then `--model`.
@@ -81,8 +84,13 @@ final class GeminiPlugin: ShellPlugin {
 
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
-        let key = ((try? services?.apiKey()) ?? nil) != nil
-        return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        do {
+            let key = try services?.apiKey() != nil
+            return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        } catch {
+            // A key file that exists but cannot be used says why (docs/files.md, "API keys").
+            return ["no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
+        }
     }
 
     private func needingServices(

@@ -61,7 +61,8 @@ final class GeminiServices: Sendable {
                     warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
                 transport = try GeminiTapeRecorder(
-                    wrapping: URLSessionTransport(), tapeURL: URL(fileURLWithPath: record), baseURL: baseURL,
+                    wrapping: URLSessionTransport(),
+                    tapeURL: URL(fileURLWithPath: RecordedTape.partialPath(of: record)), baseURL: baseURL,
                     secrets: [], warning: { output.printError(ShellMessages.warning("\(record): \($0)")) })
             } else {
                 transport = URLSessionTransport()
@@ -94,19 +95,26 @@ final class GeminiServices: Sendable {
 
     /// The key calls use, and where it came from; `nil` when none is set.
     /// - Throws: ``CommandFailure`` (`insecureKeyFile`, `keyStoreError`) when the key file is
-    ///   readable by others or corrupt.
+    ///   readable by others or corrupt; `invalidAPIKey` when the key has a character outside
+    ///   printable ASCII or a blank (it is never sent).
     func apiKey() throws -> SecretLookup? {
+        let lookup: SecretLookup?
         do {
-            return try keychain.load()
+            lookup = try keychain.load()
         } catch {
             throw CommandFailure(kind: .keyStoreError, message: "\(error)")
         }
+        if let lookup, let bad = APIKeyCharacters.firstBadCharacter(in: lookup.secret) {
+            throw CommandFailure(
+                kind: .invalidAPIKey, message: bad.message(subject: "the API key from \(lookup.source)"))
+        }
+        return lookup
     }
 
     /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
     /// since a server (or a model) may echo it.
     func redact(_ text: String) -> String {
-        guard let key = (try? apiKey())?.secret, !key.isEmpty, text.contains(key) else { return text }
+        guard let key = (try? keychain.load())?.secret, !key.isEmpty else { return text }
         return SecretMask.redact(text, secrets: [key])
     }
 

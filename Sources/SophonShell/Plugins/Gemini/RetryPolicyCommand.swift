@@ -43,6 +43,18 @@ enum RetryPolicyCommand {
         }
     }
 
+    /// Whether `value` reads as a model: a preset (by name or ID), an explicit `custom:ID`, or an
+    /// ID shaped like Google's (`gemini-...`, `gemma-...`: letters, a dash, and a digit), so a
+    /// word such as `none`, `no` or `disabled` is refused instead of becoming a model.
+    static func isPlausibleModel(_ value: String, _ model: GeminiModel) -> Bool {
+        if case .custom = model {
+            if value.hasPrefix("custom:") { return true }
+            let id = model.id
+            return id.contains("-") && id.contains(where: \.isNumber) && id.first?.isLetter == true
+        }
+        return true
+    }
+
     private static func apply(
         _ key: String, _ value: String, to policy: inout GeminiRetryPolicy, fallbackModel: inout String?
     ) throws {
@@ -76,10 +88,13 @@ enum RetryPolicyCommand {
         case "fallback":
             switch value {
             case "on": policy.fallbackOn404 = true
-            case "off": policy.fallbackOn404 = false
+            case "off", "none": policy.fallbackOn404 = false
             default:
                 let model = GeminiModel(selection: value)
-                guard GeminiModel.isWellFormedID(model.id) else { throw invalid("on, off or a model ID") }
+                guard GeminiModel.isWellFormedID(model.id), Self.isPlausibleModel(value, model) else {
+                    throw invalid(
+                        "on, off (or none) or a model ID such as \(GeminiModel.shellFallbackModelID)")
+                }
                 policy.fallbackOn404 = true
                 fallbackModel = model.id
             }
