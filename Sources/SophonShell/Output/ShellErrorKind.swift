@@ -45,6 +45,11 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case decodingFailed
     case mediaTooLarge
     case mediaUnreadable
+    case toolCallFailed
+    case toolCallsPending
+    case noToolCallsPending
+    case unknownTool
+    case toolError
 
     // External plugins.
     case pluginNotFound

@@ -57,7 +57,7 @@ enum AskCommands {
         let options = try options(request, allowNoSchema: false, context: context)
         let history = context.session.withGeminiState { $0.conversation }
         let (reply, turns) = try await turn(
-            history: history, options: options, context: context, services: services)
+            history: history, options: options, isChat: true, context: context, services: services)
         context.session.withGeminiState { $0.conversation += turns }
         return .reply(reply)
     }
@@ -66,17 +66,35 @@ enum AskCommands {
     /// schema is in force, else as text (streamed when `stream on`).
     /// - Returns: the reply, and the user and model contents of this turn.
     private static func turn(
-        history: [Content], options: Options, context: CommandContext, services: GeminiServices
+        history: [Content], options: Options, isChat: Bool = false, context: CommandContext,
+        services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
+        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
+            throw failure
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let (schema, attachments, policy) = context.session.withGeminiState {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
+        let (hasTools, tools, toolConfig) = context.session.withToolState {
+            ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
+        }
+        if hasTools, schema == nil || options.noSchema {
+            defer {
+                context.session.withGeminiState {
+                    $0.attachments = []; $0.attachmentNames = []
+                }
+            }
+            let reply = try await ToolExchange.send(
+                contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                model: options.model, context: context, services: services)
+            return (reply, [])
+        }
         let request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
-            generationConfig: GeminiCall.generationConfig(settings))
+            tools: tools, toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()
@@ -104,7 +122,7 @@ enum AskCommands {
                     [userTurn, modelTurn]
                 )
             }
-            if settings.stream, settings.output != .json {
+            if settings.stream, settings.output != .json, !hasTools {
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
                     client: client, context: context, services: services)
@@ -116,6 +134,14 @@ enum AskCommands {
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
+            if ToolExchange.hasCalls(result.response) {
+                // Calls to a request that declared no tools: returned as calls, never as "".
+                let reply = ToolExchange.handle(
+                    result.response, contents: history + [userTurn], isChat: isChat,
+                    conversationCount: history.count, model: options.model, envelope: envelope,
+                    context: context, services: services)
+                return (reply, [])
+            }
             let answer = services.redact(result.value)
             let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
@@ -199,6 +225,7 @@ enum AskCommands {
     /// `reset`: clears the conversation, not the settings.
     static func reset(context: CommandContext) -> CommandResult {
         context.session.withGeminiState { $0.conversation = [] }
+        context.session.withToolState { $0.pending = nil }
         return .none
     }
 

@@ -46,6 +46,7 @@ enum GeminiCall {
         case .decodingFailed: return .decodingFailed
         case .mediaTooLarge: return .mediaTooLarge
         case .mediaUnreadable: return .mediaUnreadable
+        case .toolCallFailed: return .toolCallFailed
         }
     }
 

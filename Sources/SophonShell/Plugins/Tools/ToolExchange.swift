@@ -1,0 +1,166 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// One model request of a tool-using command and what its reply becomes (docs/commands.md,
+/// "Tools"): function calls wait as pending calls and are the command's result
+/// (`{"functionCalls": [...]}`); code execution prints on stderr; a grounded answer prints its
+/// `Sources:` after it.
+enum ToolExchange {
+    /// Sends `contents` with the session's tools and settings, and turns the reply into the
+    /// command's result.
+    /// - Parameters:
+    ///   - contents: the whole history to send, oldest first.
+    ///   - isChat: whether the exchange belongs to the `chat` conversation.
+    ///   - conversationCount: how many of `contents` the conversation already holds.
+    ///   - model: the `--model` of the command, if any.
+    /// - Throws: ``CommandFailure`` for every ``GeminiError``.
+    static func send(
+        contents: [Content], isChat: Bool, conversationCount: Int, model: String?, context: CommandContext,
+        services: GeminiServices
+    ) async throws -> CallReply {
+        let client = try GeminiCall.client(context: context, services: services)
+        let settings = context.session.settings
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let (tools, toolConfig) = context.session.withToolState { ($0.toolsValue, $0.toolConfigValue) }
+        let request = GenerateContentRequest(
+            contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
+            toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+        let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
+        let selection = GeminiModel(selection: model ?? settings.model)
+        services.retriesInFlight.reset()
+        let started = ContinuousClock.now
+        do {
+            let result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
+                _ in
+                request
+            }
+            let envelope = GeminiCall.finish(
+                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
+                usedFallback: result.usedFallback, started: started, context: context)
+            return handle(
+                result.response, contents: contents, isChat: isChat, conversationCount: conversationCount,
+                model: model, envelope: envelope, context: context, services: services)
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
+        }
+    }
+
+    /// Whether `response` asks for function calls.
+    static func hasCalls(_ response: GenerateContentResponse) -> Bool {
+        (response.candidates?.first?.content?.parts ?? []).contains { $0.functionCall != nil }
+    }
+
+    /// The command's result for a checked reply: pending calls, or the answer (with code and
+    /// sources). Updates the conversation (chat) and the pending calls.
+    static func handle(
+        _ response: GenerateContentResponse, contents: [Content], isChat: Bool, conversationCount: Int,
+        model: String?, envelope: [JSONMember], context: CommandContext, services: GeminiServices
+    ) -> CallReply {
+        let content = response.candidates?.first?.content
+        let parts = content?.parts ?? []
+        let code = codeSteps(parts)
+        for step in code { context.io.printError(step.text) }
+        let modelTurn = AskCommands.modelTurn(content, text: response.text)
+        var extra: [JSONMember] = []
+        if !code.isEmpty { extra.append(JSONMember("code", .array(code.map(\.json)))) }
+        let calls = parts.compactMap(\.functionCall)
+        if !calls.isEmpty {
+            let pending = PendingToolCalls(
+                contents: contents + [modelTurn], calls: calls, responses: calls.map { _ in nil },
+                isChat: isChat,
+                conversationCount: conversationCount, model: model)
+            context.session.withToolState { $0.pending = pending }
+            let value = JSONValue.object([
+                JSONMember("functionCalls", .array(calls.map { services.redact(callValue($0)) }))
+            ])
+            return CallReply(value: value, envelope: envelope + extra)
+        }
+        let sources = groundingSources(response.candidates?.first?.groundingMetadata)
+        context.session.withToolState {
+            $0.pending = nil
+            $0.sources = sources
+        }
+        if isChat { context.session.withGeminiState { $0.conversation = contents + [modelTurn] } }
+        if !sources.isEmpty {
+            extra.append(
+                JSONMember(
+                    "sources",
+                    .array(
+                        sources.map {
+                            .object([
+                                JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri)),
+                            ])
+                        })))
+        }
+        let answer = services.redact(response.text)
+        let display = sources.isEmpty ? answer : answer + "\n" + sourcesText(sources)
+        return CallReply(value: .string(answer), display: display, envelope: envelope + extra)
+    }
+
+    /// `{"id"?, "name", "args"}`: `id` only when the model sent one, `args` `{}` when absent.
+    static func callValue(_ call: FunctionCall) -> JSONValue {
+        var members: [JSONMember] = []
+        if let id = call.id { members.append(JSONMember("id", .string(id))) }
+        members.append(JSONMember("name", .string(call.name)))
+        members.append(JSONMember("args", call.args ?? .object([])))
+        return .object(members)
+    }
+
+    /// `Sources:` and one `[N] TITLE URI` line per source (N from 1).
+    static func sourcesText(_ sources: [GroundingSource]) -> String {
+        (["Sources:"]
+            + sources.enumerated().map { "[\($0.offset + 1)] \($0.element.title) \($0.element.uri)" })
+            .joined(separator: "\n")
+    }
+
+    /// The web sources of `groundingMetadata.groundingChunks`, in order (docs/commands.md).
+    static func groundingSources(_ metadata: JSONValue?) -> [GroundingSource] {
+        guard case .array(let chunks)? = metadata?["groundingChunks"] else { return [] }
+        return chunks.compactMap { chunk in
+            guard let web = chunk["web"], let uri = web["uri"]?.stringValue else { return nil }
+            return GroundingSource(title: web["title"]?.stringValue ?? uri, uri: uri)
+        }
+    }
+
+    /// One code-execution step of a reply: the code, or its result.
+    struct CodeStep {
+        var text: String
+        var json: JSONValue
+    }
+
+    /// The `executableCode` and `codeExecutionResult` parts, in order, as stderr text and
+    /// `--json` objects (`{"language", "code"}`, `{"outcome", "output"}`).
+    static func codeSteps(_ parts: [Part]) -> [CodeStep] {
+        parts.compactMap { part in
+            if let code = part.executableCode {
+                let language = code.language ?? "PYTHON"
+                return CodeStep(
+                    text: "code (\(language)):\n\(code.code ?? "")".trimmingTrailingNewlines,
+                    json: .object([
+                        JSONMember("language", .string(language)),
+                        JSONMember("code", .string(code.code ?? "")),
+                    ]))
+            }
+            if let result = part.codeExecutionResult {
+                let outcome = result.outcome ?? "OUTCOME_UNSPECIFIED"
+                return CodeStep(
+                    text: "output (\(outcome)):\n\(result.output ?? "")".trimmingTrailingNewlines,
+                    json: .object([
+                        JSONMember("outcome", .string(outcome)),
+                        JSONMember("output", .string(result.output ?? "")),
+                    ]))
+            }
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// The text without its trailing line breaks.
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
