@@ -125,7 +125,8 @@ enum AskCommands {
             if settings.stream, settings.output != .json, !hasTools {
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    client: client, context: context, services: services)
+                    client: client, context: context, services: services,
+                    callsGo: (isChat: isChat, model: options.model))
             }
             let result = try await client.generateText(
                 label: "ask", contents: request.contents, model: model,
@@ -156,10 +157,11 @@ enum AskCommands {
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
         started: ContinuousClock.Instant, client: GeminiAPIClient, context: CommandContext,
-        services: GeminiServices
+        services: GeminiServices, callsGo: (isChat: Bool, model: String?)
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
         var signatures: [Part] = []
+        var callParts: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -167,6 +169,7 @@ enum AskCommands {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
@@ -186,6 +189,23 @@ enum AskCommands {
         try Task.checkCancellation()
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
+        }
+        if !callParts.isEmpty {
+            // Function calls to a request without tools: returned as calls, never as "".
+            let envelope = GeminiCall.finish(
+                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                usage: accumulator.usage, retries: services.retriesInFlight.value,
+                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                context: context)
+            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
+            let response = GenerateContentResponse(candidates: [
+                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
+            ])
+            let reply = ToolExchange.handle(
+                response, contents: request.contents, isChat: callsGo.isChat,
+                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
+                context: context, services: services)
+            return (reply, [])
         }
         if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
         let retries = services.retriesInFlight.value
@@ -217,7 +237,15 @@ enum AskCommands {
         guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
         return .text(
             conversation.map { content in
-                let text = (content.parts ?? []).compactMap(\.text).joined()
+                let text = (content.parts ?? []).compactMap { part -> String? in
+                    if let call = part.functionCall {
+                        return "[call \(call.name) \((call.args ?? .object([])).compactText)]"
+                    }
+                    if let response = part.functionResponse {
+                        return "[response \(response.name) \((response.response ?? .object([])).compactText)]"
+                    }
+                    return part.text
+                }.joined()
                 return "\(content.role ?? "user"): \(text)"
             }.joined(separator: "\n"))
     }

@@ -11,11 +11,13 @@ enum ToolCommands {
         if let raw = request.rawArgument {
             guard let name = words.first, words.count == 1 else {
                 // `tool NAME` alone: a function without arguments.
-                guard words.isEmpty, FunctionDeclaration.isValidName(raw) else {
-                    throw context.usageFailure("tool")
-                }
+                guard words.isEmpty else { throw context.usageFailure("tool") }
+                // `tool g`, or `tool 9bad {...}` (the first piece is the name meant; say why it fails).
+                let name = String(raw.prefix { !$0.isWhitespace })
+                let rest = String(raw.dropFirst(name.count))
                 return declare(
-                    [try ToolDeclarationSource.declaration(name: raw, rest: "", context: context)], context)
+                    [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context
+                )
             }
             return declare(
                 [try ToolDeclarationSource.declaration(name: name, rest: raw, context: context)], context)
