@@ -1,9 +1,10 @@
 import Foundation
+import SophonCore
+import Testing
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import SophonCore
-import Testing
 
 /// Tools end to end (docs/commands.md, "Tools"): the real binary against scripts/fake_gemini.py
 /// over HTTP, which refuses the histories the API refuses.
@@ -182,7 +183,9 @@ import Testing
             #"{"kind": "generate", "text": "Hi."}"#,
         ])
         // No tool declared: the calls still come back as calls, never as an empty answer.
-        let outcome = try shell.run(["-c", "set output raw", "-c", "chat What time is it?", "-c", "reset", "-c", "chat hi"])
+        let outcome = try shell.run([
+            "-c", "set output raw", "-c", "chat What time is it?", "-c", "reset", "-c", "chat hi",
+        ])
         #expect(outcome.stdout == "{\"functionCalls\":[{\"name\":\"now\",\"args\":{}}]}\nHi.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
@@ -271,5 +274,60 @@ import Testing
                     "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
                 ))
         #expect(body["error"]?["status"] == .string("INVALID_ARGUMENT"))
+    }
+
+    /// `examples/tools.sophon` replayed from its tape, without a server: the golden output.
+    @Test func theToolsExampleReplaysFromItsTape() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let examples = folder.appendingPathComponent("../../../../examples").standardizedFileURL
+        let shell = try GeminiShell()
+        shell.server.stop()
+        let outcome = try shell.run([
+            "--replay", examples.appendingPathComponent("tools.tape").path,
+            examples.appendingPathComponent("tools.sophon").path,
+        ])
+        let expected = """
+            get_weather  function  nobody (tool-reply)  Current weather for one city
+            {
+              "functionCalls": [
+                {
+                  "id": "fc-p4q2",
+                  "name": "get_weather",
+                  "args": {
+                    "city": "Paris"
+                  }
+                }
+              ]
+            }
+            It is 18 °C in Paris, with light rain.
+            {
+              "functionCalls": [
+                {
+                  "id": "fc-o7k1",
+                  "name": "get_weather",
+                  "args": {
+                    "city": "Oslo"
+                  }
+                },
+                {
+                  "id": "fc-b2m9",
+                  "name": "get_weather",
+                  "args": {
+                    "city": "Bergen"
+                  }
+                }
+              ]
+            }
+            Bergen is warmer: 7 °C against 4 °C in Oslo.
+            user: Compare Oslo and Bergen.
+            model: [call get_weather {"city":"Oslo"}][call get_weather {"city":"Bergen"}]
+            user: [response get_weather {"temp_c":4}][response get_weather {"temp_c":7}]
+            model: Bergen is warmer: 7 °C against 4 °C in Oslo.
+            5 passed, 0 failed
+
+            """
+        #expect(outcome.stdout == expected)
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
     }
 }
