@@ -214,4 +214,34 @@ import Testing
                 FunctionCall(name: "now")
             ])
     }
+
+    /// docs/library.md, "Tools and function calling": the typed weather tool, line for line.
+    @Test func theGuideSampleRunsTheTypedWeatherTool() async throws {
+        let (client, transport) = Self.client([
+            Self.reply(#"[{"functionCall": {"id": "w1", "name": "get_weather", "args": {"city": "Oslo"}}}]"#),
+            Self.reply(#"[{"text": "It is 4 °C in Oslo."}]"#),
+        ])
+        struct WeatherQuery: Decodable, Sendable { var city: String }
+        struct Weather: Encodable, Sendable { var tempC: Int }
+
+        let weather = GeminiFunctionHandler.typed(
+            FunctionDeclaration(
+                name: "get_weather", description: "Current weather for one city",
+                parameters: try GeminiSchema.parseSpec("{ city: string }")),
+            WeatherQuery.self
+        ) { query in Weather(tempC: query.city == "Oslo" ? 4 : 18) }
+
+        var conversation = GeminiConversation()
+        let run = try await client.generateWithTools(
+            label: "weather", conversation: &conversation, prompt: [.text("Weather in Oslo?")],
+            handlers: [weather])
+        #expect(run.text == "It is 4 °C in Oslo.")
+        #expect(run.rounds == 2)
+        #expect(run.usage.totalTokenCount == 30)
+        let answer = try Self.body(transport.requests[1])["contents"]?[2]?["parts"]?[0]?["functionResponse"]
+        #expect(
+            answer
+                == (try JSONValue(parsing: #"{"id": "w1", "name": "get_weather", "response": {"tempC": 4}}"#))
+        )
+    }
 }
