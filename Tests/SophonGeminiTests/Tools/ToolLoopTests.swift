@@ -32,6 +32,16 @@ import Testing
         )
     }
 
+    /// `value` with every object's members sorted by key.
+    static func sortedKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.map { JSONMember($0.key, sortedKeys($0.value)) }.sorted { $0.key < $1.key })
+        case .array(let elements): .array(elements.map(sortedKeys))
+        default: value
+        }
+    }
+
     static func body(_ request: GeminiHTTPRequest) throws -> JSONValue {
         try JSONValue(parsing: String(decoding: request.body ?? Data(), as: UTF8.self))
     }
@@ -243,5 +253,21 @@ import Testing
             answer
                 == (try JSONValue(parsing: #"{"id": "w1", "name": "get_weather", "response": {"tempC": 4}}"#))
         )
+    }
+
+    /// A part kind the client does not know is kept whole and sent back unchanged.
+    @Test func unknownPartKindsAreKeptWholeAndSentBack() async throws {
+        let parts =
+            #"[{"toolCall": {"id": "tc-1", "toolType": "GOOGLE_SEARCH_WEB", "args": {"q": "oslo"}}, "thoughtSignature": "c2ln"}, "#
+            + #"{"functionCall": {"id": "f", "name": "get_weather", "args": {"city": "Oslo"}}}]"#
+        let (client, transport) = Self.client([Self.reply(parts), Self.reply(#"[{"text": "done"}]"#)])
+        let handler = GeminiFunctionHandler(Self.weather) { _ in .integer(4) }
+        var conversation = GeminiConversation()
+        _ = try await client.generateWithTools(
+            label: "t", conversation: &conversation, prompt: [.text("Weather?")], handlers: [handler])
+        #expect(conversation.history[1].parts?.first?.unknownKinds == ["toolCall"])
+        let sent = try Self.body(transport.requests[1])["contents"]?[1]?["parts"]
+        // Same members and values; key order inside a kept object is not preserved by JSONDecoder.
+        #expect(sent.map(Self.sortedKeys) == Self.sortedKeys(try JSONValue(parsing: parts)))
     }
 }

@@ -135,6 +135,10 @@ enum AskCommands {
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
+            if !ToolExchange.hasCalls(result.response) {
+                ToolExchange.reportUnknownParts(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context)
+            }
             if ToolExchange.hasCalls(result.response) {
                 // Calls to a request that declared no tools: returned as calls, never as "".
                 let reply = ToolExchange.handle(

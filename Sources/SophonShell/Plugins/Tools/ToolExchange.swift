@@ -59,6 +59,7 @@ enum ToolExchange {
     ) -> CallReply {
         let content = response.candidates?.first?.content
         let parts = content?.parts ?? []
+        reportUnknownParts(parts, context: context)
         let code = codeSteps(parts)
         for step in code { context.io.printError(step.text) }
         let modelTurn = AskCommands.modelTurn(content, text: response.text)
@@ -96,6 +97,14 @@ enum ToolExchange {
         let answer = services.redact(response.text)
         let display = sources.isEmpty ? answer : answer + "\n" + sourcesText(sources)
         return CallReply(value: .string(answer), display: display, envelope: envelope + extra)
+    }
+
+    /// A note on stderr for each part kind the client does not know (kept in the history).
+    static func reportUnknownParts(_ parts: [Part], context: CommandContext) {
+        for kind in parts.flatMap(\.unknownKinds) {
+            context.io.printError(
+                ShellMessages.note("the reply has a '\(kind)' part, kept in the history as sent"))
+        }
     }
 
     /// `{"id"?, "name", "args"}`: `id` only when the model sent one, `args` `{}` when absent.
