@@ -270,4 +270,18 @@ import Testing
         // Same members and values; key order inside a kept object is not preserved by JSONDecoder.
         #expect(sent.map(Self.sortedKeys) == Self.sortedKeys(try JSONValue(parsing: parts)))
     }
+
+    /// A tape's `{"tool": ...}` lines are read as tool calls, not exchanges.
+    @Test func tapeToolLinesAreReadInCallOrder() throws {
+        let tape = try GeminiTape(
+            parsing: """
+                {"sophonTape": 1}
+                {"tool": {"name": "now", "args": {}, "server": "time", "result": {"content": "12:00"}}}
+                {"tool": {"name": "now", "args": {}, "server": "time", "error": "timed out"}}
+
+                """)
+        #expect(tape.exchanges.isEmpty)
+        #expect(tape.toolCalls.map { $0["server"] } == [.string("time"), .string("time")])
+        #expect(tape.toolCalls.last?["error"] == .string("timed out"))
+    }
 }
