@@ -62,7 +62,11 @@ enum ToolExchange {
         reportUnknownParts(parts, context: context)
         let code = codeSteps(parts)
         for step in code { context.io.printError(step.text) }
-        let modelTurn = AskCommands.modelTurn(content, text: response.text)
+        // The model turn exactly as received (thought parts and signatures too), as the API
+        // wants it back during function calling (docs/library.md, "Tools").
+        let modelTurn =
+            parts.isEmpty
+            ? Content(role: "model", parts: [.text(response.text)]) : Content(role: "model", parts: parts)
         var extra: [JSONMember] = []
         if !code.isEmpty { extra.append(JSONMember("code", .array(code.map(\.json)))) }
         let calls = parts.compactMap(\.functionCall)

@@ -330,4 +330,24 @@ import Testing
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
     }
+
+    /// The model turn goes back exactly as received: thought parts and the signature included.
+    @Test func theModelTurnIsSentBackWithItsThoughtAndSignature() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"kind": "generate", "thought": "Need the weather.", "thoughtSignature": "U0lHLTI=", "functionCalls": [{"id": "c9", "name": "get_weather", "args": {"city": "Oslo"}}]}"#,
+            #"{"kind": "generate", "text": "Cold."}"#,
+        ])
+        let outcome = try shell.run(["-c", Self.declare, "-c", "ask Oslo?", "-c", "tool-reply get_weather 4"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let last = try #require(try shell.server.requests().last)
+        #expect(
+            last.body["contents"]?[1]
+                == (try JSONValue(
+                    parsing: #"""
+                        {"role": "model", "parts": [{"text": "Need the weather.", "thought": true},
+                          {"functionCall": {"id": "c9", "name": "get_weather", "args": {"city": "Oslo"}}, "thoughtSignature": "U0lHLTI="}]}
+                        """#)))
+    }
 }
