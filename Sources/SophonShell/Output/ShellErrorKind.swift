@@ -50,6 +50,7 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case noToolCallsPending
     case unknownTool
     case toolError
+    case toolRoundsExceeded
 
     // External plugins.
     case pluginNotFound

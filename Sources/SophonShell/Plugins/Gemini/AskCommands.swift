@@ -78,9 +78,10 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + [.text(options.prompt)])
-        let (hasTools, tools, toolConfig) = context.session.withToolState {
+        var (hasTools, tools, toolConfig) = context.session.withToolState {
             ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
         }
+        hasTools = hasTools || !context.runtime.pluginTools().isEmpty
         if hasTools, schema == nil || options.noSchema {
             defer {
                 context.session.withGeminiState {

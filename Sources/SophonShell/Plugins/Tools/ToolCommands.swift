@@ -79,11 +79,15 @@ enum ToolCommands {
         return CommandFailure(kind: .unknownTool, message: "\(command): no tool named '\(name)' (\(known))")
     }
 
-    /// `tools`: every declared function and built-in tool, and who serves it.
+    /// `tools`: every declared function, plugin tool and built-in tool, and who serves it.
     static func tools(context: CommandContext) -> CommandResult {
         let (declarations, builtins) = context.session.withToolState { ($0.declarations, $0.builtins) }
         var rows: [(String, String, String, String)] = declarations.map {
             ($0.name, "function", "nobody (tool-reply)", $0.description ?? "")
+        }
+        let declaredNames = Set(declarations.map(\.name))
+        for (plugin, tool) in context.runtime.pluginTools() where !declaredNames.contains(tool.name) {
+            rows.append((tool.name, "function", "plugin \(plugin)", tool.description))
         }
         let builtinLabels = ["code": "code execution", "search": "Google Search", "url": "URL context"]
         for name in ToolSessionState.builtinNames where builtins.contains(name) {

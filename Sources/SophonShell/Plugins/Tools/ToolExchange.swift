@@ -22,28 +22,82 @@ enum ToolExchange {
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        let (tools, toolConfig) = context.session.withToolState { ($0.toolsValue, $0.toolConfigValue) }
-        let request = GenerateContentRequest(
-            contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-            toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+        let served = ServedTools(context: context)
+        var state = context.session.withToolState { $0 }
+        let maxRounds = state.rounds
+        state.declarations += served.declarations
+        let tools = state.toolsValue
+        let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
-        services.retriesInFlight.reset()
-        let started = ContinuousClock.now
-        do {
-            let result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
-                _ in
-                request
+        var contents = contents
+        var total = UsageMetadata(
+            promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
+        var rounds = 0
+        while true {
+            rounds += 1
+            let request = GenerateContentRequest(
+                contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
+                toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+            services.retriesInFlight.reset()
+            let started = ContinuousClock.now
+            let result: GeminiResult<GenerateContentResponse>
+            do {
+                result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
+                    _ in
+                    request
+                }
+            } catch let error as GeminiError {
+                throw GeminiCall.failure(error, context: context)
             }
-            let envelope = GeminiCall.finish(
+            sum(result.usage, into: &total)
+            var envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
-            return handle(
-                result.response, contents: contents, isChat: isChat, conversationCount: conversationCount,
-                model: model, envelope: envelope, context: context, services: services)
-        } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+            envelope = envelope.map { $0.key == "usage" ? JSONMember("usage", usageValue(total)) : $0 }
+            let parts = result.response.candidates?.first?.content?.parts ?? []
+            let calls = parts.compactMap(\.functionCall)
+            guard !calls.isEmpty, calls.allSatisfy({ served.plugin(for: $0.name) != nil }) else {
+                return handle(
+                    result.response, contents: contents, isChat: isChat, conversationCount: conversationCount,
+                    model: model, envelope: envelope, context: context, services: services)
+            }
+            reportUnknownParts(parts, context: context)
+            for step in codeSteps(parts) { context.io.printError(step.text) }
+            guard rounds < maxRounds else {
+                throw CommandFailure(
+                    kind: .toolRoundsExceeded,
+                    message:
+                        "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
+                        + calls.map(\.name).joined(separator: ", "))
+            }
+            var answers: [Part] = []
+            for call in calls {
+                let response = await served.serve(call, context: context)
+                answers.append(
+                    Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
+                )
+            }
+            contents += [Content(role: "model", parts: parts), Content(role: "user", parts: answers)]
         }
+    }
+
+    private static func sum(_ usage: UsageMetadata?, into total: inout UsageMetadata) {
+        guard let usage else { return }
+        total.promptTokenCount = (total.promptTokenCount ?? 0) + (usage.promptTokenCount ?? 0)
+        total.candidatesTokenCount = (total.candidatesTokenCount ?? 0) + (usage.candidatesTokenCount ?? 0)
+        total.thoughtsTokenCount = (total.thoughtsTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0)
+        total.totalTokenCount = (total.totalTokenCount ?? 0) + (usage.totalTokenCount ?? 0)
+    }
+
+    /// The `--json` `usage` member of summed counts.
+    private static func usageValue(_ usage: UsageMetadata) -> JSONValue {
+        .object([
+            JSONMember("promptTokens", .integer(usage.promptTokenCount ?? 0)),
+            JSONMember("outputTokens", .integer(usage.candidatesTokenCount ?? 0)),
+            JSONMember("thoughtsTokens", .integer(usage.thoughtsTokenCount ?? 0)),
+            JSONMember("totalTokens", .integer(usage.totalTokenCount ?? 0)),
+        ])
     }
 
     /// Whether `response` asks for function calls.

@@ -17,6 +17,8 @@ struct ToolSessionState: PluginSessionState {
     var timeout: Duration = .seconds(60)
     /// `set tool-confirm`: `false` trusts every tool for the session.
     var confirm = true
+    /// `--allow-tools`: served tools run without asking for this run.
+    var allowedByRun = false
     /// The calls the last answer asked for and nobody has answered yet.
     var pending: PendingToolCalls?
     /// The sources of the last grounded answer (`show sources`).

@@ -350,4 +350,60 @@ import Testing
                           {"functionCall": {"id": "c9", "name": "get_weather", "args": {"city": "Oslo"}}, "thoughtSignature": "U0lHLTI="}]}
                         """#)))
     }
+
+    static var csvPlugin: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../../examples/plugins/sophon-plugin-csv").standardizedFileURL.path
+    }
+
+    /// A plugin's tool runs with `--allow-tools`: one stderr line per call, the result goes back,
+    /// the usage of both rounds is summed; without consent the call is declined.
+    @Test func aPluginToolIsServedWithConsentAndDeclinedWithout() throws {
+        let shell = try GeminiShell()
+        let call =
+            #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "a,b"}}]}"#
+        try shell.server.script([call, #"{"kind": "generate", "text": "a and b."}"#])
+        let allowed = try shell.run([
+            "--allow-tools", "--json", "-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?",
+        ])
+        #expect(allowed.stderr == #"tool csv_columns {"text":"a,b"} -> {"columns":["a","b"]}"# + "\n")
+        let envelope = try JSONValue(parsing: String(allowed.stdout.split(separator: "\n").last ?? ""))
+        #expect(envelope["result"] == .string("a and b."))
+        #expect(envelope["usage"]?["totalTokens"] == .integer(22))
+        let answer = try #require(try shell.server.requests().last).body["contents"]?[2]
+        #expect(
+            answer
+                == (try JSONValue(
+                    parsing:
+                        #"{"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "csv_columns", "response": {"columns": ["a", "b"]}}}]}"#
+                )))
+        try shell.server.script([call, #"{"kind": "generate", "text": "Declined."}"#])
+        let declined = try shell.run(["-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?"])
+        #expect(declined.stdout == "Declined.\n")
+        #expect(
+            declined.stderr == """
+                tool csv_columns: declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')
+                tool csv_columns {"text":"a,b"} -> {"error":"the user declined this call"}
+
+                """)
+    }
+
+    /// `tool-rounds` counts model requests per command.
+    @Test func toolRoundsStopsAServedLoop() throws {
+        let shell = try GeminiShell()
+        let call =
+            #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "a"}}]}"#
+        try shell.server.script([call, call, call])
+        let outcome = try shell.run([
+            "-c", "plugin load \(Self.csvPlugin)", "-c", "set tool-confirm off", "-c", "set tool-rounds 2",
+            "-c",
+            "ask Columns?",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr.hasSuffix(
+                "-c:4:1: error: the model still asked for function calls after 2 rounds (set tool-rounds N): csv_columns\n"
+            ))
+        #expect(try shell.server.requests().count == 2)
+    }
 }
