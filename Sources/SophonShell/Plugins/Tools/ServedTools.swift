@@ -47,9 +47,26 @@ struct ServedTools {
     /// anything else as `{"result": VALUE}`) or `{"error": MESSAGE}` for a declined call,
     /// arguments that break the declaration (the tool is not run), or a failed call. Prints
     /// `tool NAME ARGS -> RESULT` (abridged) on stderr.
-    func serve(_ call: FunctionCall, context: CommandContext) async -> JSONValue {
+    func serve(_ call: FunctionCall, context: CommandContext, services: GeminiServices) async -> JSONValue {
         guard let entry = entries[call.name] else { return Self.error("no tool named '\(call.name)'") }
         let arguments = call.args ?? .object([])
+        if services.isReplaying {
+            // Replays answer from the tape's `tool` lines and ask nothing (docs/tapes.md).
+            let recorded = services.replayedToolCall()
+            let response: JSONValue
+            if let recorded, recorded["name"]?.stringValue == call.name {
+                response =
+                    recorded["error"].map { Self.error($0.stringValue ?? $0.compactText) }
+                    ?? Self.wrapped(recorded["result"] ?? .null)
+            } else {
+                response = Self.error("the tape has no recorded call of '\(call.name)' here")
+                context.io.printError("tool \(call.name): the tape has no recorded call of it here")
+            }
+            context.io.printError(
+                "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
+            )
+            return response
+        }
         let (confirm, allowed, timeout) = context.session.withToolState {
             ($0.confirm, $0.allowedByRun, $0.timeout)
         }
@@ -66,20 +83,33 @@ struct ServedTools {
                 plugin: entry.plugin, name: call.name, arguments: arguments, timeout: timeout)
             {
             case .success(let value):
-                if case .object = value {
-                    response = value
-                } else {
-                    response = .object([JSONMember("result", value)])
-                }
+                response = Self.wrapped(value)
+                services.recordToolCall(
+                    .object([
+                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                        JSONMember("server", .string(entry.plugin)), JSONMember("result", value),
+                    ]))
             case .failure(let failure):
                 context.io.printError("tool \(call.name): \(failure.message)")
                 response = Self.error(failure.message)
+                services.recordToolCall(
+                    .object([
+                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                        JSONMember("server", .string(entry.plugin)),
+                        JSONMember("error", .string(failure.message)),
+                    ]))
             }
         }
         context.io.printError(
             "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
         )
         return response
+    }
+
+    /// An object as is; any other value as `{"result": VALUE}`.
+    private static func wrapped(_ value: JSONValue) -> JSONValue {
+        if case .object = value { return value }
+        return .object([JSONMember("result", value)])
     }
 
     private static func error(_ message: String) -> JSONValue {

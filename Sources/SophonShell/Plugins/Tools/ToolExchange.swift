@@ -73,7 +73,7 @@ enum ToolExchange {
             }
             var answers: [Part] = []
             for call in calls {
-                let response = await served.serve(call, context: context)
+                let response = await served.serve(call, context: context, services: services)
                 answers.append(
                     Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
                 )

@@ -406,4 +406,28 @@ import Testing
             ))
         #expect(try shell.server.requests().count == 2)
     }
+
+    /// A served call is recorded as a `{"tool": ...}` line; the replay answers it from the tape.
+    @Test func aServedCallIsRecordedAndReplayedFromTheTape() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "x,y"}}]}"#,
+            #"{"kind": "generate", "text": "x and y."}"#,
+        ])
+        let tape = shell.home.appendingPathComponent("tool.tape").path
+        let arguments = ["-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?"]
+        let recorded = try shell.run(["--allow-tools", "--record", tape] + arguments)
+        #expect(recorded.stdout == "x and y.\n")
+        let lines = (shell.read("tool.tape") ?? "").split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(
+            lines[2]
+                == #"{"tool":{"name":"csv_columns","args":{"text":"x,y"},"server":"csv","result":{"columns":["x","y"]}}}"#
+        )
+        shell.server.stop()
+        let replayed = try shell.run(["--replay", tape] + arguments)
+        #expect(replayed.stdout == "x and y.\n")
+        #expect(replayed.stderr == #"tool csv_columns {"text":"x,y"} -> {"columns":["x","y"]}"# + "\n")
+        #expect(replayed.status == 0)
+    }
 }
