@@ -52,6 +52,17 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
                             a JSON answer built from that schema (enums: the first value,
                             strings: "sample NAME", integers 1, numbers 1.5, booleans true,
                             arrays one item, every property present), else a greeting.
+    {"kind": "generate", "functionCalls": [{"id": "fc-1", "name": "f", "args": {..}}, ..],
+     "thoughtSignature": "..", "code": [{"language": "PYTHON", "code": "..", "outcome":
+     "OUTCOME_OK", "output": ".."}], "sources": [{"title": "..", "uri": ".."}],
+     "parts": [..]}         function calls (after "text" when given; "thoughtSignature" then goes
+                            on the first call, as Gemini 3 puts it), code execution steps before
+                            the text, grounding sources as groundingMetadata, or "parts" sent as
+                            they are. Every generateContent request's history is checked as the
+                            API checks it (function responses after each call turn, matching in
+                            count and id, signatures of the calls this server sent given back);
+                            a history the API refuses gets its 400 INVALID_ARGUMENT and takes no
+                            scripted reply.
     {"kind": "json", "status": 200, "body": {...}, "headers": {..}}   any JSON body, pretty
     {"kind": "raw", "status": 200, "contentType": "..", "text": ".."} any bytes
     {"kind": "sse", "events": [{..json..} | {"raw": "text"}], "split": true,
@@ -94,7 +105,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": []}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {}}
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -180,14 +191,91 @@ def default_text(reply, request):
     return "Hello from the fake Gemini server."
 
 
-def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
+def tool_parts(reply, finish):
+    """The parts of a reply with function calls, code execution or raw parts, else None."""
+    if "parts" in reply:
+        return list(reply["parts"])
+    calls = reply.get("functionCalls")
+    code = reply.get("code")
+    if not calls and not code:
+        return None
     parts = []
     if reply.get("thought"):
         parts.append({"text": reply["thought"], "thought": True})
-    body_text = default_text(reply, None) if text is None else text
-    parts.append({"text": body_text})
-    if finish and reply.get("thoughtSignature"):
+    for step in code or []:
+        parts.append({"executableCode": {"language": step.get("language", "PYTHON"), "code": step.get("code", "")}})
+        result = {"outcome": step.get("outcome", "OUTCOME_OK")}
+        if step.get("output"):
+            result["output"] = step["output"]
+        parts.append({"codeExecutionResult": result})
+    if reply.get("text") and (calls or code):
+        parts.append({"text": reply["text"]})
+    for number, call in enumerate(calls or []):
+        part = {"functionCall": {key: call[key] for key in ("id", "name", "args") if key in call}}
+        if number == 0 and reply.get("thoughtSignature"):
+            part["thoughtSignature"] = reply["thoughtSignature"]
+            if call.get("id"):
+                with STATE_LOCK:
+                    STATE["signatures"][call["id"]] = reply["thoughtSignature"]
+        parts.append(part)
+    if not calls and finish and reply.get("thoughtSignature"):
         parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
+    return parts
+
+
+def history_problem(request):
+    """The 400 message the API sends for a history it refuses (docs/gemini-wire-format-2.md
+    §1.4, §1.5), or None."""
+    contents = request.get("contents") or []
+    for number, content in enumerate(contents):
+        parts = content.get("parts")
+        if not parts:
+            return "* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.\n" % number
+    with STATE_LOCK:
+        signatures = dict(STATE["signatures"])
+    for number, content in enumerate(contents):
+        parts = content.get("parts") or []
+        calls = [part for part in parts if "functionCall" in part]
+        responses = [part for part in parts if "functionResponse" in part]
+        previous = contents[number - 1] if number > 0 else None
+        previous_calls = [part for part in (previous or {}).get("parts") or [] if "functionCall" in part]
+        if responses and not previous_calls:
+            return "Please ensure that function response turn comes immediately after a function call turn."
+        if calls:
+            if previous is None or (previous.get("role") == "model"):
+                return ("Please ensure that function call turn comes immediately after a user turn or after a "
+                        "function response turn.")
+            following = contents[number + 1] if number + 1 < len(contents) else None
+            answers = [part for part in (following or {}).get("parts") or [] if "functionResponse" in part]
+            if len(answers) != len(calls):
+                return ("Please ensure that the number of function response parts is equal to the number of "
+                        "function call parts of the function call turn.")
+            call_ids = sorted(str(part["functionCall"].get("id")) for part in calls)
+            answer_ids = sorted(str(part["functionResponse"].get("id")) for part in answers)
+            if call_ids != answer_ids:
+                return "functionResponse.id does not match functionCall.id"
+            for part in calls:
+                call = part["functionCall"]
+                expected = signatures.get(call.get("id"))
+                if expected is not None and part.get("thoughtSignature") != expected:
+                    return ("Function call is missing a thought_signature in functionCall parts. This is required "
+                            "for tools to work correctly, and missing thought_signature may lead to degraded model "
+                            "performance. Additional data, function call `default_api:%s` , position %d. Please "
+                            "refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+                            % (call.get("name"), number + 1))
+    return None
+
+
+def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
+    parts = tool_parts(reply, finish)
+    if parts is None:
+        parts = []
+        if reply.get("thought"):
+            parts.append({"text": reply["thought"], "thought": True})
+        body_text = default_text(reply, None) if text is None else text
+        parts.append({"text": body_text})
+        if finish and reply.get("thoughtSignature"):
+            parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
     candidate = {"content": {} if reply.get("emptyContent") else {"parts": parts, "role": "model"}}
     if finish:
         candidate["finishReason"] = reply.get("finishReason", "STOP")
@@ -195,6 +283,11 @@ def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
             candidate["finishMessage"] = reply["finishMessage"]
     if index:
         candidate["index"] = 0
+    if reply.get("sources"):
+        candidate["groundingMetadata"] = {
+            "webSearchQueries": reply.get("searchQueries", ["query"]),
+            "groundingChunks": [{"web": {"uri": source["uri"], "title": source["title"]}}
+                                for source in reply["sources"]]}
     body = {"candidates": [candidate]}
     block = usage_block(usage if usage is not None else reply.get("usage", {"prompt": 4, "candidates": 7}))
     if block:
@@ -349,6 +442,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["requests"].clear()
                 STATE["gates"].clear()
                 STATE["modelPages"] = []
+                STATE["signatures"].clear()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -409,6 +503,13 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(404, rpc_error(404, "models/%s is not found for API version v1beta" % model_id))
 
     def model_action(self, model, action, query, body):
+        if action in ("generateContent", "streamGenerateContent"):
+            try:
+                problem = history_problem(json.loads(body or b"{}"))
+            except (ValueError, AttributeError, TypeError):
+                problem = None
+            if problem:
+                return self.send_json(400, rpc_error(400, problem))
         with STATE_LOCK:
             reply = STATE["queue"].pop(0) if STATE["queue"] else None
         stream = action == "streamGenerateContent"
@@ -445,6 +546,10 @@ class Handler(BaseHTTPRequestHandler):
     # ---- replies --------------------------------------------------------------------------
 
     def reply_generate(self, reply, model, stream):
+        if any(key in reply for key in ("functionCalls", "code", "parts")):
+            if not stream:
+                return self.send_json(200, generate_body(reply, model))
+            return self.reply_sse({"events": [generate_body(reply, model, index=False)]}, model, True)
         reply = dict(reply, text=default_text(reply, getattr(self, "request_json", {})))
         if not stream:
             return self.send_json(200, generate_body(reply, model))

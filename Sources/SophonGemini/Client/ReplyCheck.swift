@@ -16,6 +16,9 @@ enum ReplyCheck {
             throw GeminiError.emptyResponse
         }
         let text = candidate.content?.answerText ?? ""
+        if let reason = candidate.finishReason, reason.isToolFailure {
+            throw GeminiError.toolCallFailed(reason: reason, finishMessage: candidate.finishMessage)
+        }
         if let reason = candidate.finishReason, reason.isBlocked {
             throw GeminiError.contentBlocked(reason: reason, partialText: text)
         }

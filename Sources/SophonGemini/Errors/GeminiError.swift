@@ -50,6 +50,10 @@ public enum GeminiError: Error, Sendable, Hashable {
     case mediaTooLarge(path: String, bytes: Int, limit: Int)
     /// An inline media file could not be read.
     case mediaUnreadable(path: String, reason: String)
+    /// The model's tool use failed: `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`,
+    /// `TOO_MANY_TOOL_CALLS` (docs/library.md). Not retried: the request was valid; the server's
+    /// `finishMessage` says what went wrong.
+    case toolCallFailed(reason: FinishReason, finishMessage: String?)
 
     /// Whether retrying the same request may succeed: transport failures, 408/500/502/503/504,
     /// rate limiting and a stream that ended early. Never: key problems, 400/401/403/404/499,

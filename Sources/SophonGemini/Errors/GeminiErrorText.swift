@@ -51,6 +51,9 @@ struct GeminiErrorText {
             return table.string("error.mediaTooLarge", path, String(bytes), String(limit))
         case .mediaUnreadable(let path, let reason):
             return table.string("error.mediaUnreadable", path, reason)
+        case .toolCallFailed(let reason, let message):
+            let text = table.string("error.toolCallFailed", reason.rawValue)
+            return message.map { "\(text) \($0)" } ?? text
         }
     }
 

@@ -31,6 +31,17 @@ public final class GeminiTapeReplayer: GeminiTransport {
 
     private let baseURL: URL?
     private let next = Mutex(0)
+    private let nextToolCall = Mutex(0)
+
+    /// The next recorded tool call (`{"name", "args", "server", "result" | "error"}`), in call
+    /// order; `nil` when the tape has no more (docs/tapes.md).
+    public func takeToolCall() -> JSONValue? {
+        nextToolCall.withLock { index in
+            guard index < tape.toolCalls.count else { return nil }
+            defer { index += 1 }
+            return tape.toolCalls[index]
+        }
+    }
 
     /// Creates a replayer for a loaded tape.
     /// - Parameters:

@@ -39,6 +39,8 @@ struct Invocation: Sendable, Equatable {
     var runRC = true
     var useHistory = true
     var verbose = false
+    /// `--allow-tools`: tools served by plugins and MCP servers run without asking.
+    var allowTools = false
     var stayInteractive = false
 }
 
@@ -74,6 +76,7 @@ extension Invocation {
             case "--echo": invocation.echo = true
             case "--json": invocation.json = true
             case "--verbose": invocation.verbose = true
+            case "--allow-tools": invocation.allowTools = true
             case "--no-rc", "-X": invocation.runRC = false
             case "--no-history": invocation.useHistory = false
             case "-i": invocation.stayInteractive = true

@@ -109,8 +109,10 @@ package enum SophonMain {
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
         registry.configure(&settings)
+        let session = ShellSession(settings: settings)
+        if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }
         return ShellRuntime(
-            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
+            registry: registry, session: session, io: io, mode: mode,
             readSecret: readSecret, externalPlugins: plugins)
     }
 

@@ -147,8 +147,18 @@ struct ShellParser: Sendable {
             {
                 end += 1
             }
-            if spec.selectsWords(lexer.source.string(from: lexer.position, to: end)) {
+            let piece = lexer.source.string(from: lexer.position, to: end)
+            if spec.selectsWords(piece) {
                 return ShellCommand(words: words + lexer.remainingWords())
+            }
+            if spec.leadingName, RawArgumentSpec.isName(piece) {
+                var after = end
+                while after < lexer.scalars.count, ShellLexer.isBlank(lexer.scalars[after]) { after += 1 }
+                if after < lexer.scalars.count, lexer.scalars[after] != "\n", lexer.scalars[after] != "#",
+                    let (name, _) = lexer.nextWord()
+                {
+                    words.append(name)
+                }
             }
             break
         }

@@ -47,6 +47,12 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case decodingFailed
     case mediaTooLarge
     case mediaUnreadable
+    case toolCallFailed
+    case toolCallsPending
+    case noToolCallsPending
+    case unknownTool
+    case toolError
+    case toolRoundsExceeded
 
     // External plugins.
     case pluginNotFound

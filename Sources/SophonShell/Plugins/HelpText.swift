@@ -23,6 +23,7 @@ enum HelpText {
           --no-rc, -X       do not run sophonrc
           --no-history      do not read or write the history file
           --verbose         log requests, responses and retries on stderr
+          --allow-tools     run tools served by plugins and MCP servers without asking
           --version         print the version
           --help            print this help
 

@@ -96,7 +96,7 @@ enum AskCommands {
         let history = context.session.withGeminiState { $0.conversation }
         do {
             let (reply, turns) = try await turn(
-                history: history, options: options, context: context, services: services)
+                history: history, options: options, isChat: true, context: context, services: services)
             context.session.withGeminiState { $0.conversation += turns }
             return .reply(reply)
         } catch let dryRun as DryRun {
@@ -108,8 +108,12 @@ enum AskCommands {
     /// schema is in force, else as text (streamed when `stream on`).
     /// - Returns: the reply, and the user and model contents of this turn.
     private static func turn(
-        history: [Content], options: Options, context: CommandContext, services: GeminiServices
+        history: [Content], options: Options, isChat: Bool = false, context: CommandContext,
+        services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
+        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
+            throw failure
+        }
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
@@ -119,9 +123,24 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
+        var (hasTools, tools, toolConfig) = context.session.withToolState {
+            ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
+        }
+        hasTools = hasTools || !context.runtime.pluginTools().isEmpty
+        if hasTools, schema == nil || options.noSchema {
+            defer {
+                context.session.withGeminiState {
+                    $0.attachments = []; $0.attachmentNames = []
+                }
+            }
+            let reply = try await ToolExchange.send(
+                contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                model: options.model, context: context, services: services)
+            return (reply, [])
+        }
         var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
-            generationConfig: GeminiCall.generationConfig(settings))
+            tools: tools, toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
         try GeminiCall.fitThinking(&request, model: model, context: context)
@@ -150,13 +169,13 @@ enum AskCommands {
                     [userTurn, modelTurn]
                 )
             }
-            if settings.stream {
+            if settings.stream, !hasTools {
                 // `--json` changes what is printed, never the request: the answer still streams
                 // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
                     printsChunks: settings.output != .json, client: client, context: context,
-                    services: services)
+                    services: services, callsGo: (isChat: isChat, model: options.model))
             }
             let result = try await client.generateText(
                 label: "ask", contents: request.contents, model: model,
@@ -165,6 +184,18 @@ enum AskCommands {
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
+            if !ToolExchange.hasCalls(result.response) {
+                ToolExchange.reportUnknownParts(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context)
+            }
+            if ToolExchange.hasCalls(result.response) {
+                // Calls to a request that declared no tools: returned as calls, never as "".
+                let reply = ToolExchange.handle(
+                    result.response, contents: history + [userTurn], isChat: isChat,
+                    conversationCount: history.count, model: options.model, envelope: envelope,
+                    context: context, services: services)
+                return (reply, [])
+            }
             let answer = services.redact(result.value)
             let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
@@ -185,11 +216,11 @@ enum AskCommands {
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
         started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
-        context: CommandContext,
-        services: GeminiServices
+        context: CommandContext, services: GeminiServices, callsGo: (isChat: Bool, model: String?)
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
         var signatures: [Part] = []
+        var callParts: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -197,6 +228,7 @@ enum AskCommands {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
@@ -216,6 +248,23 @@ enum AskCommands {
         try Task.checkCancellation()
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
+        }
+        if !callParts.isEmpty {
+            // Function calls to a request without tools: returned as calls, never as "".
+            let envelope = GeminiCall.finish(
+                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                usage: accumulator.usage, retries: services.retriesInFlight.value,
+                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                context: context)
+            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
+            let response = GenerateContentResponse(candidates: [
+                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
+            ])
+            let reply = ToolExchange.handle(
+                response, contents: request.contents, isChat: callsGo.isChat,
+                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
+                context: context, services: services)
+            return (reply, [])
         }
         if accumulator.text.isEmpty {
             if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
@@ -253,7 +302,15 @@ enum AskCommands {
         guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
         return .text(
             conversation.map { content in
-                let text = (content.parts ?? []).compactMap(\.text).joined()
+                let text = (content.parts ?? []).compactMap { part -> String? in
+                    if let call = part.functionCall {
+                        return "[call \(call.name) \((call.args ?? .object([])).compactText)]"
+                    }
+                    if let response = part.functionResponse {
+                        return "[response \(response.name) \((response.response ?? .object([])).compactText)]"
+                    }
+                    return part.text
+                }.joined()
                 return "\(content.role ?? "user"): \(text)"
             }.joined(separator: "\n"))
     }
@@ -261,6 +318,7 @@ enum AskCommands {
     /// `reset`: clears the conversation, not the settings.
     static func reset(context: CommandContext) -> CommandResult {
         context.session.withGeminiState { $0.conversation = [] }
+        context.session.withToolState { $0.pending = nil }
         return .none
     }
 

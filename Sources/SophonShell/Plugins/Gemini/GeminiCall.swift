@@ -59,6 +59,7 @@ enum GeminiCall {
         case .decodingFailed: return .decodingFailed
         case .mediaTooLarge: return .mediaTooLarge
         case .mediaUnreadable: return .mediaUnreadable
+        case .toolCallFailed: return .toolCallFailed
         }
     }
 

@@ -93,6 +93,12 @@ final class GeminiServices: Sendable {
     /// Whether calls are answered from a tape (no key needed).
     var isReplaying: Bool { options.replayTape != nil }
 
+    /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
+    func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
+
+    /// Records a served tool call on the tape being recorded, if any.
+    func recordToolCall(_ call: JSONValue) { (transport as? GeminiTapeRecorder)?.recordToolCall(call) }
+
     /// The key calls use, and where it came from; `nil` when none is set.
     /// - Throws: ``CommandFailure`` (`insecureKeyFile`, `keyStoreError`) when the key file is
     ///   readable by others or corrupt; `invalidAPIKey` when the key has a character outside
