@@ -24,6 +24,8 @@ public final class GeminiAPIClient: Sendable {
     public let transport: any GeminiTransport
     /// Ends streams that outlast the whole-call limit (one timer for all of them).
     let streamDeadlines = DeadlineWatch()
+    /// Files this client uploaded, by content hash (``uploadFileOnce(data:mimeType:displayName:retryPolicy:progress:)``).
+    let uploadMemo = UploadMemo()
 
     /// Creates a client.
     /// - Parameters:
