@@ -311,6 +311,9 @@ extension GeminiAPIClient {
         call.headers = [
             "x-goog-upload-command": finalize ? "upload, finalize" : "upload",
             "x-goog-upload-offset": String(offset), "content-type": "application/octet-stream",
+            // A fresh connection per chunk: URLSession on Linux resends a request whose reused
+            // connection was reset without its body, and then waits out the idle timeout.
+            "connection": "close",
         ]
         return try await perform(call, retryPolicy: policy).value
     }
