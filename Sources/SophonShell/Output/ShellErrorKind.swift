@@ -46,6 +46,14 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case mediaTooLarge
     case mediaUnreadable
 
+    // Files API (docs/commands.md, "Media").
+    case fileProcessingFailed
+    case fileProcessingTimedOut
+    case fileNotFound
+    case fileExpired
+    case uploadFailed
+    case notDownloadable
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

@@ -93,10 +93,15 @@ enum AskCommands {
                 for coercion in result.coercions {
                     context.io.printError(ShellMessages.coerced("\(coercion)"))
                 }
-                let envelope = GeminiCall.finish(
-                    model: result.modelID, requested: requested, usage: result.usage,
-                    retries: result.retryCount,
-                    usedFallback: result.usedFallback, started: started, context: context)
+                let saved = try ReplyMedia.save(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context,
+                    services: services)
+                let envelope =
+                    GeminiCall.finish(
+                        model: result.modelID, requested: requested, usage: result.usage,
+                        retries: result.retryCount,
+                        usedFallback: result.usedFallback, started: started, context: context)
+                    + ReplyMedia.members(saved)
                 let modelTurn = Self.modelTurn(
                     result.response.candidates?.first?.content, text: result.response.text)
                 return (
@@ -113,9 +118,14 @@ enum AskCommands {
                 label: "ask", contents: request.contents, model: model,
                 systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
                 retryPolicy: policy)
-            let envelope = GeminiCall.finish(
-                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
-                usedFallback: result.usedFallback, started: started, context: context)
+            let saved = try ReplyMedia.save(
+                result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
+            let envelope =
+                GeminiCall.finish(
+                    model: result.modelID, requested: requested, usage: result.usage,
+                    retries: result.retryCount,
+                    usedFallback: result.usedFallback, started: started, context: context)
+                + ReplyMedia.members(saved)
             let answer = services.redact(result.value)
             let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
@@ -134,6 +144,7 @@ enum AskCommands {
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
         var signatures: [Part] = []
+        var media: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -141,6 +152,7 @@ enum AskCommands {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
@@ -161,18 +173,20 @@ enum AskCommands {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
+        if accumulator.text.isEmpty, media.isEmpty { throw GeminiError.emptyResponse }
+        let saved = try ReplyMedia.save(media, context: context, services: services)
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
-        let envelope = GeminiCall.finish(
-            model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
-            usedFallback: fallback != nil,
-            started: started,
-            context: context)
+        let envelope =
+            GeminiCall.finish(
+                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
+                usedFallback: fallback != nil,
+                started: started,
+                context: context) + ReplyMedia.members(saved)
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
             value: .string(answer), display: answer, alreadyPrinted: true, envelope: envelope)
-        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
+        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
         return (reply, [userTurn, modelTurn])
     }
 
