@@ -255,6 +255,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
+        if (self.headers.get("Connection") or "").lower() == "close":
+            # Say so, as real servers do: a client must not reuse a connection about to close.
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         self.wfile.write(data)
 

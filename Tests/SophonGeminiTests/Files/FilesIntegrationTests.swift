@@ -168,6 +168,33 @@ import Testing
         }
     }
 
+    @Test func mediaPartsInlineSmallFilesAndUploadTheRestOnce() async throws {
+        let server = try FakeGeminiServer()
+        var configuration = GeminiClientConfiguration.testing(
+            recorder: SleepRecorder(), baseURL: server.baseURL)
+        configuration.inlineMediaLimit = 10
+        let client = GeminiAPIClient(configuration: configuration)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("small.txt")
+        let large = folder.appendingPathComponent("large.txt")
+        try Data("tiny".utf8).write(to: small)
+        try Data("a longer text file".utf8).write(to: large)
+        let remote = try #require(URL(string: "https://example.com/talk.mp3"))
+        let parts = try await client.mediaParts(for: [small, large, remote, large])
+        #expect(parts.count == 4)
+        #expect(parts[0] == .inlineData(mimeType: "text/plain", data: Data("tiny".utf8)))
+        #expect(parts[1].fileData?.mimeType == "text/plain")
+        #expect(
+            parts[1].fileData?.fileUri.hasPrefix("https://generativelanguage.googleapis.com/v1beta/files/")
+                == true)
+        #expect(parts[2] == Part(fileData: FileData(fileUri: "https://example.com/talk.mp3")))
+        #expect(parts[3] == parts[1])
+        #expect(try uploads(server).count == 1)
+    }
+
     @Test func sha256KnownAnswers() {
         #expect(
             SHA256.hexDigest(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
