@@ -34,6 +34,7 @@ Control endpoints (no key needed):
     POST /_sophon/release    -> body {"gate": NAME}: lets a "gated" stream send its next chunk
 
     POST /_sophon/files      -> body {"processingSeconds": S, "finalState": "ACTIVE"|"FAILED",
+                                "lifetimeSeconds": L (expirationTime = now + L, default 48 h),
                                 "tick": T, "interruptAt": BYTES, "pageSize": N, "repeatToken": bool}:
                                 how the next uploads behave. A new file is PROCESSING until the
                                 clock reaches its creation + S (then finalState); the clock moves
@@ -134,6 +135,12 @@ STATUS_NAMES = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
     429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
 }
+
+
+def rfc3339(seconds):
+    """`2026-12-01T09:15:00.412345Z` for a Unix time."""
+    whole = int(seconds)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + ".%06dZ" % int((seconds - whole) * 1e6)
 
 
 def pretty(value):
@@ -733,8 +740,8 @@ class Handler(BaseHTTPRequestHandler):
         resource = dict(resource or {})
         resource.update({
             "name": "files/" + file_id, "mimeType": resource.get("mimeType", session.get("mimeType")),
-            "sizeBytes": str(len(data)), "createTime": "2026-12-01T09:15:00.412345Z",
-            "updateTime": "2026-12-01T09:15:00.412345Z", "expirationTime": "2026-12-03T09:15:00.398012Z",
+            "sizeBytes": str(len(data)), "createTime": rfc3339(time.time()), "updateTime": rfc3339(time.time()),
+            "expirationTime": rfc3339(time.time() + float(config.get("lifetimeSeconds", 48 * 3600))),
             "sha256Hash": base64.b64encode(digest.encode()).decode(), "uri": FILE_URI_ROOT + "files/" + file_id,
             "state": "PROCESSING" if processing > 0 else config.get("finalState", "ACTIVE"),
             "source": resource.get("source", "UPLOADED")})

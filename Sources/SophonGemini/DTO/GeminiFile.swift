@@ -1,3 +1,5 @@
+import Foundation
+
 /// One file of the Files API (the API's `File` resource, docs/library.md "Files"). Every field
 /// is optional: the server omits empty ones. `sizeBytes` is an int64 sent as a string.
 public struct GeminiFile: Codable, Sendable, Hashable {
@@ -43,6 +45,28 @@ public struct GeminiFile: Codable, Sendable, Hashable {
 
     /// The size as a number (`sizeBytes` parsed), or `nil`.
     public var size: Int? { sizeBytes.flatMap { Int($0) } }
+
+    /// When the server deletes the file (`expirationTime` parsed), or `nil`.
+    public var expirationDate: Date? {
+        guard let text = expirationTime else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    /// Checks the file can be used in a request at `now`.
+    /// - Throws: ``GeminiFileError/expired(name:expirationTime:)`` past its `expirationTime`,
+    ///   ``GeminiFileError/processingFailed(name:message:)`` when `FAILED`.
+    public func checkUsable(now: Date = Date()) throws {
+        if let date = expirationDate, date <= now {
+            throw GeminiFileError.expired(name: name ?? "?", expirationTime: expirationTime ?? "")
+        }
+        if state == "FAILED" {
+            throw GeminiFileError.processingFailed(name: name ?? "?", message: error?.message)
+        }
+    }
 
     /// A `fileData` part referencing this file by its `uri` (`nil` without one).
     public var part: Part? {

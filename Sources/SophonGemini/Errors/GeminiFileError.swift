@@ -11,7 +11,7 @@ public enum GeminiFileError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A 403 `PERMISSION_DENIED` for a file: it is missing, deleted, expired or someone else's
     /// ("... or it may not exist"). Not a key problem.
     case notFound(name: String, message: String)
-    /// The file's `expirationTime` has passed (checked locally before it is used).
+    /// The file's `expirationTime` has passed (``GeminiFile/checkUsable(now:)``, before it is used).
     case expired(name: String, expirationTime: String)
     /// The upload protocol broke: no session URL, a status the protocol does not allow, all
     /// bytes sent but the upload not finalized, or an offset outside the file.

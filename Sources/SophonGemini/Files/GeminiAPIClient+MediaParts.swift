@@ -68,10 +68,7 @@ extension GeminiAPIClient {
                 data: data, mimeType: type, displayName: source.lastPathComponent, retryPolicy: retryPolicy,
                 progress: report)
             let ready = file.state == "PROCESSING" ? try await waitUntilActive(file.name ?? "") : file
-            if ready.state == "FAILED" {
-                throw GeminiFileError.processingFailed(
-                    name: ready.name ?? source.path, message: ready.error?.message)
-            }
+            try ready.checkUsable()
             guard let part = ready.part else {
                 throw GeminiFileError.uploadFailed(
                     detail: "the server gave no URI for \(source.lastPathComponent)")

@@ -26,7 +26,7 @@ final class UploadMemo: Sendable {
 
     /// Remembers `file` for `key` until its expiration time (48 h from `now` when it has none).
     func remember(_ file: GeminiFile, for key: String, now: Date = Date()) {
-        let stated = file.expirationTime.flatMap { try? Date($0, strategy: .iso8601) }
+        let stated = file.expirationDate
         let expires = stated ?? now.addingTimeInterval(48 * 3600)
         entries.withLock { $0[key] = Entry(file: file, expires: expires) }
     }

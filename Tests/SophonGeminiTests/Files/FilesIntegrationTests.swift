@@ -195,6 +195,20 @@ import Testing
         #expect(try uploads(server).count == 1)
     }
 
+    @Test func anExpiredFileIsRefusedAndNotReused() async throws {
+        let server = try FakeGeminiServer()
+        _ = try server.control("POST", "/_sophon/files", body: #"{"lifetimeSeconds": 0}"#)
+        let client = client(server)
+        let first = try await client.uploadFileOnce(data: Data("x".utf8), mimeType: "text/plain")
+        let second = try await client.uploadFileOnce(data: Data("x".utf8), mimeType: "text/plain")
+        #expect(first.uploaded && second.uploaded)
+        let name = try #require(second.file.name)
+        let time = try #require(second.file.expirationTime)
+        #expect(throws: GeminiFileError.expired(name: name, expirationTime: time)) {
+            try second.file.checkUsable()
+        }
+    }
+
     @Test func sha256KnownAnswers() {
         #expect(
             SHA256.hexDigest(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
