@@ -10,8 +10,11 @@ enum FilesCommand {
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
-        let client = try GeminiCall.client(context: context, services: services)
         let words = request.arguments
+        let wellFormed =
+            words.isEmpty || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
+        guard wellFormed, words != ["show", "--all"] else { throw context.usageFailure(request.name) }
+        let client = try GeminiCall.client(context: context, services: services)
         do {
             switch words.first {
             case nil:
