@@ -17,6 +17,10 @@ until killed. Endpoints:
     POST /v1beta/models/{model}:countTokens
     GET  /v1beta/models?pageSize=N&pageToken=T         (paged list; default page size 50)
     GET  /v1beta/models/{model}
+    POST /upload/v1beta/files                          (resumable upload: start, then upload /
+                                                        "upload, finalize" / query on the session URL)
+    GET  /v1beta/files?pageSize=N&pageToken=T  GET|DELETE /v1beta/files/{id}
+    GET  /v1beta/files/{id}:download?alt=media  (and /download/v1beta/files/{id}:download)
 
 Every API request must carry `x-goog-api-key`: none -> 403 PERMISSION_DENIED; a key other than
 --key (default `test-key`) -> 400 INVALID_ARGUMENT with ErrorInfo API_KEY_INVALID and a DebugInfo
@@ -31,6 +35,22 @@ Control endpoints (no key needed):
     POST /_sophon/script with "modelPages": [BODY, ...] -> GET /v1beta/models answers these
                                 bodies in order instead of the catalog, the last one for every
                                 later page (so a page whose nextPageToken never changes repeats)
+
+    POST /_sophon/files      -> body {"processingSeconds": S, "finalState": "ACTIVE"|"FAILED",
+                                "lifetimeSeconds": L (expirationTime = now + L, default 48 h),
+                                "tick": T, "interruptAt": BYTES, "pageSize": N, "repeatToken": bool}:
+                                how the next uploads behave. A new file is PROCESSING until the
+                                clock reaches its creation + S (then finalState); the clock moves
+                                by T (default 1) on each GET of a file and by POST /_sophon/clock
+                                {"advance": SECONDS}. interruptAt (one shot): the upload request
+                                that would carry byte BYTES is read up to it, kept, and its
+                                connection reset (the session keeps what arrived; `query` says so).
+                                repeatToken: the file list hands out the same page token forever.
+    GET  /_sophon/uploads    -> [{uploadId, size, received, bytesSeen, sha256, file}] per session
+                                (bytesSeen counts every body byte read, resent ones included)
+    POST /_sophon/files/add  -> body {File fields..., "data": base64}: a file as if generated
+
+Upload request bodies are logged by size ("bodyBytes"), not content.
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -63,6 +83,8 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
                             count and id, signatures of the calls this server sent given back);
                             a history the API refuses gets its 400 INVALID_ARGUMENT and takes no
                             scripted reply.
+                            "inlineData": [{"mimeType": "image/png", "data": BASE64}] adds media
+                            parts after the text (an empty "text" leaves the text part out)
     {"kind": "json", "status": 200, "body": {...}, "headers": {..}}   any JSON body, pretty
     {"kind": "raw", "status": 200, "contentType": "..", "text": ".."} any bytes
     {"kind": "sse", "events": [{..json..} | {"raw": "text"}], "split": true,
@@ -91,6 +113,8 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 """
 
 import argparse
+import base64
+import hashlib
 import json
 import os
 import select
@@ -106,6 +130,8 @@ from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
 STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {}}
+FILES = {"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []}
+FILE_URI_ROOT = "https://generativelanguage.googleapis.com/v1beta/"
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -123,6 +149,12 @@ STATUS_NAMES = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
     429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
 }
+
+
+def rfc3339(seconds):
+    """`2026-12-01T09:15:00.412345Z` for a Unix time."""
+    whole = int(seconds)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + ".%06dZ" % int((seconds - whole) * 1e6)
 
 
 def pretty(value):
@@ -273,7 +305,10 @@ def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
         if reply.get("thought"):
             parts.append({"text": reply["thought"], "thought": True})
         body_text = default_text(reply, None) if text is None else text
-        parts.append({"text": body_text})
+        if body_text or not reply.get("inlineData"):
+            parts.append({"text": body_text})
+        if finish:
+            parts.extend({"inlineData": item} for item in reply.get("inlineData", []))
         if finish and reply.get("thoughtSignature"):
             parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
     candidate = {"content": {} if reply.get("emptyContent") else {"parts": parts, "role": "model"}}
@@ -323,6 +358,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
+        if (self.headers.get("Connection") or "").lower() == "close":
+            # Say so, as real servers do: a client must not reuse a connection about to close.
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         self.wfile.write(data)
 
@@ -390,8 +429,13 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.route("POST")
 
+    def do_DELETE(self):
+        self.route("DELETE")
+
     def route(self, method):
         url = urlsplit(self.path)
+        if url.path == "/upload/v1beta/files" and "upload_id" in parse_qs(url.query):
+            return self.upload_session(url)
         body = self.read_body()
         if url.path.startswith("/_sophon/"):
             return self.control(method, url.path, body)
@@ -418,7 +462,13 @@ class Handler(BaseHTTPRequestHandler):
                 {"@type": "type.googleapis.com/google.rpc.DebugInfo", "detail": "Invalid API key: " + key},
             ]))
         path = url.path
+        if path == "/upload/v1beta/files" and method == "POST":
+            return self.upload_start(body)
+        if path.startswith("/download/v1beta/files/") and method == "GET":
+            return self.file_download(path[len("/download/v1beta/"):])
         prefix = "/v1beta/"
+        if path.startswith(prefix + "files") and not path.startswith(prefix + "models"):
+            return self.files_api(method, path[len(prefix):], parse_qs(url.query))
         if not path.startswith(prefix):
             return self.send_json(404, rpc_error(404, "Not found: " + path))
         rest = path[len(prefix):]
@@ -443,6 +493,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["gates"].clear()
                 STATE["modelPages"] = []
                 STATE["signatures"].clear()
+                FILES.update({"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []})
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -466,6 +517,8 @@ class Handler(BaseHTTPRequestHandler):
                 if "modelPages" in script:
                     STATE["modelPages"] = list(script["modelPages"])
             return self.send_json(200, {"ok": True})
+        if path.startswith("/_sophon/files") or path in ("/_sophon/clock", "/_sophon/uploads"):
+            return self.files_control(method, path, body)
         return self.send_json(404, {"error": "unknown control path"})
 
     # ---- API ------------------------------------------------------------------------------
@@ -522,6 +575,8 @@ class Handler(BaseHTTPRequestHandler):
             self.request_json = json.loads(body or b"{}")
         except ValueError:
             self.request_json = {}
+        if self.refuse_unusable_files():
+            return
         kind = reply.get("fault") or reply.get("kind", "generate")
         handler = getattr(self, "reply_" + kind, None)
         if handler is None:
@@ -709,6 +764,218 @@ class Handler(BaseHTTPRequestHandler):
     def reply_stream_cut(self, reply, model, stream):
         first = generate_body(reply, model, text=reply.get("text", "Partial "), finish=False, index=False)
         self.reply_sse({"events": [first]}, model, True)
+
+
+    # ---- Files API ------------------------------------------------------------------------
+
+    def file_state(self, entry):
+        """PROCESSING until the clock reaches readyAt, then the configured final state."""
+        if entry["resource"]["state"] == "PROCESSING" and FILES["clock"] >= entry["readyAt"]:
+            entry["resource"]["state"] = entry["finalState"]
+            if entry["finalState"] == "FAILED":
+                entry["resource"]["error"] = {"code": 400, "message": "The file could not be processed."}
+        return entry["resource"]
+
+    def upload_start(self, body):
+        if (self.headers.get("X-Goog-Upload-Protocol") or "").lower() != "resumable" or \
+                (self.headers.get("X-Goog-Upload-Command") or "").lower() != "start":
+            return self.send_json(400, rpc_error(400, "Upload must start with protocol resumable, command start."))
+        try:
+            size = int(self.headers.get("X-Goog-Upload-Header-Content-Length") or "")
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Missing X-Goog-Upload-Header-Content-Length."))
+        try:
+            meta = (json.loads(body or b"{}").get("file") or {})
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload."))
+        upload_id = uuid.uuid4().hex[:16]
+        with STATE_LOCK:
+            FILES["uploads"][upload_id] = {
+                "size": size, "mimeType": self.headers.get("X-Goog-Upload-Header-Content-Type") or "",
+                "displayName": meta.get("displayName"), "data": bytearray(), "bytesSeen": 0, "file": None}
+        url = "https://upload.fake.invalid/upload/v1beta/files?upload_id=%s&upload_protocol=resumable" % upload_id
+        self.send_bytes(200, b"", headers={"X-Goog-Upload-URL": url, "X-Goog-Upload-Status": "active",
+                                            "X-Goog-Upload-Chunk-Granularity": "8388608"})
+
+    def upload_session(self, url):
+        """A request on an upload session URL: upload, "upload, finalize" or query."""
+        upload_id = parse_qs(url.query)["upload_id"][0]
+        length = int(self.headers.get("Content-Length") or 0)
+        self.logged = {"method": "POST", "path": self.path,
+                       "headers": {k.lower(): v for k, v in self.headers.items()}, "body": "", "bodyBytes": length}
+        with STATE_LOCK:
+            STATE["requests"].append(self.logged)
+            session = FILES["uploads"].get(upload_id)
+            interrupt = FILES["config"].get("interruptAt")
+        if self.headers.get("x-goog-api-key") != STATE["key"]:
+            self.rfile.read(length)
+            return self.send_json(403, rpc_error(403, "The caller does not have permission"))
+        if session is None:
+            self.rfile.read(length)
+            return self.send_json(404, rpc_error(404, "No upload session " + upload_id))
+        command = [c.strip() for c in (self.headers.get("X-Goog-Upload-Command") or "").lower().split(",")]
+        status = lambda: "final" if session["file"] else "active"  # noqa: E731
+        if command == ["query"]:
+            self.rfile.read(length)
+            return self.send_bytes(200, pretty({"file": session["file"]}).encode() if session["file"] else b"",
+                                   headers={"X-Goog-Upload-Status": status(),
+                                            "X-Goog-Upload-Size-Received": str(len(session["data"]))})
+        if "upload" not in command:
+            self.rfile.read(length)
+            return self.send_json(400, rpc_error(400, "Unknown X-Goog-Upload-Command."))
+        offset = int(self.headers.get("X-Goog-Upload-Offset") or -1)
+        if offset != len(session["data"]):
+            self.rfile.read(length)
+            return self.send_json(400, rpc_error(
+                400, "Invalid X-Goog-Upload-Offset %d: the server holds %d bytes." % (offset, len(session["data"]))))
+        if interrupt is not None and offset < interrupt < offset + length:
+            part = self.rfile.read(interrupt - offset)
+            with STATE_LOCK:
+                FILES["config"].pop("interruptAt", None)
+                session["data"] += part
+                session["bytesSeen"] += len(part)
+            return self.reset_connection()
+        chunk = self.rfile.read(length)
+        with STATE_LOCK:
+            session["data"] += chunk
+            session["bytesSeen"] += len(chunk)
+        if len(session["data"]) > session["size"]:
+            return self.send_json(400, rpc_error(400, "More bytes than X-Goog-Upload-Header-Content-Length."))
+        if "finalize" in command:
+            if len(session["data"]) != session["size"]:
+                return self.send_json(400, rpc_error(400, "Finalized with %d of %d bytes." % (
+                    len(session["data"]), session["size"])))
+            session["file"] = self.create_file(session)
+            return self.send_bytes(200, pretty({"file": session["file"]}).encode(),
+                                   headers={"X-Goog-Upload-Status": "final"})
+        self.send_bytes(200, b"", headers={"X-Goog-Upload-Status": "active"})
+
+    def create_file(self, session, resource=None):
+        config = FILES["config"]
+        file_id = uuid.uuid4().hex[:12]
+        data = bytes(session["data"])
+        processing = float(config.get("processingSeconds", 0))
+        digest = hashlib.sha256(data).hexdigest()
+        resource = dict(resource or {})
+        resource.update({
+            "name": "files/" + file_id, "mimeType": resource.get("mimeType", session.get("mimeType")),
+            "sizeBytes": str(len(data)), "createTime": rfc3339(time.time()), "updateTime": rfc3339(time.time()),
+            "expirationTime": rfc3339(time.time() + float(config.get("lifetimeSeconds", 48 * 3600))),
+            "sha256Hash": base64.b64encode(digest.encode()).decode(), "uri": FILE_URI_ROOT + "files/" + file_id,
+            "state": "PROCESSING" if processing > 0 else config.get("finalState", "ACTIVE"),
+            "source": resource.get("source", "UPLOADED")})
+        if session.get("displayName"):
+            resource["displayName"] = session["displayName"]
+        with STATE_LOCK:
+            FILES["files"][resource["name"]] = {"resource": resource, "data": data,
+                                                "readyAt": FILES["clock"] + processing,
+                                                "finalState": config.get("finalState", "ACTIVE")}
+            FILES["order"].append(resource["name"])
+            if resource["state"] == "FAILED":
+                resource["error"] = {"code": 400, "message": "The file could not be processed."}
+        return resource
+
+    def missing_file(self, name):
+        self.send_json(403, rpc_error(403, "You do not have permission to access the File %s or it may not exist."
+                                      % name.split("/")[-1]))
+
+    def files_api(self, method, rest, query):
+        if rest == "files" and method == "GET":
+            return self.list_files(query)
+        name, _, action = rest.partition(":")
+        with STATE_LOCK:
+            entry = FILES["files"].get(name)
+        if entry is None:
+            return self.missing_file(name)
+        if action == "download" and method == "GET":
+            return self.file_download(rest)
+        if action:
+            return self.send_json(404, rpc_error(404, "Not found: " + rest))
+        if method == "GET":
+            with STATE_LOCK:
+                FILES["clock"] += float(FILES["config"].get("tick", 1))
+                resource = dict(self.file_state(entry))
+            return self.send_json(200, resource)
+        if method == "DELETE":
+            with STATE_LOCK:
+                FILES["files"].pop(name, None)
+                FILES["order"].remove(name)
+            return self.send_json(200, {})
+        self.send_json(405, rpc_error(400, "Method not allowed"))
+
+    def list_files(self, query):
+        size = int((query.get("pageSize") or ["10"])[0] or 10)
+        size = min(size, int(FILES["config"].get("pageSize", 100)))
+        token = (query.get("pageToken") or ["p0"])[0]
+        start = int(token[1:] or 0) if token.startswith("p") else 0
+        with STATE_LOCK:
+            names = FILES["order"][start:start + size]
+            body = {"files": [dict(self.file_state(FILES["files"][n])) for n in names]}
+            more = start + size < len(FILES["order"])
+            repeat = FILES["config"].get("repeatToken")
+        if repeat:
+            body["nextPageToken"] = "p0"
+        elif more:
+            body["nextPageToken"] = "p%d" % (start + size)
+        if not body["files"]:
+            del body["files"]
+        self.send_json(200, body)
+
+    def file_download(self, rest):
+        name = rest.split(":")[0]
+        with STATE_LOCK:
+            entry = FILES["files"].get(name)
+        if entry is None:
+            return self.missing_file(name)
+        if entry["resource"].get("source") != "GENERATED":
+            return self.send_json(400, rpc_error(400, "Only generated or batch output files can be downloaded."))
+        self.send_bytes(200, entry["data"], content_type=entry["resource"].get("mimeType") or "application/octet-stream")
+
+    def refuse_unusable_files(self):
+        """403 for a fileData part naming an unknown file, 400 for one still PROCESSING."""
+        for content in self.request_json.get("contents") or []:
+            for part in content.get("parts") or []:
+                uri = (part.get("fileData") or {}).get("fileUri", "")
+                if not uri.startswith(FILE_URI_ROOT):
+                    continue
+                name = uri[len(FILE_URI_ROOT):]
+                with STATE_LOCK:
+                    entry = FILES["files"].get(name)
+                    state = self.file_state(entry)["state"] if entry else None
+                if entry is None:
+                    self.missing_file(name)
+                    return True
+                if state != "ACTIVE":
+                    self.send_json(400, rpc_error(400, "The File %s is not in an ACTIVE state and usage is not "
+                                                  "allowed." % name.split("/")[-1], status="FAILED_PRECONDITION"))
+                    return True
+        return False
+
+    def files_control(self, method, path, body):
+        try:
+            value = json.loads(body or b"{}")
+        except ValueError as error:
+            return self.send_json(400, {"error": str(error)})
+        if path == "/_sophon/files" and method == "POST":
+            with STATE_LOCK:
+                FILES["config"] = value
+            return self.send_json(200, {"ok": True})
+        if path == "/_sophon/clock" and method == "POST":
+            with STATE_LOCK:
+                FILES["clock"] += float(value.get("advance", 0))
+            return self.send_json(200, {"ok": True, "clock": FILES["clock"]})
+        if path == "/_sophon/uploads" and method == "GET":
+            with STATE_LOCK:
+                listing = [{"uploadId": key, "size": up["size"], "received": len(up["data"]),
+                            "bytesSeen": up["bytesSeen"], "sha256": hashlib.sha256(bytes(up["data"])).hexdigest(),
+                            "file": (up["file"] or {}).get("name")} for key, up in FILES["uploads"].items()]
+            return self.send_json(200, listing)
+        if path == "/_sophon/files/add" and method == "POST":
+            data = base64.b64decode(value.pop("data", ""))
+            resource = self.create_file({"data": data, "displayName": value.get("displayName")},
+                                        dict(value, source=value.get("source", "GENERATED")))
+            return self.send_json(200, resource)
+        return self.send_json(404, {"error": "unknown control path"})
 
 
 class Server(ThreadingHTTPServer):

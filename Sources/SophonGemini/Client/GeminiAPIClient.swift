@@ -24,6 +24,8 @@ public final class GeminiAPIClient: Sendable {
     public let transport: any GeminiTransport
     /// Ends streams that outlast the whole-call limit (one timer for all of them).
     let streamDeadlines = DeadlineWatch()
+    /// Files this client uploaded, by content hash (``uploadFileOnce(data:mimeType:displayName:retryPolicy:progress:)``).
+    let uploadMemo: UploadMemo
 
     /// Creates a client.
     /// - Parameters:
@@ -35,6 +37,22 @@ public final class GeminiAPIClient: Sendable {
     ) {
         self.configuration = configuration
         self.transport = transport
+        self.uploadMemo = UploadMemo()
+    }
+
+    /// Creates a client that shares `other`'s memory of uploaded files, so a client made again
+    /// with a changed configuration does not upload the same bytes again.
+    /// - Parameters:
+    ///   - configuration: models, endpoint, key source, policy and hooks.
+    ///   - transport: the HTTP layer.
+    ///   - other: the client whose uploads this one remembers (and adds to).
+    public init(
+        configuration: GeminiClientConfiguration, transport: any GeminiTransport,
+        sharingUploadsWith other: GeminiAPIClient
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.uploadMemo = other.uploadMemo
     }
 
     /// Whether the key provider currently supplies a key.

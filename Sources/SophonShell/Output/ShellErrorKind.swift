@@ -54,6 +54,14 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case toolError
     case toolRoundsExceeded
 
+    // Files API (docs/commands.md, "Media").
+    case fileProcessingFailed
+    case fileProcessingTimedOut
+    case fileNotFound
+    case fileExpired
+    case uploadFailed
+    case notDownloadable
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

@@ -11,6 +11,13 @@ enum ShellMessages {
     /// `coerced: TEXT`: a value changed to fit the schema.
     static func coerced(_ text: String) -> String { "coerced: " + text }
 
+    /// `saved image/png, 412 KB: PATH`: reply media written to the media folder (KB = 1024
+    /// bytes, rounded, at least 1 for a non-empty file).
+    static func savedMedia(mimeType: String, bytes: Int, path: String) -> String {
+        let kilobytes = bytes == 0 ? 0 : max(1, (bytes + 512) / 1024)
+        return "saved \(mimeType), \(kilobytes) KB: \(path)"
+    }
+
     /// `usage: LINE`, then `hint` in parentheses.
     static func usage(_ line: String, hint: String? = nil) -> String {
         "usage: \(line)" + (hint.map { " (\($0))" } ?? "")

@@ -158,10 +158,15 @@ enum AskCommands {
                 for coercion in result.coercions {
                     context.io.printError(ShellMessages.coerced("\(coercion)"))
                 }
-                let envelope = GeminiCall.finish(
-                    model: result.modelID, requested: requested, usage: result.usage,
-                    retries: result.retryCount,
-                    usedFallback: result.usedFallback, started: started, context: context)
+                let saved = try ReplyMedia.save(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context,
+                    services: services)
+                let envelope =
+                    GeminiCall.finish(
+                        model: result.modelID, requested: requested, usage: result.usage,
+                        retries: result.retryCount,
+                        usedFallback: result.usedFallback, started: started, context: context)
+                    + ReplyMedia.members(saved)
                 let modelTurn = Self.modelTurn(
                     result.response.candidates?.first?.content, text: result.response.text)
                 return (
@@ -181,9 +186,14 @@ enum AskCommands {
                 label: "ask", contents: request.contents, model: model,
                 systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
                 retryPolicy: policy)
-            let envelope = GeminiCall.finish(
-                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
-                usedFallback: result.usedFallback, started: started, context: context)
+            let saved = try ReplyMedia.save(
+                result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
+            let envelope =
+                GeminiCall.finish(
+                    model: result.modelID, requested: requested, usage: result.usage,
+                    retries: result.retryCount,
+                    usedFallback: result.usedFallback, started: started, context: context)
+                + ReplyMedia.members(saved)
             if !ToolExchange.hasCalls(result.response) {
                 ToolExchange.reportUnknownParts(
                     result.response.candidates?.first?.content?.parts ?? [], context: context)
@@ -221,6 +231,7 @@ enum AskCommands {
         var accumulator = GeminiStreamAccumulator()
         var signatures: [Part] = []
         var callParts: [Part] = []
+        var media: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -229,6 +240,7 @@ enum AskCommands {
             {
                 accumulator.add(chunk)
                 callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
+                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
@@ -266,24 +278,26 @@ enum AskCommands {
                 context: context, services: services)
             return (reply, [])
         }
-        if accumulator.text.isEmpty {
+        if accumulator.text.isEmpty, media.isEmpty {
             if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
                 throw GeminiError.stoppedWithoutContent(
                     reason: reason, finishMessage: accumulator.finishMessage)
             }
             throw GeminiError.emptyResponse
         }
+        let saved = try ReplyMedia.save(media, context: context, services: services)
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
-        let envelope = GeminiCall.finish(
-            model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
-            usedFallback: fallback != nil,
-            started: started,
-            context: context)
+        let envelope =
+            GeminiCall.finish(
+                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
+                usedFallback: fallback != nil,
+                started: started,
+                context: context) + ReplyMedia.members(saved)
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
             value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
-        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
+        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
         return (reply, [userTurn, modelTurn])
     }
 

@@ -39,6 +39,20 @@ enum GeminiCall {
         return failure
     }
 
+    /// A ``GeminiFileError`` as a command failure (its English description).
+    static func failure(_ error: GeminiFileError) -> CommandFailure {
+        let kind: ShellErrorKind =
+            switch error {
+            case .processingFailed: .fileProcessingFailed
+            case .processingTimedOut: .fileProcessingTimedOut
+            case .notFound: .fileNotFound
+            case .expired: .fileExpired
+            case .uploadFailed: .uploadFailed
+            case .notDownloadable: .notDownloadable
+            }
+        return CommandFailure(kind: kind, message: error.description)
+    }
+
     /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
     static func kind(of error: GeminiError) -> ShellErrorKind {
         switch error {
@@ -72,6 +86,7 @@ enum GeminiCall {
         case .budget(let budget): config.thinkingConfig = ThinkingConfig(thinkingBudget: budget)
         case .level(let level): config.thinkingConfig = ThinkingConfig(thinkingLevel: level)
         }
+        config.responseModalities = settings.responseModalities
         return config == GenerationConfig() ? nil : config
     }
 

@@ -136,10 +136,15 @@ final class GeminiPlugin: ShellPlugin {
                 argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])),
                 run: { request, context in try SchemaCommands.validate(request, context: context) }),
             PluginCommand(
-                name: "attach", usage: "attach FILE [FILE...] | attach clear",
-                summary: "media for the next ask or chat (PNG, JPEG, WebP, GIF, HEIC, PDF, text)",
+                name: "attach", usage: "attach [--mime TYPE] FILE|URL... | attach clear",
+                summary:
+                    "media for the next ask or chat (images, PDF, text, audio, video; large files uploaded)",
                 completion: .files,
-                run: { request, context in try AttachCommand.run(request, context: context) }),
+                run: needingServices { try await AttachCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "files", usage: "files | files show NAME | files delete NAME|--all",
+                summary: "the files uploaded with the key (Files API): list, show, delete",
+                run: needingServices { try await FilesCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
                 summary:

@@ -144,8 +144,13 @@ final class GeminiServices: Sendable {
             {
                 return existing
             }
-            let made = GeminiAPIClient(
-                configuration: configuration(fallbackModel: fallback, timeout: timeout), transport: transport)
+            let settings = configuration(fallbackModel: fallback, timeout: timeout)
+            // Uploads are remembered per process (docs/commands.md, "attach"): a client made
+            // again keeps the previous one's.
+            let made =
+                existing.map {
+                    GeminiAPIClient(configuration: settings, transport: transport, sharingUploadsWith: $0)
+                } ?? GeminiAPIClient(configuration: settings, transport: transport)
             existing = made
             return made
         }
