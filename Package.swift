@@ -60,7 +60,7 @@ let package = Package(
             dependencies: ["SophonMedia", "SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
             name: "SophonShellTests",
-            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonTestSupport"],
+            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonTestSupport", "SophonMedia"],
             exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]
