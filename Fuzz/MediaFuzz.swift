@@ -47,6 +47,7 @@ enum MediaFuzz {
     }
 }
 
+/// libFuzzer's entry point: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     MediaFuzz.run(Array(UnsafeBufferPointer(start: data, count: size)))
