@@ -46,6 +46,34 @@ import Testing
         #expect([second.width, second.height] == [576, 768] as [Int])
     }
 
+    @Test func aStreamedAskRetriedBeforeItsFirstChunkSendsTheSmallerImage() async throws {
+        let server = try FakeGeminiServer(replies: [Self.reset, Self.ok])
+        var configuration = GeminiClientConfiguration(
+            baseURL: server.baseURL, callTimeout: .seconds(600), apiKeyProvider: { "test-key" },
+            sleep: { _ in }, random: { 0.5 })
+        configuration.imageDownscaler = MediaImageDownscaler()
+        let client = GeminiAPIClient(configuration: configuration)
+        let original = MediaImageCodecTests.portraitPhoto
+        let request = GenerateContentRequest(contents: [
+            Content(
+                role: "user", parts: [.inlineData(mimeType: "image/jpeg", data: original), .text("what")])
+        ])
+        var text = ""
+        for try await chunk in client.streamGenerateContent(label: "media", request: request) {
+            text += chunk.text
+        }
+        #expect(text == "ok")
+        let sent = try server.requests().map {
+            Data(
+                base64Encoded: $0.body["contents"]?[0]?["parts"]?[0]?["inlineData"]?["data"]?.stringValue
+                    ?? "")
+        }
+        #expect(sent.count == 2)
+        #expect(sent.first == original)
+        let resent = try MediaImageCodec.decode(try #require(sent.last ?? nil))
+        #expect([resent.width, resent.height] == [1152, 1536] as [Int])
+    }
+
     @Test func theMinimalPolicySendsTheOriginalAgain() async throws {
         let original = MediaImageCodecTests.portraitPhoto
         let sent = try await run(original, replies: [Self.reset, Self.ok], policy: .minimal)
