@@ -50,6 +50,8 @@ let package = Package(
             name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
         // The benchmark loops `scripts/bench` runs (not part of any product).
         .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
+        // The Swift side of scripts/bench-downscale (not part of any product).
+        .executableTarget(name: "SophonBenchMedia", dependencies: ["SophonMedia"]),
         // Test support shared by the test targets (the fake Gemini server process).
         .target(name: "SophonTestSupport", dependencies: ["SophonCore"], path: "Tests/SophonTestSupport"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
