@@ -58,7 +58,13 @@ extension GeminiAPIClient {
         let body = try OrderedJSONEncoder().encodeData(request)
         var call = GeminiAPICall<Void>(
             label: label, method: "POST", namesModel: true, model: model,
-            endpoint: { .streamGenerateContent(model: $0) }, body: { _ in body }
+            endpoint: { .streamGenerateContent(model: $0) },
+            body: { variant in
+                guard variant.downscaleStep > 0, self.configuration.imageDownscaler != nil else {
+                    return body
+                }
+                return try OrderedJSONEncoder().encodeData(self.downscaled(request, for: variant))
+            }
         ) { http, variant in
             guard http.status == 200 else {
                 let data = try await Self.collectBody(of: http)

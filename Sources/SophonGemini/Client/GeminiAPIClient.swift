@@ -180,7 +180,10 @@ public final class GeminiAPIClient: Sendable {
         var call = GeminiAPICall<GenerateContentResponse>.unary(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .generateContent(model: $0) },
-            body: { variant in try OrderedJSONEncoder().encodeData(try await buildRequest(variant)) })
+            body: { variant in
+                try OrderedJSONEncoder().encodeData(
+                    self.downscaled(try await buildRequest(variant), for: variant))
+            })
         call.check = { try ReplyCheck.check($0) }
         call.logsFailures = true
         let (response, outcome) = try await perform(call, retryPolicy: retryPolicy)

@@ -1,6 +1,7 @@
 import Foundation
 import SophonCore
 import SophonGemini
+import SophonMedia
 import Synchronization
 
 /// The Gemini side of one `sophon` run: the client (made on first use, so runs that never call
@@ -189,6 +190,8 @@ final class GeminiServices: Sendable {
                 }
                 if verbose, let line = log.line(for: event) { output.printError(line) }
             })
+        // Downscale on retry re-encodes image parts with SophonMedia's codec (docs/commands.md).
+        configuration.imageDownscaler = MediaImageDownscaler()
         if isReplaying {
             configuration = configuration.replayingTape(skippedWait: { wait in
                 if verbose { output.printError("(replay: skipped a \(DurationParser.format(wait)) wait)") }

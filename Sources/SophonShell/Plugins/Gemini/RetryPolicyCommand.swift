@@ -29,12 +29,6 @@ enum RetryPolicyCommand {
                 let value = String(word[word.index(after: equals)...])
                 try apply(key, value, to: &policy, fallbackModel: &fallbackModel)
             }
-            #if os(Linux)
-                if policy.downscale, request.arguments.contains("downscale=on") {
-                    context.io.printError(
-                        "note: downscale has no effect on Linux yet (no image codec to re-encode with)")
-                }
-            #endif
             context.session.withGeminiState { state in
                 state.retryPolicy = policy
                 if let fallbackModel { state.fallbackModel = fallbackModel }
