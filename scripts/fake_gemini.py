@@ -28,6 +28,16 @@ Control endpoints (no key needed):
                                 first clears the queue and the request log)
     POST /_sophon/reset      -> clear the queue and the request log
     POST /_sophon/release    -> body {"gate": NAME}: lets a "gated" stream send its next chunk
+    POST /_sophon/rules      -> body {"rules": [{"match": TEXT, "reply": {...}, "times": N}],
+                                "reset": bool}: a request to generateContent whose body contains
+                                TEXT gets that reply (before the queue); "times" limits how often
+                                (default: always). For concurrent runs, where FIFO order is not.
+    POST /_sophon/limits     -> body {"rpm": N, "tpm": N, "latency": SECONDS}: generateContent
+                                answers 429 + QuotaFailure + RetryInfo (retryDelay = when the
+                                oldest call leaves the sliding 60 s window) past N requests or N
+                                tokens (request bytes / 4) a minute; every generateContent
+                                answer waits "latency" seconds first. null or 0 turns one off.
+    GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -91,7 +101,29 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "rules": [],
+         "limits": {"rpm": 0, "tpm": 0, "latency": 0}, "window": [], "admitted": 0, "rateLimited": 0}
+
+
+def admit(body_bytes, now=None):
+    """Counts a generateContent call against the per-minute limits (sliding 60 s window).
+    Returns None when admitted, else the seconds until the oldest call leaves the window.
+    Call with STATE_LOCK held."""
+    now = time.monotonic() if now is None else now
+    limits = STATE["limits"]
+    window = STATE["window"]
+    while window and now - window[0][0] >= 60:
+        window.pop(0)
+    tokens = max(1, body_bytes // 4)
+    rpm, tpm = limits.get("rpm") or 0, limits.get("tpm") or 0
+    over = (rpm and len(window) >= rpm) or (tpm and window and sum(t for _, t in window) + tokens > tpm)
+    if over:
+        STATE["rateLimited"] += 1
+        return max(0.001, 60 - (now - window[0][0]))
+    if rpm or tpm:
+        window.append((now, tokens))
+    STATE["admitted"] += 1
+    return None
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -345,6 +377,27 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["queue"].clear()
                 STATE["requests"].clear()
                 STATE["gates"].clear()
+                STATE["rules"].clear()
+                STATE["window"].clear()
+                STATE["limits"] = {"rpm": 0, "tpm": 0, "latency": 0}
+                STATE["admitted"] = STATE["rateLimited"] = 0
+            return self.send_json(200, {"ok": True})
+        if method == "GET" and path == "/_sophon/stats":
+            with STATE_LOCK:
+                return self.send_json(200, {"admitted": STATE["admitted"], "rateLimited": STATE["rateLimited"]})
+        if method == "POST" and path in ("/_sophon/rules", "/_sophon/limits"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/rules":
+                    if value.get("reset"):
+                        STATE["rules"].clear()
+                    STATE["rules"].extend(value.get("rules", []))
+                else:
+                    STATE["limits"].update(value)
+                    STATE["window"].clear()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -398,8 +451,25 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(404, rpc_error(404, "models/%s is not found for API version v1beta" % model_id))
 
     def model_action(self, model, action, query, body):
+        generating = action in ("generateContent", "streamGenerateContent")
         with STATE_LOCK:
-            reply = STATE["queue"].pop(0) if STATE["queue"] else None
+            wait = admit(len(body or b"")) if generating else None
+            latency = STATE["limits"].get("latency") or 0
+        if generating and latency:
+            time.sleep(latency)
+        if wait is not None:
+            return self.reply_rate_limit({"retryDelay": "%.3fs" % wait}, model, action == "streamGenerateContent")
+        with STATE_LOCK:
+            reply = None
+            text = (body or b"").decode("utf-8", "replace")
+            for rule in STATE["rules"] if generating else []:
+                if rule.get("match", "") in text and rule.get("times", 1) != 0:
+                    if "times" in rule:
+                        rule["times"] -= 1
+                    reply = rule.get("reply", {})
+                    break
+            if reply is None:
+                reply = STATE["queue"].pop(0) if STATE["queue"] else None
         stream = action == "streamGenerateContent"
         if reply is None:
             if action == "countTokens":
@@ -606,6 +676,9 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
+    parser.add_argument("--rpm", type=int, default=0, help="generateContent requests per minute (0: no limit)")
+    parser.add_argument("--tpm", type=int, default=0, help="tokens (request bytes / 4) per minute (0: no limit)")
+    parser.add_argument("--latency", type=float, default=0, help="seconds every generateContent answer waits")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (tests: the server dies with its parent)")
     args = parser.parse_args()
@@ -619,6 +692,7 @@ def main():
             os._exit(0)
         threading.Thread(target=watch_stdin, daemon=True).start()
     STATE["key"] = args.key
+    STATE["limits"] = {"rpm": args.rpm, "tpm": args.tpm, "latency": args.latency}
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as handle:
             STATE["queue"].extend(json.load(handle).get("replies", []))

@@ -46,6 +46,10 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case mediaTooLarge
     case mediaUnreadable
 
+    // Bulk runs (`run`, `batch`).
+    case invalidInput
+    case runFailed
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed
