@@ -3,7 +3,9 @@
 /// - Requests and tokens are counted over a sliding 60 s window: a call may start when the
 ///   window holds fewer than the requests-per-minute limit and its estimated tokens fit in the
 ///   tokens-per-minute limit (a call larger than the whole limit starts alone in an empty
-///   window). A finished call's estimate is replaced by the tokens it really used.
+///   window). A call is counted from its start and, once it ended, from its end (the server
+///   counted it in between, so the client's window never runs ahead of the server's); its
+///   estimate is replaced by the tokens it really used.
 /// - A 429 pauses every call until the server's wait (or the default wait) has passed and
 ///   slows the run: the limits and the calls in flight are scaled by a factor that drops to
 ///   80% of its value per 429 (never below 10%) and climbs back by 2 points per success.
@@ -89,9 +91,14 @@ public actor BulkRateLimiter {
     /// The call of `ticket` ended; `usedTokens` (when known) replaces its estimate.
     /// `succeeded` speeds the run up a little.
     public func finished(_ ticket: Ticket, usedTokens: Int?, succeeded: Bool) {
-        if let usedTokens, let index = entries[head...].firstIndex(where: { $0.id == ticket.id }) {
-            windowTokens += usedTokens - entries[index].tokens
-            entries[index].tokens = usedTokens
+        if let index = entries[head...].firstIndex(where: { $0.id == ticket.id }) {
+            // The server counted the call somewhere between its start and now: counting it
+            // from now on keeps this window behind the server's, never ahead of it.
+            entries[index].time = ContinuousClock.now
+            if let usedTokens {
+                windowTokens += usedTokens - entries[index].tokens
+                entries[index].tokens = usedTokens
+            }
         }
         if succeeded { factor = min(1, factor + 0.02) }
         release()
