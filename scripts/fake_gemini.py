@@ -38,6 +38,24 @@ Control endpoints (no key needed):
                                 tokens (request bytes / 4) a minute; every generateContent
                                 answer waits "latency" seconds first. null or 0 turns one off.
     GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
+    POST /_sophon/clock      -> body {"advance": SECONDS} or {"set": SECONDS, "autoAdvance": SECONDS}:
+                                the batch clock (starts at 0; every GET of one batch advances it
+                                by autoAdvance, default 10)
+    POST /_sophon/batch-faults -> body merged into the batch faults (see Batch below)
+
+Batch (docs/running-many-prompts.md):
+    POST   /v1beta/models/{model}:batchGenerateContent   -> Operation (inline requests only)
+    GET    /v1beta/batches[?pageSize=&pageToken=]         -> {"operations": [...]}
+    GET    /v1beta/batches/{id}                           -> Operation
+    POST   /v1beta/batches/{id}:cancel                    -> {}
+    DELETE /v1beta/batches/{id}                           -> {}
+A job is PENDING for "pendingFor" seconds of the batch clock (default 10), RUNNING for
+"runningFor" (default 10), then SUCCEEDED with inline answers keyed by metadata.key. Faults
+(POST /_sophon/batch-faults): "createRateLimited": N (the next N creates answer 429 with
+RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the connection),
+"expire": true (EXPIRED after PENDING), "fail": true (FAILED), "itemErrors": [KEY...] (400 per
+item), "blocked": [KEY...] (promptFeedback SAFETY), "outOfOrder": true (answers reversed),
+"pendingFor"/"runningFor": SECONDS.
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -102,7 +120,74 @@ from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
 STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "rules": [],
-         "limits": {"rpm": 0, "tpm": 0, "latency": 0}, "window": [], "admitted": 0, "rateLimited": 0}
+         "limits": {"rpm": 0, "tpm": 0, "latency": 0}, "window": [], "admitted": 0, "rateLimited": 0,
+         "batches": {}, "clock": 0.0, "autoAdvance": 10.0, "batchFaults": {}}
+
+
+def batch_state(job, faults):
+    """The state of a job at the batch clock. Call with STATE_LOCK held."""
+    if job.get("cancelled"):
+        return "CANCELLED"
+    age = STATE["clock"] - job["created"]
+    pending = float(faults.get("pendingFor", 10))
+    if age < pending:
+        return "PENDING"
+    if faults.get("expire"):
+        return "EXPIRED"
+    if faults.get("fail"):
+        return "FAILED"
+    if age < pending + float(faults.get("runningFor", 10)):
+        return "RUNNING"
+    return "SUCCEEDED"
+
+
+def batch_operation(job):
+    """The Operation resource of a job. Call with STATE_LOCK held."""
+    faults = job["faults"]
+    state = batch_state(job, faults)
+    count = len(job["requests"])
+    stats = {"requestCount": str(count)}
+    metadata = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+                "name": job["name"], "model": "models/" + job["model"], "displayName": job["displayName"],
+                "createTime": "2026-12-01T10:00:%02d.207650525Z" % (int(job["created"]) % 60),
+                "updateTime": "2026-12-01T10:00:00Z", "state": "BATCH_STATE_" + state}
+    operation = {"name": job["name"], "metadata": metadata}
+    if state in ("PENDING", "RUNNING"):
+        stats["pendingRequestCount"] = str(count)
+    if state == "SUCCEEDED":
+        items = []
+        failed = 0
+        for entry in job["requests"]:
+            key = entry.get("metadata", {}).get("key")
+            if key in faults.get("itemErrors", []):
+                failed += 1
+                items.append({"error": {"code": 400, "message": "Request contains an invalid argument.",
+                                        "status": "INVALID_ARGUMENT"}, "metadata": {"key": key}})
+            elif key in faults.get("blocked", []):
+                failed += 1
+                items.append({"response": {"promptFeedback": {"blockReason": "SAFETY"},
+                                           "usageMetadata": {"promptTokenCount": 4, "totalTokenCount": 4},
+                                           "modelVersion": job["model"]}, "metadata": {"key": key}})
+            else:
+                text = default_text({}, entry.get("request"))
+                items.append({"response": generate_body({"text": text}, job["model"]), "metadata": {"key": key}})
+        if faults.get("outOfOrder"):
+            items.reverse()
+        if count - failed:
+            stats["successfulRequestCount"] = str(count - failed)
+        if failed:
+            stats["failedRequestCount"] = str(failed)
+        output = {"inlinedResponses": {"inlinedResponses": items}}
+        metadata["output"] = output
+        operation["response"] = dict(output, **{
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput"})
+    if state == "FAILED":
+        operation["error"] = {"code": 13, "message": "The batch failed.", "status": "INTERNAL"}
+    if state in ("SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"):
+        operation["done"] = True
+        metadata["endTime"] = "2026-12-01T10:41:09Z"
+    metadata["batchStats"] = stats
+    return operation
 
 
 def admit(body_bytes, now=None):
@@ -326,6 +411,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.route("POST")
 
+    def do_DELETE(self):
+        self.route("DELETE")
+
     def route(self, method):
         url = urlsplit(self.path)
         body = self.read_body()
@@ -363,9 +451,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.list_models(query)
         if method == "GET" and rest.startswith("models/"):
             return self.get_model(rest[len("models/"):])
+        if method == "POST" and rest.startswith("models/") and rest.endswith(":batchGenerateContent"):
+            return self.batch_create(rest[len("models/"):].rsplit(":", 1)[0], body)
         if method == "POST" and rest.startswith("models/") and ":" in rest:
             model, action = rest[len("models/"):].rsplit(":", 1)
             return self.model_action(model, action, query, body)
+        if rest == "batches" or rest.startswith("batches/"):
+            return self.batch_route(method, rest, query)
         return self.send_json(404, rpc_error(404, "Not found: " + path))
 
     def control(self, method, path, body):
@@ -381,7 +473,26 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["window"].clear()
                 STATE["limits"] = {"rpm": 0, "tpm": 0, "latency": 0}
                 STATE["admitted"] = STATE["rateLimited"] = 0
+                STATE["batches"].clear()
+                STATE["batchFaults"].clear()
+                STATE["clock"] = 0.0
+                STATE["autoAdvance"] = 10.0
             return self.send_json(200, {"ok": True})
+        if method == "POST" and path in ("/_sophon/clock", "/_sophon/batch-faults"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/clock":
+                    STATE["clock"] += float(value.get("advance", 0))
+                    if "set" in value:
+                        STATE["clock"] = float(value["set"])
+                    if "autoAdvance" in value:
+                        STATE["autoAdvance"] = float(value["autoAdvance"])
+                else:
+                    STATE["batchFaults"].update(value)
+                return self.send_json(200, {"ok": True, "clock": STATE["clock"]})
         if method == "GET" and path == "/_sophon/stats":
             with STATE_LOCK:
                 return self.send_json(200, {"admitted": STATE["admitted"], "rateLimited": STATE["rateLimited"]})
@@ -422,6 +533,64 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(404, {"error": "unknown control path"})
 
     # ---- API ------------------------------------------------------------------------------
+
+    def batch_create(self, model, body):
+        try:
+            batch = json.loads(body or b"{}").get("batch") or {}
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload received."))
+        requests = ((batch.get("inputConfig") or {}).get("requests") or {}).get("requests")
+        if not batch.get("displayName") or not isinstance(requests, list):
+            return self.send_json(400, rpc_error(400, "* GenerateContentBatch.display_name: required; "
+                                                 "inputConfig.requests.requests: required"))
+        with STATE_LOCK:
+            faults = STATE["batchFaults"]
+            if faults.get("createRateLimited", 0) > 0:
+                faults["createRateLimited"] -= 1
+                limited = True
+            else:
+                limited = False
+                name = "batches/" + uuid.uuid4().hex[:36].ljust(36, "0")
+                STATE["batches"][name] = {"name": name, "model": model, "displayName": batch["displayName"],
+                                          "created": STATE["clock"], "requests": requests,
+                                          "faults": {k: v for k, v in faults.items()
+                                                     if k not in ("createRateLimited", "loseCreate")}}
+                operation = batch_operation(STATE["batches"][name])
+                lose = faults.get("loseCreate", 0) > 0
+                if lose:
+                    faults["loseCreate"] -= 1
+        if limited:
+            return self.reply_rate_limit({"retryDelay": "1s"}, model, False)
+        if lose:
+            return self.reply_reset({"text": "lost"}, model, False)
+        self.send_json(200, operation)
+
+    def batch_route(self, method, rest, query):
+        with STATE_LOCK:
+            if method == "GET" and rest == "batches":
+                jobs = list(STATE["batches"].values())
+                size = int((query.get("pageSize") or ["50"])[0]) or 50
+                start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
+                page = {"operations": [batch_operation(job) for job in jobs[start:start + size]]}
+                if start + size < len(jobs):
+                    page["nextPageToken"] = "page-%d" % (start + size)
+                return self.send_json(200, page)
+            name, _, verb = rest.partition(":")
+            job = STATE["batches"].get(name)
+            if job is None:
+                return self.send_json(404, rpc_error(404, "Batch %s not found." % name))
+            if method == "GET" and not verb:
+                operation = batch_operation(job)
+                STATE["clock"] += STATE["autoAdvance"]
+                return self.send_json(200, operation)
+            if method == "POST" and verb == "cancel":
+                if batch_state(job, job["faults"]) in ("PENDING", "RUNNING"):
+                    job["cancelled"] = True
+                return self.send_json(200, {})
+            if method == "DELETE" and not verb:
+                del STATE["batches"][name]
+                return self.send_json(200, {})
+        return self.send_json(404, rpc_error(404, "Not found: " + rest))
 
     def list_models(self, query):
         size = int((query.get("pageSize") or ["50"])[0]) or 50

@@ -49,6 +49,8 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     // Bulk runs (`run`, `batch`).
     case invalidInput
     case runFailed
+    case batchNotFound
+    case batchFailed
 
     // External plugins.
     case pluginNotFound

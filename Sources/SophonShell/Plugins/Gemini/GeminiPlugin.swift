@@ -152,6 +152,13 @@ final class GeminiPlugin: ShellPlugin {
                 completion: .files,
                 run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
+                name: "batch",
+                usage:
+                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
+                    + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
+                summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
+                run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",
                 run: needingServices { try KeyCommands.run($0, context: $1, services: $2) }),
