@@ -20,6 +20,35 @@ extension GeminiAPIClient {
         return GeminiBatch(operation: try await perform(call, retryPolicy: once).value)
     }
 
+    /// Creates a Batch job whose input is an uploaded JSONL file (`files/ID`, one
+    /// `{"key": K, "request": {...}}` per line; upload it with the Files API). Sent once, never
+    /// retried, like ``createBatch(displayName:model:requests:)``.
+    /// - Throws: ``GeminiError``, or `CancellationError`.
+    public func createBatch(displayName: String, model: GeminiModel?, fileName: String) async throws
+        -> GeminiBatch
+    {
+        let body = Data(
+            (#"{"batch":{"displayName":"# + JSONValue.string(displayName).compactText
+                + #","inputConfig":{"fileName":"# + JSONValue.string(fileName).compactText + "}}}").utf8)
+        var once = configuration.retryPolicy
+        once.attempts = 1
+        once.fallbackOn404 = false
+        let call = GeminiAPICall<JSONValue>.unary(
+            label: "batchCreate", method: "POST", namesModel: true, model: model,
+            endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
+        return GeminiBatch(operation: try await perform(call, retryPolicy: once).value)
+    }
+
+    /// One line of a JSONL batch input file: `{"key":K,"request":{...}}` and a newline.
+    public static func batchFileLine(key: String, request: GenerateContentRequest) throws -> Data {
+        var line = Data(#"{"key":"#.utf8)
+        line.append(contentsOf: JSONValue.string(key).compactText.utf8)
+        line.append(contentsOf: #","request":"#.utf8)
+        line.append(try OrderedJSONEncoder().encodeData(request))
+        line.append(contentsOf: "}\n".utf8)
+        return line
+    }
+
     /// The create body of ``createBatch(displayName:model:requests:)``, for its size: the inline
     /// limit is 20,000,000 bytes.
     public static func batchBody(

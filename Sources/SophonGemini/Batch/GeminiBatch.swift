@@ -72,6 +72,17 @@ public struct GeminiBatch: Sendable {
             error: value["error"].flatMap { decode(GoogleRPCStatus.self, $0) })
     }
 
+    /// The items of a results file (`responsesFile`, JSON Lines of `{key, response | error}`,
+    /// `key` possibly after `response`); lines that are not JSON objects are skipped.
+    public static func items(fromResultsFile data: Data) -> [GeminiBatchItem] {
+        data.split(separator: 0x0A).compactMap { line in
+            guard let value = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)),
+                case .object = value
+            else { return nil }
+            return item(value)
+        }
+    }
+
     private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> T? {
         try? JSONDecoder().decode(type, from: Data(value.compactText.utf8))
     }
