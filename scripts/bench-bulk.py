@@ -25,6 +25,34 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The peer: google-genai's async client in a plain asyncio loop, JOBS calls at a time, no
+# limiter, its default retry options.
+PEER = """
+import asyncio, json, sys
+from google import genai
+from google.genai import types
+
+async def main(base, source, output, jobs):
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=base))
+    lines = [json.loads(line) for line in open(source)]
+    semaphore = asyncio.Semaphore(jobs)
+    results = {}
+    async def one(item):
+        async with semaphore:
+            try:
+                reply = await client.aio.models.generate_content(model="gemini-3.8-flash", contents=item["prompt"])
+                results[item["key"]] = {"ok": True, "result": reply.text}
+            except Exception as error:
+                results[item["key"]] = {"ok": False, "error": type(error).__name__}
+    await asyncio.gather(*(one(item) for item in lines))
+    with open(output, "w") as handle:
+        for item in lines:
+            handle.write(json.dumps(dict(key=item["key"], **results[item["key"]])) + "\\n")
+    print(json.dumps({"failed": sum(1 for r in results.values() if not r["ok"])}))
+
+asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
+"""
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -34,6 +62,8 @@ def main():
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--jobs", type=int, default=8)
     parser.add_argument("--kills", type=int, default=0)
+    parser.add_argument("--peer", help="a Python with google-genai: run the same prompts through its "
+                        "async client instead (a plain asyncio loop, JOBS at a time, as a user writes it)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="sophon-bench-bulk-")
     server = subprocess.Popen(
@@ -51,6 +81,22 @@ def main():
                "--jobs", str(args.jobs)]
     started = time.monotonic()
     kills = 0
+    if args.peer:
+        peer = subprocess.run([args.peer, "-c", PEER, base, source, os.path.join(folder, "out.jsonl"),
+                               str(args.jobs)], env=env, capture_output=True, text=True)
+        wall = time.monotonic() - started
+        stats = json.load(urllib.request.urlopen(base + "/_sophon/stats"))
+        server.stdin.close()
+        server.wait()
+        report = json.loads(peer.stdout or "{}")
+        print(json.dumps({
+            "client": "google-genai", "prompts": args.prompts, "rpm": args.rpm, "latency": args.latency,
+            "jobs": args.jobs, "wallSeconds": round(wall, 1),
+            "achievedPerMinute": round(stats["admitted"] / wall * 60, 1),
+            "answered429": stats["rateLimited"], "failedKeys": report.get("failed"),
+            "error": peer.stderr.strip().splitlines()[-1:] if peer.returncode else None,
+        }))
+        return
     while True:
         process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
         if kills < args.kills:
