@@ -33,7 +33,7 @@ from google import genai
 from google.genai import types
 
 async def main(base, source, output, jobs):
-    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=base))
+    client = genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=base, api_version="v1beta"))
     lines = [json.loads(line) for line in open(source)]
     semaphore = asyncio.Semaphore(jobs)
     results = {}
