@@ -35,8 +35,9 @@ Control endpoints (no key needed):
     POST /_sophon/limits     -> body {"rpm": N, "tpm": N, "latency": SECONDS}: generateContent
                                 answers 429 + QuotaFailure + RetryInfo (retryDelay = when the
                                 oldest call leaves the sliding 60 s window) past N requests or N
-                                tokens (request bytes / 4) a minute; every generateContent
-                                answer waits "latency" seconds first. null or 0 turns one off.
+                                tokens a minute (a call counts the default answer's usage total,
+                                11); every generateContent answer waits "latency" seconds
+                                first. null or 0 turns one off.
     GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
     POST /_sophon/clock      -> body {"advance": SECONDS} or {"set": SECONDS, "autoAdvance": SECONDS}:
                                 the batch clock (starts at 0; every GET of one batch advances it
@@ -190,6 +191,9 @@ def batch_operation(job):
     return operation
 
 
+DEFAULT_USAGE_TOTAL = 11  # the default answer's usageMetadata: 4 prompt + 7 candidates
+
+
 def admit(body_bytes, now=None):
     """Counts a generateContent call against the per-minute limits (sliding 60 s window).
     Returns None when admitted, else the seconds until the oldest call leaves the window.
@@ -199,7 +203,7 @@ def admit(body_bytes, now=None):
     window = STATE["window"]
     while window and now - window[0][0] >= 60:
         window.pop(0)
-    tokens = max(1, body_bytes // 4)
+    tokens = DEFAULT_USAGE_TOTAL
     rpm, tpm = limits.get("rpm") or 0, limits.get("tpm") or 0
     over = (rpm and len(window) >= rpm) or (tpm and window and sum(t for _, t in window) + tokens > tpm)
     if over:
@@ -846,7 +850,7 @@ def main():
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
     parser.add_argument("--rpm", type=int, default=0, help="generateContent requests per minute (0: no limit)")
-    parser.add_argument("--tpm", type=int, default=0, help="tokens (request bytes / 4) per minute (0: no limit)")
+    parser.add_argument("--tpm", type=int, default=0, help="tokens per minute, 11 per call (0: no limit)")
     parser.add_argument("--latency", type=float, default=0, help="seconds every generateContent answer waits")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (tests: the server dies with its parent)")
