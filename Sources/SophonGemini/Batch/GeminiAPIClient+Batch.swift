@@ -73,7 +73,11 @@ extension GeminiAPIClient {
     /// `GET batches/ID`.
     /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
     public func getBatch(_ name: String) async throws -> GeminiBatch {
-        GeminiBatch(operation: try await batchCall("GET", path: name, label: "batchGet"))
+        let endpoint = GeminiEndpoint(path: name)
+        let call = GeminiAPICall<GeminiBatchOperation>.unary(
+            label: "batchGet", method: "GET", namesModel: false, model: nil, endpoint: { _ in endpoint },
+            body: { _ in nil })
+        return GeminiBatch(try await perform(call, retryPolicy: nil).value)
     }
 
     /// One page of `GET batches`.
