@@ -51,6 +51,35 @@ Control endpoints (no key needed):
     POST /_sophon/files/add  -> body {File fields..., "data": base64}: a file as if generated
 
 Upload request bodies are logged by size ("bodyBytes"), not content.
+    POST /_sophon/rules      -> body {"rules": [{"match": TEXT, "reply": {...}, "times": N}],
+                                "reset": bool}: a request to generateContent whose body contains
+                                TEXT gets that reply (before the queue); "times" limits how often
+                                (default: always). For concurrent runs, where FIFO order is not.
+    POST /_sophon/limits     -> body {"rpm": N, "tpm": N, "latency": SECONDS}: generateContent
+                                answers 429 + QuotaFailure + RetryInfo (retryDelay = when the
+                                oldest call leaves the sliding 60 s window) past N requests or N
+                                tokens a minute (a call counts the default answer's usage total,
+                                11); every generateContent answer waits "latency" seconds
+                                first. null or 0 turns one off.
+    GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
+    POST /_sophon/clock      -> body {"advance": SECONDS} or {"set": SECONDS, "autoAdvance": SECONDS}:
+                                the batch clock (starts at 0; every GET of one batch advances it
+                                by autoAdvance, default 10)
+    POST /_sophon/batch-faults -> body merged into the batch faults (see Batch below)
+
+Batch (docs/running-many-prompts.md):
+    POST   /v1beta/models/{model}:batchGenerateContent   -> Operation (inline requests only)
+    GET    /v1beta/batches[?pageSize=&pageToken=]         -> {"operations": [...]}
+    GET    /v1beta/batches/{id}                           -> Operation
+    POST   /v1beta/batches/{id}:cancel                    -> {}
+    DELETE /v1beta/batches/{id}                           -> {}
+A job is PENDING for "pendingFor" seconds of the batch clock (default 10), RUNNING for
+"runningFor" (default 10), then SUCCEEDED with inline answers keyed by metadata.key. Faults
+(POST /_sophon/batch-faults): "createRateLimited": N (the next N creates answer 429 with
+RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the connection),
+"expire": true (EXPIRED after PENDING), "fail": true (FAILED), "itemErrors": [KEY...] (400 per
+item), "blocked": [KEY...] (promptFeedback SAFETY), "outOfOrder": true (answers reversed),
+"pendingFor"/"runningFor": SECONDS.
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -129,9 +158,101 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {}}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {},
+         "rules": [], "limits": {"rpm": 0, "tpm": 0, "latency": 0}, "window": [], "admitted": 0,
+         "rateLimited": 0, "batches": {}, "clock": 0.0, "autoAdvance": 10.0, "batchFaults": {}}
 FILES = {"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []}
 FILE_URI_ROOT = "https://generativelanguage.googleapis.com/v1beta/"
+
+
+def batch_state(job, faults):
+    """The state of a job at the batch clock. Call with STATE_LOCK held."""
+    if job.get("cancelled"):
+        return "CANCELLED"
+    age = STATE["clock"] - job["created"]
+    pending = float(faults.get("pendingFor", 10))
+    if age < pending:
+        return "PENDING"
+    if faults.get("expire"):
+        return "EXPIRED"
+    if faults.get("fail"):
+        return "FAILED"
+    if age < pending + float(faults.get("runningFor", 10)):
+        return "RUNNING"
+    return "SUCCEEDED"
+
+
+def batch_operation(job):
+    """The Operation resource of a job. Call with STATE_LOCK held."""
+    faults = job["faults"]
+    state = batch_state(job, faults)
+    count = len(job["requests"])
+    stats = {"requestCount": str(count)}
+    metadata = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+                "name": job["name"], "model": "models/" + job["model"], "displayName": job["displayName"],
+                "createTime": "2026-12-01T10:00:%02d.207650525Z" % (int(job["created"]) % 60),
+                "updateTime": "2026-12-01T10:00:00Z", "state": "BATCH_STATE_" + state}
+    operation = {"name": job["name"], "metadata": metadata}
+    if state in ("PENDING", "RUNNING"):
+        stats["pendingRequestCount"] = str(count)
+    if state == "SUCCEEDED":
+        items = []
+        failed = 0
+        for entry in job["requests"]:
+            key = entry.get("metadata", {}).get("key")
+            if key in faults.get("itemErrors", []):
+                failed += 1
+                items.append({"error": {"code": 400, "message": "Request contains an invalid argument.",
+                                        "status": "INVALID_ARGUMENT"}, "metadata": {"key": key}})
+            elif key in faults.get("blocked", []):
+                failed += 1
+                items.append({"response": {"promptFeedback": {"blockReason": "SAFETY"},
+                                           "usageMetadata": {"promptTokenCount": 4, "totalTokenCount": 4},
+                                           "modelVersion": job["model"]}, "metadata": {"key": key}})
+            else:
+                text = default_text({}, entry.get("request"))
+                items.append({"response": generate_body({"text": text}, job["model"]), "metadata": {"key": key}})
+        if faults.get("outOfOrder"):
+            items.reverse()
+        if count - failed:
+            stats["successfulRequestCount"] = str(count - failed)
+        if failed:
+            stats["failedRequestCount"] = str(failed)
+        output = {"inlinedResponses": {"inlinedResponses": items}}
+        metadata["output"] = output
+        operation["response"] = dict(output, **{
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput"})
+    if state == "FAILED":
+        operation["error"] = {"code": 13, "message": "The batch failed.", "status": "INTERNAL"}
+    if state in ("SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"):
+        operation["done"] = True
+        metadata["endTime"] = "2026-12-01T10:41:09Z"
+    metadata["batchStats"] = stats
+    return operation
+
+
+DEFAULT_USAGE_TOTAL = 11  # the default answer's usageMetadata: 4 prompt + 7 candidates
+
+
+def admit(body_bytes, now=None):
+    """Counts a generateContent call against the per-minute limits (sliding 60 s window).
+    Returns None when admitted, else the seconds until the oldest call leaves the window.
+    Call with STATE_LOCK held."""
+    now = time.monotonic() if now is None else now
+    limits = STATE["limits"]
+    window = STATE["window"]
+    while window and now - window[0][0] >= 60:
+        window.pop(0)
+    tokens = DEFAULT_USAGE_TOTAL
+    rpm, tpm = limits.get("rpm") or 0, limits.get("tpm") or 0
+    over = (rpm and len(window) >= rpm) or (tpm and window and sum(t for _, t in window) + tokens > tpm)
+    if over:
+        STATE["rateLimited"] += 1
+        return max(0.001, 60 - (now - window[0][0]))
+    if rpm or tpm:
+        window.append((now, tokens))
+    STATE["admitted"] += 1
+    return None
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -477,9 +598,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.list_models(query)
         if method == "GET" and rest.startswith("models/"):
             return self.get_model(rest[len("models/"):])
+        if method == "POST" and rest.startswith("models/") and rest.endswith(":batchGenerateContent"):
+            return self.batch_create(rest[len("models/"):].rsplit(":", 1)[0], body)
         if method == "POST" and rest.startswith("models/") and ":" in rest:
             model, action = rest[len("models/"):].rsplit(":", 1)
             return self.model_action(model, action, query, body)
+        if rest == "batches" or rest.startswith("batches/"):
+            return self.batch_route(method, rest, query)
         return self.send_json(404, rpc_error(404, "Not found: " + path))
 
     def control(self, method, path, body):
@@ -494,6 +619,47 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["modelPages"] = []
                 STATE["signatures"].clear()
                 FILES.update({"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []})
+                STATE["rules"].clear()
+                STATE["window"].clear()
+                STATE["limits"] = {"rpm": 0, "tpm": 0, "latency": 0}
+                STATE["admitted"] = STATE["rateLimited"] = 0
+                STATE["batches"].clear()
+                STATE["batchFaults"].clear()
+                STATE["clock"] = 0.0
+                STATE["autoAdvance"] = 10.0
+            return self.send_json(200, {"ok": True})
+        if method == "POST" and path in ("/_sophon/clock", "/_sophon/batch-faults"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/clock":
+                    STATE["clock"] += float(value.get("advance", 0))
+                    FILES["clock"] += float(value.get("advance", 0))
+                    if "set" in value:
+                        STATE["clock"] = float(value["set"])
+                    if "autoAdvance" in value:
+                        STATE["autoAdvance"] = float(value["autoAdvance"])
+                else:
+                    STATE["batchFaults"].update(value)
+                return self.send_json(200, {"ok": True, "clock": STATE["clock"]})
+        if method == "GET" and path == "/_sophon/stats":
+            with STATE_LOCK:
+                return self.send_json(200, {"admitted": STATE["admitted"], "rateLimited": STATE["rateLimited"]})
+        if method == "POST" and path in ("/_sophon/rules", "/_sophon/limits"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/rules":
+                    if value.get("reset"):
+                        STATE["rules"].clear()
+                    STATE["rules"].extend(value.get("rules", []))
+                else:
+                    STATE["limits"].update(value)
+                    STATE["window"].clear()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -522,6 +688,64 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(404, {"error": "unknown control path"})
 
     # ---- API ------------------------------------------------------------------------------
+
+    def batch_create(self, model, body):
+        try:
+            batch = json.loads(body or b"{}").get("batch") or {}
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload received."))
+        requests = ((batch.get("inputConfig") or {}).get("requests") or {}).get("requests")
+        if not batch.get("displayName") or not isinstance(requests, list):
+            return self.send_json(400, rpc_error(400, "* GenerateContentBatch.display_name: required; "
+                                                 "inputConfig.requests.requests: required"))
+        with STATE_LOCK:
+            faults = STATE["batchFaults"]
+            if faults.get("createRateLimited", 0) > 0:
+                faults["createRateLimited"] -= 1
+                limited = True
+            else:
+                limited = False
+                name = "batches/" + uuid.uuid4().hex[:36].ljust(36, "0")
+                STATE["batches"][name] = {"name": name, "model": model, "displayName": batch["displayName"],
+                                          "created": STATE["clock"], "requests": requests,
+                                          "faults": {k: v for k, v in faults.items()
+                                                     if k not in ("createRateLimited", "loseCreate")}}
+                operation = batch_operation(STATE["batches"][name])
+                lose = faults.get("loseCreate", 0) > 0
+                if lose:
+                    faults["loseCreate"] -= 1
+        if limited:
+            return self.reply_rate_limit({"retryDelay": "1s"}, model, False)
+        if lose:
+            return self.reply_reset({"text": "lost"}, model, False)
+        self.send_json(200, operation)
+
+    def batch_route(self, method, rest, query):
+        with STATE_LOCK:
+            if method == "GET" and rest == "batches":
+                jobs = list(STATE["batches"].values())
+                size = int((query.get("pageSize") or ["50"])[0]) or 50
+                start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
+                page = {"operations": [batch_operation(job) for job in jobs[start:start + size]]}
+                if start + size < len(jobs):
+                    page["nextPageToken"] = "page-%d" % (start + size)
+                return self.send_json(200, page)
+            name, _, verb = rest.partition(":")
+            job = STATE["batches"].get(name)
+            if job is None:
+                return self.send_json(404, rpc_error(404, "Batch %s not found." % name))
+            if method == "GET" and not verb:
+                operation = batch_operation(job)
+                STATE["clock"] += STATE["autoAdvance"]
+                return self.send_json(200, operation)
+            if method == "POST" and verb == "cancel":
+                if batch_state(job, job["faults"]) in ("PENDING", "RUNNING"):
+                    job["cancelled"] = True
+                return self.send_json(200, {})
+            if method == "DELETE" and not verb:
+                del STATE["batches"][name]
+                return self.send_json(200, {})
+        return self.send_json(404, rpc_error(404, "Not found: " + rest))
 
     def list_models(self, query):
         with STATE_LOCK:
@@ -556,7 +780,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(404, rpc_error(404, "models/%s is not found for API version v1beta" % model_id))
 
     def model_action(self, model, action, query, body):
-        if action in ("generateContent", "streamGenerateContent"):
+        generating = action in ("generateContent", "streamGenerateContent")
+        if generating:
             try:
                 problem = history_problem(json.loads(body or b"{}"))
             except (ValueError, AttributeError, TypeError):
@@ -564,7 +789,23 @@ class Handler(BaseHTTPRequestHandler):
             if problem:
                 return self.send_json(400, rpc_error(400, problem))
         with STATE_LOCK:
-            reply = STATE["queue"].pop(0) if STATE["queue"] else None
+            wait = admit(len(body or b"")) if generating else None
+            latency = STATE["limits"].get("latency") or 0
+        if generating and latency:
+            time.sleep(latency)
+        if wait is not None:
+            return self.reply_rate_limit({"retryDelay": "%.3fs" % wait}, model, action == "streamGenerateContent")
+        with STATE_LOCK:
+            reply = None
+            text = (body or b"").decode("utf-8", "replace")
+            for rule in STATE["rules"] if generating else []:
+                if rule.get("match", "") in text and rule.get("times", 1) != 0:
+                    if "times" in rule:
+                        rule["times"] -= 1
+                    reply = rule.get("reply", {})
+                    break
+            if reply is None:
+                reply = STATE["queue"].pop(0) if STATE["queue"] else None
         stream = action == "streamGenerateContent"
         if reply is None:
             if action == "countTokens":
@@ -992,6 +1233,9 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
+    parser.add_argument("--rpm", type=int, default=0, help="generateContent requests per minute (0: no limit)")
+    parser.add_argument("--tpm", type=int, default=0, help="tokens per minute, 11 per call (0: no limit)")
+    parser.add_argument("--latency", type=float, default=0, help="seconds every generateContent answer waits")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (tests: the server dies with its parent)")
     args = parser.parse_args()
@@ -1005,6 +1249,7 @@ def main():
             os._exit(0)
         threading.Thread(target=watch_stdin, daemon=True).start()
     STATE["key"] = args.key
+    STATE["limits"] = {"rpm": args.rpm, "tpm": args.tpm, "latency": args.latency}
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as handle:
             STATE["queue"].extend(json.load(handle).get("replies", []))

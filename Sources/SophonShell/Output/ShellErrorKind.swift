@@ -62,6 +62,12 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case uploadFailed
     case notDownloadable
 
+    // Bulk runs (`run`, `batch`).
+    case invalidInput
+    case runFailed
+    case batchNotFound
+    case batchFailed
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

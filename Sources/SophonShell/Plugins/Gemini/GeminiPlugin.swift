@@ -160,6 +160,19 @@ final class GeminiPlugin: ShellPlugin {
                 summary: "the model catalog; --live: what the key can reach",
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
             PluginCommand(
+                name: "run", usage: "run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
+                summary:
+                    "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
+                completion: .files,
+                run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "batch",
+                usage:
+                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
+                    + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
+                summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
+                run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",
                 run: needingServices { try KeyCommands.run($0, context: $1, services: $2) }),
