@@ -116,11 +116,13 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
-        let request = GenerateContentRequest(
+        var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
+            safetySettings: GeminiCall.safetySettings(settings),
             generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
+        try GeminiCall.fitGeneration(&request, model: model, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
@@ -152,9 +154,7 @@ enum AskCommands {
                     client: client, context: context, services: services)
             }
             let result = try await client.generateText(
-                label: "ask", contents: request.contents, model: model,
-                systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
-                retryPolicy: policy)
+                label: "ask", request: request, model: model, retryPolicy: policy)
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
