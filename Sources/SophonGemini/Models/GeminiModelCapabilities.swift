@@ -8,6 +8,10 @@
 /// accept a budget), and the level-to-budget mapping of Google's OpenAI-compatibility guide
 /// (`low` 1024, `medium` 8192, `high` the model's maximum, `minimal` the model's minimum).
 /// The later presets of this catalog (docs/library.md) are taken to behave as Gemini 3 Flash.
+/// Generation settings (docs/commands.md, "What a model cannot take"): Gemini 2.5 models answer
+/// `presencePenalty`/`frequencyPenalty` with a 400 "Penalty is not enabled for models/..." and
+/// make text only (images and audio come from their `-image`/`-tts` variants); the other
+/// presets take every generation setting.
 /// A custom model has no entry: its settings are sent as given.
 public struct GeminiModelCapabilities: Sendable, Hashable {
     /// How a model's thinking is controlled.
@@ -22,20 +26,34 @@ public struct GeminiModelCapabilities: Sendable, Hashable {
     /// How the model's thinking is controlled; `nil` when unknown (sent as given).
     public var thinking: Thinking?
 
-    /// Creates a capability entry.
-    public init(thinking: Thinking?) {
+    /// Whether `presencePenalty` and `frequencyPenalty` may be sent.
+    public var takesPenalties: Bool
+    /// The `responseModalities` the model can answer in (upper case, `TEXT`), or `nil` when
+    /// any may be asked for.
+    public var responseModalities: Set<String>?
+
+    /// Creates a capability entry; by default penalties are taken and every modality asked for.
+    public init(thinking: Thinking?, takesPenalties: Bool = true, responseModalities: Set<String>? = nil) {
         self.thinking = thinking
+        self.takesPenalties = takesPenalties
+        self.responseModalities = responseModalities
     }
 
     /// The entry for `model`: known for every preset, empty (`thinking == nil`) for a custom one.
     public static func of(_ model: GeminiModel) -> GeminiModelCapabilities {
         switch model {
         case .gemini25Pro:
-            GeminiModelCapabilities(thinking: .budget(range: 128...32768, canTurnOff: false))
+            GeminiModelCapabilities(
+                thinking: .budget(range: 128...32768, canTurnOff: false), takesPenalties: false,
+                responseModalities: ["TEXT"])
         case .gemini25Flash:
-            GeminiModelCapabilities(thinking: .budget(range: 1...24576, canTurnOff: true))
+            GeminiModelCapabilities(
+                thinking: .budget(range: 1...24576, canTurnOff: true), takesPenalties: false,
+                responseModalities: ["TEXT"])
         case .gemini25FlashLite:
-            GeminiModelCapabilities(thinking: .budget(range: 512...24576, canTurnOff: true))
+            GeminiModelCapabilities(
+                thinking: .budget(range: 512...24576, canTurnOff: true), takesPenalties: false,
+                responseModalities: ["TEXT"])
         case .gemini31Pro:
             GeminiModelCapabilities(thinking: .levels(["LOW", "MEDIUM", "HIGH"]))
         case .gemini3Flash, .gemini31FlashLite, .gemini35FlashLite, .gemini35Flash, .gemini36Flash,

@@ -140,10 +140,12 @@ enum AskCommands {
         }
         var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
-            tools: tools, toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+            tools: tools, toolConfig: toolConfig, safetySettings: GeminiCall.safetySettings(settings),
+            generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
         try GeminiCall.fitThinking(&request, model: model, context: context)
+        try GeminiCall.fitGeneration(&request, model: model, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
@@ -183,9 +185,7 @@ enum AskCommands {
                     services: services, callsGo: (isChat: isChat, model: options.model))
             }
             let result = try await client.generateText(
-                label: "ask", contents: request.contents, model: model,
-                systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
-                retryPolicy: policy)
+                label: "ask", request: request, model: model, retryPolicy: policy)
             let saved = try ReplyMedia.save(
                 result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
             let envelope =

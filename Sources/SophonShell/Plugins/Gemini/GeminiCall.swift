@@ -77,7 +77,8 @@ enum GeminiCall {
         }
     }
 
-    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`);
+    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`, and
+    /// `top-p` ... `media-resolution`);
     /// `nil` when none is set, so the request carries no empty `generationConfig`.
     static func generationConfig(_ settings: ShellSettings) -> GenerationConfig? {
         var config = GenerationConfig(maxOutputTokens: settings.maxTokens, temperature: settings.temperature)
@@ -86,7 +87,7 @@ enum GeminiCall {
         case .budget(let budget): config.thinkingConfig = ThinkingConfig(thinkingBudget: budget)
         case .level(let level): config.thinkingConfig = ThinkingConfig(thinkingLevel: level)
         }
-        config.responseModalities = settings.responseModalities
+        addGenerationSettings(settings.generation, to: &config)
         return config == GenerationConfig() ? nil : config
     }
 

@@ -38,12 +38,12 @@ import Testing
     @Test func responseModalitiesAndMediaDirSettings() throws {
         var settings = ShellSettings()
         try settings.set("response-modalities", to: "text,Image,text")
-        #expect(settings.responseModalities == ["TEXT", "IMAGE"])
+        #expect(settings.generation.responseModalities == ["TEXT", "IMAGE"])
         #expect(try settings.value(of: "response-modalities") == "text,image")
         #expect(throws: CommandFailure.self) { try settings.set("response-modalities", to: "video") }
-        #expect(settings.responseModalities == ["TEXT", "IMAGE"])
+        #expect(settings.generation.responseModalities == ["TEXT", "IMAGE"])
         try settings.set("response-modalities", to: "default")
-        #expect(settings.responseModalities == nil)
+        #expect(settings.generation.responseModalities == nil)
         try settings.set("media-dir", to: "out/media")
         #expect(try settings.value(of: "media-dir") == "out/media")
     }
