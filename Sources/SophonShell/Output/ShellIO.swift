@@ -38,7 +38,15 @@ package struct ShellIO: Sendable {
     )
 
     /// Writes `line` and a newline to stdout.
-    func printLine(_ line: String) { stdout.write(line + "\n") }
+    func printLine(_ line: String) {
+        // A long line (a large JSON value) is not copied to add its newline.
+        if line.utf8.count >= 1 << 16 {
+            stdout.write(line)
+            stdout.write("\n")
+        } else {
+            stdout.write(line + "\n")
+        }
+    }
 
     /// Writes `line` and a newline to stderr.
     func printError(_ line: String) { stderr.write(line + "\n") }

@@ -104,6 +104,10 @@ enum ExtractCommand {
                 kind: .schemaMismatch,
                 message: "extract: no value matches the schema (\(count) violation\(count == 1 ? "" : "s"))")
         }
+        if selection.coercions.isEmpty {
+            // The candidate matched as it was found: print it from the engine's text.
+            return .lazyValue(LazyJSONValue(compactText: found[selection.index].text))
+        }
         return .value(selection.value)
     }
 
