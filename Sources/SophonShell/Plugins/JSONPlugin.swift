@@ -119,7 +119,8 @@ enum ExtractCommand {
                 throw context.usageFailure("extract")
             }
             if let descriptor = context.io.inputDescriptor,
-                let read = TextInputReader.read(descriptor: descriptor, limit: maximumInputBytes)
+                let read = TextInputReader.read(
+                    descriptor: descriptor, limit: maximumInputBytes, dropsByteOrderMark: true)
             {
                 return try accept(read, from: "stdin", context: context)
             }
@@ -127,7 +128,8 @@ enum ExtractCommand {
         }
         if joined.hasPrefix("@"), joined.count > 1 {
             let path = context.resolve(String(joined.dropFirst()))
-            if let read = TextInputReader.read(path: path, limit: maximumInputBytes) {
+            if let read = TextInputReader.read(path: path, limit: maximumInputBytes, dropsByteOrderMark: true)
+            {
                 return try accept(read, from: path, context: context)
             }
             return try decode(try readFile(path, command: "extract"), from: path, context: context)

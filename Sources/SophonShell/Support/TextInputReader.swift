@@ -22,7 +22,9 @@ enum TextInputReader {
 
     /// Reads from `descriptor`'s current offset to the end of a regular file of at most `limit`
     /// bytes from there; `nil` (offset restored) for anything else.
-    static func read(descriptor: Int32, limit: Int) -> Text? {
+    /// - Parameter dropsByteOrderMark: a leading UTF-8 byte order mark of well-formed text is
+    ///   left out, as Foundation's `String(data:encoding: .utf8)` leaves it out.
+    static func read(descriptor: Int32, limit: Int, dropsByteOrderMark: Bool = false) -> Text? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let start = lseek(descriptor, 0, SEEK_CUR)
@@ -55,6 +57,12 @@ enum TextInputReader {
                 return 0
             }
             isValid = UTF8Validator.isValid(bytes)
+            if dropsByteOrderMark, isValid, filled >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF
+            {
+                let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+                base.copyMemory(from: base + 3, byteCount: filled - 3)
+                return filled - 3
+            }
             return filled
         }
         if failed {
@@ -66,10 +74,10 @@ enum TextInputReader {
 
     /// Reads the regular file at `path` (see ``read(descriptor:limit:)``); `nil` when it cannot
     /// be opened or is not a regular file of at most `limit` bytes.
-    static func read(path: String, limit: Int) -> Text? {
+    static func read(path: String, limit: Int, dropsByteOrderMark: Bool = false) -> Text? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return read(descriptor: descriptor, limit: limit)
+        return read(descriptor: descriptor, limit: limit, dropsByteOrderMark: dropsByteOrderMark)
     }
 }

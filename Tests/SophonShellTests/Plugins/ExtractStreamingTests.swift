@@ -39,6 +39,7 @@ import Testing
         Array("{\"bad\": \"".utf8) + [0xFF, 0xC3] + Array("\"}".utf8),
         Array("{\"a\": 1}".utf8) + [0] + Array(" tail".utf8),
         Array("\u{FEFF}{\"bom\": 1}".utf8),
+        Array("\u{FEFF}\u{FEFF}{'a': 1}".utf8),
         Array("no json".utf8),
     ]
 
