@@ -110,7 +110,7 @@ def markdown(raw, runs):
     def row(label, tool, name):
         median, low, high, rss, size = rows[name]
         return (f"| {label} | {tool} | {median * 1000:.0f} ({low * 1000:.0f}–{high * 1000:.0f}) | "
-                f"{size / 1e6 / median:.0f} | {rss / 1e6:.1f} | {rss / size:.2f}x |")
+                f"{size / 1e6 / median:.{0 if size / 1e6 / median >= 10 else 3}f} | {rss / 1e6:.1f} | {rss / size:.2f}x |")
 
     valid = rows["sophon-valid"]
     startup_rss = rows["startup"][3]
