@@ -205,6 +205,7 @@ final class ShellRuntime: CommandHost {
         switch result {
         case .reply(let reply): session.withState { $0.last = reply.value }
         case .value(let value): session.withState { $0.last = value }
+        case .lazyValue(let value): session.withState { $0.lastStorage = value }
         case .none, .text, .exit: break
         }
         ResultPrinter(io: io, format: format).print(result, for: text)
