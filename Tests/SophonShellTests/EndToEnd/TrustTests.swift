@@ -332,7 +332,7 @@ import Testing
     func aStopWithoutContentNamesTheReasonAndTheFinishMessage(stream: String) throws {
         let shell = try GeminiShell()
         try shell.server.script([
-            #"{"kind": "generate", "emptyContent": true, "finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": "Malformed function call: f"}"#
+            #"{"kind": "generate", "emptyContent": true, "finishReason": "LANGUAGE", "finishMessage": "Unsupported language."}"#
         ])
         let outcome = try shell.run(["-c", "set stream \(stream)", "-c", "ask hi"])
         #expect(
@@ -340,7 +340,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr:
-                        "-c:2:1: error: The model stopped without an answer (finish reason MALFORMED_FUNCTION_CALL). Malformed function call: f\n",
+                        "-c:2:1: error: The model stopped without an answer (finish reason LANGUAGE). Unsupported language.\n",
                     status: 1))
     }
 }
