@@ -8,14 +8,6 @@ struct CompletionScript: Sendable {
         case bash, zsh, fish
     }
 
-    /// The command-line flags completed before the command word.
-    static let flags = [
-        "--bail", "--echo", "--json", "--model", "--replay", "--record", "--no-rc", "--no-history",
-        "--verbose", "--version", "--help", "--completions", "-c", "-i", "-X",
-    ]
-    /// The flags that take a value (skipped with it when finding the command word).
-    static let valueFlags = ["--model", "--replay", "--record", "-c", "--completions"]
-
     /// The table the scripts are generated from.
     var outline: CommandOutline
 
@@ -48,7 +40,7 @@ struct CompletionScript: Sendable {
                 local i=1 cmd="" start=0
                 while [ "$i" -lt "$COMP_CWORD" ]; do
                     case "${COMP_WORDS[i]}" in
-                        \(Self.valueFlags.joined(separator: "|"))) i=$((i + 2)) ;;
+                        \(outline.valueFlags.joined(separator: "|"))) i=$((i + 2)) ;;
                         -*) i=$((i + 1)) ;;
                         *) cmd="${COMP_WORDS[i]}"; start=$i; break ;;
                     esac
@@ -65,7 +57,7 @@ struct CompletionScript: Sendable {
                 fi
                 if [ -z "$cmd" ]; then
                     if [[ "$cur" == -* ]]; then
-                        COMPREPLY=($(compgen -W \(Self.quoted(Self.flags)) -- "$cur"))
+                        COMPREPLY=($(compgen -W \(Self.quoted(outline.flags)) -- "$cur"))
                     else
                         COMPREPLY=($(compgen -W \(Self.quoted(outline.commands.map(\.name))) -- "$cur") $(compgen -f -- "$cur"))
                     fi
@@ -113,7 +105,7 @@ struct CompletionScript: Sendable {
                 local i=2 cmd="" start=0
                 while (( i < CURRENT )); do
                     case "$words[i]" in
-                        \(Self.valueFlags.joined(separator: "|"))) (( i += 2 )) ;;
+                        \(outline.valueFlags.joined(separator: "|"))) (( i += 2 )) ;;
                         -*) (( i += 1 )) ;;
                         *) cmd="$words[i]"; start=$i; break ;;
                     esac
@@ -129,7 +121,7 @@ struct CompletionScript: Sendable {
                 fi
                 if [[ -z "$cmd" ]]; then
                     if [[ "$PREFIX" == -* ]]; then
-                        compadd -- \(Self.flags.joined(separator: " "))
+                        compadd -- \(outline.flags.joined(separator: " "))
                     else
                         _describe command commands; _files
                     fi
@@ -166,7 +158,7 @@ struct CompletionScript: Sendable {
                 set -l i 2
                 while test $i -le (count $tokens)
                     switch $tokens[$i]
-                        case \(Self.valueFlags.joined(separator: " "))
+                        case \(outline.valueFlags.joined(separator: " "))
                             set i (math $i + 2)
                         case '-*'
                             set i (math $i + 1)
@@ -193,7 +185,7 @@ struct CompletionScript: Sendable {
             complete -c sophon -l completions -x -a 'bash zsh fish'
 
             """
-        for flag in Self.flags where flag.hasPrefix("--") && !Self.valueFlags.contains(flag) {
+        for flag in outline.flags where flag.hasPrefix("--") && !outline.valueFlags.contains(flag) {
             text += "complete -c sophon -l \(flag.dropFirst(2))\n"
         }
         for command in outline.commands {
