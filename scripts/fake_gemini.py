@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """A fake Gemini API server (v1beta) for tests and demos. Python standard library only.
 
-It speaks the wire format described in docs/gemini-wire-format.md, as Google's server does:
+It speaks the Gemini API's v1beta wire format (https://ai.google.dev/api) as Google's server does:
 pretty-printed JSON bodies (2-space indent), SSE framed as `data: <json>\\r\\n\\r\\n` with chunked
 transfer encoding, zero token counts omitted from usageMetadata, missing `index` in stream chunks,
 google.rpc error bodies with typed details.
 
 Usage
     python3 scripts/fake_gemini.py [--key KEY] [--scenario FILE] [--port 0] [--host 127.0.0.1]
+    python3 scripts/fake_gemini.py --help
+
+Try the shell without a key (README.md, "Try it without a key"):
+
+    python3 scripts/fake_gemini.py --port 8765 &
+    SOPHON_GEMINI_BASE_URL=http://127.0.0.1:8765 GEMINI_API_KEY=test-key sophon -c 'ask hi'
 
 The first line on stdout is the port it listens on (port 0 picks a free one); then it serves
 until killed. Endpoints:
@@ -1228,10 +1234,13 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Fake Gemini API server for tests.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--key", default="test-key", help="the API key requests must carry")
+    parser = argparse.ArgumentParser(
+        description="A fake Gemini API server (v1beta) for tests and demos.",
+        epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the port (default 0: a free one); printed as the first line on stdout")
+    parser.add_argument("--key", default="test-key", help="the API key requests must carry (default test-key)")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
     parser.add_argument("--rpm", type=int, default=0, help="generateContent requests per minute (0: no limit)")
     parser.add_argument("--tpm", type=int, default=0, help="tokens per minute, 11 per call (0: no limit)")

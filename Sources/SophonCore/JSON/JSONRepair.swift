@@ -7,7 +7,7 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
     /// What kind of repair was made. Raw values are lowerCamelCase and stable (they appear in
     /// `--json` output); new kinds are added as the tolerant parser grows.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The value came from a fenced Markdown code block (```` ``` ```` or `~~~`); the fence
+        /// The value came from a fenced Markdown code block (three backticks or `~~~`); the fence
         /// and the text outside it were ignored.
         case strippedFence
         /// Text that is not JSON (prose) before or after the value was ignored.

@@ -1,10 +1,10 @@
 /// Finds the JSON values in raw model text and repairs what models commonly break.
 ///
 /// The text is read as UTF-8 bytes in linear time:
-/// 1. Fenced Markdown blocks (```` ```json ````, ```` ``` ````, `~~~`, any JSON-like language
-///    tag) are searched first, each on its own; values from several blocks are all returned,
+/// 1. Fenced Markdown blocks (opened by three backticks or `~~~`, with `json`, no tag or any JSON-like
+///    language tag) are searched first, each on its own; values from several blocks are all returned,
 ///    in order, never merged. When no block yields a value, the text outside code blocks in
-///    other languages (```` ```python ````) is searched, then, as a last resort, everything.
+///    other languages (a `python` block) is searched, then, as a last resort, everything.
 /// 2. Within a block (or the text), every `{` or `[` outside a found value starts a candidate,
 ///    parsed with strings and escapes honoured (brackets and quotes inside strings do not
 ///    count). A candidate that does not parse even with repairs (`[Thinking]`,

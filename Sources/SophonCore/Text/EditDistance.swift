@@ -6,7 +6,10 @@ public enum EditDistance {
     /// neighbouring characters turning `a` into `b`, by Unicode character (grapheme cluster):
     /// `between("kitten", "sitting") == 3`, `between("ehco", "echo") == 1`. A substring is
     /// edited at most once (optimal string alignment).
-    /// - Parameter ignoringCase: compare the lowercased strings.
+    /// - Parameters:
+    ///   - a: the first string.
+    ///   - b: the second string.
+    ///   - ignoringCase: compare the lowercased strings.
     public static func between(_ a: String, _ b: String, ignoringCase: Bool = false) -> Int {
         let left = Array(ignoringCase ? a.lowercased() : a)
         let right = Array(ignoringCase ? b.lowercased() : b)

@@ -10,8 +10,11 @@ public enum TextExcerpt {
 
     /// `text` with each run of separator characters replaced by one space (runs at either end
     /// dropped), then cut as ``prefix(_:limit:)``.
-    /// - Parameter isSeparator: which characters separate words; whitespace (line breaks
-    ///   included) by default.
+    /// - Parameters:
+    ///   - text: the text to collapse.
+    ///   - limit: the most characters (grapheme clusters) kept before `…`.
+    ///   - isSeparator: which characters separate words; whitespace (line breaks included) by
+    ///     default.
     public static func collapsed(
         _ text: String, limit: Int, separatedBy isSeparator: (Character) -> Bool = \.isWhitespace
     ) -> String {

@@ -2,7 +2,7 @@ import SophonCore
 
 extension GeminiAPIClient {
     /// Sends a structured request and returns the answer as a JSON value chosen and coerced by
-    /// `schema`: the reply text goes through ``LLMJSONExtractor`` (fences, prose, truncation
+    /// `schema`: the reply text goes through `LLMJSONExtractor` (SophonCore) (fences, prose, truncation
     /// repaired), then ``GeminiSchema/selectCandidate(from:coercing:)`` picks the first value
     /// that validates (after the usual coercions, listed in ``GeminiResult/coercions``).
     ///

@@ -229,6 +229,7 @@ public final class GeminiAPIClient: Sendable {
     /// - Parameters:
     ///   - pageSize: models per page (server default 50, max 1000); `nil` leaves it to the server.
     ///   - pageToken: the previous page's `nextPageToken`.
+    ///   - retryPolicy: overrides the configured policy for this call.
     /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
     public func listModels(
         pageSize: Int? = nil, pageToken: String? = nil, retryPolicy: GeminiRetryPolicy? = nil

@@ -1,4 +1,4 @@
-/// What one attempt of a call should send: the builder of ``GeminiAPIClient/send(_:label:model:retryPolicy:buildRequest:)``
+/// What one attempt of a call should send: the builder of ``GeminiAPIClient/send(_:label:model:retryPolicy:allowPartial:buildRequest:)``
 /// gets one per attempt.
 public struct GeminiRequestVariant: Sendable, Hashable {
     /// The model ID to call (without `models/`).

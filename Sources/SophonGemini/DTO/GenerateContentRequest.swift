@@ -4,7 +4,7 @@ import SophonCore
 /// The body of `models/{model}:generateContent` and `:streamGenerateContent`.
 ///
 /// Encodes with camelCase keys in declaration order, `nil` fields omitted; encode it with
-/// ``OrderedJSONEncoder`` for byte-stable output. `model` is only for the
+/// `OrderedJSONEncoder` for byte-stable output. `model` is only for the
 /// `countTokens` form (`{"generateContentRequest": {"model": ..., ...}}`).
 public struct GenerateContentRequest: Codable, Sendable, Hashable {
     /// `models/{id}`; set only inside a countTokens request.

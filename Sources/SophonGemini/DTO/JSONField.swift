@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Stores an optional free-form ``JSONValue`` inside a Codable DTO (tool declarations,
+/// Stores an optional free-form `JSONValue` (SophonCore) inside a Codable DTO (tool declarations,
 /// function-call arguments, grounding metadata): omitted when `nil`, decoded as is.
 @propertyWrapper
 public struct JSONField: Codable, Sendable, Hashable {
@@ -16,7 +16,7 @@ public struct JSONField: Codable, Sendable, Hashable {
     }
 
     /// Encodes the value; `nil` is skipped by the container extension below. The value goes
-    /// through a single-value container, so ``OrderedJSONEncoder`` takes it as is (number
+    /// through a single-value container, so `OrderedJSONEncoder` takes it as is (number
     /// literals kept).
     public func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()

@@ -31,7 +31,9 @@ public enum GeminiMedia {
     }
 
     /// An inline-data part holding the file at `url`.
-    /// - Parameter limit: the most bytes accepted; checked from the file size before reading.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - limit: the most bytes accepted; checked from the file size before reading.
     /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)``,
     ///   ``GeminiError/mediaUnreadable(path:reason:)`` (missing, unreadable, unknown type).
     public static func inlinePart(contentsOf url: URL, limit: Int = 20 * 1024 * 1024) throws -> Part {

@@ -16,7 +16,7 @@ extension GeminiSchema: Codable {
     ///
     /// A `Decoder` does not report the order of object keys, so properties are read sorted by
     /// name; `propertyOrdering`, when present, still sets the output order. To keep a file's
-    /// order, parse the text to a ``JSONValue`` and use ``init(jsonValue:strict:path:)``.
+    /// order, parse the text to a `JSONValue` and use ``init(jsonValue:strict:path:)``.
     /// - Throws: `DecodingError.dataCorrupted` with the ``GeminiSchemaError`` description when
     ///   a field has the wrong kind of value.
     public init(from decoder: any Decoder) throws {

@@ -14,12 +14,12 @@ extension GeminiSchema {
     ///
     /// - `NUMBER`/`INTEGER` from a string: `"7"`, `"7.0"`, `"$1,299.99"`, `"1,024"`, `"85%"`
     ///   (85); an `INTEGER` given a fraction is truncated toward zero (`7.9` -> 7);
-    /// - `BOOLEAN` from the words of SophonCore's ``LenientReading`` (`"true"`/`"false"`,
+    /// - `BOOLEAN` from the words of SophonCore's `LenientReading` (`"true"`/`"false"`,
     ///   `"yes"`/`"no"`, `"y"`/`"n"`, `"1"`/`"0"`, any case, spaces around) and the numbers 1
     ///   and 0;
     /// - `STRING` from a number or boolean (its JSON text), and an enum value matched without
     ///   regard to case becomes the schema's spelling;
-    /// - null words (``LenientReading/nullWords``: `"null"`, `"none"`, `"N/A"`, `""`, `"nil"`,
+    /// - null words (`LenientReading.nullWords`: `"null"`, `"none"`, `"N/A"`, `""`, `"nil"`,
     ///   `"na"`, `"-"`, `"undefined"`, any case), also where a string is expected (as the lenient
     ///   decoder reads them for a `String?`) unless the schema's enum has that word: `null` when
     ///   the schema is nullable, else the member is removed when it is not required (a required
@@ -28,7 +28,7 @@ extension GeminiSchema {
     ///   `NUMBER` can hold (`1e999`, also as a string) or, for `INTEGER`, one outside the 64-bit
     ///   range (docs/library.md: null words, out-of-range and non-finite numbers read as nil);
     /// - `ARRAY` from a single value (`"a"` -> `["a"]`), and a comma-separated string for an
-    ///   array of strings (`"a, b"` -> `["a","b"]`, ``LenientReading/listItems(_:)``).
+    ///   array of strings (`"a, b"` -> `["a","b"]`, `LenientReading.listItems(_:)`).
     ///
     /// Values that already fit are left alone, and nothing is invented: a value that cannot be
     /// coerced stays as it was (``validate(_:)`` then reports it).

@@ -22,7 +22,7 @@ extension GeminiSchema {
     /// - Parameters:
     ///   - description: guidance for the model.
     ///   - format: `date-time` or `enum` (the formats the API documents for strings).
-    ///   - enum: the allowed values.
+    ///   - values: the allowed values (`enum`).
     ///   - nullable: whether `null` is allowed.
     public static func string(
         description: String? = nil, format: String? = nil, enum values: [String]? = nil,

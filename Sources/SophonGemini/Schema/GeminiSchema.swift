@@ -4,11 +4,11 @@ import SophonCore
 /// field the API accepts (source: the Gemini API
 /// reference, `Schema`).
 ///
-/// Build one with the factories (``object(properties:required:description:)``,
-/// ``string(description:format:enum:)``, ...), the type syntax
+/// Build one with the factories (``object(properties:required:description:nullable:)``,
+/// ``string(description:format:enum:nullable:)``, ...), the type syntax
 /// (``GeminiSchema/parseTypeSyntax(_:)``), `llm`'s concise syntax
 /// (``GeminiSchema/parseConciseSyntax(_:)``), a Gemini Schema JSON value
-/// (``init(jsonValue:)``) or a JSON Schema (``JSONSchemaConverter``).
+/// (``init(jsonValue:strict:path:)``) or a JSON Schema (``JSONSchemaConverter``).
 ///
 /// Output is byte-stable: ``jsonValue`` writes the keys of each schema object in one fixed order
 /// (``encodingKeyOrder``) and properties in `propertyOrdering` order when given, else in stored

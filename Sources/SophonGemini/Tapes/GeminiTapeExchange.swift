@@ -29,7 +29,7 @@ public struct GeminiTapeRequest: Sendable, Hashable {
     /// The URL path and query below the base URL's own prefix:
     /// `/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`.
     public var path: String
-    /// The body as a JSON value; ``JSONValue/null`` when there is none, a string when the body
+    /// The body as a JSON value; `JSONValue.null` when there is none, a string when the body
     /// was not JSON.
     public var body: JSONValue
 

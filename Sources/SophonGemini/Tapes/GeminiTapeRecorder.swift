@@ -13,7 +13,7 @@ import SophonCore
 ///   `O_APPEND`: a killed run leaves a readable prefix.
 /// - The key never reaches the file: request headers are not recorded, only `content-type`
 ///   and `retry-after` of the response headers are, and every string of a line is masked
-///   (``SecretMask/redact(_:secrets:)``) for the configured secrets and the `x-goog-api-key`
+///   (`SecretMask.redact(_:secrets:)` of SophonCore) for the configured secrets and the `x-goog-api-key`
 ///   the request carried, before the line is written (the server echoes an invalid key in its
 ///   error body).
 ///

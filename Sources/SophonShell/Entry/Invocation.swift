@@ -12,6 +12,13 @@ struct Invocation: Sendable, Equatable {
         case version
         /// `--help`.
         case help
+        /// `--completions bash|zsh|fish`: print the completion script for that shell.
+        case completions(CompletionScript.Shell)
+        /// `--man`: print the man page `sophon.1` in roff (hidden; scripts/gen-docs).
+        case manPage
+        /// `--commands-markdown`: print the command table of docs/commands.md (hidden;
+        /// scripts/gen-docs).
+        case commandsMarkdown
     }
 
     /// A script named on the command line.
@@ -72,6 +79,15 @@ extension Invocation {
             switch argument {
             case "--version": return Invocation(action: .version)
             case "--help", "-h": return Invocation(action: .help)
+            case "--man": return Invocation(action: .manPage)
+            case "--commands-markdown": return Invocation(action: .commandsMarkdown)
+            case "--completions":
+                let name = try value(for: argument)
+                guard let shell = CompletionScript.Shell(rawValue: name) else {
+                    throw UsageError(
+                        message: "option '--completions' expects bash, zsh or fish, got '\(name)'")
+                }
+                return Invocation(action: .completions(shell))
             case "--bail": invocation.bail = true
             case "--echo": invocation.echo = true
             case "--json": invocation.json = true

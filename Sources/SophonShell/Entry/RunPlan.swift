@@ -36,7 +36,7 @@ struct RunPlan {
     /// The plan for `invocation`, with its script files read.
     init(_ invocation: Invocation) throws(LoadError) {
         switch invocation.action {
-        case .version, .help:
+        case .version, .help, .completions, .manPage, .commandsMarkdown:
             // Answered before any plan is made; nothing to run.
             (input, mode, exitOnInterrupt) = (.sources([], thenInteractive: false), .script, .never)
         case .oneCommand(let name, let arguments):

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (docs/commands.md).
 package enum SophonMain {
@@ -24,6 +25,15 @@ package enum SophonMain {
             return ShellExitStatus.success
         case .help:
             io.stdout.write(HelpText.usage(registry))
+            return ShellExitStatus.success
+        case .completions(let shell):
+            io.stdout.write(CompletionScript(outline: CommandOutline(registry)).text(for: shell))
+            return ShellExitStatus.success
+        case .manPage:
+            io.stdout.write(ManPage.text(registry))
+            return ShellExitStatus.success
+        case .commandsMarkdown:
+            io.stdout.write(ManPage.commandsMarkdown(registry))
             return ShellExitStatus.success
         default:
             break
@@ -108,6 +118,8 @@ package enum SophonMain {
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
+        // Gemini error text follows the environment as in the library; `set language` wins.
+        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         registry.configure(&settings)
         let session = ShellSession(settings: settings)
         if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }

@@ -26,10 +26,33 @@ enum HelpText {
           --allow-tools     run tools served by plugins and MCP servers without asking
           --version         print the version
           --help            print this help
+          --completions SH  print the completion script for bash, zsh or fish
 
 
-        """ + commandList(registry)
+        """ + environmentAndFiles + "\n" + commandList(registry)
+            + "\nMore: 'help COMMAND' in the shell, and 'man sophon' (docs/sophon.1).\n"
     }
+
+    /// The environment variables and files the shell reads (docs/files.md), for `--help` and
+    /// the man page: a heading line, then `  NAME  what` lines.
+    static let environmentAndFiles = """
+        environment:
+          GEMINI_API_KEY          the API key (GOOGLE_API_KEY wins when both are set)
+          GOOGLE_API_KEY          the API key
+          SOPHON_GEMINI_BASE_URL  the API server, scheme://host[:port][/prefix] (tests)
+          SOPHON_HOME             one folder for all the files below (tests)
+          XDG_CONFIG_HOME         where the config folder is (default ~/.config)
+          XDG_STATE_HOME          where the state folder is (default ~/.local/state)
+          LANGUAGE                language of Gemini errors (also LC_ALL, LC_MESSAGES, LANG)
+
+        files:
+          ~/.config/sophon/keys.json       saved API keys (mode 0600)
+          ~/.config/sophon/sophonrc        commands run at start (not with --no-rc)
+          ~/.config/sophon/settings.json   the saved model
+          ~/.config/sophon/plugins/        external plugins
+          ~/.local/state/sophon/history    the REPL history
+
+        """
 
     /// `help`: the commands grouped by plugin, one per line with its summary.
     static func commandList(_ registry: PluginRegistry) -> String {

@@ -1,0 +1,115 @@
+/// The man page `sophon.1` (roff, `man` macros) and the command table of docs/commands.md,
+/// generated from the command table and the `--help` text so they never drift; written by
+/// scripts/gen-docs (`sophon --man`, `sophon --commands-markdown`).
+enum ManPage {
+    /// The whole man page.
+    static func text(_ registry: PluginRegistry) -> String {
+        var page = """
+            .TH SOPHON 1 "" "\(escape(HelpText.version))" "User Commands"
+            .SH NAME
+            sophon \\- a scripting shell for the Google Gemini API
+            .SH SYNOPSIS
+            .B sophon
+            [\\fIFLAGS\\fR] [\\fIFILE\\fR...]
+            .br
+            .B sophon
+            [\\fIFLAGS\\fR] \\fB\\-c\\fR \\fILINE\\fR...
+            .br
+            .B sophon
+            [\\fIFLAGS\\fR] \\fICOMMAND\\fR [\\fIARGS\\fR...]
+            .SH DESCRIPTION
+            Without arguments, \\fBsophon\\fR starts an interactive shell on a terminal, or reads
+            commands from standard input. Given files, it runs them as scripts; given \\fB\\-c\\fR,
+            it runs the lines; given a command name, it runs that one command. Results go to
+            standard output; errors, warnings and logs to standard error. The full reference is
+            docs/commands.md and docs/language.md in the source repository.
+            .SH OPTIONS
+
+            """
+        for (name, text) in rows(of: HelpText.usage(registry), section: "flags:") {
+            page += ".TP\n.B \(escape(name))\n\(escape(text))\n"
+        }
+        page += ".SH COMMANDS\n"
+        for plugin in registry.plugins {
+            page += ".SS \(escape(plugin.name))\n"
+            for command in plugin.commands {
+                page += ".TP\n.B \(escape(command.usage))\n\(escape(command.summary))\n"
+            }
+        }
+        page += ".SH ENVIRONMENT\n"
+        for (name, text) in rows(of: HelpText.environmentAndFiles, section: "environment:") {
+            page += ".TP\n.B \(escape(name))\n\(escape(text))\n"
+        }
+        page += """
+            .SH FILES
+            With \\fBSOPHON_HOME\\fR set, all of these are in that one folder instead.
+
+            """
+        for (name, text) in rows(of: HelpText.environmentAndFiles, section: "files:") {
+            page += ".TP\n.I \(escape(name))\n\(escape(text))\n"
+        }
+        page += """
+            .SH EXIT STATUS
+            0 when every command succeeded, 1 when one failed, 2 for a usage error.
+            .SH SEE ALSO
+            \\fBsophon \\-\\-help\\fR, \\fBhelp\\fR \\fICOMMAND\\fR inside the shell, and
+            \\fBsophon \\-\\-completions\\fR \\fBbash\\fR|\\fBzsh\\fR|\\fBfish\\fR.
+
+            """
+        return page
+    }
+
+    /// The Markdown table of every command (usage, plugin, summary) for docs/commands.md.
+    static func commandsMarkdown(_ registry: PluginRegistry) -> String {
+        var text = "| Command | Plugin | What it does |\n|---------|--------|--------------|\n"
+        for plugin in registry.plugins {
+            for command in plugin.commands {
+                let usage = command.usage.replacingOccurrences(of: "|", with: "\\|")
+                let summary = command.summary.replacingOccurrences(of: "|", with: "\\|")
+                text += "| `\(usage)` | \(plugin.name) | \(summary) |\n"
+            }
+        }
+        return text
+    }
+
+    /// The `  NAME   text` rows under the heading line `section` of a help text, up to the next
+    /// blank line; a row's name and text are separated by two or more spaces.
+    static func rows(of text: String, section: String) -> [(String, String)] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == section }) else { return [] }
+        var rows: [(String, String)] = []
+        for line in lines[(start + 1)...] {
+            let trimmed = line.drop(while: { $0 == " " })
+            if trimmed.isEmpty { break }
+            guard let gap = trimmed.firstRange(of: "  ") else {
+                rows.append((String(trimmed), ""))
+                continue
+            }
+            let name = String(trimmed[..<gap.lowerBound])
+            let rest = String(trimmed[gap.upperBound...].drop(while: { $0 == " " }))
+            rows.append((name, rest))
+        }
+        return rows
+    }
+
+    /// `text` safe in a roff text line: backslashes and minus signs escaped, non-ASCII
+    /// characters as `\[uXXXX]`, a leading `.` or `'` guarded.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\e"
+            case "-": result += "\\-"
+            case _ where scalar.value > 0x7F: result += "\\[u" + hex(scalar.value) + "]"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
+        return result
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
