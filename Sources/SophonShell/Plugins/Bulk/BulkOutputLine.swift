@@ -13,14 +13,7 @@ enum BulkOutputLine {
             JSONMember("ok", .bool(true)),
             JSONMember("result", result),
             JSONMember("model", .string(model)),
-            JSONMember(
-                "usage",
-                .object([
-                    JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
-                    JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
-                    JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
-                    JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
-                ])),
+            JSONMember("usage", GeminiCall.usageValue(usage)),
         ]).compactText
     }
 

@@ -146,14 +146,7 @@ enum GeminiCall {
         }
         return [
             JSONMember("model", .string(model)),
-            JSONMember(
-                "usage",
-                .object([
-                    JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
-                    JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
-                    JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
-                    JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
-                ])),
+            JSONMember("usage", usageValue(usage)),
             JSONMember("retries", .integer(retries)),
         ]
     }
@@ -174,5 +167,18 @@ enum Terminal {
     /// `text` dimmed when colour is allowed, else as is.
     static func dim(_ text: String) -> String {
         allowsColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text
+    }
+}
+
+extension GeminiCall {
+    /// The `usage` member of `--json` results and `run` output lines: `promptTokens`,
+    /// `outputTokens`, `thoughtsTokens`, `totalTokens` (absent counts are 0; docs/commands.md).
+    static func usageValue(_ usage: UsageMetadata?) -> JSONValue {
+        .object([
+            JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
+            JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
+            JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
+            JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
+        ])
     }
 }
