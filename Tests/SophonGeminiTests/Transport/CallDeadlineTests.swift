@@ -35,7 +35,9 @@ struct CallDeadlineTests {
     @Test func streamsCarryNoDeadline() async throws {
         let transport = ScriptedTransport([.stream(["data: \(Self.okBody)\r\n\r\n"])], honoursDeadline: true)
         var texts: [String] = []
-        for try await chunk in client(transport).0.streamGenerateContent(
+        // A whole-call limit far past any load: this test is about the request's deadline
+        // field, and a 60 s limit timed out once on a machine busy with other builds.
+        for try await chunk in client(transport, callTimeout: .seconds(3600)).0.streamGenerateContent(
             label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
         {
             texts.append(chunk.text)
