@@ -12,7 +12,7 @@ extension GeminiAPIClient {
     /// - Parameters:
     ///   - images: the encoded image files.
     ///   - variant: the attempt being built.
-    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:)`` for more images than
+    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for more images than
     ///   allowed, ``GeminiError/mediaTooLarge(path:bytes:limit:)`` past the byte limit and
     ///   ``GeminiError/mediaUnreadable(path:reason:)`` for bytes of an unknown type (errors name
     ///   the images `item 1`, `item 2`, ...); `CancellationError` when the task is cancelled.

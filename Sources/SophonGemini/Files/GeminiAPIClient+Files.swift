@@ -80,7 +80,12 @@ extension GeminiAPIClient {
 
     /// Uploads the file at `url` (read mapped, not copied); see
     /// ``uploadFile(data:mimeType:displayName:chunkSize:retryPolicy:progress:)``.
-    /// - Parameter mimeType: the type to declare; `nil` sniffs it (``GeminiMedia/sniffMIMEType(_:)``).
+    /// - Parameters:
+    ///   - url: the file to upload.
+    ///   - mimeType: the type to declare; `nil` sniffs it (``GeminiMedia/sniffMIMEType(_:)``).
+    ///   - displayName: a name shown by `files` listings; `nil` uses the file's name.
+    ///   - retryPolicy: overrides the configured policy.
+    ///   - progress: called with (bytes confirmed, total) after the start and each chunk.
     /// - Throws: ``GeminiError/mediaUnreadable(path:reason:)`` for a file that cannot be read or
     ///   whose type is unknown; as the data variant.
     public func uploadFile(
@@ -120,6 +125,9 @@ extension GeminiAPIClient {
     }
 
     /// Reads the file `name` (`files/ID` or `ID`).
+    /// - Parameters:
+    ///   - name: the file's name, `files/ID` or `ID`.
+    ///   - retryPolicy: overrides the configured policy.
     /// - Throws: ``GeminiFileError/notFound(name:message:)`` for a 403; ``GeminiError``.
     public func getFile(_ name: String, retryPolicy: GeminiRetryPolicy? = nil) async throws -> GeminiFile {
         try await fileCall(
@@ -131,6 +139,7 @@ extension GeminiAPIClient {
     /// - Parameters:
     ///   - pageSize: files per page (server default 10, maximum 100).
     ///   - pageToken: the previous page's `nextPageToken`.
+    ///   - retryPolicy: overrides the configured policy.
     /// - Throws: ``GeminiError``.
     public func listFiles(
         pageSize: Int? = nil, pageToken: String? = nil, retryPolicy: GeminiRetryPolicy? = nil
@@ -165,6 +174,9 @@ extension GeminiAPIClient {
     }
 
     /// Deletes the file `name` (`files/ID` or `ID`) and forgets it as an upload.
+    /// - Parameters:
+    ///   - name: the file's name, `files/ID` or `ID`.
+    ///   - retryPolicy: overrides the configured policy.
     /// - Throws: ``GeminiFileError/notFound(name:message:)`` for a 403; ``GeminiError``.
     public func deleteFile(_ name: String, retryPolicy: GeminiRetryPolicy? = nil) async throws {
         _ = try await fileCall(
@@ -193,7 +205,10 @@ extension GeminiAPIClient {
 
     /// Polls the file `name` until it is `ACTIVE`, with backoff (1 s, doubling up to 10 s,
     /// through the configured sleep).
-    /// - Parameter timeout: the longest wait for processing.
+    /// - Parameters:
+    ///   - name: the file's name, `files/ID` or `ID`.
+    ///   - timeout: the longest wait for processing.
+    ///   - retryPolicy: overrides the configured policy for each ``getFile(_:retryPolicy:)``.
     /// - Returns: the active file.
     /// - Throws: ``GeminiFileError/processingFailed(name:message:)`` on `FAILED`,
     ///   ``GeminiFileError/processingTimedOut(name:waited:)``, as ``getFile(_:retryPolicy:)``.

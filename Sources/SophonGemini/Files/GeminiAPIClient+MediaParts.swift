@@ -19,8 +19,9 @@ extension GeminiAPIClient {
     /// - Parameters:
     ///   - sources: `file:` URLs and `https:` URLs.
     ///   - mimeType: the type of every file; `nil` sniffs each (``GeminiMedia/sniffMediaType(_:)``).
+    ///   - retryPolicy: overrides the configured policy for the uploads.
     ///   - progress: upload progress (source, bytes confirmed, total).
-    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:)`` past `maxMediaParts`,
+    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` past `maxMediaParts`,
     ///   ``GeminiError/mediaUnreadable(path:reason:)`` for an unreadable file, an unknown type
     ///   or a URL that is neither `file:` nor `https:`; upload errors (``GeminiError``,
     ///   ``GeminiFileError``).

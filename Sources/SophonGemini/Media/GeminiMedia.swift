@@ -75,7 +75,7 @@ public enum GeminiMedia {
     }
 
     /// Inline parts for `urls`, in order, within the configuration's limits.
-    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:)`` for more files than
+    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for more files than
     ///   `maxMediaParts`; ``GeminiError/mediaTooLarge(path:bytes:limit:)`` when a file or the
     ///   running total passes `maxInlineMediaBytes`; as ``inlinePart(contentsOf:limit:)``.
     public static func inlineParts(contentsOf urls: [URL], configuration: GeminiClientConfiguration) throws

@@ -12,9 +12,20 @@ extension GeminiAPIClient {
     /// API accepts it.
     ///
     /// - Parameters:
+    ///   - label: a short name for logs and events.
+    ///   - conversation: the turns so far; `prompt`, the model's answers and the function
+    ///     responses are appended to it.
+    ///   - prompt: the user turn's parts.
+    ///   - handlers: the functions the model may call; their declarations are sent as the
+    ///     request's `tools` (none when empty).
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - systemInstruction: an optional system instruction, sent with every request.
+    ///   - generationConfig: optional sampling settings, sent with every request.
+    ///   - toolConfig: optional function calling settings (`toolConfig`), sent with every request.
     ///   - maxToolRounds: model requests allowed (default 10); an answer with calls in the last
     ///     one throws ``GeminiToolError/tooManyRounds(rounds:calls:)`` (its calls stay pending
     ///     in `conversation`).
+    ///   - retryPolicy: overrides the configured policy for each model request.
     /// - Throws: ``GeminiToolError`` (`unansweredCalls` when `conversation` has pending calls,
     ///   `tooManyRounds`), ``GeminiError`` (including `toolCallFailed` for
     ///   `MALFORMED_FUNCTION_CALL` and the other tool finish reasons, never retried), or

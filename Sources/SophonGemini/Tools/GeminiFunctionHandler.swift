@@ -21,7 +21,7 @@ public struct GeminiFunctionHandler: Sendable {
         self.run = run
     }
 
-    /// A handler whose arguments are decoded leniently (``LenientJSONDecoder``: `"18"` reads as
+    /// A handler whose arguments are decoded leniently (SophonCore's `LenientJSONDecoder`: `"18"` reads as
     /// 18, `"yes"` as `true`) into `Arguments`, and whose result is encoded to JSON.
     public static func typed<Arguments: Decodable & Sendable, Result: Encodable & Sendable>(
         _ declaration: FunctionDeclaration, _ arguments: Arguments.Type,
