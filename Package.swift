@@ -22,10 +22,18 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The system SQLite, under the log store that uses it (docs/logs.md).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The exchange log: SQLite with WAL and FTS5 (docs/logs.md).
+        .target(name: "SophonLogs", dependencies: ["SophonCore", "CSQLite"]),
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
-            dependencies: ["SophonCore", "SophonGemini", "CEdit"]
+            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit"]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
@@ -45,7 +53,7 @@ let package = Package(
             name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
             name: "SophonShellTests",
-            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonTestSupport"],
+            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport"],
             exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]

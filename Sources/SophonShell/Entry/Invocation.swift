@@ -33,6 +33,10 @@ struct Invocation: Sendable, Equatable {
     var useHistory = true
     var verbose = false
     var stayInteractive = false
+    /// `--no-log`: exchanges are not logged (docs/logs.md).
+    var noLog = false
+    /// `--continue`: resume the newest logged conversation (docs/logs.md).
+    var continueConversation = false
 }
 
 /// A usage error found before anything runs: exit status 2.
@@ -69,6 +73,8 @@ extension Invocation {
             case "--verbose": invocation.verbose = true
             case "--no-rc", "-X": invocation.runRC = false
             case "--no-history": invocation.useHistory = false
+            case "--no-log": invocation.noLog = true
+            case "--continue": invocation.continueConversation = true
             case "-i": invocation.stayInteractive = true
             case "--model": invocation.model = try value(for: argument)
             case "--replay": invocation.replayTape = try value(for: argument)

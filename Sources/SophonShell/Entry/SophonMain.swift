@@ -32,7 +32,7 @@ package enum SophonMain {
             try registry.start(
                 PluginRunOptions(
                     verbose: invocation.verbose, recordTape: invocation.recordTape,
-                    replayTape: invocation.replayTape, model: invocation.model),
+                    replayTape: invocation.replayTape, model: invocation.model, noLog: invocation.noLog),
                 io: io)
         } catch {
             return usageError(error.message, io: io)

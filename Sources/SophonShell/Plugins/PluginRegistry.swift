@@ -92,6 +92,7 @@ struct PluginRegistry: Sendable {
         registry.register(CorePlugin())
         registry.register(JSONPlugin())
         registry.register(GeminiPlugin())
+        registry.register(LogPlugin())
         return registry
     }
 }
