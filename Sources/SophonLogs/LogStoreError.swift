@@ -7,6 +7,7 @@ public enum LogStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database was made by a newer Sophon (its schema version is above this one's).
     case newerSchema(path: String, version: Int)
 
+    /// The message, naming the file and the SQLite step that failed.
     public var description: String {
         switch self {
         case .sqlite(let path, let step, let message): "\(path): \(step): \(message)"

@@ -47,6 +47,7 @@ package enum SophonMain {
         let runtime = makeRuntime(
             invocation, registry: registry, plugins: plugins, io: io, mode: plan.mode,
             readSecret: plan.readSecret)
+        if invocation.continueConversation, let status = ConversationResume.atStart(runtime) { return status }
         if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
             if case .interactive = plan.input { return status ?? ShellExitStatus.success }
             return runtime.finish(exitStatus: status)

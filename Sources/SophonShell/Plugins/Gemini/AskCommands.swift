@@ -92,6 +92,8 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
+        let (request, resumed) = try ConversationResume.take(request, context: context)
+        if resumed, request.rawArgument?.isEmpty ?? true { return .none }
         let options = try options(request, allowNoSchema: false, context: context)
         let history = context.session.withGeminiState { $0.conversation }
         do {
