@@ -29,7 +29,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // The exchange log: SQLite with WAL and FTS5 (docs/logs.md).
-        .target(name: "SophonLogs", dependencies: ["SophonCore", "CSQLite"]),
+        .target(
+            name: "SophonLogs",
+            dependencies: ["SophonCore", .target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",

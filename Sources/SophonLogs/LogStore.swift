@@ -1,5 +1,10 @@
-import CSQLite
 import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+#else
+    import CSQLite
+#endif
 
 /// The exchange log: one SQLite database (`logs.db` in the state folder), in WAL mode with a
 /// busy timeout so several shells log at once, full-text search (FTS5) over prompts and answers,
