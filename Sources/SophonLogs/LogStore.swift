@@ -12,8 +12,10 @@ import Foundation
 ///
 /// A database SQLite finds corrupt (or not a database at all) is moved aside to
 /// `logs.db.corrupt-TIMESTAMP` and a fresh one made; it is never overwritten.
-/// One store is one connection; use it from one task at a time.
-public final class LogStore {
+/// One store is one connection, opened in SQLite's serialized mode (`SQLITE_OPEN_FULLMUTEX`), so
+/// calls from several threads are safe; the row ID `append` returns is exact only when appends
+/// are not interleaved (callers keep one appender at a time).
+public final class LogStore: @unchecked Sendable {
     /// The schema version this code writes (`PRAGMA user_version`).
     public static let schemaVersion = 1
     /// How long a write waits for another process's lock, in milliseconds.
@@ -72,7 +74,7 @@ public final class LogStore {
 
     private func open() throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         database = handle
         guard status == SQLITE_OK else { throw failure("open") }

@@ -14,12 +14,14 @@ enum ConversationResume {
     /// - Throws: ``CommandFailure`` (`fileError`) when the log cannot be read.
     @discardableResult
     static func resume(session: ShellSession, registry: PluginRegistry, io: ShellIO) throws -> Int {
-        guard let path = registry.plugins.lazy.compactMap({ $0 as? LogPlugin }).first?.path else { return 0 }
+        guard let plugin = registry.plugins.lazy.compactMap({ $0 as? LogPlugin }).first else { return 0 }
         let loaded: (turns: [Content], id: String?)
         do {
-            loaded = try ExchangeLog.lastConversation(path: path)
+            loaded = try plugin.withStore(io: io) { try ExchangeLog.lastConversation($0) }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw CommandFailure(kind: .fileError, message: "--continue: \(path): \(error)")
+            throw CommandFailure(kind: .fileError, message: "--continue: \(plugin.path ?? ""): \(error)")
         }
         guard let id = loaded.id, !loaded.turns.isEmpty else {
             io.printError(ShellMessages.note(nothingLogged))

@@ -15,9 +15,9 @@ enum ExchangeLog {
         _ command: String, options: AskCommands.Options, history: [Content], context: CommandContext,
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
-        guard !options.dryRun, let plugin = LogPlugin.of(context), plugin.isEnabled(context),
-            let path = plugin.path
-        else { return try await call() }
+        guard !options.dryRun, let plugin = LogPlugin.of(context), plugin.isEnabled(context) else {
+            return try await call()
+        }
         let settings = context.session.settings
         let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let conversation: String? =
@@ -39,7 +39,7 @@ enum ExchangeLog {
             let elapsed = ContinuousClock.now - started
             entry.durationMilliseconds = Int(
                 elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-            write(entry, path: path, context: context)
+            write(entry, plugin: plugin, context: context)
         }
         do {
             let (reply, turns) = try await call()
@@ -63,10 +63,9 @@ enum ExchangeLog {
         }
     }
 
-    private static func write(_ entry: LogEntry, path: String, context: CommandContext) {
+    private static func write(_ entry: LogEntry, plugin: LogPlugin, context: CommandContext) {
         do {
-            let store = try LogsCommand.open(path, context: context)
-            try store.append(entry)
+            _ = try plugin.withStore(io: context.io) { try $0.append(entry) }
         } catch let failure as CommandFailure {
             context.io.printError(ShellMessages.warning("not logged: \(failure.message)"))
         } catch {
@@ -130,8 +129,8 @@ enum ExchangeLog {
     /// The conversation logged under the newest conversation ID, as turns to send again
     /// (thought signatures included); empty when none was logged.
     /// - Returns: the turns and the conversation ID.
-    static func lastConversation(path: String) throws -> (turns: [Content], id: String?) {
-        let entries = try LogStore(path: path).lastConversation()
+    static func lastConversation(_ store: LogStore) throws -> (turns: [Content], id: String?) {
+        let entries = try store.lastConversation()
         var turns: [Content] = []
         for entry in entries {
             guard let text = entry.turns, let data = text.data(using: .utf8) else { continue }

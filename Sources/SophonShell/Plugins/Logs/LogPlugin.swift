@@ -9,6 +9,8 @@ final class LogPlugin: ShellPlugin {
     let name = "logs"
     /// `--no-log` and the database path, set by ``start(_:io:)``.
     private let run = Mutex<(noLog: Bool, path: String?)>((false, nil))
+    /// The open store, kept for the run so each exchange costs one transaction, not an open.
+    private let store = Mutex<LogStore?>(nil)
 
     func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
         let path = SophonPaths().stateFolder.appendingPathComponent("logs.db").path
@@ -17,6 +19,20 @@ final class LogPlugin: ShellPlugin {
 
     /// The database file, once started.
     var path: String? { run.withLock { $0.path } }
+
+    /// Runs `body` with the run's store, opening it first if needed (a warning on stderr when
+    /// a corrupt database was moved aside).
+    /// - Throws: ``CommandFailure`` (`fileError`) when it cannot be opened; what `body` throws.
+    func withStore<Result>(io: ShellIO, _ body: (LogStore) throws -> Result) throws -> Result {
+        guard let path else {
+            throw CommandFailure(kind: .internalError, message: "logs: the log is not set up")
+        }
+        return try store.withLock { open in
+            let current = try open ?? LogsCommand.open(path, io: io)
+            open = current
+            return try body(current)
+        }
+    }
 
     /// Whether the session logs its exchanges: `set log` if given, else not under `--no-log`.
     func isEnabled(_ context: CommandContext) -> Bool {

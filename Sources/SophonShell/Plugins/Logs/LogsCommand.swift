@@ -33,10 +33,12 @@ enum LogsCommand {
                 rest.append(word)
             }
         }
-        guard let path = plugin.path else {
-            throw CommandFailure(kind: .internalError, message: "logs: the log is not set up")
-        }
-        let store = try open(path, context: context)
+        return try plugin.withStore(io: context.io) { try query($0, mode, rest, count, json) }
+    }
+
+    private static func query(_ store: LogStore, _ mode: String, _ rest: [String], _ count: Int, _ json: Bool)
+        throws -> CommandResult
+    {
         do {
             switch mode {
             case "search":
@@ -71,11 +73,11 @@ enum LogsCommand {
 
     /// Opens the store, warning on stderr when a corrupt database was moved aside.
     /// - Throws: ``CommandFailure`` (`fileError`) when SQLite cannot open it.
-    static func open(_ path: String, context: CommandContext) throws -> LogStore {
+    static func open(_ path: String, io: ShellIO) throws -> LogStore {
         do {
             let store = try LogStore(path: path)
             if let moved = store.movedAside {
-                context.io.printError(
+                io.printError(
                     ShellMessages.warning("\(path) was corrupt: moved it to \(moved) and started a new log"))
             }
             return store
