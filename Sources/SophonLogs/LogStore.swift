@@ -280,7 +280,9 @@ public final class LogStore: @unchecked Sendable {
         guard sqlite3_column_type(statement, column) != SQLITE_NULL,
             let pointer = sqlite3_column_text(statement, column)
         else { return nil }
-        return String(cString: pointer)
+        // By length, not up to the first NUL: a prompt may hold NUL characters.
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// SQLITE_TRANSIENT: SQLite copies the bound text.
@@ -291,7 +293,7 @@ public final class LogStore: @unchecked Sendable {
             sqlite3_bind_null(statement, index)
             return
         }
-        sqlite3_bind_text(statement, index, text, -1, Self.transient)
+        sqlite3_bind_text(statement, index, text, Int32(clamping: text.utf8.count), Self.transient)
     }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {

@@ -37,6 +37,9 @@ import Testing
         #expect(try store.entry(id: 1) == entry)
         #expect(try store.recent(limit: 5) == [entry])
         #expect(throws: LogStoreError.noSuchEntry(id: 2)) { try store.entry(id: 2) }
+        var odd = Self.entry("nul\u{0}inside · 漢字 🙂", answer: "a\u{0}b")
+        odd.id = try store.append(odd)
+        #expect(try store.entry(id: 2) == odd)
     }
 
     @Test func searchFindsAWordOfAnAnswer() throws {
