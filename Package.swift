@@ -32,10 +32,22 @@ let package = Package(
         .target(
             name: "SophonLogs",
             dependencies: ["SophonCore", .target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
+        // The image codecs of SophonMedia on Linux (docs/media.md): TurboJPEG, libpng, libwebp.
+        .systemLibrary(
+            name: "CImageCodecs",
+            providers: [.apt(["libturbojpeg0-dev", "libpng-dev", "libwebp-dev"])]
+        ),
+        // Image decoding, resizing and re-encoding for downscale on retry (ImageIO on Apple).
+        .target(
+            name: "SophonMedia",
+            dependencies: [
+                "SophonGemini", .target(name: "CImageCodecs", condition: .when(platforms: [.linux])),
+            ]
+        ),
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
-            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit"]
+            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia"]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
@@ -48,14 +60,19 @@ let package = Package(
             name: "sophon-plugin-stats", dependencies: ["SophonCore"], path: "examples/plugins/stats"),
         // The benchmark loops `scripts/bench` runs (not part of any product).
         .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
+        // The Swift side of scripts/bench-downscale (not part of any product).
+        .executableTarget(name: "SophonBenchMedia", dependencies: ["SophonMedia"]),
         // Test support shared by the test targets (the fake Gemini server process).
         .target(name: "SophonTestSupport", dependencies: ["SophonCore"], path: "Tests/SophonTestSupport"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),
         .testTarget(
             name: "SophonGeminiTests", dependencies: ["SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
+            name: "SophonMediaTests",
+            dependencies: ["SophonMedia", "SophonGemini", "SophonCore", "SophonTestSupport"]),
+        .testTarget(
             name: "SophonShellTests",
-            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport"],
+            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport", "SophonMedia"],
             exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]

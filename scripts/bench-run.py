@@ -562,6 +562,15 @@ def extractor_section(args):
     return "## Extractor\n\n_%s: no extractor numbers._" % note.capitalize()
 
 
+def downscale_section():
+    """The '## Downscale' section scripts/bench-downscale's numbers went into, kept as it is."""
+    if not os.path.exists(DOC):
+        return ""
+    text = open(DOC, encoding="utf-8").read()
+    match = re.search(r"^## Downscale\n.*?(?=^## (?!#)|\Z)", text, re.S | re.M)
+    return match.group(0).rstrip() if match else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description="scripts/bench's measuring half")
     parser.add_argument("--bin", required=True, help="the release bin directory (sophon, SophonBench)")
@@ -615,6 +624,9 @@ def main():
         print("  [%s] %s: %s" % ("met " if met else "MISS", name, value))
     extract_note = extractor_section(args)
     document = markdown(machine, data, analysis, checks, args, extract_note)
+    kept = downscale_section()
+    if kept:
+        document = document.rstrip("\n") + "\n\n" + kept + "\n"
     print("\n" + document)
     if not args.no_write:
         os.makedirs(os.path.dirname(DOC), exist_ok=True)

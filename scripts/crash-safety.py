@@ -390,8 +390,11 @@ def scenario_record(kills, root):
         counts = {"killed": 0, "partial line": 0, "complete exchanges": 0, "empty": 0}
         for _ in range(kills):
             server.script(replies())
-            if os.path.exists(tape):
-                os.unlink(tape)
+            # The run records into TAPE.partial and renames it to TAPE when it ends (docs/tapes.md).
+            partial_tape = tape + ".partial"
+            for stale in (tape, partial_tape):
+                if os.path.exists(stale):
+                    os.unlink(stale)
             process = subprocess.Popen(
                 [BINARY, "-X", "--record", tape, "asks.sophon"], env=base_env(home, **env), cwd=home,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -399,17 +402,21 @@ def scenario_record(kills, root):
             seen = [0, -1]
 
             def grown():
-                size = os.stat(tape).st_size if os.path.exists(tape) else -1
+                size = os.stat(partial_tape).st_size if os.path.exists(partial_tape) else -1
                 if size != seen[1]:
                     seen[0] += size != seen[1]
                     seen[1] = size
                 return seen[0] >= growths
 
-            counts["killed"] += wait_and_kill(process, time.monotonic(), seconds * 1.1, grown, delay=0)
-            if not os.path.exists(tape):
+            killed = wait_and_kill(process, time.monotonic(), seconds * 1.1, grown, delay=0)
+            counts["killed"] += killed
+            if killed and os.path.exists(tape):
+                fail(name, "a killed run left TAPE, not only TAPE.partial")
+            written = partial_tape if killed else tape
+            if not os.path.exists(written):
                 counts["empty"] += 1
                 continue
-            lines, partial = tape_lines(tape)
+            lines, partial = tape_lines(written)
             counts["partial line"] += bool(partial)
             counts["complete exchanges"] += max(0, len(lines) - 1)
             for number, line in enumerate(lines):

@@ -17,6 +17,10 @@ until killed. Endpoints:
     POST /v1beta/models/{model}:countTokens
     GET  /v1beta/models?pageSize=N&pageToken=T         (paged list; default page size 50)
     GET  /v1beta/models/{model}
+    POST /upload/v1beta/files                          (resumable upload: start, then upload /
+                                                        "upload, finalize" / query on the session URL)
+    GET  /v1beta/files?pageSize=N&pageToken=T  GET|DELETE /v1beta/files/{id}
+    GET  /v1beta/files/{id}:download?alt=media  (and /download/v1beta/files/{id}:download)
 
 Every API request must carry `x-goog-api-key`: none -> 403 PERMISSION_DENIED; a key other than
 --key (default `test-key`) -> 400 INVALID_ARGUMENT with ErrorInfo API_KEY_INVALID and a DebugInfo
@@ -28,6 +32,54 @@ Control endpoints (no key needed):
                                 first clears the queue and the request log)
     POST /_sophon/reset      -> clear the queue and the request log
     POST /_sophon/release    -> body {"gate": NAME}: lets a "gated" stream send its next chunk
+    POST /_sophon/script with "modelPages": [BODY, ...] -> GET /v1beta/models answers these
+                                bodies in order instead of the catalog, the last one for every
+                                later page (so a page whose nextPageToken never changes repeats)
+
+    POST /_sophon/files      -> body {"processingSeconds": S, "finalState": "ACTIVE"|"FAILED",
+                                "lifetimeSeconds": L (expirationTime = now + L, default 48 h),
+                                "tick": T, "interruptAt": BYTES, "pageSize": N, "repeatToken": bool}:
+                                how the next uploads behave. A new file is PROCESSING until the
+                                clock reaches its creation + S (then finalState); the clock moves
+                                by T (default 1) on each GET of a file and by POST /_sophon/clock
+                                {"advance": SECONDS}. interruptAt (one shot): the upload request
+                                that would carry byte BYTES is read up to it, kept, and its
+                                connection reset (the session keeps what arrived; `query` says so).
+                                repeatToken: the file list hands out the same page token forever.
+    GET  /_sophon/uploads    -> [{uploadId, size, received, bytesSeen, sha256, file}] per session
+                                (bytesSeen counts every body byte read, resent ones included)
+    POST /_sophon/files/add  -> body {File fields..., "data": base64}: a file as if generated
+
+Upload request bodies are logged by size ("bodyBytes"), not content.
+    POST /_sophon/rules      -> body {"rules": [{"match": TEXT, "reply": {...}, "times": N}],
+                                "reset": bool}: a request to generateContent whose body contains
+                                TEXT gets that reply (before the queue); "times" limits how often
+                                (default: always). For concurrent runs, where FIFO order is not.
+    POST /_sophon/limits     -> body {"rpm": N, "tpm": N, "latency": SECONDS}: generateContent
+                                answers 429 + QuotaFailure + RetryInfo (retryDelay = when the
+                                oldest call leaves the sliding 60 s window) past N requests or N
+                                tokens a minute (a call counts the default answer's usage total,
+                                11); every generateContent answer waits "latency" seconds
+                                first. null or 0 turns one off.
+    GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
+    POST /_sophon/clock      -> body {"advance": SECONDS} or {"set": SECONDS, "autoAdvance": SECONDS}:
+                                the batch clock (starts at 0; every GET of one batch advances it
+                                by autoAdvance, default 10)
+    POST /_sophon/batch-faults -> body merged into the batch faults (see Batch below)
+
+Batch (docs/running-many-prompts.md):
+    POST   /v1beta/models/{model}:batchGenerateContent   -> Operation (inline requests only)
+    GET    /v1beta/batches[?pageSize=&pageToken=]         -> {"operations": [...]}
+    GET    /v1beta/batches/{id}                           -> Operation
+    POST   /v1beta/batches/{id}:cancel                    -> {}
+    DELETE /v1beta/batches/{id}                           -> {}
+A job is PENDING for "pendingFor" seconds of the batch clock (default 10), RUNNING for
+"runningFor" (default 10), then SUCCEEDED with inline answers keyed by metadata.key. Faults
+(POST /_sophon/batch-faults): "createRateLimited": N (the next N creates answer 429 with
+RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the connection),
+"expire": true (EXPIRED after PENDING), "fail": true (FAILED), "itemErrors": [KEY...] (400 per
+item), "blocked": [KEY...] (promptFeedback SAFETY), "outOfOrder": true (answers reversed),
+"pendingFor"/"runningFor": SECONDS.
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -49,6 +101,19 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
                             a JSON answer built from that schema (enums: the first value,
                             strings: "sample NAME", integers 1, numbers 1.5, booleans true,
                             arrays one item, every property present), else a greeting.
+    {"kind": "generate", "functionCalls": [{"id": "fc-1", "name": "f", "args": {..}}, ..],
+     "thoughtSignature": "..", "code": [{"language": "PYTHON", "code": "..", "outcome":
+     "OUTCOME_OK", "output": ".."}], "sources": [{"title": "..", "uri": ".."}],
+     "parts": [..]}         function calls (after "text" when given; "thoughtSignature" then goes
+                            on the first call, as Gemini 3 puts it), code execution steps before
+                            the text, grounding sources as groundingMetadata, or "parts" sent as
+                            they are. Every generateContent request's history is checked as the
+                            API checks it (function responses after each call turn, matching in
+                            count and id, signatures of the calls this server sent given back);
+                            a history the API refuses gets its 400 INVALID_ARGUMENT and takes no
+                            scripted reply.
+                            "inlineData": [{"mimeType": "image/png", "data": BASE64}] adds media
+                            parts after the text (an empty "text" leaves the text part out)
     {"kind": "json", "status": 200, "body": {...}, "headers": {..}}   any JSON body, pretty
     {"kind": "raw", "status": 200, "contentType": "..", "text": ".."} any bytes
     {"kind": "sse", "events": [{..json..} | {"raw": "text"}], "split": true,
@@ -77,6 +142,8 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 """
 
 import argparse
+import base64
+import hashlib
 import json
 import os
 import select
@@ -91,7 +158,101 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 STATE_LOCK = threading.Lock()
-STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}}
+STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {},
+         "rules": [], "limits": {"rpm": 0, "tpm": 0, "latency": 0}, "window": [], "admitted": 0,
+         "rateLimited": 0, "batches": {}, "clock": 0.0, "autoAdvance": 10.0, "batchFaults": {}}
+FILES = {"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []}
+FILE_URI_ROOT = "https://generativelanguage.googleapis.com/v1beta/"
+
+
+def batch_state(job, faults):
+    """The state of a job at the batch clock. Call with STATE_LOCK held."""
+    if job.get("cancelled"):
+        return "CANCELLED"
+    age = STATE["clock"] - job["created"]
+    pending = float(faults.get("pendingFor", 10))
+    if age < pending:
+        return "PENDING"
+    if faults.get("expire"):
+        return "EXPIRED"
+    if faults.get("fail"):
+        return "FAILED"
+    if age < pending + float(faults.get("runningFor", 10)):
+        return "RUNNING"
+    return "SUCCEEDED"
+
+
+def batch_operation(job):
+    """The Operation resource of a job. Call with STATE_LOCK held."""
+    faults = job["faults"]
+    state = batch_state(job, faults)
+    count = len(job["requests"])
+    stats = {"requestCount": str(count)}
+    metadata = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+                "name": job["name"], "model": "models/" + job["model"], "displayName": job["displayName"],
+                "createTime": "2026-12-01T10:00:%02d.207650525Z" % (int(job["created"]) % 60),
+                "updateTime": "2026-12-01T10:00:00Z", "state": "BATCH_STATE_" + state}
+    operation = {"name": job["name"], "metadata": metadata}
+    if state in ("PENDING", "RUNNING"):
+        stats["pendingRequestCount"] = str(count)
+    if state == "SUCCEEDED":
+        items = []
+        failed = 0
+        for entry in job["requests"]:
+            key = entry.get("metadata", {}).get("key")
+            if key in faults.get("itemErrors", []):
+                failed += 1
+                items.append({"error": {"code": 400, "message": "Request contains an invalid argument.",
+                                        "status": "INVALID_ARGUMENT"}, "metadata": {"key": key}})
+            elif key in faults.get("blocked", []):
+                failed += 1
+                items.append({"response": {"promptFeedback": {"blockReason": "SAFETY"},
+                                           "usageMetadata": {"promptTokenCount": 4, "totalTokenCount": 4},
+                                           "modelVersion": job["model"]}, "metadata": {"key": key}})
+            else:
+                text = default_text({}, entry.get("request"))
+                items.append({"response": generate_body({"text": text}, job["model"]), "metadata": {"key": key}})
+        if faults.get("outOfOrder"):
+            items.reverse()
+        if count - failed:
+            stats["successfulRequestCount"] = str(count - failed)
+        if failed:
+            stats["failedRequestCount"] = str(failed)
+        output = {"inlinedResponses": {"inlinedResponses": items}}
+        metadata["output"] = output
+        operation["response"] = dict(output, **{
+            "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput"})
+    if state == "FAILED":
+        operation["error"] = {"code": 13, "message": "The batch failed.", "status": "INTERNAL"}
+    if state in ("SUCCEEDED", "FAILED", "CANCELLED", "EXPIRED"):
+        operation["done"] = True
+        metadata["endTime"] = "2026-12-01T10:41:09Z"
+    metadata["batchStats"] = stats
+    return operation
+
+
+DEFAULT_USAGE_TOTAL = 11  # the default answer's usageMetadata: 4 prompt + 7 candidates
+
+
+def admit(body_bytes, now=None):
+    """Counts a generateContent call against the per-minute limits (sliding 60 s window).
+    Returns None when admitted, else the seconds until the oldest call leaves the window.
+    Call with STATE_LOCK held."""
+    now = time.monotonic() if now is None else now
+    limits = STATE["limits"]
+    window = STATE["window"]
+    while window and now - window[0][0] >= 60:
+        window.pop(0)
+    tokens = DEFAULT_USAGE_TOTAL
+    rpm, tpm = limits.get("rpm") or 0, limits.get("tpm") or 0
+    over = (rpm and len(window) >= rpm) or (tpm and window and sum(t for _, t in window) + tokens > tpm)
+    if over:
+        STATE["rateLimited"] += 1
+        return max(0.001, 60 - (now - window[0][0]))
+    if rpm or tpm:
+        window.append((now, tokens))
+    STATE["admitted"] += 1
+    return None
 
 CATALOG = [
     ("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "001"),
@@ -109,6 +270,12 @@ STATUS_NAMES = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
     429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
 }
+
+
+def rfc3339(seconds):
+    """`2026-12-01T09:15:00.412345Z` for a Unix time."""
+    whole = int(seconds)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + ".%06dZ" % int((seconds - whole) * 1e6)
 
 
 def pretty(value):
@@ -177,14 +344,94 @@ def default_text(reply, request):
     return "Hello from the fake Gemini server."
 
 
-def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
+def tool_parts(reply, finish):
+    """The parts of a reply with function calls, code execution or raw parts, else None."""
+    if "parts" in reply:
+        return list(reply["parts"])
+    calls = reply.get("functionCalls")
+    code = reply.get("code")
+    if not calls and not code:
+        return None
     parts = []
     if reply.get("thought"):
         parts.append({"text": reply["thought"], "thought": True})
-    body_text = default_text(reply, None) if text is None else text
-    parts.append({"text": body_text})
-    if finish and reply.get("thoughtSignature"):
+    for step in code or []:
+        parts.append({"executableCode": {"language": step.get("language", "PYTHON"), "code": step.get("code", "")}})
+        result = {"outcome": step.get("outcome", "OUTCOME_OK")}
+        if step.get("output"):
+            result["output"] = step["output"]
+        parts.append({"codeExecutionResult": result})
+    if reply.get("text") and (calls or code):
+        parts.append({"text": reply["text"]})
+    for number, call in enumerate(calls or []):
+        part = {"functionCall": {key: call[key] for key in ("id", "name", "args") if key in call}}
+        if number == 0 and reply.get("thoughtSignature"):
+            part["thoughtSignature"] = reply["thoughtSignature"]
+            if call.get("id"):
+                with STATE_LOCK:
+                    STATE["signatures"][call["id"]] = reply["thoughtSignature"]
+        parts.append(part)
+    if not calls and finish and reply.get("thoughtSignature"):
         parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
+    return parts
+
+
+def history_problem(request):
+    """The 400 message the API sends for a history it refuses (docs/gemini-wire-format-2.md
+    §1.4, §1.5), or None."""
+    contents = request.get("contents") or []
+    for number, content in enumerate(contents):
+        parts = content.get("parts")
+        if not parts:
+            return "* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.\n" % number
+    with STATE_LOCK:
+        signatures = dict(STATE["signatures"])
+    for number, content in enumerate(contents):
+        parts = content.get("parts") or []
+        calls = [part for part in parts if "functionCall" in part]
+        responses = [part for part in parts if "functionResponse" in part]
+        previous = contents[number - 1] if number > 0 else None
+        previous_calls = [part for part in (previous or {}).get("parts") or [] if "functionCall" in part]
+        if responses and not previous_calls:
+            return "Please ensure that function response turn comes immediately after a function call turn."
+        if calls:
+            if previous is None or (previous.get("role") == "model"):
+                return ("Please ensure that function call turn comes immediately after a user turn or after a "
+                        "function response turn.")
+            following = contents[number + 1] if number + 1 < len(contents) else None
+            answers = [part for part in (following or {}).get("parts") or [] if "functionResponse" in part]
+            if len(answers) != len(calls):
+                return ("Please ensure that the number of function response parts is equal to the number of "
+                        "function call parts of the function call turn.")
+            call_ids = sorted(str(part["functionCall"].get("id")) for part in calls)
+            answer_ids = sorted(str(part["functionResponse"].get("id")) for part in answers)
+            if call_ids != answer_ids:
+                return "functionResponse.id does not match functionCall.id"
+            for part in calls:
+                call = part["functionCall"]
+                expected = signatures.get(call.get("id"))
+                if expected is not None and part.get("thoughtSignature") != expected:
+                    return ("Function call is missing a thought_signature in functionCall parts. This is required "
+                            "for tools to work correctly, and missing thought_signature may lead to degraded model "
+                            "performance. Additional data, function call `default_api:%s` , position %d. Please "
+                            "refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details."
+                            % (call.get("name"), number + 1))
+    return None
+
+
+def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
+    parts = tool_parts(reply, finish)
+    if parts is None:
+        parts = []
+        if reply.get("thought"):
+            parts.append({"text": reply["thought"], "thought": True})
+        body_text = default_text(reply, None) if text is None else text
+        if body_text or not reply.get("inlineData"):
+            parts.append({"text": body_text})
+        if finish:
+            parts.extend({"inlineData": item} for item in reply.get("inlineData", []))
+        if finish and reply.get("thoughtSignature"):
+            parts.append({"text": "", "thoughtSignature": reply["thoughtSignature"]})
     candidate = {"content": {} if reply.get("emptyContent") else {"parts": parts, "role": "model"}}
     if finish:
         candidate["finishReason"] = reply.get("finishReason", "STOP")
@@ -192,6 +439,11 @@ def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
             candidate["finishMessage"] = reply["finishMessage"]
     if index:
         candidate["index"] = 0
+    if reply.get("sources"):
+        candidate["groundingMetadata"] = {
+            "webSearchQueries": reply.get("searchQueries", ["query"]),
+            "groundingChunks": [{"web": {"uri": source["uri"], "title": source["title"]}}
+                                for source in reply["sources"]]}
     body = {"candidates": [candidate]}
     block = usage_block(usage if usage is not None else reply.get("usage", {"prompt": 4, "candidates": 7}))
     if block:
@@ -227,6 +479,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
+        if (self.headers.get("Connection") or "").lower() == "close":
+            # Say so, as real servers do: a client must not reuse a connection about to close.
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         self.wfile.write(data)
 
@@ -294,8 +550,13 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         self.route("POST")
 
+    def do_DELETE(self):
+        self.route("DELETE")
+
     def route(self, method):
         url = urlsplit(self.path)
+        if url.path == "/upload/v1beta/files" and "upload_id" in parse_qs(url.query):
+            return self.upload_session(url)
         body = self.read_body()
         if url.path.startswith("/_sophon/"):
             return self.control(method, url.path, body)
@@ -322,7 +583,13 @@ class Handler(BaseHTTPRequestHandler):
                 {"@type": "type.googleapis.com/google.rpc.DebugInfo", "detail": "Invalid API key: " + key},
             ]))
         path = url.path
+        if path == "/upload/v1beta/files" and method == "POST":
+            return self.upload_start(body)
+        if path.startswith("/download/v1beta/files/") and method == "GET":
+            return self.file_download(path[len("/download/v1beta/"):])
         prefix = "/v1beta/"
+        if path.startswith(prefix + "files") and not path.startswith(prefix + "models"):
+            return self.files_api(method, path[len(prefix):], parse_qs(url.query))
         if not path.startswith(prefix):
             return self.send_json(404, rpc_error(404, "Not found: " + path))
         rest = path[len(prefix):]
@@ -331,9 +598,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.list_models(query)
         if method == "GET" and rest.startswith("models/"):
             return self.get_model(rest[len("models/"):])
+        if method == "POST" and rest.startswith("models/") and rest.endswith(":batchGenerateContent"):
+            return self.batch_create(rest[len("models/"):].rsplit(":", 1)[0], body)
         if method == "POST" and rest.startswith("models/") and ":" in rest:
             model, action = rest[len("models/"):].rsplit(":", 1)
             return self.model_action(model, action, query, body)
+        if rest == "batches" or rest.startswith("batches/"):
+            return self.batch_route(method, rest, query)
         return self.send_json(404, rpc_error(404, "Not found: " + path))
 
     def control(self, method, path, body):
@@ -345,6 +616,50 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["queue"].clear()
                 STATE["requests"].clear()
                 STATE["gates"].clear()
+                STATE["modelPages"] = []
+                STATE["signatures"].clear()
+                FILES.update({"files": {}, "uploads": {}, "clock": 0.0, "config": {}, "order": []})
+                STATE["rules"].clear()
+                STATE["window"].clear()
+                STATE["limits"] = {"rpm": 0, "tpm": 0, "latency": 0}
+                STATE["admitted"] = STATE["rateLimited"] = 0
+                STATE["batches"].clear()
+                STATE["batchFaults"].clear()
+                STATE["clock"] = 0.0
+                STATE["autoAdvance"] = 10.0
+            return self.send_json(200, {"ok": True})
+        if method == "POST" and path in ("/_sophon/clock", "/_sophon/batch-faults"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/clock":
+                    STATE["clock"] += float(value.get("advance", 0))
+                    FILES["clock"] += float(value.get("advance", 0))
+                    if "set" in value:
+                        STATE["clock"] = float(value["set"])
+                    if "autoAdvance" in value:
+                        STATE["autoAdvance"] = float(value["autoAdvance"])
+                else:
+                    STATE["batchFaults"].update(value)
+                return self.send_json(200, {"ok": True, "clock": STATE["clock"]})
+        if method == "GET" and path == "/_sophon/stats":
+            with STATE_LOCK:
+                return self.send_json(200, {"admitted": STATE["admitted"], "rateLimited": STATE["rateLimited"]})
+        if method == "POST" and path in ("/_sophon/rules", "/_sophon/limits"):
+            try:
+                value = json.loads(body or b"{}")
+            except ValueError as error:
+                return self.send_json(400, {"error": str(error)})
+            with STATE_LOCK:
+                if path == "/_sophon/rules":
+                    if value.get("reset"):
+                        STATE["rules"].clear()
+                    STATE["rules"].extend(value.get("rules", []))
+                else:
+                    STATE["limits"].update(value)
+                    STATE["window"].clear()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/release":
             try:
@@ -365,12 +680,79 @@ class Handler(BaseHTTPRequestHandler):
                     STATE["requests"].clear()
                     STATE["gates"].clear()
                 STATE["queue"].extend(script.get("replies", []))
+                if "modelPages" in script:
+                    STATE["modelPages"] = list(script["modelPages"])
             return self.send_json(200, {"ok": True})
+        if path.startswith("/_sophon/files") or path in ("/_sophon/clock", "/_sophon/uploads"):
+            return self.files_control(method, path, body)
         return self.send_json(404, {"error": "unknown control path"})
 
     # ---- API ------------------------------------------------------------------------------
 
+    def batch_create(self, model, body):
+        try:
+            batch = json.loads(body or b"{}").get("batch") or {}
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload received."))
+        requests = ((batch.get("inputConfig") or {}).get("requests") or {}).get("requests")
+        if not batch.get("displayName") or not isinstance(requests, list):
+            return self.send_json(400, rpc_error(400, "* GenerateContentBatch.display_name: required; "
+                                                 "inputConfig.requests.requests: required"))
+        with STATE_LOCK:
+            faults = STATE["batchFaults"]
+            if faults.get("createRateLimited", 0) > 0:
+                faults["createRateLimited"] -= 1
+                limited = True
+            else:
+                limited = False
+                name = "batches/" + uuid.uuid4().hex[:36].ljust(36, "0")
+                STATE["batches"][name] = {"name": name, "model": model, "displayName": batch["displayName"],
+                                          "created": STATE["clock"], "requests": requests,
+                                          "faults": {k: v for k, v in faults.items()
+                                                     if k not in ("createRateLimited", "loseCreate")}}
+                operation = batch_operation(STATE["batches"][name])
+                lose = faults.get("loseCreate", 0) > 0
+                if lose:
+                    faults["loseCreate"] -= 1
+        if limited:
+            return self.reply_rate_limit({"retryDelay": "1s"}, model, False)
+        if lose:
+            return self.reply_reset({"text": "lost"}, model, False)
+        self.send_json(200, operation)
+
+    def batch_route(self, method, rest, query):
+        with STATE_LOCK:
+            if method == "GET" and rest == "batches":
+                jobs = list(STATE["batches"].values())
+                size = int((query.get("pageSize") or ["50"])[0]) or 50
+                start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
+                page = {"operations": [batch_operation(job) for job in jobs[start:start + size]]}
+                if start + size < len(jobs):
+                    page["nextPageToken"] = "page-%d" % (start + size)
+                return self.send_json(200, page)
+            name, _, verb = rest.partition(":")
+            job = STATE["batches"].get(name)
+            if job is None:
+                return self.send_json(404, rpc_error(404, "Batch %s not found." % name))
+            if method == "GET" and not verb:
+                operation = batch_operation(job)
+                STATE["clock"] += STATE["autoAdvance"]
+                return self.send_json(200, operation)
+            if method == "POST" and verb == "cancel":
+                if batch_state(job, job["faults"]) in ("PENDING", "RUNNING"):
+                    job["cancelled"] = True
+                return self.send_json(200, {})
+            if method == "DELETE" and not verb:
+                del STATE["batches"][name]
+                return self.send_json(200, {})
+        return self.send_json(404, rpc_error(404, "Not found: " + rest))
+
     def list_models(self, query):
+        with STATE_LOCK:
+            pages = STATE["modelPages"]
+            scripted = (pages.pop(0) if len(pages) > 1 else pages[0]) if pages else None
+        if scripted is not None:
+            return self.send_json(200, scripted)
         size = int((query.get("pageSize") or ["50"])[0]) or 50
         start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
         page = CATALOG[start:start + size]
@@ -398,8 +780,32 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(404, rpc_error(404, "models/%s is not found for API version v1beta" % model_id))
 
     def model_action(self, model, action, query, body):
+        generating = action in ("generateContent", "streamGenerateContent")
+        if generating:
+            try:
+                problem = history_problem(json.loads(body or b"{}"))
+            except (ValueError, AttributeError, TypeError):
+                problem = None
+            if problem:
+                return self.send_json(400, rpc_error(400, problem))
         with STATE_LOCK:
-            reply = STATE["queue"].pop(0) if STATE["queue"] else None
+            wait = admit(len(body or b"")) if generating else None
+            latency = STATE["limits"].get("latency") or 0
+        if generating and latency:
+            time.sleep(latency)
+        if wait is not None:
+            return self.reply_rate_limit({"retryDelay": "%.3fs" % wait}, model, action == "streamGenerateContent")
+        with STATE_LOCK:
+            reply = None
+            text = (body or b"").decode("utf-8", "replace")
+            for rule in STATE["rules"] if generating else []:
+                if rule.get("match", "") in text and rule.get("times", 1) != 0:
+                    if "times" in rule:
+                        rule["times"] -= 1
+                    reply = rule.get("reply", {})
+                    break
+            if reply is None:
+                reply = STATE["queue"].pop(0) if STATE["queue"] else None
         stream = action == "streamGenerateContent"
         if reply is None:
             if action == "countTokens":
@@ -410,6 +816,8 @@ class Handler(BaseHTTPRequestHandler):
             self.request_json = json.loads(body or b"{}")
         except ValueError:
             self.request_json = {}
+        if self.refuse_unusable_files():
+            return
         kind = reply.get("fault") or reply.get("kind", "generate")
         handler = getattr(self, "reply_" + kind, None)
         if handler is None:
@@ -421,7 +829,10 @@ class Handler(BaseHTTPRequestHandler):
             request = json.loads(body or b"{}")
         except ValueError:
             request = {}
-        contents = request.get("contents") or (request.get("generateContentRequest") or {}).get("contents") or []
+        whole = request.get("generateContentRequest") or {}
+        contents = request.get("contents") or whole.get("contents") or []
+        if whole.get("systemInstruction"):  # counted too, as the real API does
+            contents = contents + [whole["systemInstruction"]]
         words = sum(len(str(part.get("text", "")).split()) for content in contents
                     for part in content.get("parts", []))
         if not words:
@@ -431,6 +842,10 @@ class Handler(BaseHTTPRequestHandler):
     # ---- replies --------------------------------------------------------------------------
 
     def reply_generate(self, reply, model, stream):
+        if any(key in reply for key in ("functionCalls", "code", "parts")):
+            if not stream:
+                return self.send_json(200, generate_body(reply, model))
+            return self.reply_sse({"events": [generate_body(reply, model, index=False)]}, model, True)
         reply = dict(reply, text=default_text(reply, getattr(self, "request_json", {})))
         if not stream:
             return self.send_json(200, generate_body(reply, model))
@@ -592,6 +1007,218 @@ class Handler(BaseHTTPRequestHandler):
         self.reply_sse({"events": [first]}, model, True)
 
 
+    # ---- Files API ------------------------------------------------------------------------
+
+    def file_state(self, entry):
+        """PROCESSING until the clock reaches readyAt, then the configured final state."""
+        if entry["resource"]["state"] == "PROCESSING" and FILES["clock"] >= entry["readyAt"]:
+            entry["resource"]["state"] = entry["finalState"]
+            if entry["finalState"] == "FAILED":
+                entry["resource"]["error"] = {"code": 400, "message": "The file could not be processed."}
+        return entry["resource"]
+
+    def upload_start(self, body):
+        if (self.headers.get("X-Goog-Upload-Protocol") or "").lower() != "resumable" or \
+                (self.headers.get("X-Goog-Upload-Command") or "").lower() != "start":
+            return self.send_json(400, rpc_error(400, "Upload must start with protocol resumable, command start."))
+        try:
+            size = int(self.headers.get("X-Goog-Upload-Header-Content-Length") or "")
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Missing X-Goog-Upload-Header-Content-Length."))
+        try:
+            meta = (json.loads(body or b"{}").get("file") or {})
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload."))
+        upload_id = uuid.uuid4().hex[:16]
+        with STATE_LOCK:
+            FILES["uploads"][upload_id] = {
+                "size": size, "mimeType": self.headers.get("X-Goog-Upload-Header-Content-Type") or "",
+                "displayName": meta.get("displayName"), "data": bytearray(), "bytesSeen": 0, "file": None}
+        url = "https://upload.fake.invalid/upload/v1beta/files?upload_id=%s&upload_protocol=resumable" % upload_id
+        self.send_bytes(200, b"", headers={"X-Goog-Upload-URL": url, "X-Goog-Upload-Status": "active",
+                                            "X-Goog-Upload-Chunk-Granularity": "8388608"})
+
+    def upload_session(self, url):
+        """A request on an upload session URL: upload, "upload, finalize" or query."""
+        upload_id = parse_qs(url.query)["upload_id"][0]
+        length = int(self.headers.get("Content-Length") or 0)
+        self.logged = {"method": "POST", "path": self.path,
+                       "headers": {k.lower(): v for k, v in self.headers.items()}, "body": "", "bodyBytes": length}
+        with STATE_LOCK:
+            STATE["requests"].append(self.logged)
+            session = FILES["uploads"].get(upload_id)
+            interrupt = FILES["config"].get("interruptAt")
+        if self.headers.get("x-goog-api-key") != STATE["key"]:
+            self.rfile.read(length)
+            return self.send_json(403, rpc_error(403, "The caller does not have permission"))
+        if session is None:
+            self.rfile.read(length)
+            return self.send_json(404, rpc_error(404, "No upload session " + upload_id))
+        command = [c.strip() for c in (self.headers.get("X-Goog-Upload-Command") or "").lower().split(",")]
+        status = lambda: "final" if session["file"] else "active"  # noqa: E731
+        if command == ["query"]:
+            self.rfile.read(length)
+            return self.send_bytes(200, pretty({"file": session["file"]}).encode() if session["file"] else b"",
+                                   headers={"X-Goog-Upload-Status": status(),
+                                            "X-Goog-Upload-Size-Received": str(len(session["data"]))})
+        if "upload" not in command:
+            self.rfile.read(length)
+            return self.send_json(400, rpc_error(400, "Unknown X-Goog-Upload-Command."))
+        offset = int(self.headers.get("X-Goog-Upload-Offset") or -1)
+        if offset != len(session["data"]):
+            self.rfile.read(length)
+            return self.send_json(400, rpc_error(
+                400, "Invalid X-Goog-Upload-Offset %d: the server holds %d bytes." % (offset, len(session["data"]))))
+        if interrupt is not None and offset < interrupt < offset + length:
+            part = self.rfile.read(interrupt - offset)
+            with STATE_LOCK:
+                FILES["config"].pop("interruptAt", None)
+                session["data"] += part
+                session["bytesSeen"] += len(part)
+            return self.reset_connection()
+        chunk = self.rfile.read(length)
+        with STATE_LOCK:
+            session["data"] += chunk
+            session["bytesSeen"] += len(chunk)
+        if len(session["data"]) > session["size"]:
+            return self.send_json(400, rpc_error(400, "More bytes than X-Goog-Upload-Header-Content-Length."))
+        if "finalize" in command:
+            if len(session["data"]) != session["size"]:
+                return self.send_json(400, rpc_error(400, "Finalized with %d of %d bytes." % (
+                    len(session["data"]), session["size"])))
+            session["file"] = self.create_file(session)
+            return self.send_bytes(200, pretty({"file": session["file"]}).encode(),
+                                   headers={"X-Goog-Upload-Status": "final"})
+        self.send_bytes(200, b"", headers={"X-Goog-Upload-Status": "active"})
+
+    def create_file(self, session, resource=None):
+        config = FILES["config"]
+        file_id = uuid.uuid4().hex[:12]
+        data = bytes(session["data"])
+        processing = float(config.get("processingSeconds", 0))
+        digest = hashlib.sha256(data).hexdigest()
+        resource = dict(resource or {})
+        resource.update({
+            "name": "files/" + file_id, "mimeType": resource.get("mimeType", session.get("mimeType")),
+            "sizeBytes": str(len(data)), "createTime": rfc3339(time.time()), "updateTime": rfc3339(time.time()),
+            "expirationTime": rfc3339(time.time() + float(config.get("lifetimeSeconds", 48 * 3600))),
+            "sha256Hash": base64.b64encode(digest.encode()).decode(), "uri": FILE_URI_ROOT + "files/" + file_id,
+            "state": "PROCESSING" if processing > 0 else config.get("finalState", "ACTIVE"),
+            "source": resource.get("source", "UPLOADED")})
+        if session.get("displayName"):
+            resource["displayName"] = session["displayName"]
+        with STATE_LOCK:
+            FILES["files"][resource["name"]] = {"resource": resource, "data": data,
+                                                "readyAt": FILES["clock"] + processing,
+                                                "finalState": config.get("finalState", "ACTIVE")}
+            FILES["order"].append(resource["name"])
+            if resource["state"] == "FAILED":
+                resource["error"] = {"code": 400, "message": "The file could not be processed."}
+        return resource
+
+    def missing_file(self, name):
+        self.send_json(403, rpc_error(403, "You do not have permission to access the File %s or it may not exist."
+                                      % name.split("/")[-1]))
+
+    def files_api(self, method, rest, query):
+        if rest == "files" and method == "GET":
+            return self.list_files(query)
+        name, _, action = rest.partition(":")
+        with STATE_LOCK:
+            entry = FILES["files"].get(name)
+        if entry is None:
+            return self.missing_file(name)
+        if action == "download" and method == "GET":
+            return self.file_download(rest)
+        if action:
+            return self.send_json(404, rpc_error(404, "Not found: " + rest))
+        if method == "GET":
+            with STATE_LOCK:
+                FILES["clock"] += float(FILES["config"].get("tick", 1))
+                resource = dict(self.file_state(entry))
+            return self.send_json(200, resource)
+        if method == "DELETE":
+            with STATE_LOCK:
+                FILES["files"].pop(name, None)
+                FILES["order"].remove(name)
+            return self.send_json(200, {})
+        self.send_json(405, rpc_error(400, "Method not allowed"))
+
+    def list_files(self, query):
+        size = int((query.get("pageSize") or ["10"])[0] or 10)
+        size = min(size, int(FILES["config"].get("pageSize", 100)))
+        token = (query.get("pageToken") or ["p0"])[0]
+        start = int(token[1:] or 0) if token.startswith("p") else 0
+        with STATE_LOCK:
+            names = FILES["order"][start:start + size]
+            body = {"files": [dict(self.file_state(FILES["files"][n])) for n in names]}
+            more = start + size < len(FILES["order"])
+            repeat = FILES["config"].get("repeatToken")
+        if repeat:
+            body["nextPageToken"] = "p0"
+        elif more:
+            body["nextPageToken"] = "p%d" % (start + size)
+        if not body["files"]:
+            del body["files"]
+        self.send_json(200, body)
+
+    def file_download(self, rest):
+        name = rest.split(":")[0]
+        with STATE_LOCK:
+            entry = FILES["files"].get(name)
+        if entry is None:
+            return self.missing_file(name)
+        if entry["resource"].get("source") != "GENERATED":
+            return self.send_json(400, rpc_error(400, "Only generated or batch output files can be downloaded."))
+        self.send_bytes(200, entry["data"], content_type=entry["resource"].get("mimeType") or "application/octet-stream")
+
+    def refuse_unusable_files(self):
+        """403 for a fileData part naming an unknown file, 400 for one still PROCESSING."""
+        for content in self.request_json.get("contents") or []:
+            for part in content.get("parts") or []:
+                uri = (part.get("fileData") or {}).get("fileUri", "")
+                if not uri.startswith(FILE_URI_ROOT):
+                    continue
+                name = uri[len(FILE_URI_ROOT):]
+                with STATE_LOCK:
+                    entry = FILES["files"].get(name)
+                    state = self.file_state(entry)["state"] if entry else None
+                if entry is None:
+                    self.missing_file(name)
+                    return True
+                if state != "ACTIVE":
+                    self.send_json(400, rpc_error(400, "The File %s is not in an ACTIVE state and usage is not "
+                                                  "allowed." % name.split("/")[-1], status="FAILED_PRECONDITION"))
+                    return True
+        return False
+
+    def files_control(self, method, path, body):
+        try:
+            value = json.loads(body or b"{}")
+        except ValueError as error:
+            return self.send_json(400, {"error": str(error)})
+        if path == "/_sophon/files" and method == "POST":
+            with STATE_LOCK:
+                FILES["config"] = value
+            return self.send_json(200, {"ok": True})
+        if path == "/_sophon/clock" and method == "POST":
+            with STATE_LOCK:
+                FILES["clock"] += float(value.get("advance", 0))
+            return self.send_json(200, {"ok": True, "clock": FILES["clock"]})
+        if path == "/_sophon/uploads" and method == "GET":
+            with STATE_LOCK:
+                listing = [{"uploadId": key, "size": up["size"], "received": len(up["data"]),
+                            "bytesSeen": up["bytesSeen"], "sha256": hashlib.sha256(bytes(up["data"])).hexdigest(),
+                            "file": (up["file"] or {}).get("name")} for key, up in FILES["uploads"].items()]
+            return self.send_json(200, listing)
+        if path == "/_sophon/files/add" and method == "POST":
+            data = base64.b64decode(value.pop("data", ""))
+            resource = self.create_file({"data": data, "displayName": value.get("displayName")},
+                                        dict(value, source=value.get("source", "GENERATED")))
+            return self.send_json(200, resource)
+        return self.send_json(404, {"error": "unknown control path"})
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
@@ -606,6 +1233,9 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--key", default="test-key", help="the API key requests must carry")
     parser.add_argument("--scenario", help="a JSON file {\"replies\": [...]} queued at start")
+    parser.add_argument("--rpm", type=int, default=0, help="generateContent requests per minute (0: no limit)")
+    parser.add_argument("--tpm", type=int, default=0, help="tokens per minute, 11 per call (0: no limit)")
+    parser.add_argument("--latency", type=float, default=0, help="seconds every generateContent answer waits")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (tests: the server dies with its parent)")
     args = parser.parse_args()
@@ -619,6 +1249,7 @@ def main():
             os._exit(0)
         threading.Thread(target=watch_stdin, daemon=True).start()
     STATE["key"] = args.key
+    STATE["limits"] = {"rpm": args.rpm, "tpm": args.tpm, "latency": args.latency}
     if args.scenario:
         with open(args.scenario, encoding="utf-8") as handle:
             STATE["queue"].extend(json.load(handle).get("replies", []))

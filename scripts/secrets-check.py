@@ -9,6 +9,7 @@ Runs, each with `--verbose` and a fresh SOPHON_HOME:
     script that asks through every fault of the server's catalogue (streamed and not), counts
     tokens, lists models, saves the session, with `--record` (also `--json`);
   - a wrong sentinel key, which the server echoes back in its error (as Google's does);
+  - the sentinel key with a copied `”` at its end: refused, no request sent;
   - the REPL in a pseudo-terminal: `key set` typed at its no-echo prompt, then commands (history).
 Then searches every file under the run folders (SOPHON_HOME, tapes, saved scripts, history;
 keys.json, the store itself, excepted), every stdout and stderr and the terminal transcript for
@@ -182,6 +183,21 @@ def check_log(home):
     OUTPUTS.append(("logs.db rows", text))
 
 
+def check_non_ascii_key(root, server):
+    """A key with a copied typographic quote is refused before sending: no request, no echo."""
+    home = os.path.join(root, "quote")
+    os.makedirs(home)
+    server.post("/_sophon/reset", {})
+    result = run("quoted key", ["-X", "--verbose", "--record", os.path.join(home, "q.tape"), "-c", "ask hello"],
+                 home, GEMINI_API_KEY=SENTINEL + "\u201d", SOPHON_GEMINI_BASE_URL=server.url)
+    if result.returncode != 1 or b"not printable ASCII at position 31 (U+201D)" not in result.stderr:
+        fail(f"a key with a non-ASCII character was not refused: {result.stderr!r}")
+    with urllib.request.urlopen(server.url + "/_sophon/requests", timeout=30) as reply:
+        seen = json.loads(reply.read())
+    if seen:
+        fail(f"a key with a non-ASCII character was sent: {len(seen)} requests")
+
+
 def check_permissions(root):
     home = os.path.join(root, "perms")
     os.makedirs(home)
@@ -272,6 +288,7 @@ def main():
         check_examples(root)
         check_live(root, server)
         check_permissions(root)
+        check_non_ascii_key(root, server)
         check_repl(root, server)
         files = search(root)
         size = sum(len(d) for _, d in OUTPUTS)

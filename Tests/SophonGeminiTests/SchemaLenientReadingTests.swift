@@ -22,6 +22,45 @@ import Testing
         #expect(optional == "{}")
     }
 
+    /// A null word in a string field reads as the lenient decoder reads it for a `String?`:
+    /// absent when optional, null when nullable; a required string, or an enum that lists the
+    /// word, keeps it.
+    @Test(arguments: [
+        ("{ nick?: string }", #"{"nick":"N/A"}"#, "{}", [#"$.nick: string "N/A" removed (read as absent)"#]),
+        ("{ nick?: string }", #"{"nick":""}"#, "{}", [#"$.nick: string "" removed (read as absent)"#]),
+        (
+            "{ nick: string | null }", #"{"nick":"none"}"#, #"{"nick":null}"#,
+            [#"$.nick: string "none" read as null"#]
+        ),
+        ("{ nick: string }", #"{"nick":"N/A"}"#, #"{"nick":"N/A"}"#, []),
+        (
+            #"{ pick?: "none" | "all" }"#, #"{"pick":"None"}"#, #"{"pick":"none"}"#,
+            [#"$.pick: string "None" read as string "none""#]
+        ),
+        ("{ nick?: string }", #"{"nick":"Ada"}"#, #"{"nick":"Ada"}"#, []),
+    ])
+    func nullWordsInStringFieldsReadAsTheDecoderReadsThem(
+        schema: String, input: String, expected: String, notes: [String]
+    ) throws {
+        let (value, changes) = try coerce(schema, input)
+        #expect(value == expected)
+        #expect(changes == notes)
+    }
+
+    struct Person: Decodable { var name: String; var nick: String? }
+
+    /// Schema-guided extraction and the lenient decoder read every null word in an optional
+    /// string the same way: no value.
+    @Test(arguments: ["N/A", "none", "", " NULL ", "-", "Ada"])
+    func schemaSelectionAndTheDecoderAgreeOnOptionalStrings(word: String) throws {
+        let input = TestJSON.parse(#"{"name":"Ada","nick":\#(JSONValue.string(word).compactText)}"#)
+        let schema = try GeminiSchema.parseTypeSyntax("{ name: string, nick?: string }")
+        let selected = try #require(schema.selectCandidate(from: [input]))
+        let decoded = try LenientJSONDecoder().decode(Person.self, from: input).value
+        #expect(selected.value["nick"]?.stringValue == decoded.nick)
+        #expect(selected.isValid)
+    }
+
     @Test(arguments: [
         ("y", true), ("N", false), ("1", true), ("0", false), (" yes ", true), ("FALSE", false),
     ])

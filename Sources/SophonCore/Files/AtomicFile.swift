@@ -20,7 +20,10 @@ public enum AtomicFile {
     ///
     /// Missing parent folders are created first with `folderPermissions` (pass `0o700` for
     /// Sophon's config folders). On any failure the previous file (if any) is left untouched and
-    /// the temporary file is removed. A symbolic link at `url` is replaced by a regular file.
+    /// the temporary file is removed. A symbolic link at `url` is followed (a chain of links
+    /// too, relative ones against the folder of the link): the file it points at is replaced in
+    /// that file's folder and the link stays. A FIFO, a device, a socket or a folder at the
+    /// (resolved) path is refused before anything is created (docs/files.md, "Atomic writes").
     ///
     /// - Parameters:
     ///   - data: The complete new content.
@@ -31,7 +34,8 @@ public enum AtomicFile {
     ///   - folderPermissions: Mode bits for folders this call creates (the umask applies).
     /// - Throws: ``SophonFileError`` naming the path (the target, or the folder that could not
     ///   be created; a failed rename names the temporary file and the target), the operation
-    ///   (`createFolder`, `open`, `write`, `sync`, `rename`) and the `errno`. Syncing the folder
+    ///   (`createFolder`, `open`, `write`, `sync`, `rename`, `replace` for a path that is not a
+    ///   regular file, `ELOOP` for a symlink loop) and the `errno`. Syncing the folder
     ///   after the rename is best effort (some file systems refuse `fsync` on folders): it
     ///   never throws.
     public static func write(
@@ -58,8 +62,9 @@ public enum AtomicFile {
     static func write(
         _ data: Data, to url: URL, permissions: mode_t?, folderPermissions: mode_t, fault: Fault?
     ) throws(SophonFileError) {
-        let target = url.path
-        let folder = url.deletingLastPathComponent().path
+        let target = try resolvedTarget(url.path)
+        let targetURL = URL(fileURLWithPath: target)
+        let folder = targetURL.deletingLastPathComponent().path
         try createFolders(folder, permissions: folderPermissions)
 
         var mode: mode_t? = permissions
@@ -69,7 +74,7 @@ public enum AtomicFile {
         }
 
         let (fd, temporary) = try createTemporaryFile(
-            for: target, in: folder, name: url.lastPathComponent, mode: mode)
+            for: target, in: folder, name: targetURL.lastPathComponent, mode: mode)
         if case .observeTemporary(let observe) = fault { observe(temporary) }
         var closed = false
         func discard() {
@@ -112,8 +117,59 @@ public enum AtomicFile {
             discard()
             throw error
         }
-        removeStaleTemporaries(in: folder, name: url.lastPathComponent)
+        removeStaleTemporaries(in: folder, name: targetURL.lastPathComponent)
         syncFolder(folder)
+    }
+
+    /// The path a write to `path` replaces: `path` itself, or, when it is a symbolic link, the
+    /// file at the end of its chain of links (40 links at most, as the kernel's `MAXSYMLINKS`).
+    ///
+    /// - Throws: ``SophonFileError`` with ``SophonFileError/Operation/replace`` when the
+    ///   resolved path exists and is not a regular file (``SophonFileError/fileKind`` names
+    ///   what it is), or `ELOOP` when the chain is too long.
+    public static func resolvedTarget(_ path: String) throws(SophonFileError) -> String {
+        var current = path
+        var status = stat()
+        for _ in 0..<40 {
+            guard lstat(current, &status) == 0 else { return current }
+            let kind = status.st_mode & mode_t(S_IFMT)
+            if kind == mode_t(S_IFLNK) {
+                guard let link = readLink(current) else {
+                    throw SophonFileError(path: current, operation: .open, errorNumber: errno)
+                }
+                current =
+                    link.hasPrefix("/")
+                    ? link
+                    : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+                        link)
+                continue
+            }
+            if kind == mode_t(S_IFREG) { return current }
+            throw SophonFileError(
+                path: current, operation: .replace, errorNumber: kind == mode_t(S_IFDIR) ? EISDIR : EINVAL,
+                fileKind: SophonFileError.kindName(kind))
+        }
+        throw SophonFileError(path: path, operation: .open, errorNumber: ELOOP)
+    }
+
+    /// What is at `path` (symbolic links followed) when it exists and is not a regular file:
+    /// `a folder`, `a FIFO`, `a device`, `a socket`; `nil` for a regular file or nothing.
+    ///
+    /// Readers of files the shell also writes (the REPL history) use it to refuse a FIFO, which
+    /// would block a read forever, or a device such as `/dev/zero`, which never ends.
+    public static func nonRegularKind(at path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let kind = status.st_mode & mode_t(S_IFMT)
+        return kind == mode_t(S_IFREG) ? nil : SophonFileError.kindName(kind)
+    }
+
+    /// The text of the symbolic link at `path`, or `nil` (with `errno` set) when it cannot be read.
+    private static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Creates `path` and its missing ancestors (like `mkdir -p`) with `permissions`.

@@ -25,10 +25,12 @@ public struct FileSnapshot: Sendable, Hashable {
     ///   - maxBytes: The largest file accepted, in bytes; a larger one fails with `EFBIG`.
     /// - Returns: The snapshot, or `nil` when no file exists at `url` (`ENOENT`).
     /// - Throws: ``SophonFileError``: `open` (e.g. `EACCES`), `read` (`EISDIR` for a folder,
-    ///   `EFBIG` past `maxBytes`, or the `read(2)` error).
+    ///   `EFBIG` past `maxBytes`, `EINVAL` with ``SophonFileError/fileKind`` for a FIFO, a
+    ///   device or a socket, which is never read, or the `read(2)` error).
     public static func read(at url: URL, maxBytes: Int = 16 << 20) throws(SophonFileError) -> FileSnapshot? {
         let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             if code == ENOENT { return nil }
@@ -39,8 +41,14 @@ public struct FileSnapshot: Sendable, Hashable {
         if fstat(fd, &status) != 0 {
             throw SophonFileError(path: path, operation: .read, errorNumber: errno)
         }
-        if status.st_mode & mode_t(S_IFMT) == mode_t(S_IFDIR) {
+        let kind = status.st_mode & mode_t(S_IFMT)
+        if kind == mode_t(S_IFDIR) {
             throw SophonFileError(path: path, operation: .read, errorNumber: EISDIR)
+        }
+        if kind != mode_t(S_IFREG) {
+            // A FIFO would block and a device such as /dev/zero never ends (docs/files.md).
+            throw SophonFileError(
+                path: path, operation: .read, errorNumber: EINVAL, fileKind: SophonFileError.kindName(kind))
         }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)

@@ -26,6 +26,9 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
         case sync
         /// Moving the temporary file over the target (`rename`).
         case rename
+        /// Replacing something that is not a regular file (a FIFO, a device, a socket or a
+        /// folder), refused before anything is written.
+        case replace
 
         /// The verb used in messages (`create folder`, `open`, `read`, ...).
         public var verb: String {
@@ -36,6 +39,7 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
             case .write: "write"
             case .sync: "sync"
             case .rename: "rename"
+            case .replace: "replace"
             }
         }
     }
@@ -48,6 +52,9 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
     public let errorNumber: Int32
     /// The rename target, for ``Operation/rename`` only.
     public let destination: String?
+    /// What the path is when it is not a regular file (`a FIFO`, `a device`, `a socket`,
+    /// `a folder`), for ``Operation/replace`` and for a refused ``Operation/read``.
+    public let fileKind: String?
 
     /// Creates an error from its parts.
     ///
@@ -56,11 +63,27 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
     ///   - operation: The operation that failed.
     ///   - errorNumber: The `errno` value the call set.
     ///   - destination: The rename target, for ``Operation/rename``.
-    public init(path: String, operation: Operation, errorNumber: Int32, destination: String? = nil) {
+    ///   - fileKind: What the path is, for ``Operation/replace`` (`a FIFO`, ...).
+    public init(
+        path: String, operation: Operation, errorNumber: Int32, destination: String? = nil,
+        fileKind: String? = nil
+    ) {
         self.path = path
         self.operation = operation
         self.errorNumber = errorNumber
         self.destination = destination
+        self.fileKind = fileKind
+    }
+
+    /// The article and noun for a `st_mode & S_IFMT` value that is not a regular file.
+    static func kindName(_ kind: mode_t) -> String {
+        switch kind {
+        case mode_t(S_IFDIR): "a folder"
+        case mode_t(S_IFIFO): "a FIFO"
+        case mode_t(S_IFCHR), mode_t(S_IFBLK): "a device"
+        case mode_t(S_IFSOCK): "a socket"
+        default: "an unknown kind of file"
+        }
     }
 
     /// The system's text for ``errorNumber`` (`strerror`), e.g. `Permission denied`.
@@ -68,8 +91,12 @@ public struct SophonFileError: Error, Sendable, Hashable, CustomStringConvertibl
         String(cString: strerror(errorNumber))
     }
 
-    /// One line: `cannot OPERATION 'PATH': REASON` (rename names both paths).
+    /// One line: `cannot OPERATION 'PATH': REASON` (rename names both paths; a refused
+    /// replacement reads `cannot replace 'PATH': it is a FIFO, not a regular file`).
     public var description: String {
+        if let fileKind {
+            return "cannot \(operation.verb) '\(path)': it is \(fileKind), not a regular file"
+        }
         if let destination {
             return "cannot \(operation.verb) '\(path)' to '\(destination)': \(reason)"
         }

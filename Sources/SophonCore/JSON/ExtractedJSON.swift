@@ -41,7 +41,7 @@ public struct ExtractedJSON: Sendable, Hashable {
     }
 
     /// The tree of compact text the extractor wrote (strict JSON, any depth).
-    private static func tree(_ text: String) -> JSONValue {
+    static func tree(_ text: String) -> JSONValue {
         var text = text
         return text.withUTF8 { bytes in
             var parser = JSONByteParser(

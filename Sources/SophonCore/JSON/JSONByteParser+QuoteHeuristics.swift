@@ -2,8 +2,10 @@
 /// its text (`"he said "hi" twice"`), and a string that lost its closing quote.
 extension JSONByteParser {
     /// Whether a quote ending just before `offset` ends the string: what follows it (spaces
-    /// skipped) can follow a string in JSON, or a missing comma.
-    func endsString(after offset: Int) -> Bool {
+    /// skipped) can follow a string in JSON, or a missing comma. `keptQuote`: an earlier quote
+    /// of this string was already kept as text (then a word after this one is more text, not
+    /// the next element: `"he said "hi" to me, "x"` stays one string).
+    func endsString(after offset: Int, keptQuote: Bool = false) -> Bool {
         var cursor = offset
         while cursor < end,
             bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab
@@ -36,7 +38,10 @@ extension JSONByteParser {
             return startsNextItem(at: cursor + 1)
         case ASCII.comma: return startsNextItem(at: cursor + 1)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
-        default: return isLoneScalar(at: cursor)
+        default:
+            // In an array, `"b" c, "d"`: a word standing alone before the next `,` is the next
+            // element after a missing comma; reading the quote as text would merge "b", c and "d".
+            return isLoneScalar(at: cursor) || (!inObject && !keptQuote && bareElementEnd(at: cursor) != nil)
         }
     }
 
@@ -59,6 +64,27 @@ extension JSONByteParser {
         cursor += 1
         while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
         return cursor < end && bytes[cursor] == ASCII.colon ? comma : nil
+    }
+
+    /// In an array, the offset of the `,` before the `"` at `offset` when they look like the
+    /// start of the next element (`, "x",` or `, "x"]`: a quoted run with no line break, then
+    /// `,` or `]`), else `nil`: the string being read lost its closing quote before that comma.
+    func commaBeforeElement(quoteAt offset: Int) -> Int? {
+        guard !inObject, bytes[offset] == ASCII.quote else { return nil }
+        var comma = offset - 1
+        while comma >= 0, bytes[comma] == ASCII.space || bytes[comma] == ASCII.tab { comma -= 1 }
+        guard comma >= 0, bytes[comma] == ASCII.comma else { return nil }
+        var cursor = offset + 1
+        while cursor < end, bytes[cursor] != ASCII.quote {
+            let byte = bytes[cursor]
+            if byte < 0x20 || byte == ASCII.backslash { return nil }
+            cursor += 1
+        }
+        guard cursor < end else { return nil }
+        cursor += 1
+        while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
+        return cursor < end && (bytes[cursor] == ASCII.comma || bytes[cursor] == ASCII.closeBracket)
+            ? comma : nil
     }
 
     /// Whether a number or literal alone (followed by `,`, a closer, a newline or the end) is
@@ -113,8 +139,37 @@ extension JSONByteParser {
             if !inObject, ["true", "false", "null", "True", "False", "None", "NaN"].contains(word) {
                 return word == "NaN" || isLoneScalar(at: cursor)
             }
+            // In an array, an unquoted word standing alone between commas is the next element
+            // (`["a", b, "c"]`): reading the quote before it as text would merge three values.
+            if !inObject, bareElementEnd(at: cursor) != nil { return true }
             while wordEnd < end, bytes[wordEnd] == ASCII.space || bytes[wordEnd] == ASCII.tab { wordEnd += 1 }
             return wordEnd < end && bytes[wordEnd] == ASCII.colon
         }
+    }
+
+    /// The end of an unquoted array element that starts at `offset` (`b` in `["a", b, "c"]`,
+    /// also `two words`): a letter, then anything but quotes, brackets, braces, `:`, `\`, `/` and `#`, up
+    /// to a `,`, `]` or line end (trailing blanks excluded); `nil` when the text there is not
+    /// such a word, or runs to the end of the region (a cut literal such as `F` is completed
+    /// instead).
+    func bareElementEnd(at offset: Int) -> Int? {
+        guard offset < end, ASCII.isLetter(bytes[offset]) else { return nil }
+        var cursor = offset
+        while cursor < end {
+            switch bytes[cursor] {
+            case ASCII.comma, ASCII.closeBracket, ASCII.newline, ASCII.carriageReturn:
+                var last = cursor
+                while last > offset, ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+                return last
+            case ASCII.quote, ASCII.apostrophe, ASCII.openBrace, ASCII.closeBrace, ASCII.openBracket,
+                ASCII.colon, ASCII.backslash, ASCII.slash, ASCII.hash:
+                return nil
+            case 0xE2 where ASCII.curlyQuote(bytes, cursor, end) != nil:
+                return nil
+            default:
+                cursor += 1
+            }
+        }
+        return nil
     }
 }

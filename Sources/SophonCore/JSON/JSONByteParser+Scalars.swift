@@ -60,7 +60,8 @@ extension JSONByteParser {
     /// when the token was cut by the end of the region before it became a value; ``position``
     /// is then at the end.
     /// - Parameter allowBareWord: whether an unquoted word is read as a string (lenient mode,
-    ///   object member values only: in arrays and at the top level a word is prose).
+    ///   object member values; array elements go through ``readsBareElement(expect:)``; at
+    ///   the top level a word is prose).
     mutating func readScalar(allowBareWord: Bool = false) throws(JSONParseFailure) -> JSONScalar? {
         let start = position
         let byte = bytes[position]

@@ -68,15 +68,18 @@ extension JSONByteParser {
                 closer = 3
             }
             if closer > 0 {
-                if !isLenient || endsString(after: position + closer) {
+                if !isLenient || endsString(after: position + closer, keptQuote: reportedQuote) {
                     position += closer
                     return finishString(.bytes(buffer), quote: quote, from: start)
                 }
                 if let colon = keyColon {
                     return closeKey(before: colon, buffer: &buffer, from: start)
                 }
-                if let comma = commaBeforeKey(quoteAt: position), comma >= contentStart {
-                    // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`.
+                if let comma = commaBeforeKey(quoteAt: position) ?? commaBeforeElement(quoteAt: position),
+                    comma >= contentStart
+                {
+                    // `{"a": "x, "b": 2}`: the string lost its closing quote before `, "b":`
+                    // (in an array, before `, "b"]`: the values stay apart).
                     buffer.removeLast(position - comma)
                     while let last = buffer.last, ASCII.isWhitespace(last) { buffer.removeLast() }
                     repair(.insertedClosingQuote, at: comma, "closed the string missing its closing quote")

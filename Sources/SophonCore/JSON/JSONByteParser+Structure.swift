@@ -41,6 +41,9 @@ extension JSONByteParser {
             position += 1
             return closeContainer()
         }
+        if isLenient, !afterColon, readsBareElement(expect: expect) {
+            return .scalar(readBareWord())
+        }
         let scalarStart = position
         guard let scalar = try readScalar(allowBareWord: afterColon) else {
             if !frames.isEmpty, !frames.topIsObject {
@@ -130,7 +133,9 @@ extension JSONByteParser {
                 "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))")
             return closeContainer()
         }
-        if isLenient, isObject ? startsKey(byte) : startsValue(byte, words: true) {
+        if isLenient,
+            isObject ? startsKey(byte) : startsValue(byte, words: true) || bareElementEnd(at: position) != nil
+        {
             repair(.insertedComma, at: position, "inserted the missing ','")
             commaOffset = position
             expect = isObject ? .keyAfterComma : .elementAfterComma
@@ -165,6 +170,39 @@ extension JSONByteParser {
             expect = frames.topIsEmpty ? (frames.topIsObject ? .firstKey : .firstElement) : .separator
         }
         return true
+    }
+
+    /// Whether an unquoted word at ``position`` is read as a string element of the array being
+    /// read (`["a", b, "c"]` -> `["a", "b", "c"]`, so neighbouring values stay apart): after a
+    /// comma, or first when a quoted element follows it (`[b, "c"]`); never a literal word
+    /// (`true`, `None`, `nil`, ...), which keeps its own reading, and never alone (`[see
+    /// below]` stays prose).
+    func readsBareElement(expect: Expectation) -> Bool {
+        guard !frames.isEmpty, !frames.topIsObject, let wordEnd = bareElementEnd(at: position) else {
+            return false
+        }
+        let word = text(position..<wordEnd)
+        guard
+            ![
+                "true", "false", "null", "True", "False", "None", "NaN", "Infinity", "undefined", "NULL",
+                "Null", "nil",
+            ].contains(word)
+        else { return false }
+        switch expect {
+        case .elementAfterComma:
+            return true
+        case .firstElement:
+            var cursor = wordEnd
+            while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+            guard cursor < end, bytes[cursor] == ASCII.comma else { return false }
+            cursor += 1
+            while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+            return cursor < end
+                && (bytes[cursor] == ASCII.quote || bytes[cursor] == ASCII.apostrophe
+                    || isCurlyOpener(at: cursor))
+        default:
+            return false
+        }
     }
 
     /// Whether `byte` can start a value after a missing comma or colon. Words only when

@@ -212,8 +212,27 @@ enum JSONCandidateStart {
         case _ where isObject: return ASCII.isKeyStart(byte) || byte == ASCII.minus
         case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus, ASCII.plus: return true
         case ASCII.zero...ASCII.nine: return true
-        default: return "tfnTFNIu".utf8.contains(byte)
+        default: return "tfnTFNIu".utf8.contains(byte) || bareWordThenString(at: cursor, in: bytes, end: end)
         }
+    }
+
+    /// Whether an unquoted word, a `,` and a quoted string start at `offset` (`[b, "c"]`): an
+    /// array of strings whose first element lost its quotes (see
+    /// ``JSONByteParser/readsBareElement(expect:)``).
+    static func bareWordThenString(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        guard ASCII.isLetter(bytes[offset]) else { return false }
+        var cursor = offset
+        while cursor < end, bytes[cursor] != ASCII.comma {
+            switch bytes[cursor] {
+            case ASCII.quote, ASCII.apostrophe, ASCII.openBrace, ASCII.closeBrace, ASCII.openBracket,
+                ASCII.closeBracket, ASCII.colon, ASCII.backslash, ASCII.newline, ASCII.carriageReturn:
+                return false
+            default: cursor += 1
+            }
+        }
+        cursor += 1
+        while cursor < end, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+        return cursor < end && (bytes[cursor] == ASCII.quote || bytes[cursor] == ASCII.apostrophe)
     }
 
     /// Whether the bracket at `offset` opens escaped JSON (`{\"a\": 1}`, `{\n  \"a\"...`): after

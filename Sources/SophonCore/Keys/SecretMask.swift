@@ -18,7 +18,9 @@ public enum SecretMask {
         return bullets + String(secret.suffix(4))
     }
 
-    /// Replaces every occurrence of each secret inside `text` with its ``mask(_:)``.
+    /// Replaces every occurrence of each secret inside `text` with its ``mask(_:)``, in each of
+    /// its ``variants(of:)`` (percent-encoded, UTF-8 read as Latin-1, JSON-escaped), since a
+    /// server may echo a key re-encoded.
     ///
     /// Longer secrets are replaced first, so a secret that contains another is masked whole.
     /// Matching is by Unicode scalars (exact, no normalisation), so a secret is found even when
@@ -30,17 +32,62 @@ public enum SecretMask {
     ///   - secrets: The secrets to hide.
     /// - Returns: The text with each secret replaced by its mask.
     public static func redact(_ text: String, secrets: [String]) -> String {
-        // Cheap pre-filter: a secret whose first scalar is absent from the text cannot occur.
+        // Every form of every secret (as given and as a server may echo it re-encoded), each
+        // replaced by the mask of the secret itself; longer forms first.
+        let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in
+            variants(of: secret).map { (form: $0, mask: mask(secret)) }
+        }
+        // Cheap pre-filter: a form whose first scalar is absent from the text cannot occur.
         let present = Set(text.unicodeScalars)
-        let ordered = secrets.filter { $0.unicodeScalars.first.map(present.contains) ?? false }.sorted {
-            $0.unicodeScalars.count > $1.unicodeScalars.count
+        let ordered = forms.filter { $0.form.unicodeScalars.first.map(present.contains) ?? false }.sorted {
+            $0.form.unicodeScalars.count > $1.form.unicodeScalars.count
         }
         guard !ordered.isEmpty else { return text }
         var scalars = text.unicodeScalars
-        for secret in ordered {
-            scalars = replacing(secret.unicodeScalars, with: mask(secret).unicodeScalars, in: scalars)
+        for (form, mask) in ordered {
+            scalars = replacing(form.unicodeScalars, with: mask.unicodeScalars, in: scalars)
         }
         return String(scalars)
+    }
+
+    /// The forms a secret takes when a server echoes it back re-encoded: as given,
+    /// percent-encoded (`%E2%80%9D`, upper and lower case hex), its UTF-8 bytes read as
+    /// Latin-1 (`â€` and U+009D for `”`), and JSON-escaped (`\u201d`, upper and lower case
+    /// hex; `\"`, `\\` and `\/`). Forms equal to the secret are not repeated: an ASCII key of letters, digits, `-`
+    /// and `_` has one form.
+    ///
+    /// - Parameter secret: The secret.
+    /// - Returns: The secret first, then its other forms.
+    public static func variants(of secret: String) -> [String] {
+        var forms = [secret]
+        func add(_ form: String) { if !form.isEmpty, !forms.contains(form) { forms.append(form) } }
+        let bytes = Array(secret.utf8)
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        func hex(_ value: Int, digits: Int, uppercase: Bool) -> String {
+            let text = String(value, radix: 16, uppercase: uppercase)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
+        for uppercase in [true, false] {
+            add(
+                bytes.map { byte in
+                    unreserved.contains(byte)
+                        ? String(UnicodeScalar(byte)) : "%" + hex(Int(byte), digits: 2, uppercase: uppercase)
+                }.joined())
+            add(
+                secret.unicodeScalars.map { scalar in
+                    switch scalar {
+                    case "\"", "\\": "\\" + String(scalar)
+                    case _ where scalar.isASCII: String(scalar)
+                    default:
+                        scalar.utf16.map { "\\u" + hex(Int($0), digits: 4, uppercase: uppercase) }.joined()
+                    }
+                }.joined())
+            add(secret.replacingOccurrences(of: "/", with: "\\/"))
+        }
+        var latin1 = String.UnicodeScalarView()
+        latin1.append(contentsOf: bytes.map { UnicodeScalar($0) })
+        add(String(latin1))
+        return forms
     }
 
     /// Replaces non-overlapping occurrences of `pattern`, scanning left to right.

@@ -1,13 +1,18 @@
-/// Levenshtein distance, for "did you mean" suggestions (type names, model names, commands).
+/// Edit distance with transpositions (optimal string alignment), for "did you mean"
+/// suggestions (type names, model names, commands): swapping two neighbouring letters counts as
+/// one edit, as docs/language.md asks (`ehco` is one edit from `echo`).
 public enum EditDistance {
-    /// The number of single-character insertions, deletions and substitutions turning `a` into
-    /// `b`, by Unicode character (grapheme cluster): `between("kitten", "sitting") == 3`.
+    /// The number of single-character insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters turning `a` into `b`, by Unicode character (grapheme cluster):
+    /// `between("kitten", "sitting") == 3`, `between("ehco", "echo") == 1`. A substring is
+    /// edited at most once (optimal string alignment).
     /// - Parameter ignoringCase: compare the lowercased strings.
     public static func between(_ a: String, _ b: String, ignoringCase: Bool = false) -> Int {
         let left = Array(ignoringCase ? a.lowercased() : a)
         let right = Array(ignoringCase ? b.lowercased() : b)
         guard !left.isEmpty else { return right.count }
         guard !right.isEmpty else { return left.count }
+        var beforePrevious = [Int](repeating: 0, count: right.count + 1)
         var previous = Array(0...right.count)
         var current = [Int](repeating: 0, count: right.count + 1)
         for i in 1...left.count {
@@ -15,8 +20,11 @@ public enum EditDistance {
             for j in 1...right.count {
                 let cost = left[i - 1] == right[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[right.count]
     }

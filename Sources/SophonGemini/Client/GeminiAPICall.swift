@@ -29,6 +29,12 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// Whether the path runs the call under the whole-call limit; `false` when the caller
     /// enforces it (a stream's deadline watch).
     var ownsDeadline = true
+    /// Extra header fields of every attempt (the Files API's `x-goog-upload-*`); they override
+    /// the path's defaults, `content-type` included.
+    var headers: [String: String] = [:]
+    /// A full URL that replaces ``endpoint`` (a resumable upload's session URL, its scheme and
+    /// host already swapped for the configured base URL's).
+    var absoluteURL: URL? = nil
 }
 
 extension GeminiAPICall where Reply: Decodable {

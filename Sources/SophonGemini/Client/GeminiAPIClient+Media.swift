@@ -6,9 +6,9 @@ extension GeminiAPIClient {
     /// and ``GeminiClientConfiguration/maxInlineMediaBytes``: the original API's `encodeImages`, for a
     /// ``send(_:label:model:retryPolicy:allowPartial:buildRequest:)`` builder.
     ///
-    /// `variant.compressMedia` asks for smaller images after a transport failure. Re-encoding
-    /// needs an image codec, which Linux lacks, so the bytes are sent unchanged (docs/library.md,
-    /// "Building each attempt yourself").
+    /// The parts hold the original bytes on every attempt: after a transport failure the client
+    /// re-encodes the image parts of the request itself when it has an
+    /// ``GeminiClientConfiguration/imageDownscaler`` (docs/library.md, "Downscale on retry").
     /// - Parameters:
     ///   - images: the encoded image files.
     ///   - variant: the attempt being built.

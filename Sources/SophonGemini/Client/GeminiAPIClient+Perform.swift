@@ -45,7 +45,8 @@ extension GeminiAPIClient {
             let body = try await call.body(variant)
             let http = try await self.exchange(
                 label: call.label, method: call.method, endpoint: call.endpoint(variant.modelID), body: body,
-                key: key, attempt: variant.attempt, streaming: call.streaming, deadline: deadline)
+                key: key, attempt: variant.attempt, streaming: call.streaming, deadline: deadline,
+                extraHeaders: call.headers, absoluteURL: call.absoluteURL)
             return try await call.read(http, variant)
         }
         try call.check(result.value)
@@ -56,11 +57,13 @@ extension GeminiAPIClient {
     /// ``AttemptError``s.
     private func exchange(
         label: String, method: String, endpoint: GeminiEndpoint, body: Data?, key: String, attempt: Int,
-        streaming: Bool, deadline: GeminiCallDeadline?
+        streaming: Bool, deadline: GeminiCallDeadline?, extraHeaders: [String: String] = [:],
+        absoluteURL: URL? = nil
     ) async throws -> GeminiHTTPResponse {
-        let url = try endpoint.url(base: configuration.baseURL)
+        let url = try absoluteURL ?? endpoint.url(base: configuration.baseURL)
         var headers = ["x-goog-api-key": key, "accept": streaming ? "text/event-stream" : "application/json"]
         if body != nil { headers["content-type"] = "application/json" }
+        headers.merge(extraHeaders) { _, extra in extra }
         let request = GeminiHTTPRequest(
             method: method, url: url, headers: headers, body: body, timeout: configuration.requestTimeout,
             streaming: streaming, deadline: transport.honoursDeadline ? deadline : nil)

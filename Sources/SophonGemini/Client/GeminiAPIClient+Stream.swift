@@ -58,7 +58,13 @@ extension GeminiAPIClient {
         let body = try OrderedJSONEncoder().encodeData(request)
         var call = GeminiAPICall<Void>(
             label: label, method: "POST", namesModel: true, model: model,
-            endpoint: { .streamGenerateContent(model: $0) }, body: { _ in body }
+            endpoint: { .streamGenerateContent(model: $0) },
+            body: { variant in
+                guard variant.downscaleStep > 0, self.configuration.imageDownscaler != nil else {
+                    return body
+                }
+                return try OrderedJSONEncoder().encodeData(self.downscaled(request, for: variant))
+            }
         ) { http, variant in
             guard http.status == 200 else {
                 let data = try await Self.collectBody(of: http)
@@ -110,6 +116,8 @@ struct StreamReader {
     private mutating func handle(_ item: SSEParser.Item) throws {
         switch item {
         case .event(let text):
+            // Data that is only blanks carries no chunk: a keep-alive, like an empty event.
+            if text.allSatisfy(\.isWhitespace) { return }
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
             guard

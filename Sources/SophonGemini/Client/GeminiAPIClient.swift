@@ -24,6 +24,8 @@ public final class GeminiAPIClient: Sendable {
     public let transport: any GeminiTransport
     /// Ends streams that outlast the whole-call limit (one timer for all of them).
     let streamDeadlines = DeadlineWatch()
+    /// Files this client uploaded, by content hash (``uploadFileOnce(data:mimeType:displayName:retryPolicy:progress:)``).
+    let uploadMemo: UploadMemo
 
     /// Creates a client.
     /// - Parameters:
@@ -35,6 +37,22 @@ public final class GeminiAPIClient: Sendable {
     ) {
         self.configuration = configuration
         self.transport = transport
+        self.uploadMemo = UploadMemo()
+    }
+
+    /// Creates a client that shares `other`'s memory of uploaded files, so a client made again
+    /// with a changed configuration does not upload the same bytes again.
+    /// - Parameters:
+    ///   - configuration: models, endpoint, key source, policy and hooks.
+    ///   - transport: the HTTP layer.
+    ///   - other: the client whose uploads this one remembers (and adds to).
+    public init(
+        configuration: GeminiClientConfiguration, transport: any GeminiTransport,
+        sharingUploadsWith other: GeminiAPIClient
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.uploadMemo = other.uploadMemo
     }
 
     /// Whether the key provider currently supplies a key.
@@ -162,7 +180,10 @@ public final class GeminiAPIClient: Sendable {
         var call = GeminiAPICall<GenerateContentResponse>.unary(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .generateContent(model: $0) },
-            body: { variant in try OrderedJSONEncoder().encodeData(try await buildRequest(variant)) })
+            body: { variant in
+                try OrderedJSONEncoder().encodeData(
+                    self.downscaled(try await buildRequest(variant), for: variant))
+            })
         call.check = { try ReplyCheck.check($0) }
         call.logsFailures = true
         let (response, outcome) = try await perform(call, retryPolicy: retryPolicy)
@@ -184,6 +205,26 @@ public final class GeminiAPIClient: Sendable {
         return try await perform(call, retryPolicy: retryPolicy).value
     }
 
+    /// Counts the tokens of everything `request` would send (contents, attachments, system
+    /// instruction, tools, schema and other generation settings) on `model`, through
+    /// countTokens' `{"generateContentRequest": {"model": "models/ID", ...}}` form
+    /// (docs/library.md); `model` is filled in per attempt, so a fallback counts on the fallback.
+    /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
+    public func countTokens(
+        label: String = "countTokens", request: GenerateContentRequest, model: GeminiModel? = nil,
+        retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> CountTokensResponse {
+        let call = GeminiAPICall<CountTokensResponse>.unary(
+            label: label, method: "POST", namesModel: true, model: model,
+            endpoint: { .modelMethod("countTokens", model: $0) },
+            body: { variant in
+                var whole = request
+                whole.model = "models/" + variant.modelID
+                return try OrderedJSONEncoder().encodeData(CountTokensRequest(generateContentRequest: whole))
+            })
+        return try await perform(call, retryPolicy: retryPolicy).value
+    }
+
     /// Lists one page of models (`GET /v1beta/models`).
     /// - Parameters:
     ///   - pageSize: models per page (server default 50, max 1000); `nil` leaves it to the server.
@@ -199,17 +240,24 @@ public final class GeminiAPIClient: Sendable {
         return try await perform(call, retryPolicy: retryPolicy).value
     }
 
-    /// Lists every model, following `nextPageToken` (at most `maxPages` pages).
+    /// Lists every model, following `nextPageToken` (at most `maxPages` pages); a listing that
+    /// stops early (a repeated page token, the page limit) is logged as a warning.
     /// - Throws: as ``listModels(pageSize:pageToken:retryPolicy:)``.
     public func listAllModels(pageSize: Int? = nil, maxPages: Int = 100) async throws -> [GeminiModelInfo] {
-        var models: [GeminiModelInfo] = []
-        var token: String?
-        for _ in 0..<max(maxPages, 1) {
+        let listing = try await listModelPages(pageSize: pageSize, maxPages: maxPages)
+        if let warning = listing.warning { log(.warning, "listModels: \(warning)") }
+        return listing.items
+    }
+
+    /// Lists every model through a ``GeminiPager``: the models, the pages read and why the
+    /// listing stopped (a page token the server sent twice ends it, see ``GeminiPagedList/Stop``).
+    /// - Throws: as ``listModels(pageSize:pageToken:retryPolicy:)``.
+    public func listModelPages(pageSize: Int? = nil, maxPages: Int = 100) async throws
+        -> GeminiPagedList<GeminiModelInfo>
+    {
+        try await GeminiPager(maxPages: maxPages).collect { token in
             let page = try await listModels(pageSize: pageSize, pageToken: token)
-            models += page.models ?? []
-            guard let next = page.nextPageToken, !next.isEmpty else { break }
-            token = next
+            return (page.models ?? [], page.nextPageToken)
         }
-        return models
     }
 }

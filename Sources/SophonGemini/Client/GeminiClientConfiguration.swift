@@ -42,6 +42,10 @@ public struct GeminiClientConfiguration: Sendable {
     public var random: @Sendable () -> Double
     /// Receives request, response and retry events (for a `--verbose` display).
     public var observer: (@Sendable (GeminiClientEvent) -> Void)?
+    /// Re-encodes image parts smaller on a retry after a transport failure when the policy
+    /// downscales (``GeminiMediaDownscale``); `nil` (the default) sends media unchanged. The
+    /// `SophonMedia` target's `MediaImageDownscaler` is the codec the shell injects.
+    public var imageDownscaler: (any GeminiImageDownscaler)? = nil
 
     /// Creates a configuration; every parameter has the library default.
     public init(

@@ -8,6 +8,9 @@ struct GeminiEndpoint: Sendable {
     var path: String
     /// Query items, in order (values percent-encoded in ``url(base:)``).
     var query: [(String, String)] = []
+    /// A folder before the API version: `upload` for the Files API's upload endpoint
+    /// (`/upload/v1beta/files`), `download` for a download; empty for everything else.
+    var root: String = ""
 
     /// `models/ID:generateContent`.
     static func generateContent(model modelID: String) -> GeminiEndpoint {
@@ -32,6 +35,26 @@ struct GeminiEndpoint: Sendable {
         return GeminiEndpoint(path: "models", query: query)
     }
 
+    /// `upload/v1beta/files`: starts a resumable upload (docs/library.md, "Files").
+    static let uploadFiles = GeminiEndpoint(path: "files", root: "upload")
+
+    /// `files/ID` (`name` is `files/ID`).
+    static func file(_ name: String) -> GeminiEndpoint {
+        GeminiEndpoint(path: name.hasPrefix("files/") ? name : "files/\(name)")
+    }
+
+    /// `files?pageSize=N&pageToken=T`.
+    static func files(pageSize: Int?, pageToken: String?) -> GeminiEndpoint {
+        var endpoint = models(pageSize: pageSize, pageToken: pageToken)
+        endpoint.path = "files"
+        return endpoint
+    }
+
+    /// `files/ID:download?alt=media`.
+    static func download(_ name: String) -> GeminiEndpoint {
+        GeminiEndpoint(path: file(name).path + ":download", query: [("alt", "media")])
+    }
+
     /// The URL of this endpoint under `base`, which may carry a port, a path prefix and a
     /// tolerated trailing `/v1beta` (or `/v1beta/`).
     /// - Throws: ``GeminiError/transport(_:detail:)`` (`.other`) when the text is no URL.
@@ -41,6 +64,7 @@ struct GeminiEndpoint: Sendable {
         if root.hasSuffix("/" + SophonGemini.apiVersion) {
             root.removeLast(SophonGemini.apiVersion.count + 1)
         }
+        if !self.root.isEmpty { root += "/" + self.root }
         var text = "\(root)/\(SophonGemini.apiVersion)/\(path)"
         if !query.isEmpty {
             let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))

@@ -4,8 +4,12 @@ public struct GeminiRequestVariant: Sendable, Hashable {
     /// The model ID to call (without `models/`).
     public var modelID: String
     /// Whether media should be re-encoded smaller (set after a transport failure when the
-    /// policy downscales). No image codec exists on Linux yet, so builders there ignore it.
+    /// policy downscales). The client re-encodes the image parts of generate requests itself
+    /// when its configuration has an ``GeminiClientConfiguration/imageDownscaler``.
     public var compressMedia: Bool
+    /// How many transport failures asked for smaller media so far: 0 originals, 1 images at
+    /// most 1536 px, 2 or more at most 768 px (``GeminiMediaDownscale/longestSide(step:)``).
+    public var downscaleStep: Int = 0
     /// The attempt number on this model, from 1.
     public var attempt: Int
     /// Whether this is the fallback call after a 404.

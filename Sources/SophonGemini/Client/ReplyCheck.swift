@@ -4,6 +4,8 @@ enum ReplyCheck {
     /// - Throws: ``GeminiError/promptBlocked(reason:message:)`` for a blocked prompt,
     ///   ``GeminiError/contentBlocked(reason:partialText:)`` for a SAFETY/RECITATION/... stop,
     ///   ``GeminiError/truncated(partialText:partialValue:)`` for MAX_TOKENS with no answer text,
+    ///   ``GeminiError/stoppedWithoutContent(reason:finishMessage:)`` for no usable content
+    ///   and a finish reason other than STOP/MAX_TOKENS,
     ///   ``GeminiError/emptyResponse`` for no candidates, no parts or signature-only parts.
     static func check(_ response: GenerateContentResponse) throws {
         guard let candidate = response.candidates?.first else {
@@ -14,6 +16,9 @@ enum ReplyCheck {
             throw GeminiError.emptyResponse
         }
         let text = candidate.content?.answerText ?? ""
+        if let reason = candidate.finishReason, reason.isToolFailure {
+            throw GeminiError.toolCallFailed(reason: reason, finishMessage: candidate.finishMessage)
+        }
         if let reason = candidate.finishReason, reason.isBlocked {
             throw GeminiError.contentBlocked(reason: reason, partialText: text)
         }
@@ -24,6 +29,10 @@ enum ReplyCheck {
         guard useful else {
             if candidate.finishReason == .maxTokens {
                 throw GeminiError.truncated(partialText: text, partialValue: nil)
+            }
+            if let reason = candidate.finishReason, reason != .stop {
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: candidate.finishMessage)
             }
             throw GeminiError.emptyResponse
         }

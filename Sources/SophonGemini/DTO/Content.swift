@@ -58,6 +58,13 @@ public struct Part: Codable, Sendable, Hashable {
     public var thoughtSignature: String?
     /// Video clipping metadata, passed through as JSON.
     @JSONField public var videoMetadata: JSONValue?
+    /// Members of a part kind this client does not know (`toolCall`, `toolResponse`,
+    /// `partMetadata`, later additions), kept whole in wire order and sent back unchanged
+    /// (docs/library.md, "Tools"); empty for known kinds.
+    public var unknownMembers: [JSONMember] = []
+
+    /// The names of ``unknownMembers``, for reporting them.
+    public var unknownKinds: [String] { unknownMembers.map(\.key) }
 
     /// Creates a part; give exactly one data field.
     public init(
@@ -90,7 +97,58 @@ public struct Part: Codable, Sendable, Hashable {
     public var isSignatureOnly: Bool {
         thoughtSignature != nil && (text ?? "").isEmpty && inlineData == nil && fileData == nil
             && functionCall == nil && functionResponse == nil && executableCode == nil
-            && codeExecutionResult == nil
+            && codeExecutionResult == nil && unknownMembers.isEmpty
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case text, inlineData, fileData, functionCall, functionResponse, executableCode, codeExecutionResult
+        case thought, thoughtSignature, videoMetadata
+    }
+
+    /// Any member name, for the members this client does not know.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes the known fields, and keeps every other member whole in ``unknownMembers``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        inlineData = try container.decodeIfPresent(Blob.self, forKey: .inlineData)
+        fileData = try container.decodeIfPresent(FileData.self, forKey: .fileData)
+        functionCall = try container.decodeIfPresent(FunctionCall.self, forKey: .functionCall)
+        functionResponse = try container.decodeIfPresent(FunctionResponse.self, forKey: .functionResponse)
+        executableCode = try container.decodeIfPresent(ExecutableCode.self, forKey: .executableCode)
+        codeExecutionResult = try container.decodeIfPresent(
+            CodeExecutionResult.self, forKey: .codeExecutionResult)
+        thought = try container.decodeIfPresent(Bool.self, forKey: .thought)
+        thoughtSignature = try container.decodeIfPresent(String.self, forKey: .thoughtSignature)
+        _videoMetadata = try container.decode(JSONField.self, forKey: .videoMetadata)
+        let known = Set(CodingKeys.allCases.map(\.rawValue))
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        unknownMembers = try all.allKeys.filter { !known.contains($0.stringValue) }.map {
+            JSONMember($0.stringValue, try all.decode(JSONValue.self, forKey: $0))
+        }
+    }
+
+    /// Encodes the known fields in declaration order, then ``unknownMembers`` as received.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(inlineData, forKey: .inlineData)
+        try container.encodeIfPresent(fileData, forKey: .fileData)
+        try container.encodeIfPresent(functionCall, forKey: .functionCall)
+        try container.encodeIfPresent(functionResponse, forKey: .functionResponse)
+        try container.encodeIfPresent(executableCode, forKey: .executableCode)
+        try container.encodeIfPresent(codeExecutionResult, forKey: .codeExecutionResult)
+        try container.encodeIfPresent(thought, forKey: .thought)
+        try container.encodeIfPresent(thoughtSignature, forKey: .thoughtSignature)
+        try container.encode(_videoMetadata, forKey: .videoMetadata)
+        var all = encoder.container(keyedBy: AnyKey.self)
+        for member in unknownMembers { try all.encode(member.value, forKey: AnyKey(stringValue: member.key)) }
     }
 }
 

@@ -59,16 +59,13 @@ enum FastResponseDecoding {
         return content
     }
 
-    /// The part keys this path reads; any other part key the DTO knows sends the reply to
-    /// `JSONDecoder`.
-    private static let partKeysElsewhere: Set<String> = [
-        "inlineData", "fileData", "functionCall", "functionResponse", "executableCode",
-        "codeExecutionResult", "videoMetadata",
-    ]
+    /// The part keys this path reads; any other part key (media, calls, code, and kinds the
+    /// client does not know, which ``Part`` keeps whole) sends the reply to `JSONDecoder`.
+    private static let fastPartKeys: Set<String> = ["text", "thought", "thoughtSignature"]
 
     private static func part(_ value: JSONValue) -> Part? {
         guard case .object(let members) = value, let fields = Fields(members),
-            !members.contains(where: { partKeysElsewhere.contains($0.key) })
+            members.allSatisfy({ fastPartKeys.contains($0.key) })
         else { return nil }
         var part = Part()
         guard fields.read("text", into: &part.text, string),

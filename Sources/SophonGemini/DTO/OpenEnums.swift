@@ -34,6 +34,16 @@ public struct FinishReason: RawRepresentable, Codable, Sendable, Hashable, Custo
     public static let malformedFunctionCall = FinishReason(rawValue: "MALFORMED_FUNCTION_CALL")
     /// `IMAGE_SAFETY`.
     public static let imageSafety = FinishReason(rawValue: "IMAGE_SAFETY")
+    /// `UNEXPECTED_TOOL_CALL`: a tool call although the request enabled no tools.
+    public static let unexpectedToolCall = FinishReason(rawValue: "UNEXPECTED_TOOL_CALL")
+    /// `TOO_MANY_TOOL_CALLS`: the server stopped a run of tool calls.
+    public static let tooManyToolCalls = FinishReason(rawValue: "TOO_MANY_TOOL_CALLS")
+
+    /// Whether this reason is a failed tool use (`MALFORMED_FUNCTION_CALL`,
+    /// `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS`): a typed error, never retried.
+    public var isToolFailure: Bool {
+        [Self.malformedFunctionCall, .unexpectedToolCall, .tooManyToolCalls].contains(self)
+    }
 
     /// Whether this reason means the content was blocked rather than finished or cut short:
     /// SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY and the other

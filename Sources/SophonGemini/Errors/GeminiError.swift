@@ -9,7 +9,9 @@ public enum GeminiError: Error, Sendable, Hashable {
     /// No API key is configured.
     case missingAPIKey
     /// The server rejected the key (400 API_KEY_INVALID, 401 or 403); `message` is the server's.
-    case invalidAPIKey(message: String)
+    /// `server` is the HTTP status and RPC status the rejection came with (its message is
+    /// `message`, which may add the server's debug detail).
+    case invalidAPIKey(message: String, server: GeminiServerStatus? = nil)
     /// The model ID is empty or contains characters a model ID cannot have.
     case invalidModelID(String)
     /// The request did not complete at the network level (timeout, reset, refused, truncated).
@@ -20,10 +22,12 @@ public enum GeminiError: Error, Sendable, Hashable {
     case rateLimited(retryAfter: Duration?)
     /// 429 for an exhausted quota that a short wait will not reset (per-day quotas).
     case quotaExhausted(quotaId: String?, message: String)
-    /// 404 for the model: retired, unknown or mistyped.
-    case modelRetired(modelID: String)
-    /// 400 invalid request, with the server's field violations.
-    case invalidRequest(message: String, fieldViolations: [FieldViolation])
+    /// 404 for the model: retired, unknown or mistyped; `server` is what the server said
+    /// (shown after the summary).
+    case modelRetired(modelID: String, server: GeminiServerStatus? = nil)
+    /// 400 invalid request, with the server's field violations; `server` is the status line
+    /// shown after the summary.
+    case invalidRequest(message: String, fieldViolations: [FieldViolation], server: GeminiServerStatus? = nil)
     /// The prompt was blocked (`promptFeedback.blockReason`).
     case promptBlocked(reason: BlockReason?, message: String?)
     /// The answer was blocked (finish reason SAFETY, RECITATION, ...); `partialText` is what
@@ -34,6 +38,10 @@ public enum GeminiError: Error, Sendable, Hashable {
     case truncated(partialText: String, partialValue: JSONValue?)
     /// The reply had no usable content (no candidates, no parts, signature-only parts).
     case emptyResponse
+    /// The reply had no usable content and stopped for a reason other than STOP or
+    /// MAX_TOKENS (`MALFORMED_FUNCTION_CALL`, `OTHER`, ...); `finishMessage` is the server's
+    /// explanation when it sent one. Not retried.
+    case stoppedWithoutContent(reason: FinishReason, finishMessage: String?)
     /// A stream ended (EOF or a cut event) without a finish reason.
     case streamEndedEarly(partialText: String)
     /// The reply could not be decoded; `excerpt` is a short part of the raw text.
@@ -42,6 +50,10 @@ public enum GeminiError: Error, Sendable, Hashable {
     case mediaTooLarge(path: String, bytes: Int, limit: Int)
     /// An inline media file could not be read.
     case mediaUnreadable(path: String, reason: String)
+    /// The model's tool use failed: `MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`,
+    /// `TOO_MANY_TOOL_CALLS` (docs/library.md). Not retried: the request was valid; the server's
+    /// `finishMessage` says what went wrong.
+    case toolCallFailed(reason: FinishReason, finishMessage: String?)
 
     /// Whether retrying the same request may succeed: transport failures, 408/500/502/503/504,
     /// rate limiting and a stream that ended early. Never: key problems, 400/401/403/404/499,
@@ -66,6 +78,10 @@ public enum GeminiError: Error, Sendable, Hashable {
         let secrets = secrets.filter { $0.count >= 4 }
         guard !secrets.isEmpty else { return self }
         func clean(_ text: String) -> String { SecretMask.redact(text, secrets: secrets) }
+        func clean(_ server: GeminiServerStatus) -> GeminiServerStatus {
+            GeminiServerStatus(
+                status: server.status, apiStatus: server.apiStatus, message: clean(server.message))
+        }
         func clean(_ details: [GoogleRPCErrorDetail]) -> [GoogleRPCErrorDetail] {
             details.map { detail in
                 var copy = detail
@@ -75,23 +91,28 @@ public enum GeminiError: Error, Sendable, Hashable {
             }
         }
         switch self {
-        case .invalidAPIKey(let message): return .invalidAPIKey(message: clean(message))
+        case .invalidAPIKey(let message, let server):
+            return .invalidAPIKey(message: clean(message), server: server.map(clean))
         case .transport(let failure, let detail): return .transport(failure, detail: clean(detail))
         case .http(let status, let apiStatus, let message, let details):
             return .http(
                 status: status, apiStatus: apiStatus, message: clean(message), details: clean(details))
         case .quotaExhausted(let quotaId, let message):
             return .quotaExhausted(quotaId: quotaId, message: clean(message))
-        case .invalidRequest(let message, let violations):
+        case .invalidRequest(let message, let violations, let server):
             return .invalidRequest(
                 message: clean(message),
                 fieldViolations: violations.map {
                     FieldViolation(field: $0.field, description: $0.description.map(clean))
-                })
+                }, server: server.map(clean))
+        case .modelRetired(let modelID, let server):
+            return .modelRetired(modelID: modelID, server: server.map(clean))
         case .promptBlocked(let reason, let message):
             return .promptBlocked(reason: reason, message: message.map(clean))
         case .decodingFailed(let reason, let excerpt):
             return .decodingFailed(reason: clean(reason), excerpt: clean(excerpt))
+        case .stoppedWithoutContent(let reason, let message):
+            return .stoppedWithoutContent(reason: reason, finishMessage: message.map(clean))
         default: return self
         }
     }

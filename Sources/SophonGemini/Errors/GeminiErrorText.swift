@@ -9,7 +9,8 @@ struct GeminiErrorText {
     var text: String {
         switch error {
         case .missingAPIKey: return table.string("error.missingAPIKey")
-        case .invalidAPIKey(let message): return table.string("error.invalidAPIKey", message)
+        case .invalidAPIKey(let message, let server):
+            return table.string("error.invalidAPIKey", (server.map { "\($0.label): " } ?? "") + message)
         case .invalidModelID(let id): return table.string("error.invalidModelID", id)
         case .transport(let failure, let detail):
             return table.string("error.transport", table.string("transport.\(failure.rawValue)"), detail)
@@ -19,19 +20,30 @@ struct GeminiErrorText {
             guard let wait else { return table.string("error.rateLimited") }
             return table.string("error.rateLimited.wait", GeminiErrorText.seconds(wait))
         case .quotaExhausted(let quotaId, let message):
-            return table.string("error.quotaExhausted", quotaId ?? table.string("value.unknown"), message)
-        case .modelRetired(let id): return table.string("error.modelRetired", id)
-        case .invalidRequest(let message, let violations):
+            // Only a 429 (RPC status RESOURCE_EXHAUSTED) is read as an exhausted quota.
+            return table.string(
+                "error.quotaExhausted", quotaId ?? table.string("value.unknown"),
+                "HTTP 429 RESOURCE_EXHAUSTED: " + message)
+        case .modelRetired(let id, let server):
+            return table.string("error.modelRetired", id) + (server.map { " \($0)" } ?? "")
+        case .invalidRequest(let message, let violations, let server):
             let lines = violations.map {
                 table.string("error.fieldViolation", $0.field ?? "", $0.description ?? "")
             }
-            return ([table.string("error.invalidRequest", message)] + lines).joined(separator: "\n")
+            let summary = server.map {
+                table.string("error.invalidRequest", "").trimmingCharacters(in: .whitespaces) + " \($0)"
+            }
+            return ([summary ?? table.string("error.invalidRequest", message)] + lines).joined(
+                separator: "\n")
         case .promptBlocked(let reason, let message):
             let text = table.string("error.promptBlocked", reason?.rawValue ?? table.string("value.unknown"))
             return message.map { "\(text) \($0)" } ?? text
         case .contentBlocked(let reason, _): return table.string("error.contentBlocked", reason.rawValue)
         case .truncated: return table.string("error.truncated")
         case .emptyResponse: return table.string("error.emptyResponse")
+        case .stoppedWithoutContent(let reason, let message):
+            let text = table.string("error.stoppedWithoutContent", reason.rawValue)
+            return message.map { "\(text) \($0)" } ?? text
         case .streamEndedEarly: return table.string("error.streamEndedEarly")
         case .decodingFailed(let reason, let excerpt):
             return table.string("error.decodingFailed", reason, excerpt)
@@ -39,6 +51,9 @@ struct GeminiErrorText {
             return table.string("error.mediaTooLarge", path, String(bytes), String(limit))
         case .mediaUnreadable(let path, let reason):
             return table.string("error.mediaUnreadable", path, reason)
+        case .toolCallFailed(let reason, let message):
+            let text = table.string("error.toolCallFailed", reason.rawValue)
+            return message.map { "\(text) \($0)" } ?? text
         }
     }
 

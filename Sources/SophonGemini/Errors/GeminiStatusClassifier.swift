@@ -20,14 +20,25 @@ enum GeminiStatusClassifier {
         switch status {
         case 400 where reason == "API_KEY_INVALID", 401:
             let debug = rpc?.details?.compactMap(\.detail).joined(separator: " ") ?? ""
-            return AttemptError(.invalidAPIKey(message: debug.isEmpty ? message : "\(message) (\(debug))"))
+            return AttemptError(
+                .invalidAPIKey(
+                    message: debug.isEmpty ? message : "\(message) (\(debug))",
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 403 where reason.hasPrefix("API_KEY") || rpc?.status == "PERMISSION_DENIED" && reason.isEmpty:
-            return AttemptError(.invalidAPIKey(message: message))
+            return AttemptError(
+                .invalidAPIKey(
+                    message: message,
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 400:
             return AttemptError(
-                .invalidRequest(message: message, fieldViolations: rpc?.fieldViolations ?? []))
+                .invalidRequest(
+                    message: message, fieldViolations: rpc?.fieldViolations ?? [],
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 404 where modelID != nil:
-            return AttemptError(.modelRetired(modelID: modelID ?? ""))
+            return AttemptError(
+                .modelRetired(
+                    modelID: modelID ?? "",
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 429:
             if let daily = rpc?.quotaViolations.first(where: \.isPerDay) {
                 return AttemptError(.quotaExhausted(quotaId: daily.quotaId, message: message))

@@ -4,8 +4,8 @@ import Foundation
 /// before the file is read, the request total capped (the API takes at most 20 MB inline).
 ///
 /// Send media parts before the prompt text (``GeminiAPIClient/buildRequest(parts:promptText:responseSchema:systemInstruction:generationConfig:)``
-/// does). Re-encoding images smaller needs an image codec, which Linux lacks: the
-/// ``GeminiRequestVariant/compressMedia`` flag has no effect here.
+/// does). Re-encoding images smaller on retry is ``GeminiMediaDownscale``'s job, with the codec
+/// a ``GeminiImageDownscaler`` provides.
 public enum GeminiMedia {
     /// The MIME type of `data` from its first bytes: `image/png`, `image/jpeg`, `image/webp`,
     /// `image/gif`, `image/heic`, `application/pdf`, or `text/plain` for NUL-free UTF-8;

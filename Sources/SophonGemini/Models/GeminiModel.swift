@@ -175,21 +175,25 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    /// The preset whose ID or case name is closest to `text` (at most 3 edits away), for "did
+    /// The preset whose ID or case name is closest to `text` (at most 2 edits away, 1 for a
+    /// `text` of 4 characters or fewer; a swap of neighbouring letters is one edit), for "did
     /// you mean" hints when a typed name matches no preset; `nil` when nothing is that close or
     /// `text` already names a preset.
     public static func closestPreset(to text: String) -> GeminiModel? {
         guard GeminiModel(presetName: text) == nil else { return nil }
         var best: (distance: Int, model: GeminiModel)?
-        // Nothing is within 3 edits of text more than 3 characters longer than every name;
+        // Nothing is within 2 edits of text more than 3 characters longer than every name;
         // skipping it keeps the quadratic comparison off huge input.
         let longest = allPresets.map { max($0.id.count, ($0.presetName ?? $0.id).count) }.max() ?? 0
         guard text.count <= longest + 3 else { return nil }
+        // Near means what every "did you mean" uses (docs/language.md): at most 2 edits, 1 for
+        // a name of 4 characters or fewer.
+        let limit = text.count <= 4 ? 1 : 2
         for preset in allPresets {
             let distance = min(
                 EditDistance.between(text, preset.id, ignoringCase: true),
                 EditDistance.between(text, preset.presetName ?? preset.id, ignoringCase: true))
-            if distance <= 3, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
+            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (distance, preset) }
         }
         return best?.model
     }

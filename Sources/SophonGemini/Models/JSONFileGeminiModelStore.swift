@@ -1,11 +1,12 @@
 import Foundation
+import SophonCore
 
 /// The selection in a JSON file, `{"model": ID}` (the shell's `settings.json`).
 ///
 /// Other top-level keys in the file are kept when the selection changes (written with sorted
-/// keys). Writes are atomic: the data goes to a temporary file in the same folder, which is
-/// then renamed over the target (`Data.WritingOptions.atomic`), so a reader never sees half a
-/// file. The folder is created when missing.
+/// keys). Writes go through SophonCore's `AtomicFile` (a reader never sees half a file; a
+/// symlink is followed; a FIFO, device or folder at the path is refused). The folder is
+/// created when missing.
 public struct JSONFileGeminiModelStore: GeminiModelStore {
     /// The settings file.
     public let fileURL: URL
@@ -29,13 +30,12 @@ public struct JSONFileGeminiModelStore: GeminiModelStore {
         object["model"] = id
         let data = try JSONSerialization.data(
             withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        try FileManager.default.createDirectory(
-            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try (data + Data("\n".utf8)).write(to: fileURL, options: .atomic)
+        try AtomicFile.write(data + Data("\n".utf8), to: fileURL, folderPermissions: 0o700)
     }
 
     private func readObject() throws -> [String: Any]? {
-        let data = try Data(contentsOf: fileURL)
+        // FileSnapshot refuses a FIFO or a device instead of blocking or reading forever.
+        guard let data = try FileSnapshot.read(at: fileURL)?.data else { return nil }
         return try JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 }

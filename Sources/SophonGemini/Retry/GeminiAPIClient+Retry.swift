@@ -23,11 +23,13 @@ extension GeminiAPIClient {
         var retries = 0
         var usedFallback = false
         var compressMedia = false
+        var downscaleStep = 0
         let attempts = max(policy.attempts, 1)
         while true {
             try Task.checkCancellation()
-            let variant = GeminiRequestVariant(
+            var variant = GeminiRequestVariant(
                 modelID: modelID, compressMedia: compressMedia, attempt: attempt, isFallback: usedFallback)
+            variant.downscaleStep = downscaleStep
             let failure: AttemptError
             do {
                 let value = try await operation(variant)
@@ -41,7 +43,7 @@ extension GeminiAPIClient {
             }
             try Task.checkCancellation()
             let error = failure.error
-            if case .modelRetired(let retired) = error, initialModel != nil {
+            if case .modelRetired(let retired, _) = error, initialModel != nil {
                 resetStoredSelection(ifItIs: retired)
                 let fallback = configuration.fallbackModel.id
                 if policy.fallbackOn404, !usedFallback, fallback != retired {
@@ -62,8 +64,11 @@ extension GeminiAPIClient {
             case .retry(let decided): wait = decided
             }
             if case .transport = error, policy.downscale {
-                if !compressMedia { log(.info, GeminiLocalization().string("notice.downscaleUnsupported")) }
+                if !compressMedia, configuration.imageDownscaler == nil {
+                    log(.info, GeminiLocalization().string("notice.downscaleUnsupported"))
+                }
                 compressMedia = true
+                downscaleStep += 1
             }
             let reason = GeminiErrorText(error: error, table: GeminiLocalization(language: "en")).text
             log(.info, "\(label): attempt \(attempt) of \(attempts) failed (\(reason)); retrying")

@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 
 /// A value brought closer to its schema, and what was changed.
@@ -19,8 +20,10 @@ extension GeminiSchema {
     /// - `STRING` from a number or boolean (its JSON text), and an enum value matched without
     ///   regard to case becomes the schema's spelling;
     /// - null words (``LenientReading/nullWords``: `"null"`, `"none"`, `"N/A"`, `""`, `"nil"`,
-    ///   `"na"`, `"-"`, `"undefined"`, any case) where a non-string value is expected: `null` when
-    ///   the schema is nullable, else the member is removed when it is not required; the same
+    ///   `"na"`, `"-"`, `"undefined"`, any case), also where a string is expected (as the lenient
+    ///   decoder reads them for a `String?`) unless the schema's enum has that word: `null` when
+    ///   the schema is nullable, else the member is removed when it is not required (a required
+    ///   string keeps the word as its value); the same
     ///   for `null` itself in an optional member that is not nullable, and for a number that no
     ///   `NUMBER` can hold (`1e999`, also as a string) or, for `INTEGER`, one outside the 64-bit
     ///   range (docs/library.md: null words, out-of-range and non-finite numbers read as nil);
@@ -50,9 +53,7 @@ enum SchemaCoercer {
             return result
         }
         guard let type = schema.type else { return value }
-        if case .string(let text) = value, type != .string, LenientReading.isNullWord(text),
-            schema.nullable == true
-        {
+        if case .string(let text) = value, schema.nullable == true, readsAsNullWord(text, schema) {
             return changed(.null)
         }
         if schema.nullable == true, isOutOfRange(value, type) {
@@ -114,7 +115,7 @@ enum SchemaCoercer {
             let memberPath = JSONPath.member(path, member.key)
             if let type = propertySchema.type, propertySchema.nullable != true,
                 !required.contains(member.key),
-                let reason = absentReading(member.value, type)
+                let reason = absentReading(member.value, type, propertySchema)
             {
                 changes.append(
                     GeminiSchemaIssue(
@@ -132,13 +133,24 @@ enum SchemaCoercer {
     /// Why an optional, non-nullable member holding `value` reads as absent for a `type`
     /// schema, or `nil` when it does not: a null word where no string is expected, `null`, or
     /// a number out of range.
-    private static func absentReading(_ value: JSONValue, _ type: GeminiSchemaType) -> String? {
+    private static func absentReading(_ value: JSONValue, _ type: GeminiSchemaType, _ schema: GeminiSchema)
+        -> String?
+    {
         switch value {
         case .null where type != .null: return "read as absent"
-        case .string(let text) where type != .string && LenientReading.isNullWord(text):
+        case .string(let text) where readsAsNullWord(text, schema):
             return "read as absent"
         default: return isOutOfRange(value, type) ? "out of range, read as absent" : nil
         }
+    }
+
+    /// Whether `text` is a null word (``LenientReading/isNullWord(_:)``) that stands for no
+    /// value under `schema`: always, except a word the schema's enum lists (any case), as the
+    /// lenient decoder matches an enum case before reading a null word as nil.
+    static func readsAsNullWord(_ text: String, _ schema: GeminiSchema) -> Bool {
+        guard LenientReading.isNullWord(text) else { return false }
+        let word = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return !(schema.enumValues ?? []).contains { $0.lowercased() == word }
     }
 
     /// Whether `value`, where a `NUMBER` or `INTEGER` is expected, is a number no double holds

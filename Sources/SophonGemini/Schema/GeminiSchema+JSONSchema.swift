@@ -6,8 +6,10 @@ extension GeminiSchema {
     ///
     /// Types are lower case; `nullable: true` becomes `type: [T, "null"]` (with `null` added to
     /// an `enum`, and a `{"type": "null"}` branch added to an `anyOf`); `example` becomes
-    /// `examples: [example]`; every other field keeps its name. Keys go out in one fixed order
-    /// and properties in output order, so the text is byte-stable. Converting the result back
+    /// `examples: [example]`; `propertyOrdering`, a Gemini Schema field that is no JSON Schema
+    /// keyword, is left out (the properties go out in its order instead, and the converter
+    /// fills it back from that order); every other field keeps its name. Keys go out in one
+    /// fixed order and properties in output order, so the text is byte-stable. Converting the result back
     /// with ``JSONSchemaConverter`` gives this schema again (less `default` and `example`,
     /// which the converter drops).
     public var jsonSchemaValue: JSONValue {
@@ -24,7 +26,7 @@ extension GeminiSchema {
         add("title", title.map(JSONValue.string))
         add("description", description.map(JSONValue.string))
         add("enum", enumValues.map { .array($0.map(JSONValue.string) + (isNullable ? [.null] : [])) })
-        members += constraintMembers(nested: \.jsonSchemaValue)
+        members += constraintMembers(nested: \.jsonSchemaValue).filter { $0.key != "propertyOrdering" }
         if let anyOf {
             let nullBranch: [JSONValue] =
                 isNullable && type == nil ? [.object([JSONMember("type", .string("null"))])] : []

@@ -29,7 +29,9 @@ public struct GeminiSchemaCandidateSelection: Sendable, Hashable {
 extension GeminiSchema {
     /// Picks, among the values an extractor found in a reply (in reply order), the one to use:
     ///
-    /// 1. the first that validates as it is;
+    /// 1. the first that validates as it is (with `coercing`, after the coercions that keep it
+    ///    valid: a null word in an optional string field reads as absent, as the lenient
+    ///    decoder reads it);
     /// 2. with `coercing`, the first that validates after ``coerce(_:)`` (the changes listed in
     ///    ``GeminiSchemaCandidateSelection/coercions``);
     /// 3. otherwise the closest (coerced, with `coercing`), with its violations so the caller
@@ -43,6 +45,13 @@ extension GeminiSchema {
         -> GeminiSchemaCandidateSelection?
     {
         for (index, candidate) in candidates.enumerated() where validate(candidate).isEmpty {
+            if coercing {
+                let coercion = coerce(candidate)
+                if !coercion.changes.isEmpty, validate(coercion.value).isEmpty {
+                    return GeminiSchemaCandidateSelection(
+                        index: index, value: coercion.value, violations: [], coercions: coercion.changes)
+                }
+            }
             return GeminiSchemaCandidateSelection(index: index, value: candidate, violations: [])
         }
         var best: (rank: Int, selection: GeminiSchemaCandidateSelection)?

@@ -17,6 +17,9 @@ public struct GeminiTape: Sendable, Hashable {
     public var exchanges: [GeminiTapeExchange]
     /// Problems tolerated while loading, one line each (`line 7: ...`).
     public var warnings: [String]
+    /// The tool calls of the run, in call order: the `tool` objects of the tape's
+    /// `{"tool": {"name", "args", "server", "result" | "error"}}` lines (docs/tapes.md).
+    public var toolCalls: [JSONValue] = []
 
     /// Creates a tape from exchanges.
     public init(exchanges: [GeminiTapeExchange], warnings: [String] = []) {
@@ -53,6 +56,7 @@ public struct GeminiTape: Sendable, Hashable {
         if endsWithNewline, !lines.isEmpty { lines.removeLast() }
         var exchanges: [GeminiTapeExchange] = []
         var warnings: [String] = []
+        var toolCalls: [JSONValue] = []
         var sawHeader = false
         for (index, rawLine) in lines.enumerated() {
             let number = index + 1
@@ -75,10 +79,15 @@ public struct GeminiTape: Sendable, Hashable {
                 sawHeader = true
                 continue
             }
+            if let call = json["tool"] {
+                toolCalls.append(call)
+                continue
+            }
             exchanges.append(try GeminiTapeExchange(json: json, line: number))
         }
         guard sawHeader else { throw GeminiTapeError.missingHeader(line: 1) }
         self.init(exchanges: exchanges, warnings: warnings)
+        self.toolCalls = toolCalls
     }
 
     private static func checkHeader(_ json: JSONValue, line: Int) throws(GeminiTapeError) {

@@ -69,7 +69,8 @@ public struct GeminiTapeResponse: Sendable, Hashable {
 
     /// The HTTP status; `nil` when the request failed before a response.
     public var status: Int?
-    /// The kept headers (lowercased names): `content-type` and `retry-after`, never a secret.
+    /// The kept headers (lowercased names): `content-type`, `retry-after` and the Files API's
+    /// upload headers, never a secret.
     public var headers: [String: String]
     /// The body or events; `nil` for no body.
     public var payload: Payload?
@@ -77,8 +78,12 @@ public struct GeminiTapeResponse: Sendable, Hashable {
     public var failure: GeminiTapeFailure?
 
     /// The header names a recording keeps; everything else (cookies, server internals) is
-    /// dropped.
-    public static let keptHeaderNames: Set<String> = ["content-type", "retry-after"]
+    /// dropped. The upload headers (`x-goog-upload-url`, `-status`, `-size-received`) let a
+    /// recorded upload replay (docs/library.md, "Files").
+    public static let keptHeaderNames: Set<String> = [
+        "content-type", "retry-after", "x-goog-upload-url", "x-goog-upload-status",
+        "x-goog-upload-size-received",
+    ]
 
     /// Creates a recorded response.
     public init(

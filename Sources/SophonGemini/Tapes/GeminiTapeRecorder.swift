@@ -59,6 +59,14 @@ public final class GeminiTapeRecorder: GeminiTransport {
     /// The inner transport's: the recorder adds no waiting of its own.
     public var honoursDeadline: Bool { inner.honoursDeadline }
 
+    /// Records one served tool call as a `{"tool": CALL}` line, after the exchanges sent so far
+    /// (docs/tapes.md). `call` is `{"name", "args", "server", "result" | "error"}`.
+    public func recordToolCall(_ call: JSONValue) {
+        let slot = writer.reserve()
+        let line = Self.maskedLine(.object([JSONMember("tool", call)]), secrets)
+        if let failure = writer.complete(slot, line: line) { warning?(failure.description) }
+    }
+
     /// The first failure to write the tape, if any.
     public var writeFailure: GeminiTapeError? { writer.failure }
 

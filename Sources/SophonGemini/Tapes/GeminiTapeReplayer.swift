@@ -7,7 +7,8 @@ import Synchronization
 /// Each request must match the next recorded exchange by method, path (see
 /// ``GeminiTapeRequest/path(of:baseURL:)``) and body compared as JSON values (member order and
 /// number spelling do not matter); headers are not compared. A mismatch throws
-/// ``GeminiTapeError/mismatch(_:)`` and does not consume the exchange; a request after the last
+/// ``GeminiTapeError/mismatch(_:)`` and consumes the exchange, so the requests after it are
+/// compared with the exchanges after it and the rest of the replay stays aligned; a request after the last
 /// exchange throws ``GeminiTapeError/exhausted(request:method:path:)``. Neither is a
 /// ``GeminiError``, so the client never retries them.
 ///
@@ -30,6 +31,17 @@ public final class GeminiTapeReplayer: GeminiTransport {
 
     private let baseURL: URL?
     private let next = Mutex(0)
+    private let nextToolCall = Mutex(0)
+
+    /// The next recorded tool call (`{"name", "args", "server", "result" | "error"}`), in call
+    /// order; `nil` when the tape has no more (docs/tapes.md).
+    public func takeToolCall() -> JSONValue? {
+        nextToolCall.withLock { index in
+            guard index < tape.toolCalls.count else { return nil }
+            defer { index += 1 }
+            return tape.toolCalls[index]
+        }
+    }
 
     /// Creates a replayer for a loaded tape.
     /// - Parameters:
@@ -71,10 +83,10 @@ public final class GeminiTapeReplayer: GeminiTransport {
                 throw .exhausted(request: index + 1, method: sent.method, path: sent.path)
             }
             let exchange = exchanges[index]
-            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index + 1) {
+            index += 1
+            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index) {
                 throw .mismatch(mismatch)
             }
-            index += 1
             return exchange
         }
         return try Self.response(replaying: exchange.response, streaming: request.streaming)

@@ -23,6 +23,13 @@ struct Invocation: Sendable, Equatable {
     }
 
     var action: Action = .standardInput
+
+    /// The long options ``parse(_:isCommand:)`` knows, for "did you mean".
+    static let optionNames = [
+        "--version", "--help", "--bail", "--echo", "--json", "--verbose", "--no-rc", "--no-history",
+        "--model",
+        "--replay", "--record",
+    ]
     var bail = false
     var echo = false
     var json = false
@@ -32,6 +39,8 @@ struct Invocation: Sendable, Equatable {
     var runRC = true
     var useHistory = true
     var verbose = false
+    /// `--allow-tools`: tools served by plugins and MCP servers run without asking.
+    var allowTools = false
     var stayInteractive = false
     /// `--no-log`: exchanges are not logged (docs/logs.md).
     var noLog = false
@@ -71,6 +80,7 @@ extension Invocation {
             case "--echo": invocation.echo = true
             case "--json": invocation.json = true
             case "--verbose": invocation.verbose = true
+            case "--allow-tools": invocation.allowTools = true
             case "--no-rc", "-X": invocation.runRC = false
             case "--no-history": invocation.useHistory = false
             case "--no-log": invocation.noLog = true
@@ -88,7 +98,7 @@ extension Invocation {
                 continue
             default:
                 if argument.hasPrefix("-"), argument.count > 1 {
-                    throw UsageError(message: "unknown option '\(argument)'")
+                    throw UsageError(message: ShellMessages.unknownOption(argument, among: Self.optionNames))
                 }
                 if scripts.isEmpty, isCommand(argument) {
                     invocation.action = .oneCommand(

@@ -37,6 +37,15 @@ package enum SophonMain {
         } catch {
             return usageError(error.message, io: io)
         }
+        let status = await runStarted(invocation, registry: registry, plugins: plugins, io: io)
+        guard let tape = invocation.recordTape else { return status }
+        return RecordedTape.finish(tape, status: status, io: io)
+    }
+
+    /// Runs an invocation whose plugins started: the startup file, then the input.
+    private static func runStarted(
+        _ invocation: Invocation, registry: PluginRegistry, plugins: ExternalPluginHost, io: ShellIO
+    ) async -> Int32 {
         let plan: RunPlan
         do {
             plan = try RunPlan(invocation)
@@ -101,13 +110,16 @@ package enum SophonMain {
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
         registry.configure(&settings)
+        let session = ShellSession(settings: settings)
+        if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }
         return ShellRuntime(
-            registry: registry, session: ShellSession(settings: settings), io: io, mode: mode,
+            registry: registry, session: session, io: io, mode: mode,
             readSecret: readSecret, externalPlugins: plugins)
     }
 
-    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`.
-    /// - Returns: how the run goes on (`exit` in the rc file ends it).
+    /// Runs `sophonrc` unless `--no-rc`; its commands are not kept for `save`, its errors read
+    /// `sophonrc:LINE: error: ...` and change neither the exit status nor the tally.
+    /// - Returns: how the run goes on (only Ctrl-C in the rc file ends it; `exit` is refused).
     private static func runStartupFile(_ invocation: Invocation, runtime: ShellRuntime) async
         -> ShellRuntime.Flow
     {
@@ -120,8 +132,8 @@ package enum SophonMain {
         let path = SophonPaths().rcFile.path
         guard FileManager.default.fileExists(atPath: path) else { return .next }
         do {
-            let source = try ScriptFile.load(path)
-            return await runtime.run(source, directory: ScriptFile.directory(of: path), recorded: false)
+            let source = try ScriptFile.load(path, name: "sophonrc")
+            return await runtime.runStartupFile(source, directory: ScriptFile.directory(of: path))
         } catch {
             runtime.io.printError(ShellMessages.commandLine("sophonrc: \(error.message)"))
             return .next

@@ -108,6 +108,43 @@ final class ExternalPluginHost: Sendable {
         }
     }
 
+    /// The tools of the started plugins, in plugin order: which plugin serves each.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] {
+        state.withLock { $0.entries }.flatMap { entry in
+            (entry.manifest?.tools ?? []).map { (plugin: entry.name, tool: $0) }
+        }
+    }
+
+    /// Runs tool `name` of `plugin` (starting it again if it stopped): sends
+    /// `{"type": "tool", "id", "name", "args"}` and reads `result` or `error`
+    /// (docs/plugin-protocol.md).
+    /// - Returns: the result value, or the error text (the plugin's message, or the fault: a
+    ///   crash, garbage, a reply later than `timeout`).
+    func runTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    > {
+        do {
+            let (connection, _) = try await start(plugin, timeout: timeout)
+            let reply = try await connection.request(
+                {
+                    .object([
+                        JSONMember("type", .string("tool")), JSONMember("id", .integer($0)),
+                        JSONMember("name", .string(name)), JSONMember("args", arguments),
+                    ])
+                },
+                purpose: .command(name), timeout: timeout, cancelGrace: cancelGrace)
+            if reply.type == "error" {
+                return .failure(
+                    PluginToolError(message: reply.message["message"]?.stringValue ?? "the tool failed"))
+            }
+            return .success(reply.message["result"] ?? .null)
+        } catch let fault as PluginFault {
+            return .failure(PluginToolError(message: fault.message))
+        } catch {
+            return .failure(PluginToolError(message: "\(error)"))
+        }
+    }
+
     /// The plugins that completed a handshake, in order, as ``ShellPlugin`` values.
     func startedPlugins() -> [ExternalPlugin] {
         let entries = state.withLock { $0.entries }
@@ -360,4 +397,9 @@ final class ExternalPluginHost: Sendable {
                 try await call(plugin: plugin, command: command.name, request: request, context: context)
             })
     }
+}
+
+/// Why a plugin's tool call failed, as the text sent to the model in `{"error": ...}`.
+struct PluginToolError: Error, Sendable {
+    var message: String
 }

@@ -1,4 +1,5 @@
 import SophonCore
+import SophonGemini
 
 /// What a plugin said about itself in its handshake reply (docs/plugin-protocol.md,
 /// "Handshake"): its name, version, the protocol version it chose, and its commands.
@@ -25,6 +26,19 @@ struct PluginManifest: Sendable, Equatable {
     var protocolVersion: Int
     /// Its commands, in the order it listed them.
     var commands: [Command]
+    /// The functions the plugin serves to the model (`tools` in the hello reply,
+    /// docs/plugin-protocol.md): name, description, JSON Schema of the arguments.
+    var tools: [Tool] = []
+
+    /// One tool a plugin declares.
+    struct Tool: Sendable, Equatable {
+        /// The function name the model calls.
+        var name: String
+        /// What it does.
+        var description: String
+        /// The JSON Schema of the arguments object, when given.
+        var parameters: JSONValue?
+    }
 
     /// Reads a handshake reply.
     /// - Parameters:
@@ -75,10 +89,28 @@ struct PluginManifest: Sendable, Equatable {
                     summary: item["summary"]?.stringValue ?? firstHelpLine ?? "", help: help,
                     completions: completions))
         }
+        var tools: [Tool] = []
+        if let field = reply["tools"] {
+            guard case .array(let items) = field else { throw bad("\"tools\" must be an array") }
+            for (index, item) in items.enumerated() {
+                guard case .object = item, let toolName = item["name"]?.stringValue,
+                    FunctionDeclaration.isValidName(toolName)
+                else { throw bad("tools[\(index)] needs a \"name\" the Gemini API accepts") }
+                if let parameters = item["parameters"], case .object = parameters {
+                } else if item["parameters"] != nil {
+                    throw bad("tools[\(index)].parameters must be a JSON Schema object")
+                }
+                tools.append(
+                    Tool(
+                        name: toolName, description: item["description"]?.stringValue ?? "",
+                        parameters: item["parameters"]))
+            }
+        }
         self.name = name
         self.version = pluginVersion
         protocolVersion = version
         self.commands = commands
+        self.tools = tools
     }
 
     /// Creates a manifest directly (tests).

@@ -15,10 +15,10 @@ enum ScriptFile {
     /// The largest script read, in bytes.
     static let maximumLength = 64 * 1024 * 1024
 
-    /// Reads the script at `path` into a source named `path`.
+    /// Reads the script at `path` into a source named `name` (default: `path`).
     /// - Throws: ``LoadError`` when it is missing, a directory, unreadable, too large, or
     ///   binary (a NUL byte in its first 8 KiB).
-    static func load(_ path: String) throws(LoadError) -> ShellSource {
+    static func load(_ path: String, name: String? = nil) throws(LoadError) -> ShellSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw LoadError(message: "'\(path)': no such file")
@@ -40,7 +40,7 @@ enum ScriptFile {
         guard !data.prefix(binaryProbeLength).contains(0) else {
             throw LoadError(message: "'\(path)' is not a text file")
         }
-        return ShellSource(name: path, bytes: Array(data))
+        return ShellSource(name: name ?? path, bytes: Array(data))
     }
 
     /// The folder of `path` as written (`examples` for `examples/tour.sophon`, `.` for a bare

@@ -38,16 +38,35 @@ struct RawArgumentSpec: Sendable, Equatable {
     var wordKeywords: Set<String>
     /// Prefixes of a first word that make the rest ordinary words: `@` (a file).
     var wordPrefixes: [String]
+    /// Whether one name before the raw argument is an ordinary word (`tool NAME SPEC`,
+    /// `tool-reply NAME JSON`): a first piece made of letters, digits, `_ : . -` (starting with
+    /// a letter or `_`), taken only when more text follows it on the line.
+    var leadingName = false
 
     /// Creates a spec.
-    init(valueOptions: Set<String> = [], wordKeywords: Set<String> = [], wordPrefixes: [String] = []) {
+    init(
+        valueOptions: Set<String> = [], wordKeywords: Set<String> = [], wordPrefixes: [String] = [],
+        leadingName: Bool = false
+    ) {
         self.valueOptions = valueOptions
         self.wordKeywords = wordKeywords
         self.wordPrefixes = wordPrefixes
+        self.leadingName = leadingName
     }
 
     /// Whether a first piece of argument text makes the line ordinary words.
     func selectsWords(_ piece: String) -> Bool {
         wordKeywords.contains(piece) || wordPrefixes.contains { !$0.isEmpty && piece.hasPrefix($0) }
+    }
+
+    /// Whether `piece` may be the leading name (see ``leadingName``).
+    static func isName(_ piece: String) -> Bool {
+        guard let first = piece.unicodeScalars.first,
+            ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_"
+        else { return false }
+        return piece.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "_:.-".unicodeScalars.contains($0)
+        }
     }
 }

@@ -37,6 +37,10 @@ extension ShellParser {
         if spec.selectsWords(arguments[index]) {
             return ShellCommand(words: leading + words[index...])
         }
+        if spec.leadingName, RawArgumentSpec.isName(arguments[index]), index + 1 < arguments.count {
+            leading.append(words[index])
+            index += 1
+        }
         let raw = arguments[index...].joined(separator: " ")
         return ShellCommand(words: leading, rawArgument: .literal(raw))
     }

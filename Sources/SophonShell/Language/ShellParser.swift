@@ -147,8 +147,18 @@ struct ShellParser: Sendable {
             {
                 end += 1
             }
-            if spec.selectsWords(lexer.source.string(from: lexer.position, to: end)) {
+            let piece = lexer.source.string(from: lexer.position, to: end)
+            if spec.selectsWords(piece) {
                 return ShellCommand(words: words + lexer.remainingWords())
+            }
+            if spec.leadingName, RawArgumentSpec.isName(piece) {
+                var after = end
+                while after < lexer.scalars.count, ShellLexer.isBlank(lexer.scalars[after]) { after += 1 }
+                if after < lexer.scalars.count, lexer.scalars[after] != "\n", lexer.scalars[after] != "#",
+                    let (name, _) = lexer.nextWord()
+                {
+                    words.append(name)
+                }
             }
             break
         }
@@ -184,6 +194,22 @@ struct ShellParser: Sendable {
         if !rest.isEmpty, let json = parseJSON(rest) {
             lexer.position = lineEnd
             return ShellCommand(words: words, assignment: LetAssignment(name: name, value: .json(json)))
+        }
+        // Rule 4: REST that starts like JSON but is not valid JSON is an error where it breaks,
+        // never mangled words (`{"k": 1,}` would otherwise be stored as `{k: 1,}`).
+        if rest.hasPrefix("{") || rest.hasPrefix("[") {
+            var column = rest.unicodeScalars.count
+            var reason = "invalid JSON"
+            do {
+                _ = try JSONValue(parsing: rest)
+            } catch {
+                (column, reason) = (error.column, error.message)
+            }
+            lexer.fail(
+                "the value is not valid JSON: \(reason); to store it as text, quote it: let \(name) = '...'",
+                at: restStart + max(0, column - 1))
+            lexer.position = lineEnd
+            return ShellCommand(words: words)
         }
         let valueWords = lexer.remainingWords()
         guard !valueWords.isEmpty else {

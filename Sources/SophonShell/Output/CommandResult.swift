@@ -8,6 +8,10 @@ enum CommandResult: Sendable, Equatable {
     case text(String)
     /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
     case value(JSONValue)
+    /// A JSON value kept as compact text (a large `extract` result): printed from its text
+    /// without building a tree, and becomes `$last`, parsed only when a later command reads
+    /// into it. Prints exactly as ``value(_:)`` of the same value does.
+    case lazyValue(LazyJSONValue)
     /// `exit [N]`/`quit`: ends the whole run; `nil` means 1 if any command failed, else 0.
     case exit(Int32?)
     /// The answer of a Gemini call: a value for `$last`, with what `--json` adds.

@@ -40,6 +40,47 @@ struct ResultPrinter {
             case .pretty: io.printLine(value.prettyText)
             case .raw: io.printLine(value.stringValue ?? value.compactText)
             }
+        case .lazyValue(let value):
+            print(value, for: text)
+        }
+    }
+
+    /// Prints a value kept as text, the bytes ``print(_:for:)`` prints for the same
+    /// ``CommandResult/value(_:)``, streamed from the text in large chunks (no tree, no copy).
+    private func print(_ value: LazyJSONValue, for text: String) {
+        switch format {
+        case .json:
+            // `{"command":...,"ok":true,"result":VALUE}`: the envelope without its closing brace,
+            // then the value's text as it is.
+            var head = envelope(text, ok: true, extra: []).compactText
+            head.removeLast()
+            io.stdout.write(head + ",\"result\":")
+            writeCompact(value)
+            io.stdout.write("}\n")
+        case .pretty:
+            value.writePretty { io.stdout.write(bytes: $0) }
+            io.stdout.write("\n")
+        case .raw:
+            if let string = value.stringValue {
+                io.printLine(string)
+            } else {
+                writeCompact(value)
+                io.stdout.write("\n")
+            }
+        }
+    }
+
+    /// Writes the compact text in chunks of at most 1 MiB, each ending on a whole character.
+    private func writeCompact(_ value: LazyJSONValue) {
+        value.withCompactUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = min(bytes.count, start + (1 << 20))
+                while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+                io.stdout.write(
+                    bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]))
+                start = end
+            }
         }
     }
 

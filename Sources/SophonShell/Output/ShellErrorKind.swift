@@ -47,6 +47,26 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case decodingFailed
     case mediaTooLarge
     case mediaUnreadable
+    case toolCallFailed
+    case toolCallsPending
+    case noToolCallsPending
+    case unknownTool
+    case toolError
+    case toolRoundsExceeded
+
+    // Files API (docs/commands.md, "Media").
+    case fileProcessingFailed
+    case fileProcessingTimedOut
+    case fileNotFound
+    case fileExpired
+    case uploadFailed
+    case notDownloadable
+
+    // Bulk runs (`run`, `batch`).
+    case invalidInput
+    case runFailed
+    case batchNotFound
+    case batchFailed
 
     // External plugins.
     case pluginNotFound

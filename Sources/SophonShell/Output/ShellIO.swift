@@ -5,6 +5,15 @@ import Synchronization
 package protocol ShellTextSink: Sendable {
     /// Writes `text` as UTF-8, unchanged (no newline is added).
     func write(_ text: String)
+    /// Writes `bytes` (UTF-8, whole characters), unchanged. The default decodes them and
+    /// calls ``write(_:)``; a file descriptor writes them as they are.
+    func write(bytes: UnsafeRawBufferPointer)
+}
+
+extension ShellTextSink {
+    package func write(bytes: UnsafeRawBufferPointer) {
+        write(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// The standard input, output and error of one shell run. Commands never touch
@@ -16,16 +25,28 @@ package struct ShellIO: Sendable {
     var stderr: any ShellTextSink
     /// Reads all of standard input (blocking until end of file).
     var readAllInput: @Sendable () -> Data
+    /// Standard input's file descriptor when it is the process's own (read directly when it
+    /// is a regular file, see ``TextInputReader``); `nil` in tests.
+    var inputDescriptor: Int32? = nil
 
     /// The process's own standard streams.
     package static let standard = ShellIO(
         stdout: FileDescriptorSink(descriptor: STDOUT_FILENO),
         stderr: FileDescriptorSink(descriptor: STDERR_FILENO),
-        readAllInput: { FileHandle.standardInput.readDataToEndOfFile() }
+        readAllInput: { FileHandle.standardInput.readDataToEndOfFile() },
+        inputDescriptor: STDIN_FILENO
     )
 
     /// Writes `line` and a newline to stdout.
-    func printLine(_ line: String) { stdout.write(line + "\n") }
+    func printLine(_ line: String) {
+        // A long line (a large JSON value) is not copied to add its newline.
+        if line.utf8.count >= 1 << 16 {
+            stdout.write(line)
+            stdout.write("\n")
+        } else {
+            stdout.write(line + "\n")
+        }
+    }
 
     /// Writes `line` and a newline to stderr.
     func printError(_ line: String) { stderr.write(line + "\n") }
@@ -41,12 +62,14 @@ package struct FileDescriptorSink: ShellTextSink {
     package static let firstFailure = Mutex<(descriptor: Int32, code: Int32)?>(nil)
 
     package func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        var text = text
+        text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    package func write(bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR {
@@ -62,6 +85,5 @@ package struct FileDescriptorSink: ShellTextSink {
                 return
             }
         }
-        bytes.removeAll()
     }
 }

@@ -11,14 +11,27 @@ enum ShellMessages {
     /// `coerced: TEXT`: a value changed to fit the schema.
     static func coerced(_ text: String) -> String { "coerced: " + text }
 
+    /// `saved image/png, 412 KB: PATH`: reply media written to the media folder (KB = 1024
+    /// bytes, rounded, at least 1 for a non-empty file).
+    static func savedMedia(mimeType: String, bytes: Int, path: String) -> String {
+        let kilobytes = bytes == 0 ? 0 : max(1, (bytes + 512) / 1024)
+        return "saved \(mimeType), \(kilobytes) KB: \(path)"
+    }
+
     /// `usage: LINE`, then `hint` in parentheses.
     static func usage(_ line: String, hint: String? = nil) -> String {
         "usage: \(line)" + (hint.map { " (\($0))" } ?? "")
     }
 
-    /// `; did you mean 'NAME'?` after an unknown name, or nothing without a suggestion.
+    /// ` (did you mean 'NAME'?)` after an unknown name, or nothing without a suggestion.
     static func didYouMean(_ suggestion: String?) -> String {
-        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        suggestion.map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    /// `unknown option 'OPTION'`, with the closest of `options` suggested.
+    static func unknownOption(_ option: String, among options: [String]) -> String {
+        let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
+        return "unknown option '\(option)'" + didYouMean(Suggestions.closest(to: name, in: options).first)
     }
 
     /// What a cancelled command reports (Ctrl-C).

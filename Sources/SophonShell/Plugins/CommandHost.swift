@@ -1,3 +1,5 @@
+import SophonCore
+
 /// What a running command may ask of the shell running it (the runtime): its streams and
 /// session, running a nested script, finding commands and managing external plugins. Plugins
 /// see the runtime only through this protocol.
@@ -25,4 +27,22 @@ protocol CommandHost: AnyObject, Sendable {
     func externalHelp(for name: String) -> String?
     /// `plugin load PATH | plugin unload NAME`.
     func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult
+    /// The tools external plugins serve (plugins started so far), with the serving plugin.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)]
+    /// Runs `name` of `plugin` with `arguments`, waiting at most `timeout`.
+    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    >
+}
+
+extension CommandHost {
+    /// The tools external plugins serve (plugins started so far), with the serving plugin.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { [] }
+
+    /// Runs a plugin's tool; the default host has no plugins.
+    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    > {
+        .failure(PluginToolError(message: "no plugin serves '\(name)'"))
+    }
 }

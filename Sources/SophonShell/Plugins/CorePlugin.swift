@@ -17,7 +17,9 @@ struct CorePlugin: ShellPlugin {
                 completion: .custom { earlier, registry in
                     switch earlier.count {
                     case 0: .words(ShellSettings.names)
-                    case 1: registry.settingValues(earlier[0]).map(ArgumentCompletion.words) ?? .none
+                    case 1:
+                        (registry.settingValues(earlier[0]) ?? GenerationSettings.completions(for: earlier[0]))
+                            .map(ArgumentCompletion.words) ?? .none
                     default: .none
                     }
                 },

@@ -25,6 +25,7 @@ enum HelpText {
           --no-log          do not log Gemini exchanges to logs.db
           --continue        resume the newest logged conversation
           --verbose         log requests, responses and retries on stderr
+          --allow-tools     run tools served by plugins and MCP servers without asking
           --version         print the version
           --help            print this help
 

@@ -40,7 +40,9 @@ enum ExtractCommand {
             case let other where other.hasPrefix("--schema="):
                 schemaSpec = String(other.dropFirst("--schema=".count))
             default:
-                throw CommandFailure(kind: .usage, message: "extract: unknown option '\(option)'")
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "extract: " + ShellMessages.unknownOption(option, among: ["--schema"]))
             }
         }
         let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }
@@ -60,9 +62,23 @@ enum ExtractCommand {
         guard found.count == 1, let single = found.first else {
             context.io.printError(
                 ShellMessages.note("found \(found.count) JSON values; printing them as one array"))
-            return .value(.array(found.map(\.value)))
+            return .lazyValue(LazyJSONValue(compactText: arrayText(of: found)))
         }
-        return .value(single.value)
+        // Printed from its text and kept as `$last` without building a tree (issue 20).
+        return .lazyValue(LazyJSONValue(compactText: single.text))
+    }
+
+    /// The compact text of the array of the values found: `[` the texts joined by `,` `]`,
+    /// exactly what ``JSONValue/compactText`` prints for that array.
+    private static func arrayText(of found: [ExtractedJSON]) -> String {
+        var text = "["
+        text.reserveCapacity(found.reduce(2) { $0 + $1.text.utf8.count + 1 })
+        for (index, value) in found.enumerated() {
+            if index > 0 { text += "," }
+            text += value.text
+        }
+        text += "]"
+        return text
     }
 
     /// Schema-guided extraction: the first candidate that validates (after coercion).
@@ -90,6 +106,10 @@ enum ExtractCommand {
                 kind: .schemaMismatch,
                 message: "extract: no value matches the schema (\(count) violation\(count == 1 ? "" : "s"))")
         }
+        if selection.coercions.isEmpty {
+            // The candidate matched as it was found: print it from the engine's text.
+            return .lazyValue(LazyJSONValue(compactText: found[selection.index].text))
+        }
         return .value(selection.value)
     }
 
@@ -100,10 +120,20 @@ enum ExtractCommand {
             guard context.mode == .oneCommand else {
                 throw context.usageFailure("extract")
             }
+            if let descriptor = context.io.inputDescriptor,
+                let read = TextInputReader.read(
+                    descriptor: descriptor, limit: maximumInputBytes, dropsByteOrderMark: true)
+            {
+                return try accept(read, from: "stdin", context: context)
+            }
             return try decode(context.io.readAllInput(), from: "stdin", context: context)
         }
         if joined.hasPrefix("@"), joined.count > 1 {
             let path = context.resolve(String(joined.dropFirst()))
+            if let read = TextInputReader.read(path: path, limit: maximumInputBytes, dropsByteOrderMark: true)
+            {
+                return try accept(read, from: path, context: context)
+            }
             return try decode(try readFile(path, command: "extract"), from: path, context: context)
         }
         return joined
@@ -150,19 +180,37 @@ enum ExtractCommand {
         return data
     }
 
+    /// The text read straight from a regular file, refused or noted as ``decode(_:from:context:)``
+    /// refuses or notes the same bytes.
+    private static func accept(_ read: TextInputReader.Text, from name: String, context: CommandContext)
+        throws
+        -> String
+    {
+        if let nul = read.nulOffset { throw notText(name, nulOffset: nul) }
+        if !read.isValidUTF8 { context.io.printError(invalidUTF8Note(name)) }
+        return read.text
+    }
+
     /// UTF-8 text from `data`; invalid bytes become U+FFFD, with a note saying so.
     /// - Throws: ``CommandFailure`` (`noJSONFound`) when `data` holds a NUL byte: a binary file,
     ///   which repairing would only turn into invented values.
     static func decode(_ data: Data, from name: String, context: CommandContext) throws -> String {
         if let nul = data.firstIndex(of: 0) {
-            // Model text never holds a NUL byte: this is a binary file, not a reply to repair.
-            throw CommandFailure(
-                kind: .noJSONFound,
-                message: "extract: \(name) is not text (a NUL byte at offset \(nul - data.startIndex))")
+            throw notText(name, nulOffset: nul - data.startIndex)
         }
         if let text = String(data: data, encoding: .utf8) { return text }
-        context.io.printError(
-            ShellMessages.note("\(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD"))
+        context.io.printError(invalidUTF8Note(name))
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The refusal of a binary input: model text never holds a NUL byte, so this is a binary
+    /// file, not a reply to repair.
+    private static func notText(_ name: String, nulOffset: Int) -> CommandFailure {
+        CommandFailure(
+            kind: .noJSONFound, message: "extract: \(name) is not text (a NUL byte at offset \(nulOffset))")
+    }
+
+    private static func invalidUTF8Note(_ name: String) -> String {
+        ShellMessages.note("\(name) is not valid UTF-8; invalid bytes were replaced with U+FFFD")
     }
 }

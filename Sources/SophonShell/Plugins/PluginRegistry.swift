@@ -36,9 +36,10 @@ struct PluginRegistry: Sendable {
         // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
         var message = "unknown command '\(shown)'"
-        let suggestions = Suggestions.closest(to: name, in: commandNames)
-        message += ShellMessages.didYouMean(suggestions.first)
-        return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
+        guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
+            return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
+        }
+        return CommandFailure(kind: .unknownCommand, message: message + ShellMessages.didYouMean(suggestion))
     }
 
     /// Starts every plugin for the run (in registration order; the first failure stops).
@@ -85,13 +86,15 @@ struct PluginRegistry: Sendable {
     /// The plugins' parts of the REPL banner.
     var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
 
-    /// The registry with the built-in plugins: core, json and gemini (which ``start(_:io:)``
-    /// gives the run's services).
+    /// The registry with the built-in plugins: core, json, gemini (which ``start(_:io:)``
+    /// gives the run's services) and tools (which sends through gemini's services).
     static func standard() -> PluginRegistry {
         var registry = PluginRegistry()
         registry.register(CorePlugin())
         registry.register(JSONPlugin())
-        registry.register(GeminiPlugin())
+        let gemini = GeminiPlugin()
+        registry.register(gemini)
+        registry.register(ToolsPlugin(gemini: gemini))
         registry.register(LogPlugin())
         return registry
     }

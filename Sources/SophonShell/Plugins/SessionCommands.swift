@@ -11,8 +11,8 @@ enum SessionCommands {
         {
             return result
         }
-        let value = request.arguments.dropFirst().joined(separator: " ")
-        try context.session.withState { state in try state.settings.set(name, to: value) }
+        let words = Array(request.arguments.dropFirst())
+        try context.session.withState { state in try state.settings.set(name, words: words) }
         return .none
     }
 

@@ -1,3 +1,5 @@
+import SophonCore
+
 /// How the runtime finds commands beyond the built-in registry: the external plugins.
 extension ShellRuntime {
     /// The command `name`: built-in first, else an external plugin's (starting plugins as
@@ -45,5 +47,15 @@ extension ShellRuntime {
     /// `plugin load PATH | plugin unload NAME`.
     func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         try await PluginManagementCommand.run(request, context: context, runtime: self)
+    }
+
+    /// The tools of the external plugins started so far.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { externalPlugins.pluginTools() }
+
+    /// Runs a plugin's tool (``ExternalPluginHost/runTool(plugin:name:arguments:timeout:)``).
+    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    > {
+        await externalPlugins.runTool(plugin: plugin, name: name, arguments: arguments, timeout: timeout)
     }
 }

@@ -58,6 +58,25 @@ final class ShellRuntime: CommandHost {
         }
     }
 
+    /// Whether the commands running come from `sophonrc` (or a file it sources): their errors
+    /// always carry their location, never mark the run failed nor stop it under `--bail`, and
+    /// `exit`/`quit` are refused (docs/files.md, "sophonrc").
+    @TaskLocal static var inStartupFile = false
+
+    /// Runs `sophonrc`: its errors print with their location but change neither the exit
+    /// status nor the `expect` tally.
+    func runStartupFile(_ source: ShellSource, directory: String) async -> Flow {
+        let before = session.withState { ($0.passed, $0.failed, $0.anyCommandFailed) }
+        let flow = await ShellRuntime.$inStartupFile.withValue(true) {
+            await run(source, directory: directory, recorded: false)
+        }
+        session.withState { state in
+            (state.passed, state.failed, state.anyCommandFailed) = before
+        }
+        if case .stop(let status) = flow, status == ShellExitStatus.interrupted { return flow }
+        return .next
+    }
+
     /// The commands of the source being run, for `key set` reading its next line when the
     /// script itself comes from stdin.
     @TaskLocal static var currentCursor: CommandCursor?
@@ -75,7 +94,7 @@ final class ShellRuntime: CommandHost {
         let settings = session.settings
         let format = settings.output
         if settings.echo, format != .json { io.printLine("sophon> " + command.text) }
-        let location = mode == .interactive ? nil : source.name
+        let location = mode == .interactive && !ShellRuntime.inStartupFile ? nil : source.name
         let parsed: ShellCommand
         switch command.result {
         case .failure(let error):
@@ -90,6 +109,11 @@ final class ShellRuntime: CommandHost {
         do {
             let expands = registry.command(named: parsed.name ?? "")?.expandsArguments ?? true
             let request = try expand(parsed, text: command.text, arguments: expands)
+            if ShellRuntime.inStartupFile, ["exit", "quit"].contains(request.name) {
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "'\(request.name)' is not allowed in sophonrc (it would end every run)")
+            }
             let result = try await execute(request, context: context)
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
@@ -181,6 +205,7 @@ final class ShellRuntime: CommandHost {
         switch result {
         case .reply(let reply): session.withState { $0.last = reply.value }
         case .value(let value): session.withState { $0.last = value }
+        case .lazyValue(let value): session.withState { $0.lastStorage = value }
         case .none, .text, .exit: break
         }
         ResultPrinter(io: io, format: format).print(result, for: text)
@@ -195,7 +220,7 @@ final class ShellRuntime: CommandHost {
 
     /// Marks the run failed (outside the REPL) and stops it under `bail`.
     private func failed() -> Flow {
-        guard mode != .interactive else { return .next }
+        guard mode != .interactive, !ShellRuntime.inStartupFile else { return .next }
         let bail = session.withState { state in
             state.anyCommandFailed = true
             return state.settings.bail

@@ -13,8 +13,14 @@ final class ShellSession: Sendable {
         var settings = ShellSettings()
         /// Variables set by `let` (and plugins), without `last`.
         var variables: [String: JSONValue] = [:]
-        /// The last result (`$last`), set by commands that produce a value.
-        var last: JSONValue?
+        /// The last result (`$last`), set by commands that produce a value; a result kept
+        /// as text is parsed on the first read.
+        var last: JSONValue? {
+            get { lastStorage?.value }
+            set { lastStorage = newValue.map { LazyJSONValue($0) } }
+        }
+        /// `$last` as stored: text, parsed on the first read of ``last``.
+        var lastStorage: LazyJSONValue?
         /// Every command that succeeded, as typed, in order (for `save`).
         var succeededCommands: [String] = []
         /// Expectations evaluated so far.

@@ -35,12 +35,28 @@ struct ShellSettings: Sendable, Equatable {
     var language = "en"
     /// Print the requests `ask`, `chat` and `tokens` would send instead of sending them.
     var dryRun = false
+    /// `set media-dir DIR`: where reply media is saved; `nil` is `media/` in the state folder.
+    var mediaDir: String?
+    /// Sampling, stop, safety and output settings (`top-p` ... `media-resolution`).
+    var generation = GenerationSettings()
 
     /// Setting names in `show` order.
-    static let names = [
-        "model", "temperature", "max-tokens", "system", "stream", "output", "bail", "echo", "thinking",
-        "timeout", "language", "dry-run",
-    ]
+    static let names =
+        [
+            "model", "temperature", "max-tokens", "system", "stream", "output", "bail", "echo", "thinking",
+            "timeout", "language", "dry-run",
+        ] + GenerationSettings.names + ["media-dir"]
+
+    /// Sets `name` from the words after it: the generation settings read each word
+    /// (`set stop "###" END`), the others the words joined by one space.
+    /// - Throws: as ``set(_:to:)``.
+    mutating func set(_ name: String, words: [String]) throws {
+        if GenerationSettings.names.contains(name) {
+            try generation.set(name, words: words)
+        } else {
+            try set(name, to: words.joined(separator: " "))
+        }
+    }
 
     /// Sets `name` from its text `value`.
     /// - Throws: ``CommandFailure`` (`invalidSetting`) naming the accepted values or range, or
@@ -92,6 +108,10 @@ struct ShellSettings: Sendable, Equatable {
                 })
             else { throw invalid("en, es, zh-Hans or zh-Hant") }
             self.language = language
+        case "media-dir":
+            mediaDir = ["", "default"].contains(value) ? nil : value
+        case _ where GenerationSettings.names.contains(name):
+            try generation.set(name, words: [value])
         default:
             throw Self.unknown(name)
         }
@@ -118,6 +138,8 @@ struct ShellSettings: Sendable, Equatable {
             }
         case "timeout": DurationParser.format(timeout)
         case "language": language
+        case "media-dir": mediaDir ?? "default"
+        case _ where GenerationSettings.names.contains(name): generation.value(of: name)
         default: throw Self.unknown(name)
         }
     }

@@ -1,12 +1,12 @@
 import SophonCore
 
-/// "Did you mean" suggestions by Levenshtein distance (SophonCore's ``EditDistance``), as
-/// swift-argument-parser does.
+/// "Did you mean" suggestions by edit distance with transpositions (SophonCore's
+/// ``EditDistance``), by the rule of docs/language.md ("Errors and locations").
 enum Suggestions {
-    /// The candidates closest to `word` (distance at most a third of its length, at least 1,
-    /// at most 2), closest first, ties in the candidates' order.
+    /// The candidates closest to `word` (distance at most 2, or at most 1 when `word` has 4
+    /// characters or fewer), closest first, ties in the candidates' order.
     static func closest(to word: String, in candidates: [String]) -> [String] {
-        let limit = min(2, max(1, word.count / 3))
+        let limit = word.count <= 4 ? 1 : 2
         return EditDistance.closest(to: word, among: candidates, limit: limit)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 import Synchronization
 
 /// The REPL's history on disk, in libedit's file format (see ``HistoryEncoding``), kept
@@ -189,13 +190,12 @@ final class HistoryFile: Sendable {
             bytes.append(UInt8(ascii: "\n"))
         }
         removeStaleTemporaries()
-        let temporary = path + ".tmp-\(getpid())"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard output >= 0 else { return }
-        let written = (try? writeAll(output, bytes)) != nil && fsync(output) == 0
-        close(output)
-        guard written, rename(temporary, path) == 0 else {
-            unlink(temporary)
+        // The shell's one writer: a symlinked history is replaced at its target, and a path
+        // that became a FIFO or a device is never replaced (docs/files.md, "Atomic writes").
+        do {
+            try AtomicFile.write(
+                Data(bytes), to: URL(fileURLWithPath: path), permissions: 0o600, folderPermissions: 0o700)
+        } catch {
             return
         }
         known.withLock { $0 = Snapshot(entries: limit, size: bytes.count) }

@@ -86,7 +86,7 @@ import Testing
         #expect(try tmp.names() == ["settings.json"])
     }
 
-    @Test func failedRenameOntoFolderLeavesItAndNoTemporary() throws {
+    @Test func aFolderAtThePathIsRefusedAndLeftWithNoTemporary() throws {
         let tmp = try TemporaryFolder()
         defer { tmp.remove() }
         let target = tmp.file("history")
@@ -95,10 +95,9 @@ import Testing
         let error = #expect(throws: SophonFileError.self) {
             try AtomicFile.write(Data("x".utf8), to: target)
         }
-        #expect(error?.operation == .rename)
+        #expect(error?.operation == .replace)
         #expect(error?.errorNumber == EISDIR)
-        #expect(error?.destination == target.path)
-        #expect(error?.description.hasSuffix("' to '\(target.path)': Is a directory") == true)
+        #expect(error?.description == "cannot replace '\(target.path)': it is a folder, not a regular file")
         #expect(try tmp.names() == ["history"])
         #expect(contents(of: target.appendingPathComponent("inside")) == "kept")
     }

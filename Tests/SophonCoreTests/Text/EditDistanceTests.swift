@@ -30,3 +30,14 @@ import Testing
             ])
     }
 }
+
+/// Swapping two neighbouring letters is one edit (docs/commands.md, "Errors and locations").
+@Suite struct EditDistanceTranspositionTests {
+    @Test(arguments: [
+        ("ehco", "echo", 1), ("flsh", "flash", 1), ("ab", "ba", 1), ("abc", "ca", 3), ("modle", "model", 1),
+    ])
+    func aSwapIsOneEdit(a: String, b: String, expected: Int) {
+        #expect(EditDistance.between(a, b) == expected)
+        #expect(EditDistance.between(b, a) == expected)
+    }
+}

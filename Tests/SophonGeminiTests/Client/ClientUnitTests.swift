@@ -153,7 +153,13 @@ import Testing
             #expect(transport.requests.count == 1)
         }
         #expect(
-            thrown == Array(repeating: .invalidRequest(message: "Bad field.", fieldViolations: []), count: 2))
+            thrown
+                == Array(
+                    repeating: .invalidRequest(
+                        message: "Bad field.", fieldViolations: [],
+                        server: GeminiServerStatus(
+                            status: 400, apiStatus: "INVALID_ARGUMENT", message: "Bad field.")),
+                    count: 2))
     }
 
     @Test func sseEventSplitMidStringGivesOneWholeChunk() async throws {

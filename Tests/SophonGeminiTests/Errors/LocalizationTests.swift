@@ -53,6 +53,7 @@ import Testing
         .truncated(partialText: "", partialValue: nil), .emptyResponse, .streamEndedEarly(partialText: ""),
         .decodingFailed(reason: "r", excerpt: "e"), .mediaTooLarge(path: "p", bytes: 2, limit: 1),
         .mediaUnreadable(path: "p", reason: "r"),
+        .toolCallFailed(reason: .malformedFunctionCall, finishMessage: "Malformed function call: x"),
     ]
 
     @Test(arguments: languages)

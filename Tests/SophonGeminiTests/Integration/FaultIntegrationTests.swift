@@ -136,11 +136,14 @@ import Testing
                     fieldViolations: [
                         FieldViolation(
                             field: "generation_config.temperature", description: "must be between 0 and 2")
-                    ])), attempts: 1, waits: []),
+                    ],
+                    server: GeminiServerStatus(
+                        status: 400, apiStatus: "INVALID_ARGUMENT", message: "Invalid temperature."))),
+            attempts: 1, waits: []),
         Case(
             name: "400 field violations", policy: .minimal, replies: [#"{"fault": "bad_request"}"#, ok],
             expected: .failure("invalidRequest") {
-                if case .invalidRequest(_, let violations) = $0 { return violations.count == 1 }
+                if case .invalidRequest(_, let violations, _) = $0 { return violations.count == 1 }
                 return false
             }, attempts: 1, waits: []),
         Case(
@@ -186,7 +189,11 @@ import Testing
         Case(
             name: "error wrapped in an array", policy: .minimal,
             replies: [#"{"fault": "wrapped_error", "status": 400, "message": "Bad."}"#, ok],
-            expected: .error(.invalidRequest(message: "Bad.", fieldViolations: [])), attempts: 1, waits: []),
+            expected: .error(
+                .invalidRequest(
+                    message: "Bad.", fieldViolations: [],
+                    server: GeminiServerStatus(status: 400, apiStatus: "INVALID_ARGUMENT", message: "Bad."))),
+            attempts: 1, waits: []),
     ]
 
     @Test(arguments: [GeminiRetryPolicy.default, .minimal])

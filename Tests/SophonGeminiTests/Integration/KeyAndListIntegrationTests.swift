@@ -22,7 +22,10 @@ import Testing
         #expect(
             error
                 == .invalidAPIKey(
-                    message: "API key not valid. Please pass a valid API key. (Invalid API key: ••••abcd)"))
+                    message: "API key not valid. Please pass a valid API key. (Invalid API key: ••••abcd)",
+                    server: GeminiServerStatus(
+                        status: 400, apiStatus: "INVALID_ARGUMENT",
+                        message: "API key not valid. Please pass a valid API key.")))
         #expect(!error.description(language: language).contains(key))
         #expect(error.description(language: language).contains("••••abcd"))
         #expect(!error.isRetryable)

@@ -7,6 +7,17 @@ import Testing
 
 /// 404 for a retired model over HTTP: the fallback call, the stored selection, attempts.
 @Suite struct ModelFallbackIntegrationTests {
+    /// The error for a 404 on `model`, with the fake server's words.
+    static func retired(_ model: String) -> GeminiError {
+        .modelRetired(
+            modelID: model,
+            server: GeminiServerStatus(
+                status: 404, apiStatus: "NOT_FOUND",
+                message: "models/\(model) is not found for API version v1beta, or is not supported for "
+                    + "generateContent. Call ModelService.ListModels to see the list of available models and "
+                    + "their supported methods."))
+    }
+
     static let ok = #"{"kind": "generate", "text": "ok"}"#
     static let notFound = #"{"fault": "not_found"}"#
 
@@ -48,7 +59,7 @@ import Testing
     @Test func minimalPolicyFailsButStillResetsTheStoredSelection() async throws {
         let (outcome, paths, waits, stored) = try await run(
             [Self.notFound, Self.ok], policy: .minimal, stored: "gemini-3.8-flash")
-        #expect(throws: GeminiError.modelRetired(modelID: "gemini-3.8-flash")) { try outcome.get() }
+        #expect(throws: Self.retired("gemini-3.8-flash")) { try outcome.get() }
         #expect(paths == ["/v1beta/models/gemini-3.8-flash:generateContent"])
         #expect(waits == [])
         #expect(stored == "gemini-3.5-flash-lite")
@@ -79,7 +90,7 @@ import Testing
     @Test func aSecond404OnTheFallbackFails() async throws {
         let (outcome, paths, _, stored) = try await run(
             [Self.notFound, Self.notFound, Self.ok], policy: .default, stored: "gemini-3.8-flash")
-        #expect(throws: GeminiError.modelRetired(modelID: "gemini-3.5-flash-lite")) { try outcome.get() }
+        #expect(throws: Self.retired("gemini-3.5-flash-lite")) { try outcome.get() }
         #expect(paths.count == 2)
         #expect(stored == "gemini-3.5-flash-lite")
     }

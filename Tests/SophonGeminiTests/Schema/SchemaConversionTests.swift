@@ -181,8 +181,8 @@ import Testing
                 == #"{"type":"object","properties":{"title":{"type":"string","description":"The title"},"#
                 + #""year":{"type":["integer","null"]},"tags":{"type":"array","items":{"type":"string"}},"#
                 + #""state":{"type":["string","null"],"enum":["a","b",null]},"#
-                + #""pick":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"],"propertyOrdering":["x"]}},"#
-                + #""required":["title","tags","state","pick"],"propertyOrdering":["title","year","tags","state","pick"]}"#
+                + #""pick":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}},"#
+                + #""required":["title","tags","state","pick"]}"#
         )
         let back = try JSONSchemaConverter.convert(jsonSchema)
         #expect(back.schema == schema)

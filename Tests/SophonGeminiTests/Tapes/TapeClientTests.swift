@@ -155,4 +155,40 @@ import Testing
         }
         #expect(inner.requests.count == 1)
     }
+
+    @Test func aMismatchConsumesItsExchangeSoTheRestOfTheReplayStaysAligned() async throws {
+        let url = try Support.tapeURL()
+        let inner = ScriptedTransport([
+            .body(200, ["content-type": "application/json"], Self.book),
+            .body(200, ["content-type": "application/json"], Self.book),
+        ])
+        let recorder = try GeminiTapeRecorder(wrapping: inner, tapeURL: url, baseURL: Self.baseURL)
+        let sleeps = TapeLog<Duration>()
+        let recording = GeminiAPIClient(
+            configuration: Self.configuration(sleeps: sleeps), transport: recorder)
+        let first = try await recording.generateText(label: "t", contents: [Content.user("Name a book")])
+        _ = try await recording.generateText(label: "t", contents: [Content.user("Name a poem")])
+
+        let replayer = try GeminiTapeReplayer(contentsOf: url, baseURL: Self.baseURL)
+        let replaying = GeminiAPIClient(
+            configuration: Self.configuration(sleeps: sleeps).replayingTape(), transport: replayer)
+        await #expect(
+            throws: GeminiTapeError.mismatch(
+                GeminiTapeMismatch(
+                    request: 1, line: 2, field: .body, jsonPath: "$.contents[0].parts[0].text",
+                    recorded: "\"Name a book\"", got: "\"Name a film\""))
+        ) {
+            try await replaying.generateText(label: "t", contents: [Content.user("Name a film")])
+        }
+        #expect(replayer.answeredCount == 1)
+        let second = try await replaying.generateText(label: "t", contents: [Content.user("Name a poem")])
+        #expect(second.value == first.value)
+        #expect(replayer.remainingCount == 0)
+        await #expect(
+            throws: GeminiTapeError.exhausted(
+                request: 3, method: "POST", path: "/v1beta/models/gemini-2.5-flash:generateContent")
+        ) {
+            try await replaying.generateText(label: "t", contents: [Content.user("Name a poem")])
+        }
+    }
 }

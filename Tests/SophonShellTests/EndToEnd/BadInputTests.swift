@@ -113,8 +113,8 @@ import Testing
     @Test func executableGivenAsAScriptIsNotAText() throws {
         // An ELF header: binary, with NUL bytes near the start.
         let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + Array(repeating: 0, count: 56)
-        let outcome = try Self.run(["tool"], files: ["tool": elf])
-        #expect(outcome == .init(stdout: "", stderr: "sophon: 'tool' is not a text file\n", status: 2))
+        let outcome = try Self.run(["mytool"], files: ["mytool": elf])
+        #expect(outcome == .init(stdout: "", stderr: "sophon: 'mytool' is not a text file\n", status: 2))
     }
 
     @Test func binaryFileWithoutNulFailsLineByLine() throws {

@@ -72,6 +72,6 @@ import Testing
         let outcome = try SophonProcess.run(["extrat"])
         #expect(outcome.status == 2)
         #expect(
-            outcome.stderr == "sophon: 'extrat' is neither a command nor a file; did you mean 'extract'?\n")
+            outcome.stderr == "sophon: 'extrat' is neither a command nor a file (did you mean 'extract'?)\n")
     }
 }

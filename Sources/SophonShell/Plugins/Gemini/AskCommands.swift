@@ -46,7 +46,10 @@ enum AskCommands {
             case "--dry-run":
                 dryRun = true
             default:
-                throw CommandFailure(kind: .usage, message: "\(request.name): unknown option '\(option)'")
+                let known = allowNoSchema ? ["--model", "--no-schema"] : ["--model"]
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
             }
         }
         let input = try pipedInput(context: context)
@@ -99,7 +102,7 @@ enum AskCommands {
         do {
             let (reply, turns) = try await ExchangeLog.recording(
                 "chat", options: options, history: history, context: context
-            ) { try await turn(history: history, options: options, context: context, services: services) }
+            ) { try await turn(history: history, options: options, isChat: true, context: context, services: services) }
             context.session.withGeminiState { $0.conversation += turns }
             return .reply(reply)
         } catch let dryRun as DryRun {
@@ -111,8 +114,12 @@ enum AskCommands {
     /// schema is in force, else as text (streamed when `stream on`).
     /// - Returns: the reply, and the user and model contents of this turn.
     private static func turn(
-        history: [Content], options: Options, context: CommandContext, services: GeminiServices
+        history: [Content], options: Options, isChat: Bool = false, context: CommandContext,
+        services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
+        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
+            throw failure
+        }
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
@@ -122,11 +129,29 @@ enum AskCommands {
             ($0.schema, $0.attachments, $0.retryPolicy)
         }
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
-        let request = GenerateContentRequest(
+        var (hasTools, tools, toolConfig) = context.session.withToolState {
+            ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
+        }
+        hasTools = hasTools || !context.runtime.pluginTools().isEmpty
+        if hasTools, schema == nil || options.noSchema {
+            defer {
+                context.session.withGeminiState {
+                    $0.attachments = []; $0.attachmentNames = []
+                }
+            }
+            let reply = try await ToolExchange.send(
+                contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                model: options.model, context: context, services: services)
+            return (reply, [])
+        }
+        var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
+            tools: tools, toolConfig: toolConfig, safetySettings: GeminiCall.safetySettings(settings),
             generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
+        try GeminiCall.fitThinking(&request, model: model, context: context)
+        try GeminiCall.fitGeneration(&request, model: model, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {
@@ -141,10 +166,15 @@ enum AskCommands {
                 for coercion in result.coercions {
                     context.io.printError(ShellMessages.coerced("\(coercion)"))
                 }
-                let envelope = GeminiCall.finish(
-                    model: result.modelID, requested: requested, usage: result.usage,
-                    retries: result.retryCount,
-                    usedFallback: result.usedFallback, started: started, context: context)
+                let saved = try ReplyMedia.save(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context,
+                    services: services)
+                let envelope =
+                    GeminiCall.finish(
+                        model: result.modelID, requested: requested, usage: result.usage,
+                        retries: result.retryCount,
+                        usedFallback: result.usedFallback, started: started, context: context)
+                    + ReplyMedia.members(saved)
                 let modelTurn = Self.modelTurn(
                     result.response.candidates?.first?.content, text: result.response.text)
                 return (
@@ -152,39 +182,62 @@ enum AskCommands {
                     [userTurn, modelTurn]
                 )
             }
-            if settings.stream, settings.output != .json {
+            if settings.stream, !hasTools {
+                // `--json` changes what is printed, never the request: the answer still streams
+                // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    client: client, context: context, services: services)
+                    printsChunks: settings.output != .json, client: client, context: context,
+                    services: services, callsGo: (isChat: isChat, model: options.model))
             }
             let result = try await client.generateText(
-                label: "ask", contents: request.contents, model: model,
-                systemInstruction: request.systemInstruction, generationConfig: request.generationConfig,
-                retryPolicy: policy)
-            let envelope = GeminiCall.finish(
-                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
-                usedFallback: result.usedFallback, started: started, context: context)
+                label: "ask", request: request, model: model, retryPolicy: policy)
+            let saved = try ReplyMedia.save(
+                result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
+            let envelope =
+                GeminiCall.finish(
+                    model: result.modelID, requested: requested, usage: result.usage,
+                    retries: result.retryCount,
+                    usedFallback: result.usedFallback, started: started, context: context)
+                + ReplyMedia.members(saved)
+            if !ToolExchange.hasCalls(result.response) {
+                ToolExchange.reportUnknownParts(
+                    result.response.candidates?.first?.content?.parts ?? [], context: context)
+            }
+            if ToolExchange.hasCalls(result.response) {
+                // Calls to a request that declared no tools: returned as calls, never as "".
+                let reply = ToolExchange.handle(
+                    result.response, contents: history + [userTurn], isChat: isChat,
+                    conversationCount: history.count, model: options.model, envelope: envelope,
+                    context: context, services: services)
+                return (reply, [])
+            }
             let answer = services.redact(result.value)
             let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
             let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
             return (reply, [userTurn, modelTurn])
         } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+            throw GeminiCall.failure(
+                error, requested: requested, fallback: services.retriesInFlight.fallbackModel,
+                context: context)
         } catch let error as DryRunTransport.Stopped {
             guard let sent = dryRun?.request else { throw error }
             throw DryRun(text: DryRunTransport.rendered(sent))
         }
     }
 
-    /// A text answer printed chunk by chunk as it arrives. An error after some text keeps what
+    /// A text answer printed chunk by chunk as it arrives (when `printsChunks`; else printed
+    /// whole by the result printer, as `--json` does). An error after some text keeps what
     /// was printed, ends the line, and fails the command.
     private static func streamed(
         request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
-        started: ContinuousClock.Instant, client: GeminiAPIClient, context: CommandContext,
-        services: GeminiServices
+        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
+        context: CommandContext, services: GeminiServices, callsGo: (isChat: Bool, model: String?)
     ) async throws -> (CallReply, [Content]) {
         var accumulator = GeminiStreamAccumulator()
         var signatures: [Part] = []
+        var callParts: [Part] = []
+        var media: [Part] = []
         var printedAny = false
         var endsWithNewline = true
         do {
@@ -192,11 +245,13 @@ enum AskCommands {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
+                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 let text = services.redact(chunk.text)
-                if !text.isEmpty {
+                if printsChunks, !text.isEmpty {
                     context.io.stdout.write(text)
                     printedAny = true
                     endsWithNewline = text.hasSuffix("\n")
@@ -212,18 +267,43 @@ enum AskCommands {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        if accumulator.text.isEmpty { throw GeminiError.emptyResponse }
+        if !callParts.isEmpty {
+            // Function calls to a request without tools: returned as calls, never as "".
+            let envelope = GeminiCall.finish(
+                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                usage: accumulator.usage, retries: services.retriesInFlight.value,
+                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                context: context)
+            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
+            let response = GenerateContentResponse(candidates: [
+                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
+            ])
+            let reply = ToolExchange.handle(
+                response, contents: request.contents, isChat: callsGo.isChat,
+                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
+                context: context, services: services)
+            return (reply, [])
+        }
+        if accumulator.text.isEmpty, media.isEmpty {
+            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: accumulator.finishMessage)
+            }
+            throw GeminiError.emptyResponse
+        }
+        let saved = try ReplyMedia.save(media, context: context, services: services)
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
-        let envelope = GeminiCall.finish(
-            model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
-            usedFallback: fallback != nil,
-            started: started,
-            context: context)
+        let envelope =
+            GeminiCall.finish(
+                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
+                usedFallback: fallback != nil,
+                started: started,
+                context: context) + ReplyMedia.members(saved)
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
-            value: .string(answer), display: answer, alreadyPrinted: true, envelope: envelope)
-        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + signatures)
+            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
+        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
         return (reply, [userTurn, modelTurn])
     }
 
@@ -242,7 +322,15 @@ enum AskCommands {
         guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
         return .text(
             conversation.map { content in
-                let text = (content.parts ?? []).compactMap(\.text).joined()
+                let text = (content.parts ?? []).compactMap { part -> String? in
+                    if let call = part.functionCall {
+                        return "[call \(call.name) \((call.args ?? .object([])).compactText)]"
+                    }
+                    if let response = part.functionResponse {
+                        return "[response \(response.name) \((response.response ?? .object([])).compactText)]"
+                    }
+                    return part.text
+                }.joined()
                 return "\(content.role ?? "user"): \(text)"
             }.joined(separator: "\n"))
     }
@@ -250,10 +338,29 @@ enum AskCommands {
     /// `reset`: clears the conversation, not the settings.
     static func reset(context: CommandContext) -> CommandResult {
         context.session.withGeminiState { $0.conversation = [] }
+        context.session.withToolState { $0.pending = nil }
         return .none
     }
 
-    /// `tokens TEXT`: the total token count alone.
+    /// What `ask PROMPT` would send now (attachments, prompt, system instruction, generation
+    /// settings, the schema in force), for `tokens` to count. Attachments stay for the next ask.
+    static func countedRequest(parts: [Part], context: CommandContext) -> GenerateContentRequest {
+        let settings = context.session.settings
+        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        var request = GenerateContentRequest(
+            contents: [Content(role: "user", parts: attachments + parts)],
+            systemInstruction: GeminiCall.systemInstruction(settings),
+            generationConfig: GeminiCall.generationConfig(settings))
+        if let schema {
+            var config = request.generationConfig ?? GenerationConfig()
+            config.responseMimeType = "application/json"
+            config.responseSchema = schema
+            request.generationConfig = config
+        }
+        return request
+    }
+
+    /// `tokens TEXT`: the total token count of what `ask TEXT` would send.
     static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -268,15 +375,17 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
-            let counted = try await client.countTokens(
-                contents: [Content(role: "user", parts: options.promptParts)], model: model,
+            var counted = countedRequest(parts: options.promptParts, context: context)
+            try GeminiCall.fitThinking(&counted, model: model, context: context)
+            let reply = try await client.countTokens(
+                request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
             // countTokens bills nothing: the usage members are zero.
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,
                 retries: services.retriesInFlight.value, usedFallback: false, started: started,
                 context: context)
-            return .reply(CallReply(value: .integer(counted.totalTokens ?? 0), envelope: envelope))
+            return .reply(CallReply(value: .integer(reply.totalTokens ?? 0), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         } catch let error as DryRunTransport.Stopped {

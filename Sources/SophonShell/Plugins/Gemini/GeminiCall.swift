@@ -26,6 +26,33 @@ enum GeminiCall {
             kind: kind(of: error), message: error.description(language: context.session.settings.language))
     }
 
+    /// ``failure(_:context:)`` for a call that a 404 sent to the fallback `fallback` and that
+    /// then failed: the message names both models and the 404 first (docs/commands.md).
+    static func failure(
+        _ error: GeminiError, requested: String, fallback: String?, context: CommandContext
+    ) -> CommandFailure {
+        var failure = Self.failure(error, context: context)
+        if let fallback, fallback != requested {
+            failure.message =
+                "\(requested) is not available (404); the fallback \(fallback) failed too: \(failure.message)"
+        }
+        return failure
+    }
+
+    /// A ``GeminiFileError`` as a command failure (its English description).
+    static func failure(_ error: GeminiFileError) -> CommandFailure {
+        let kind: ShellErrorKind =
+            switch error {
+            case .processingFailed: .fileProcessingFailed
+            case .processingTimedOut: .fileProcessingTimedOut
+            case .notFound: .fileNotFound
+            case .expired: .fileExpired
+            case .uploadFailed: .uploadFailed
+            case .notDownloadable: .notDownloadable
+            }
+        return CommandFailure(kind: kind, message: error.description)
+    }
+
     /// The lowerCamelCase name of the error's case (`rateLimited`, `modelRetired`).
     static func kind(of error: GeminiError) -> ShellErrorKind {
         switch error {
@@ -41,15 +68,17 @@ enum GeminiCall {
         case .promptBlocked: return .promptBlocked
         case .contentBlocked: return .contentBlocked
         case .truncated: return .truncated
-        case .emptyResponse: return .emptyResponse
+        case .emptyResponse, .stoppedWithoutContent: return .emptyResponse
         case .streamEndedEarly: return .streamEndedEarly
         case .decodingFailed: return .decodingFailed
         case .mediaTooLarge: return .mediaTooLarge
         case .mediaUnreadable: return .mediaUnreadable
+        case .toolCallFailed: return .toolCallFailed
         }
     }
 
-    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`);
+    /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`, and
+    /// `top-p` ... `media-resolution`);
     /// `nil` when none is set, so the request carries no empty `generationConfig`.
     static func generationConfig(_ settings: ShellSettings) -> GenerationConfig? {
         var config = GenerationConfig(maxOutputTokens: settings.maxTokens, temperature: settings.temperature)
@@ -58,7 +87,27 @@ enum GeminiCall {
         case .budget(let budget): config.thinkingConfig = ThinkingConfig(thinkingBudget: budget)
         case .level(let level): config.thinkingConfig = ThinkingConfig(thinkingLevel: level)
         }
+        addGenerationSettings(settings.generation, to: &config)
         return config == GenerationConfig() ? nil : config
+    }
+
+    /// Fits the request's `thinkingConfig` to what `model` takes (SophonGemini's
+    /// `GeminiModelCapabilities`): adapted with a `note:` on stderr, or refused before sending
+    /// (docs/commands.md, `thinking`).
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take the setting.
+    static func fitThinking(
+        _ request: inout GenerateContentRequest, model: GeminiModel, context: CommandContext
+    ) throws {
+        guard let thinking = request.generationConfig?.thinkingConfig else { return }
+        switch GeminiModelCapabilities.of(model).adapt(thinking, modelID: model.id) {
+        case .unchanged:
+            return
+        case .adapted(let adapted, let note):
+            request.generationConfig?.thinkingConfig = adapted
+            context.io.printError(ShellMessages.note(note))
+        case .refused(let reason):
+            throw CommandFailure(kind: .invalidSetting, message: "thinking: " + reason)
+        }
     }
 
     /// The system instruction of the session, if any.

@@ -26,6 +26,9 @@ final class GeminiPlugin: ShellPlugin {
             throw PluginStartError(message: error.message)
         }
         run.withLock { $0 = (services, options.model) }
+        if let model = options.model, let notice = ModelCommands.customModelNotice(model) {
+            io.printError(notice)
+        }
     }
 
     /// The saved model (`set model ID --save`), then `--model`.
@@ -81,8 +84,13 @@ final class GeminiPlugin: ShellPlugin {
 
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
-        let key = ((try? services?.apiKey()) ?? nil) != nil
-        return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        do {
+            let key = try services?.apiKey() != nil
+            return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+        } catch {
+            // A key file that exists but cannot be used says why (docs/files.md, "API keys").
+            return ["no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
+        }
     }
 
     private func needingServices(
@@ -128,10 +136,15 @@ final class GeminiPlugin: ShellPlugin {
                 argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])),
                 run: { request, context in try SchemaCommands.validate(request, context: context) }),
             PluginCommand(
-                name: "attach", usage: "attach FILE [FILE...] | attach clear",
-                summary: "media for the next ask or chat (PNG, JPEG, WebP, GIF, HEIC, PDF, text)",
+                name: "attach", usage: "attach [--mime TYPE] FILE|URL... | attach clear",
+                summary:
+                    "media for the next ask or chat (images, PDF, text, audio, video; large files uploaded)",
                 completion: .files,
-                run: { request, context in try AttachCommand.run(request, context: context) }),
+                run: needingServices { try await AttachCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "files", usage: "files | files show NAME | files delete NAME|--all",
+                summary: "the files uploaded with the key (Files API): list, show, delete",
+                run: needingServices { try await FilesCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
                 summary:
@@ -146,6 +159,19 @@ final class GeminiPlugin: ShellPlugin {
                 name: "models", usage: "models [--live]",
                 summary: "the model catalog; --live: what the key can reach",
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "run", usage: "run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
+                summary:
+                    "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
+                completion: .files,
+                run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "batch",
+                usage:
+                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
+                    + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
+                summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
+                run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",

@@ -1,6 +1,7 @@
 import Foundation
 import SophonCore
 import SophonGemini
+import SophonMedia
 import Synchronization
 
 /// The Gemini side of one `sophon` run: the client (made on first use, so runs that never call
@@ -61,7 +62,8 @@ final class GeminiServices: Sendable {
                     warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
                 transport = try GeminiTapeRecorder(
-                    wrapping: URLSessionTransport(), tapeURL: URL(fileURLWithPath: record), baseURL: baseURL,
+                    wrapping: URLSessionTransport(),
+                    tapeURL: URL(fileURLWithPath: RecordedTape.partialPath(of: record)), baseURL: baseURL,
                     secrets: [], warning: { output.printError(ShellMessages.warning("\(record): \($0)")) })
             } else {
                 transport = URLSessionTransport()
@@ -92,21 +94,34 @@ final class GeminiServices: Sendable {
     /// Whether calls are answered from a tape (no key needed).
     var isReplaying: Bool { options.replayTape != nil }
 
+    /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
+    func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
+
+    /// Records a served tool call on the tape being recorded, if any.
+    func recordToolCall(_ call: JSONValue) { (transport as? GeminiTapeRecorder)?.recordToolCall(call) }
+
     /// The key calls use, and where it came from; `nil` when none is set.
     /// - Throws: ``CommandFailure`` (`insecureKeyFile`, `keyStoreError`) when the key file is
-    ///   readable by others or corrupt.
+    ///   readable by others or corrupt; `invalidAPIKey` when the key has a character outside
+    ///   printable ASCII or a blank (it is never sent).
     func apiKey() throws -> SecretLookup? {
+        let lookup: SecretLookup?
         do {
-            return try keychain.load()
+            lookup = try keychain.load()
         } catch {
             throw CommandFailure(kind: .keyStoreError, message: "\(error)")
         }
+        if let lookup, let bad = APIKeyCharacters.firstBadCharacter(in: lookup.secret) {
+            throw CommandFailure(
+                kind: .invalidAPIKey, message: bad.message(subject: "the API key from \(lookup.source)"))
+        }
+        return lookup
     }
 
     /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
     /// since a server (or a model) may echo it.
     func redact(_ text: String) -> String {
-        guard let key = (try? apiKey())?.secret, !key.isEmpty, text.contains(key) else { return text }
+        guard let key = (try? keychain.load())?.secret, !key.isEmpty else { return text }
         return SecretMask.redact(text, secrets: [key])
     }
 
@@ -130,8 +145,13 @@ final class GeminiServices: Sendable {
             {
                 return existing
             }
-            let made = GeminiAPIClient(
-                configuration: configuration(fallbackModel: fallback, timeout: timeout), transport: transport)
+            let settings = configuration(fallbackModel: fallback, timeout: timeout)
+            // Uploads are remembered per process (docs/commands.md, "attach"): a client made
+            // again keeps the previous one's.
+            let made =
+                existing.map {
+                    GeminiAPIClient(configuration: settings, transport: transport, sharingUploadsWith: $0)
+                } ?? GeminiAPIClient(configuration: settings, transport: transport)
             existing = made
             return made
         }
@@ -170,6 +190,8 @@ final class GeminiServices: Sendable {
                 }
                 if verbose, let line = log.line(for: event) { output.printError(line) }
             })
+        // Downscale on retry re-encodes image parts with SophonMedia's codec (docs/commands.md).
+        configuration.imageDownscaler = MediaImageDownscaler()
         if isReplaying {
             configuration = configuration.replayingTape(skippedWait: { wait in
                 if verbose { output.printError("(replay: skipped a \(DurationParser.format(wait)) wait)") }

@@ -16,6 +16,10 @@ enum KeyCommands {
                 if Task.isCancelled { throw CancellationError() }
                 throw CommandFailure(kind: .usage, message: "key set: no key was entered")
             }
+            if let bad = APIKeyCharacters.firstBadCharacter(in: secret) {
+                throw CommandFailure(
+                    kind: .invalidAPIKey, message: "key set: " + bad.message(subject: "the key"))
+            }
             do {
                 let source = try keychain.save(secret)
                 if context.mode == .interactive { context.io.printError("saved the key to \(source)") }
@@ -49,7 +53,9 @@ enum KeyCommands {
         case ["path"]:
             return .text(services.paths.keysFile.path)
         default:
-            throw context.usageFailure("key")
+            let typed = request.arguments.first ?? ""
+            let close = Suggestions.closest(to: typed, in: ["set", "show", "delete", "path"]).first
+            throw context.usageFailure("key", hint: close.map { "did you mean '\($0)'?" })
         }
     }
 }

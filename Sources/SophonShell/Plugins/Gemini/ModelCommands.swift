@@ -21,11 +21,7 @@ enum ModelCommands {
             throw CommandFailure(
                 kind: .invalidModelID, message: "set model: '\(name)' is not a valid model ID")
         }
-        if case .custom(let id) = requested {
-            var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
-            if let close = GeminiModel.closestPreset(to: name), !name.hasPrefix("custom:") {
-                notice += " (did you mean '\(close.id)'?)"
-            }
+        if let notice = customModelNotice(name) {
             context.io.printError(notice)
         } else if requested.id != name {
             context.io.printError(ShellMessages.note("\(name) is \(requested.id)"))
@@ -44,6 +40,18 @@ enum ModelCommands {
             }
         }
         return .none
+    }
+
+    /// The notice for a model name that is not a preset's (`set model`, `--model`):
+    /// `note: 'ID' is not in the catalog; using it as a custom model`, with the closest preset
+    /// suggested when one is near; `nil` for a preset.
+    static func customModelNotice(_ name: String) -> String? {
+        guard case .custom(let id) = GeminiModel(selection: name) else { return nil }
+        var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
+        if let close = GeminiModel.closestPreset(to: name), !name.hasPrefix("custom:") {
+            notice += " (did you mean '\(close.id)'?)"
+        }
+        return notice
     }
 
     /// `models`: the catalog with successors and free-tier marks; `models --live`: what the
@@ -81,7 +89,9 @@ enum ModelCommands {
         let client = try GeminiCall.client(context: context, services: services)
         let served: [GeminiModelInfo]
         do {
-            served = try await client.listAllModels(pageSize: 1000)
+            let listing = try await client.listModelPages(pageSize: 1000)
+            if let warning = listing.warning { context.io.printError(ShellMessages.warning(warning)) }
+            served = listing.items
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }

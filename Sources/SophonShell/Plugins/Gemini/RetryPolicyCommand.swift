@@ -29,18 +29,24 @@ enum RetryPolicyCommand {
                 let value = String(word[word.index(after: equals)...])
                 try apply(key, value, to: &policy, fallbackModel: &fallbackModel)
             }
-            #if os(Linux)
-                if policy.downscale, request.arguments.contains("downscale=on") {
-                    context.io.printError(
-                        "note: downscale has no effect on Linux yet (no image codec to re-encode with)")
-                }
-            #endif
             context.session.withGeminiState { state in
                 state.retryPolicy = policy
                 if let fallbackModel { state.fallbackModel = fallbackModel }
             }
             return .none
         }
+    }
+
+    /// Whether `value` reads as a model: a preset (by name or ID), an explicit `custom:ID`, or an
+    /// ID shaped like Google's (`gemini-...`, `gemma-...`: letters, a dash, and a digit), so a
+    /// word such as `none`, `no` or `disabled` is refused instead of becoming a model.
+    static func isPlausibleModel(_ value: String, _ model: GeminiModel) -> Bool {
+        if case .custom = model {
+            if value.hasPrefix("custom:") { return true }
+            let id = model.id
+            return id.contains("-") && id.contains(where: \.isNumber) && id.first?.isLetter == true
+        }
+        return true
     }
 
     private static func apply(
@@ -76,10 +82,13 @@ enum RetryPolicyCommand {
         case "fallback":
             switch value {
             case "on": policy.fallbackOn404 = true
-            case "off": policy.fallbackOn404 = false
+            case "off", "none": policy.fallbackOn404 = false
             default:
                 let model = GeminiModel(selection: value)
-                guard GeminiModel.isWellFormedID(model.id) else { throw invalid("on, off or a model ID") }
+                guard GeminiModel.isWellFormedID(model.id), Self.isPlausibleModel(value, model) else {
+                    throw invalid(
+                        "on, off (or none) or a model ID such as \(GeminiModel.shellFallbackModelID)")
+                }
                 policy.fallbackOn404 = true
                 fallbackModel = model.id
             }

@@ -51,7 +51,6 @@ enum SchemaCommands {
     /// failed command. Leaves `$last`.
     static func validate(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         let schema = context.session.withGeminiState { $0.schema }
-        let last = context.session.variable("last")
         guard let schema else {
             throw CommandFailure(
                 kind: .noSchema, message: "validate: no schema is set; set one with 'schema SPEC'")
@@ -59,15 +58,22 @@ enum SchemaCommands {
         let value: JSONValue
         let text = (request.arguments + (request.rawArgument.map { [$0] } ?? [])).joined(separator: " ")
         if text.isEmpty {
-            guard let last else {
+            // Read only here: `$last` kept as text is parsed on its first read.
+            guard let last = context.session.variable("last") else {
                 throw CommandFailure(
                     kind: .usage, message: "validate: nothing to validate ($last is not set)")
             }
             value = last
         } else if text.hasPrefix("@") {
             let path = context.resolve(String(text.dropFirst()))
-            let data = try ExtractCommand.readFile(path, command: "validate")
-            value = try parse(String(decoding: data, as: UTF8.self), name: path)
+            if let read = TextInputReader.read(path: path, limit: ExtractCommand.maximumInputBytes),
+                read.nulOffset == nil
+            {
+                value = try parse(read.text, name: path)  // Read in one go, no `Data` copy.
+            } else {
+                let data = try ExtractCommand.readFile(path, command: "validate")
+                value = try parse(String(decoding: data, as: UTF8.self), name: path)
+            }
         } else {
             value = try parse(text, name: "the argument")
         }

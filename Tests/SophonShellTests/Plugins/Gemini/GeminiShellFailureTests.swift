@@ -83,7 +83,7 @@ import Testing
         #expect(outcome.stdout == "still running\n")
         #expect(
             outcome.stderr
-                == "\(script):1: error: The Gemini API rejected the API key: API key not valid. Please pass a valid API key. (Invalid API key: ••••k3Y9)\n"
+                == "\(script):1: error: The Gemini API rejected the API key: HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key. (Invalid API key: ••••k3Y9)\n"
         )
         #expect(outcome.status == 1)
         #expect(try shell.server.requests().first?.headers["x-goog-api-key"] == wrongKey)

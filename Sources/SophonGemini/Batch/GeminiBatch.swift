@@ -1,0 +1,89 @@
+import Foundation
+import SophonCore
+
+/// A Batch job as the API's Operation resource describes it (docs/running-many-prompts.md):
+/// read leniently (counts are strings and missing counts are 0; the output is read from
+/// `metadata.output`, then `response`).
+public struct GeminiBatch: Sendable {
+    /// `batches/ID`.
+    public var name: String
+    /// The display name given at create.
+    public var displayName: String
+    /// `models/ID`, as the server wrote it.
+    public var model: String
+    /// The state.
+    public var state: GeminiBatchState
+    /// Requests in the job.
+    public var requestCount: Int
+    /// Requests answered successfully.
+    public var successfulCount: Int
+    /// Requests that failed.
+    public var failedCount: Int
+    /// Requests not answered yet.
+    public var pendingCount: Int
+    /// When the job was created (RFC 3339), as the server wrote it.
+    public var createTime: String?
+    /// The answers of a job with inline input, once finished.
+    public var inlinedResponses: [GeminiBatchItem]?
+    /// The results file (`files/batch-ID`) of a job with file input, once finished.
+    public var responsesFile: String?
+    /// The job's error (FAILED, maybe CANCELLED).
+    public var error: GoogleRPCStatus?
+
+    /// Reads an Operation.
+    public init(operation: JSONValue) {
+        let metadata = operation["metadata"] ?? .null
+        name = operation["name"]?.stringValue ?? metadata["name"]?.stringValue ?? ""
+        displayName = metadata["displayName"]?.stringValue ?? ""
+        model = metadata["model"]?.stringValue ?? ""
+        state = GeminiBatchState(wire: metadata["state"]?.stringValue ?? "")
+        let stats = metadata["batchStats"] ?? .null
+        func count(_ field: String) -> Int {
+            switch stats[field] {
+            case .string(let text)?: return Int(text) ?? 0
+            case .number(let number)?: return Int(number.text) ?? 0
+            default: return 0
+            }
+        }
+        requestCount = count("requestCount")
+        successfulCount = count("successfulRequestCount")
+        failedCount = count("failedRequestCount")
+        pendingCount = count("pendingRequestCount")
+        createTime = metadata["createTime"]?.stringValue
+        let output = metadata["output"] ?? operation["response"] ?? .null
+        responsesFile = output["responsesFile"]?.stringValue
+        if case .array(let items)? = output["inlinedResponses"]?["inlinedResponses"] {
+            inlinedResponses = items.map(Self.item)
+        }
+        error = operation["error"].flatMap { Self.decode(GoogleRPCStatus.self, $0) }
+    }
+
+    /// One inline item (`{metadata?, response | error}`) or results-file line
+    /// (`{key, response | error}`).
+    public static func item(_ value: JSONValue) -> GeminiBatchItem {
+        let key: String? =
+            switch value["metadata"]?["key"] ?? value["key"] {
+            case .string(let text)?: text
+            case .number(let number)?: number.text
+            default: nil
+            }
+        return GeminiBatchItem(
+            key: key, response: value["response"].flatMap { decode(GenerateContentResponse.self, $0) },
+            error: value["error"].flatMap { decode(GoogleRPCStatus.self, $0) })
+    }
+
+    /// The items of a results file (`responsesFile`, JSON Lines of `{key, response | error}`,
+    /// `key` possibly after `response`); lines that are not JSON objects are skipped.
+    public static func items(fromResultsFile data: Data) -> [GeminiBatchItem] {
+        data.split(separator: 0x0A).compactMap { line in
+            guard let value = try? JSONValue(parsing: String(decoding: line, as: UTF8.self)),
+                case .object = value
+            else { return nil }
+            return item(value)
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue) -> T? {
+        try? JSONDecoder().decode(type, from: Data(value.compactText.utf8))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SophonCore
+
+extension GeminiAPIClient {
+    /// Runs many requests with at most `options.jobs` in flight, paced by one
+    /// ``BulkRateLimiter`` (requests and tokens per sliding minute, slowed by 429s), and yields
+    /// each result as its call finishes (docs/running-many-prompts.md).
+    ///
+    /// `requests` is read lazily, a few ahead of the calls, so a long input never sits whole in
+    /// memory. A 429 is not retried inside the call: the whole run pauses for the server's wait
+    /// (`RetryInfo` / `Retry-After`, else ``BulkRunOptions/defaultRateLimitWait``) and the key is
+    /// asked again, up to ``BulkRunOptions/maxRateLimitRetries`` times. Other retryable failures
+    /// follow ``BulkRunOptions/retryPolicy``. The value of a text answer is a string, except for a
+    /// request whose `responseMimeType` is `application/json`, whose answer is parsed as JSON. A key's final failure is a ``BulkResult`` with
+    /// ``BulkResult/Outcome/failure(_:)``, never an error of the stream.
+    ///
+    /// - Returns: the results in the order calls finish. The stream throws only what
+    ///   `requests` throws; cancelling the consuming task (or dropping the stream) cancels the
+    ///   calls in flight.
+    public func bulkRun<Requests: AsyncSequence & Sendable>(
+        _ requests: Requests, options: BulkRunOptions = BulkRunOptions(), label: String = "run"
+    ) -> AsyncThrowingStream<BulkResult, Error> where Requests.Element == BulkRequest {
+        let limiter = BulkRateLimiter(
+            jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
+            tokensPerMinute: options.tokensPerMinute)
+        let (stream, continuation) = AsyncThrowingStream<BulkResult, Error>.makeStream()
+        let task = Task {
+            do {
+                try await withThrowingTaskGroup(of: BulkResult.self) { group in
+                    var running = 0
+                    for try await request in requests {
+                        if running >= options.jobs, let done = try await group.next() {
+                            continuation.yield(done)
+                            running -= 1
+                        }
+                        group.addTask {
+                            try await self.bulkCall(request, options: options, limiter: limiter, label: label)
+                        }
+                        running += 1
+                    }
+                    while let done = try await group.next() { continuation.yield(done) }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// One key of a bulk run: waits for the limiter, calls, and retries as
+    /// ``bulkRun(_:options:label:)`` describes.
+    func bulkCall(_ item: BulkRequest, options: BulkRunOptions, limiter: BulkRateLimiter, label: String)
+        async throws -> BulkResult
+    {
+        var single = options.retryPolicy
+        single.attempts = 1
+        let estimate = max(1, ((try? OrderedJSONEncoder().encodeData(item.request).count) ?? 0) / 4)
+        var attempt = 1
+        var limited = 0
+        while true {
+            let ticket = try await limiter.acquire(tokens: estimate)
+            do {
+                let outcome: BulkResult.Outcome
+                if let schema = item.schema {
+                    let result = try await generateJSON(
+                        label: label, request: item.request, schema: schema, model: item.model,
+                        retryPolicy: single)
+                    outcome = .success(value: result.value, modelID: result.modelID, usage: result.usage)
+                } else {
+                    let body = item.request
+                    let result = try await sendRequest(label: label, model: item.model, retryPolicy: single) {
+                        _ in
+                        body
+                    }
+                    let text = result.value.text
+                    // A request that asked for JSON itself gets the JSON value back, not its text.
+                    let value =
+                        body.generationConfig?.responseMimeType == "application/json"
+                        ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
+                    outcome = .success(value: value, modelID: result.modelID, usage: result.usage)
+                }
+                var used: Int?
+                if case .success(_, _, let usage) = outcome { used = usage?.totalTokenCount }
+                await limiter.finished(ticket, usedTokens: used, succeeded: true)
+                return BulkResult(key: item.key, outcome: outcome, rateLimitedCount: limited)
+            } catch GeminiError.rateLimited(let wait) {
+                await limiter.rateLimited(ticket, wait: wait ?? options.defaultRateLimitWait)
+                limited += 1
+                if limited > options.maxRateLimitRetries {
+                    return BulkResult(
+                        key: item.key, outcome: .failure(.rateLimited(retryAfter: wait)),
+                        rateLimitedCount: limited)
+                }
+            } catch let error as GeminiError {
+                await limiter.finished(ticket, usedTokens: nil, succeeded: false)
+                guard error.isRetryable, attempt < options.retryPolicy.attempts else {
+                    return BulkResult(key: item.key, outcome: .failure(error), rateLimitedCount: limited)
+                }
+                try await configuration.sleep(
+                    options.retryPolicy.computedWait(beforeRetry: attempt, random: configuration.random()))
+                attempt += 1
+            } catch {
+                await limiter.finished(ticket, usedTokens: nil, succeeded: false)
+                throw error
+            }
+        }
+    }
+}

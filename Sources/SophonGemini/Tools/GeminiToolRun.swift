@@ -1,0 +1,14 @@
+/// What ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+/// returns: the final answer, and what the loop did to get it.
+public struct GeminiToolRun: Sendable {
+    /// The final answer text (thought parts excluded).
+    public var text: String
+    /// The last reply.
+    public var response: GenerateContentResponse
+    /// Token counts summed over every round (absent counts count as zero).
+    public var usage: UsageMetadata
+    /// Model requests made (one per round).
+    public var rounds: Int
+    /// Every function call the model made, in order.
+    public var calls: [FunctionCall]
+}

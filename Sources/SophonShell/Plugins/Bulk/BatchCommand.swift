@@ -1,0 +1,49 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `batch submit|list|status|wait|results|cancel|delete|resubmit` (docs/running-many-prompts.md):
+/// Google's Batch mode with the local journal `batches.json`.
+enum BatchCommand {
+    /// The inline limit: bytes of create body (base64 included).
+    static let inlineLimit = 20_000_000
+    /// `--max-requests` when not given.
+    static let defaultMaxRequests = 50_000
+
+    /// Runs `batch SUBCOMMAND ...`.
+    static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+        -> CommandResult
+    {
+        var words = request.arguments[...]
+        guard let sub = words.popFirst() else { throw context.usageFailure("batch") }
+        let client = try GeminiCall.client(context: context, services: services)
+        let journalURL = services.paths.stateFolder.appendingPathComponent("batches.json")
+        let session = BatchSession(
+            client: client, journalURL: journalURL, context: context, services: services)
+        do {
+            switch sub {
+            case "submit": return try await session.submit(Array(words))
+            case "list": return try await session.list()
+            case "status": return try await session.status(try one(words, context))
+            case "wait": return try await session.wait(try one(words, context))
+            case "results": return try await session.results(Array(words))
+            case "cancel":
+                try await client.cancelBatch(try await session.resolve(try one(words, context)))
+                return .none
+            case "delete": return try await session.delete(try one(words, context))
+            case "resubmit": return try await session.resubmit(try one(words, context))
+            default:
+                throw context.usageFailure("batch", hint: "unknown subcommand '\(sub)'")
+            }
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
+        }
+    }
+
+    private static func one(_ words: ArraySlice<String>, _ context: CommandContext) throws -> String {
+        guard words.count == 1, let name = words.first else {
+            throw context.usageFailure("batch", hint: "one NAME: batches/ID or the display name")
+        }
+        return name
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SophonCore
+
+/// `batches.json` in the state folder: every Batch job `batch submit` meant to create, written
+/// before the create is sent, so a create whose answer was lost is looked up by display name
+/// instead of being sent twice (docs/running-many-prompts.md).
+struct BatchJournal: Codable, Sendable {
+    /// One job.
+    struct Job: Codable, Sendable {
+        /// The display name (unique per job Sophon creates).
+        var displayName: String
+        /// `batches/ID` once the create answered (or the lookup found it); `nil` before.
+        var name: String?
+        /// The input file (absolute path) the requests came from.
+        var input: String
+        /// The model ID.
+        var model: String
+        /// The keys of the job, in input order.
+        var keys: [String]
+        /// Whether prompt lines were sent with the session's schema (answers are JSON).
+        var structured: Bool
+    }
+
+    var jobs: [Job] = []
+
+    /// Reads the journal at `url`; an absent file is an empty journal.
+    /// - Throws: ``CommandFailure`` `fileError` for a file that is not a journal.
+    static func load(_ url: URL) throws -> BatchJournal {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return BatchJournal() }
+        do {
+            return try JSONDecoder().decode(BatchJournal.self, from: data)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(url.path): not a batch journal (\(error))")
+        }
+    }
+
+    /// Writes the journal atomically.
+    /// - Throws: ``CommandFailure`` `fileError`.
+    func save(_ url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try AtomicFile.write(
+                try encoder.encode(self), to: url, permissions: 0o600, folderPermissions: 0o700)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(error)")
+        }
+    }
+
+    /// The job with display name or resource name `name`.
+    func job(named name: String) -> Job? {
+        jobs.last { $0.name == name || $0.displayName == name }
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// One `batch` command at work: the client, the journal and the session's settings.
+struct BatchSession {
+    var client: GeminiAPIClient
+    var journalURL: URL
+    var context: CommandContext
+    var services: GeminiServices
+
+    /// `batches/ID` for NAME: a resource name as is; a display name through the journal, then
+    /// the server's list.
+    /// - Throws: ``CommandFailure`` `batchNotFound`.
+    func resolve(_ name: String) async throws -> String {
+        if name.hasPrefix("batches/") { return name }
+        if let known = try BatchJournal.load(journalURL).job(named: name)?.name { return known }
+        if let found = try await client.listAllBatches().last(where: { $0.displayName == name }) {
+            return found.name
+        }
+        throw CommandFailure(kind: .batchNotFound, message: "batch: no job named '\(name)'")
+    }
+
+    /// `batch submit INPUT [--name N] [--max-requests M]`.
+    func submit(_ words: [String]) async throws -> CommandResult {
+        var input: String?
+        var displayName: String?
+        var maxRequests = BatchCommand.defaultMaxRequests
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            switch word {
+            case "--name":
+                guard let value = rest.popFirst(), !value.isEmpty else {
+                    throw CommandFailure(kind: .usage, message: "batch submit: --name needs a name")
+                }
+                displayName = value
+            case "--max-requests":
+                guard let value = rest.popFirst(), let number = Int(value), number > 0 else {
+                    throw CommandFailure(
+                        kind: .usage, message: "batch submit: --max-requests takes a whole number above 0")
+                }
+                maxRequests = number
+            case let other where other.hasPrefix("-") && other.count > 1:
+                throw CommandFailure(kind: .usage, message: "batch submit: unknown option '\(other)'")
+            default:
+                guard input == nil else { throw context.usageFailure("batch", hint: "one INPUT file") }
+                input = word
+            }
+        }
+        guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
+        let file = BulkInput(path: context.resolve(input), name: input)
+        let keys = try file.check().map(\.text)
+        let base = displayName ?? URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+        let shards = stride(from: 0, to: keys.count, by: maxRequests).map {
+            Array(keys[$0..<min(keys.count, $0 + maxRequests)])
+        }
+        let structured = context.session.withGeminiState { $0.schema } != nil
+        let model = context.session.settings.model
+        let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
+        var names: [String] = []
+        for (index, shardKeys) in shards.enumerated() {
+            let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
+            let job = BatchJournal.Job(
+                displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
+                structured: structured)
+            names.append(try await create(job, file: file))
+        }
+        return .text(names.joined(separator: "\n"))
+    }
+
+    /// Creates `job` unless the journal says it was created: journals it first, looks a lost
+    /// answer up by display name, waits out a 429 on create (nothing was created then).
+    /// - Returns: `batches/ID`.
+    func create(_ job: BatchJournal.Job, file: BulkInput) async throws -> String {
+        var journal = try BatchJournal.load(journalURL)
+        if let index = journal.jobs.firstIndex(where: {
+            $0.displayName == job.displayName && $0.input == job.input
+        }) {
+            if let name = journal.jobs[index].name { return name }
+            if let found = try await client.listAllBatches().first(where: {
+                $0.displayName == job.displayName
+            }) {
+                journal.jobs[index].name = found.name
+                try journal.save(journalURL)
+                return found.name
+            }
+        } else {
+            journal.jobs.append(job)
+            try journal.save(journalURL)
+        }
+        let wanted = Set(job.keys)
+        let build = RunCommand.requestBuilder(context: context)
+        var requests: [(key: String, request: GenerateContentRequest)] = []
+        try file.forEachLine { line in
+            guard wanted.contains(line.key) else { return }
+            let built = build(line)
+            var request = built.request
+            if let schema = built.schema {
+                var config = request.generationConfig ?? GenerationConfig()
+                config.responseMimeType = "application/json"
+                config.responseSchema = schema
+                request.generationConfig = config
+            }
+            requests.append((line.key, request))
+        }
+        let size = try GeminiAPIClient.batchBody(displayName: job.displayName, requests: requests).count
+        guard size <= BatchCommand.inlineLimit else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "batch submit: \(size) bytes of requests is over the inline limit of 20,000,000; "
+                    + "file input is not available yet: split with --max-requests")
+        }
+        var lost = 0
+        var limited = 0
+        while true {
+            do {
+                let batch = try await client.createBatch(
+                    displayName: job.displayName, model: GeminiModel(selection: job.model), requests: requests
+                )
+                try record(job.displayName, input: job.input, name: batch.name)
+                return batch.name
+            } catch GeminiError.rateLimited(let wait) where limited < 5 {
+                limited += 1
+                try await Task.sleep(for: wait ?? .seconds(1))
+            } catch GeminiError.transport(let failure, let detail) {
+                // The answer was lost: the job may exist. Look before sending again.
+                if let found = try await client.listAllBatches().first(where: {
+                    $0.displayName == job.displayName
+                }) {
+                    try record(job.displayName, input: job.input, name: found.name)
+                    return found.name
+                }
+                lost += 1
+                if lost > 2 { throw GeminiError.transport(failure, detail: detail) }
+            }
+        }
+    }
+
+    private func record(_ displayName: String, input: String, name: String) throws {
+        var journal = try BatchJournal.load(journalURL)
+        if let index = journal.jobs.lastIndex(where: { $0.displayName == displayName && $0.input == input }) {
+            journal.jobs[index].name = name
+        }
+        try journal.save(journalURL)
+    }
+
+    /// `batch list`: `NAME STATE DISPLAY` per job.
+    func list() async throws -> CommandResult {
+        let batches = try await client.listAllBatches()
+        return .text(
+            batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n"))
+    }
+
+    /// `NAME (DISPLAY): STATE, N requests: S succeeded, F failed, P pending, age A`.
+    static func statusLine(_ batch: GeminiBatch) -> String {
+        var line =
+            "\(batch.name) (\(batch.displayName)): \(batch.state.rawValue), \(batch.requestCount) requests: "
+            + "\(batch.successfulCount) succeeded, \(batch.failedCount) failed, \(batch.pendingCount) pending"
+        if let created = batch.createTime.flatMap(Self.date) {
+            let minutes = max(0, Int(Date().timeIntervalSince(created) / 60))
+            line += ", age \(minutes / 60)h\(minutes % 60)m"
+        }
+        return line
+    }
+
+    private static func date(_ text: String) -> Date? {
+        let trimmed = text.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)
+        return ISO8601DateFormatter().date(from: trimmed)
+    }
+
+    /// `batch status NAME`.
+    func status(_ name: String) async throws -> CommandResult {
+        .text(Self.statusLine(try await client.getBatch(try await resolve(name))))
+    }
+
+    /// `batch wait NAME`: polls (1 s, doubling to 30 s) until the job ends; transient errors
+    /// are retried; each state change goes to stderr. Fails unless SUCCEEDED.
+    func wait(_ name: String) async throws -> CommandResult {
+        let resolved = try await resolve(name)
+        var delay = Duration.seconds(1)
+        var lastState: GeminiBatchState?
+        var transient = 0
+        while true {
+            let batch: GeminiBatch
+            do {
+                batch = try await client.getBatch(resolved)
+                transient = 0
+            } catch let error as GeminiError where error.isRetryable && transient < 10 {
+                transient += 1
+                try await Task.sleep(for: delay)
+                continue
+            }
+            if batch.state != lastState {
+                context.io.printError("batch wait: \(resolved) \(batch.state.rawValue)")
+                lastState = batch.state
+            }
+            if batch.state.isTerminal {
+                guard batch.state == .succeeded else {
+                    throw CommandFailure(kind: .batchFailed, message: Self.statusLine(batch))
+                }
+                return .text(Self.statusLine(batch))
+            }
+            try await Task.sleep(for: delay)
+            delay = min(.seconds(30), delay * 2)
+        }
+    }
+
+    /// `batch results NAME -o OUTPUT`: the output format of `run`, in input order, matched by
+    /// key; blocked prompts and per-item errors are `ok: false`, and so are keys with no result.
+    func results(_ words: [String]) async throws -> CommandResult {
+        var name: String?
+        var output: String?
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            if word == "-o" || word == "--output" {
+                output = rest.popFirst()
+            } else if name == nil {
+                name = word
+            } else {
+                throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
+            }
+        }
+        guard let name, let output, !output.isEmpty else {
+            throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
+        }
+        let resolved = try await resolve(name)
+        let batch = try await client.getBatch(resolved)
+        guard let items = batch.inlinedResponses else {
+            throw CommandFailure(
+                kind: .batchFailed,
+                message: "batch results: \(resolved) is \(batch.state.rawValue) and has no results")
+        }
+        let job = try BatchJournal.load(journalURL).job(named: resolved)
+        let structured = job?.structured ?? false
+        let language = context.session.settings.language
+        var byKey: [String: String] = [:]
+        var order: [String] = []
+        for (position, item) in items.enumerated() {
+            let key = item.key ?? job?.keys[safe: position] ?? "line-\(position + 1)"
+            order.append(key)
+            switch item.outcome(structured: structured) {
+            case .success(let answer):
+                byKey[key] = BulkOutputLine.success(
+                    key: .string(key), result: services.redact(answer.value),
+                    model: answer.response.modelVersion ?? batch.model, usage: answer.response.usageMetadata)
+            case .failure(let error):
+                byKey[key] = BulkOutputLine.failure(
+                    key: .string(key), kind: GeminiCall.kind(of: error).rawValue,
+                    message: error.description(language: language))
+            }
+        }
+        var data = Data()
+        var failed = 0
+        for key in job?.keys ?? order {
+            let line =
+                byKey[key]
+                ?? BulkOutputLine.failure(
+                    key: .string(key), kind: "noResult", message: "the job returned no result for this key")
+            if BulkOutputLine.read(line)?.ok == false { failed += 1 }
+            data.append(contentsOf: line.utf8)
+            data.append(0x0A)
+        }
+        do {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: context.resolve(output)))
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(error)")
+        }
+        let total = (job?.keys ?? order).count
+        context.io.printError("batch results: \(total) keys, \(failed) failed; wrote \(output)")
+        if failed > 0 {
+            throw CommandFailure(
+                kind: .runFailed,
+                message: "batch results: \(failed) of \(total) keys failed (ok: false in \(output))")
+        }
+        return .none
+    }
+
+    /// `batch delete NAME`: deletes the job and forgets it in the journal.
+    func delete(_ name: String) async throws -> CommandResult {
+        let resolved = try await resolve(name)
+        try await client.deleteBatch(resolved)
+        var journal = try BatchJournal.load(journalURL)
+        journal.jobs.removeAll { $0.name == resolved }
+        try journal.save(journalURL)
+        return .none
+    }
+
+    /// `batch resubmit NAME`: the keys with no result or a per-item error, as a new job named
+    /// `DISPLAY-resubmit-N`, built again from the job's input file.
+    func resubmit(_ name: String) async throws -> CommandResult {
+        let resolved = try await resolve(name)
+        guard let job = try BatchJournal.load(journalURL).job(named: resolved) else {
+            throw CommandFailure(
+                kind: .batchNotFound,
+                message: "batch resubmit: \(resolved) is not in the journal (not submitted here)")
+        }
+        let batch = try await client.getBatch(resolved)
+        guard batch.state.isTerminal else {
+            throw CommandFailure(
+                kind: .usage,
+                message: "batch resubmit: \(resolved) is \(batch.state.rawValue); wait for it to end")
+        }
+        var answered = Set<String>()
+        for item in batch.inlinedResponses ?? [] {
+            // A blocked prompt has a result (asking again gets the same); an error item has none.
+            if let key = item.key, item.error == nil, item.response != nil { answered.insert(key) }
+        }
+        let missing = job.keys.filter { !answered.contains($0) }
+        guard !missing.isEmpty else { return .text("batch resubmit: every key of \(resolved) has a result") }
+        let journal = try BatchJournal.load(journalURL)
+        var number = 1
+        while journal.jobs.contains(where: { $0.displayName == "\(job.displayName)-resubmit-\(number)" }) {
+            number += 1
+        }
+        let next = BatchJournal.Job(
+            displayName: "\(job.displayName)-resubmit-\(number)", name: nil, input: job.input,
+            model: job.model,
+            keys: missing, structured: job.structured)
+        let file = BulkInput(path: job.input, name: job.input)
+        return .text(try await create(next, file: file))
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

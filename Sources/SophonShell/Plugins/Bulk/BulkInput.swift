@@ -1,0 +1,89 @@
+import SophonCore
+import SophonGemini
+
+/// A bulk input file (JSON Lines, docs/running-many-prompts.md), read as a stream: checked
+/// whole before anything is sent, then read again lazily to feed the calls and to write the
+/// output in input order.
+struct BulkInput: Sendable {
+    /// The most bad lines one failure lists.
+    static let listedIssues = 20
+
+    /// The path opened (resolved against the command's folder).
+    var path: String
+    /// The path as the user gave it, for messages.
+    var name: String
+
+    /// Calls `body` with every non-blank line, in order.
+    /// - Throws: ``CommandFailure`` when the file cannot be opened, what `body` throws, and
+    ///   ``BulkInputIssue`` for a malformed line.
+    func forEachLine(_ body: (BulkInputLine) throws -> Void) throws {
+        let reader = try BulkLineReader(path: path)
+        while let line = reader.next() {
+            if let parsed = try BulkInputLine.parse(line) { try body(parsed) }
+        }
+    }
+
+    /// Reads the whole file once and refuses it when any line is bad: every bad line (up to
+    /// ``listedIssues``) with its 1-based physical line number, and duplicate keys with the line
+    /// of their first use.
+    /// - Returns: the keys in input order, as text and as written (a string or a number).
+    /// - Throws: ``CommandFailure`` `invalidInput` listing the bad lines, or `fileError`.
+    func check() throws -> [(text: String, value: JSONValue)] {
+        let reader = try BulkLineReader(path: path)
+        var firstLine: [String: Int] = [:]
+        var keys: [(text: String, value: JSONValue)] = []
+        var issues: [BulkInputIssue] = []
+        var issueCount = 0
+        while let line = reader.next() {
+            do throws(BulkInputIssue) {
+                guard let parsed = try BulkInputLine.parse(line) else { continue }
+                if let first = firstLine[parsed.key] {
+                    throw BulkInputIssue(
+                        line: line.number, message: "duplicate key '\(parsed.key)' (first on line \(first))")
+                }
+                firstLine[parsed.key] = line.number
+                keys.append((parsed.key, parsed.keyValue))
+            } catch {
+                issueCount += 1
+                if issues.count < Self.listedIssues { issues.append(error) }
+            }
+        }
+        guard issueCount == 0 else {
+            throw CommandFailure(
+                kind: .invalidInput, message: BulkMessages.badLines(name, issues: issues, count: issueCount))
+        }
+        return keys
+    }
+}
+
+/// The requests of a bulk input, read lazily, less the keys already answered.
+struct BulkRequestSequence: AsyncSequence, Sendable {
+    typealias Element = BulkRequest
+
+    var input: BulkInput
+    /// Keys not to ask again.
+    var skip: Set<String>
+    /// Turns a line into its request (the session's settings for `prompt` lines).
+    var build: @Sendable (BulkInputLine) -> BulkRequest
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let opened: Result<BulkLineReader, any Error>
+        let skip: Set<String>
+        let build: @Sendable (BulkInputLine) -> BulkRequest
+
+        mutating func next() async throws -> BulkRequest? {
+            let reader = try opened.get()
+            while let line = reader.next() {
+                guard let parsed = try BulkInputLine.parse(line), !skip.contains(parsed.key) else { continue }
+                return build(parsed)
+            }
+            return nil
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        let path = input.path
+        return AsyncIterator(
+            opened: Result { try BulkLineReader(path: path) }, skip: skip, build: build)
+    }
+}

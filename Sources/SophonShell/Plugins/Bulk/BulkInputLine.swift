@@ -1,0 +1,117 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// One line of a bulk input (docs/running-many-prompts.md): `{"key": K, "prompt": TEXT}` or
+/// `{"key": K, "request": GenerateContentRequest}`; a missing key becomes `line-N`.
+struct BulkInputLine: Sendable {
+    /// What the line asks.
+    enum Body: Sendable {
+        /// A prompt: the session's settings (model, schema, system, sampling) apply.
+        case prompt(String)
+        /// A complete request, sent as given.
+        case request(GenerateContentRequest)
+    }
+
+    /// 1-based physical line number.
+    var number: Int
+    /// The key as text (a number key as its JSON text).
+    var key: String
+    /// The key as the line wrote it (a string or a number), echoed in the output.
+    var keyValue: JSONValue
+    /// What to ask.
+    var body: Body
+
+    /// Reads one physical line.
+    /// - Returns: `nil` for a blank line (skipped, still counted).
+    /// - Throws: ``BulkInputIssue`` saying what is wrong with the line.
+    static func parse(_ line: BulkLineReader.Line) throws(BulkInputIssue) -> BulkInputLine? {
+        guard let text = line.text else {
+            throw BulkInputIssue(line: line.number, message: "not valid UTF-8")
+        }
+        guard text.contains(where: { !$0.isWhitespace }) else { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: text)
+        } catch {
+            throw BulkInputIssue(
+                line: line.number, message: "not valid JSON (column \(error.column): \(error.message))")
+        }
+        guard case .object = value else {
+            throw BulkInputIssue(line: line.number, message: "expected a JSON object, got \(value.typeName)")
+        }
+        let key: String
+        let keyValue: JSONValue
+        switch value["key"] {
+        case nil:
+            key = "line-\(line.number)"
+            keyValue = .string(key)
+        case .string(let text)?:
+            guard !text.isEmpty else { throw BulkInputIssue(line: line.number, message: "\"key\" is empty") }
+            key = text
+            keyValue = .string(text)
+        case .number(let number)?:
+            key = number.text
+            keyValue = .number(number)
+        case let other?:
+            throw BulkInputIssue(
+                line: line.number, message: "\"key\" must be a string or a number, got \(other.typeName)")
+        }
+        switch (value["prompt"], value["request"]) {
+        case (nil, nil):
+            throw BulkInputIssue(line: line.number, message: "needs \"prompt\" or \"request\"")
+        case (.some, .some):
+            throw BulkInputIssue(line: line.number, message: "has both \"prompt\" and \"request\"; keep one")
+        case (.string(let prompt)?, nil):
+            guard !prompt.isEmpty else {
+                throw BulkInputIssue(line: line.number, message: "\"prompt\" is empty")
+            }
+            return BulkInputLine(number: line.number, key: key, keyValue: keyValue, body: .prompt(prompt))
+        case (let other?, nil):
+            throw BulkInputIssue(
+                line: line.number, message: "\"prompt\" must be a string, got \(other.typeName)")
+        case (nil, let request?):
+            guard case .object = request else {
+                throw BulkInputIssue(
+                    line: line.number, message: "\"request\" must be an object, got \(request.typeName)")
+            }
+            let decoded: GenerateContentRequest
+            do {
+                decoded = try JSONDecoder().decode(
+                    GenerateContentRequest.self, from: Data(request.compactText.utf8))
+            } catch {
+                throw BulkInputIssue(
+                    line: line.number,
+                    message: "\"request\" is not a GenerateContentRequest (\(describe(error)))")
+            }
+            guard !decoded.contents.isEmpty else {
+                throw BulkInputIssue(line: line.number, message: "\"request\" has no contents")
+            }
+            return BulkInputLine(number: line.number, key: key, keyValue: keyValue, body: .request(decoded))
+        }
+    }
+
+    /// A decoding error as a short phrase with its JSON path.
+    private static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ codingPath: [any CodingKey]) -> String {
+            "$" + codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// What is wrong with one input line.
+struct BulkInputIssue: Error, Sendable, Equatable {
+    /// 1-based physical line number.
+    var line: Int
+    /// What is wrong (`not valid JSON (column 3: ...)`, `duplicate key 'a' (first on line 1)`).
+    var message: String
+}

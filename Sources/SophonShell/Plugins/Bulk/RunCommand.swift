@@ -1,0 +1,165 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]`: every line of a JSON
+/// Lines input through ``GeminiAPIClient/bulkRun(_:options:label:)``, resumable by key
+/// (docs/running-many-prompts.md).
+enum RunCommand {
+    /// The command line of `run`.
+    struct Options {
+        var input: String
+        var output: String
+        var jobs = 8
+        var requestsPerMinute: Int?
+        var tokensPerMinute: Int?
+        var retryFailed = false
+    }
+
+    /// Reads the words after `run`.
+    /// - Throws: ``CommandFailure`` `usage` for an unknown option, a missing or bad value, or a
+    ///   missing INPUT or OUTPUT.
+    static func options(_ request: CommandRequest, context: CommandContext) throws -> Options {
+        var input: String?
+        var output: String?
+        var jobs = 8
+        var rpm: Int?
+        var tpm: Int?
+        var retryFailed = false
+        var words = request.arguments[...]
+        func count(_ option: String, _ value: String?) throws -> Int {
+            guard let value else {
+                throw CommandFailure(kind: .usage, message: "run: \(option) needs a number")
+            }
+            guard let number = Int(value), number > 0 else {
+                throw CommandFailure(
+                    kind: .usage, message: "run: \(option) takes a whole number above 0, not '\(value)'")
+            }
+            return number
+        }
+        while let word = words.popFirst() {
+            let (option, inline) =
+                word.hasPrefix("--") && word.contains("=")
+                ? (String(word.prefix { $0 != "=" }), String(word.drop { $0 != "=" }.dropFirst()))
+                : (word, nil)
+            switch option {
+            case "-o", "--output":
+                guard let value = inline ?? words.popFirst(), !value.isEmpty else {
+                    throw CommandFailure(kind: .usage, message: "run: \(option) needs a file name")
+                }
+                output = value
+            case "--jobs": jobs = try count(option, inline ?? words.popFirst())
+            case "--rpm": rpm = try count(option, inline ?? words.popFirst())
+            case "--tpm": tpm = try count(option, inline ?? words.popFirst())
+            case "--retry-failed": retryFailed = true
+            case let other where other.hasPrefix("-") && other.count > 1:
+                throw CommandFailure(kind: .usage, message: "run: unknown option '\(other)'")
+            default:
+                guard input == nil else {
+                    throw context.usageFailure("run", hint: "one INPUT file; '\(word)' is one too many")
+                }
+                input = word
+            }
+        }
+        guard let input else { throw context.usageFailure("run", hint: "INPUT is missing") }
+        guard let output else { throw context.usageFailure("run", hint: "-o OUTPUT is missing") }
+        return Options(
+            input: input, output: output, jobs: jobs, requestsPerMinute: rpm, tokensPerMinute: tpm,
+            retryFailed: retryFailed)
+    }
+
+    /// Runs the command: checks the whole input (nothing is sent when a line is bad), skips
+    /// the keys OUTPUT or `OUTPUT.partial` already answer, asks the rest, then writes OUTPUT in
+    /// input order. Fails (`runFailed`) when a line of OUTPUT is `ok: false`.
+    static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+        -> CommandResult
+    {
+        let options = try options(request, context: context)
+        let input = BulkInput(path: context.resolve(options.input), name: options.input)
+        let outputPath = context.resolve(options.output)
+        let keys = try input.check()
+        let client = try GeminiCall.client(context: context, services: services)
+        let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
+        let answered = journal.answeredKeys
+        let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
+        let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let build = requestBuilder(context: context)
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let language = context.session.settings.language
+        let bulkOptions = BulkRunOptions(
+            jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
+            tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
+        let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
+        let results = client.bulkRun(
+            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions)
+        for try await result in results {
+            let keyValue = keyValues[result.key] ?? .string(result.key)
+            let line: String
+            switch result.outcome {
+            case .success(let value, let model, let usage):
+                line = BulkOutputLine.success(
+                    key: keyValue, result: services.redact(value), model: model, usage: usage)
+            case .failure(let error):
+                line = BulkOutputLine.failure(
+                    key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
+                    message: error.description(language: language))
+            }
+            try journal.append(key: result.key, ok: result.isSuccess, text: line)
+            progress.finished(ok: result.isSuccess)
+        }
+        try Task.checkCancellation()
+        progress.end()
+        var data = Data()
+        var failed = 0
+        for key in keys {
+            guard let line = journal.line(for: key.text) else {
+                throw CommandFailure(
+                    kind: .internalError,
+                    message: "run: no result for key '\(key.text)'; \(journal.path) is kept")
+            }
+            if BulkOutputLine.read(line)?.ok == false { failed += 1 }
+            data.append(contentsOf: line.utf8)
+            data.append(0x0A)
+        }
+        do {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: outputPath))
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(error)")
+        }
+        journal.remove()
+        let summary = BulkMessages.summary(
+            done: keys.count, total: keys.count, failed: failed, skipped: skip.count, output: options.output)
+        if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
+        if failed > 0 {
+            throw CommandFailure(
+                kind: .runFailed,
+                message:
+                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output))"
+            )
+        }
+        return .none
+    }
+
+    /// Builds each line's request: a `prompt` line gets the session's model, schema, system
+    /// instruction and sampling; a `request` line is sent as given on the session's model.
+    static func requestBuilder(context: CommandContext) -> @Sendable (BulkInputLine) -> BulkRequest {
+        let settings = context.session.settings
+        let schema = context.session.withGeminiState { $0.schema }
+        let system = GeminiCall.systemInstruction(settings)
+        let config = GeminiCall.generationConfig(settings)
+        let model = GeminiModel(selection: settings.model)
+        return { line in
+            switch line.body {
+            case .prompt(let prompt):
+                return BulkRequest(
+                    key: line.key,
+                    request: GenerateContentRequest(
+                        contents: [Content(role: "user", parts: [.text(prompt)])], systemInstruction: system,
+                        generationConfig: config),
+                    schema: schema, model: model)
+            case .request(let request):
+                return BulkRequest(key: line.key, request: request, schema: nil, model: model)
+            }
+        }
+    }
+}

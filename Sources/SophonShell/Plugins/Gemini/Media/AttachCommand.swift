@@ -1,0 +1,126 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `attach [--mime TYPE] FILE|URL...` / `attach clear` (docs/commands.md, "Media"): media parts
+/// for the next `ask` or `chat`. Files go inline while the request's inline media stays within
+/// 20 MB; a file past that is uploaded through the Files API (once per process for the same
+/// bytes) and sent as `fileData`, with a progress bar on stderr when stderr is a terminal.
+/// `https://` URLs are sent as `fileData` with the URL. The type is sniffed from the bytes
+/// (images, PDF, text, audio, video); `--mime TYPE` overrides it for the files after it.
+enum AttachCommand {
+    /// The most inline media bytes one request carries.
+    static let inlineLimit = 20 * 1024 * 1024
+
+    static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+        -> CommandResult
+    {
+        guard !request.arguments.isEmpty else {
+            let names = context.session.withGeminiState { $0.attachmentNames }
+            return .text(names.isEmpty ? "(nothing attached)" : names.joined(separator: "\n"))
+        }
+        if request.arguments == ["clear"] {
+            context.session.withGeminiState {
+                $0.attachments = []
+                $0.attachmentNames = []
+            }
+            return .none
+        }
+        var inline = context.session.withGeminiState { state in
+            state.attachments.compactMap { $0.inlineData?.data.count }.reduce(0, +)
+        }
+        var parts: [Part] = []
+        var names: [String] = []
+        var mime: String?
+        var words = request.arguments[...]
+        while let word = words.popFirst() {
+            if word == "--mime" {
+                guard let value = words.popFirst(), value.contains("/") else {
+                    throw CommandFailure(
+                        kind: .usage, message: "attach: --mime needs a type such as video/mp4")
+                }
+                mime = value
+                continue
+            }
+            if word.hasPrefix("https://") {
+                parts.append(Part(fileData: FileData(mimeType: mime, fileUri: word)))
+                names.append(word)
+                continue
+            }
+            if word.hasPrefix("http://") {
+                throw CommandFailure(
+                    kind: .mediaUnreadable, message: "attach: '\(word)': only https:// URLs can be sent")
+            }
+            let (part, inlineBytes) = try await filePart(
+                word, mime: mime, inlineLeft: inlineLimit - inline, context: context, services: services)
+            inline += inlineBytes
+            parts.append(part)
+            names.append(word)
+        }
+        guard !parts.isEmpty else { throw context.usageFailure(request.name) }
+        let added = parts
+        let addedNames = names
+        context.session.withGeminiState { state in
+            state.attachments += added
+            state.attachmentNames += addedNames
+        }
+        return .none
+    }
+
+    /// The part for the file `name`: inline when it fits in `inlineLeft`, else uploaded.
+    /// - Returns: the part and the inline bytes it adds.
+    private static func filePart(
+        _ name: String, mime: String?, inlineLeft: Int, context: CommandContext, services: GeminiServices
+    ) async throws -> (Part, Int) {
+        let path = context.resolve(name)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(kind: .fileError, message: "attach: '\(path)': no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandFailure(kind: .fileError, message: "attach: '\(path)' is a directory")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "attach: '\(path)': cannot be read")
+        }
+        guard let type = mime ?? GeminiMedia.sniffMediaType(data) else {
+            throw CommandFailure(
+                kind: .mediaUnreadable,
+                message:
+                    "attach: '\(path)': unsupported type \(GeminiMedia.describeUnknownType(data)) "
+                    + "(images, PDF, text, audio, video; attach --mime TYPE FILE overrides)")
+        }
+        if data.count <= inlineLeft {
+            return (.inlineData(mimeType: type, data: data), data.count)
+        }
+        let client = try GeminiCall.client(context: context, services: services)
+        let bar = UploadProgressBar.forStandardError(
+            io: context.io, name: (path as NSString).lastPathComponent)
+        do {
+            let (file, _) = try await client.uploadFileOnce(
+                data: data, mimeType: type, displayName: (path as NSString).lastPathComponent,
+                retryPolicy: context.session.withGeminiState { $0.retryPolicy }, progress: bar?.update)
+            bar?.finish()
+            var ready = file
+            if file.state == "PROCESSING", let fileName = file.name {
+                ready = try await client.waitUntilActive(fileName)
+            } else if file.state == "FAILED" {
+                throw GeminiFileError.processingFailed(name: file.name ?? path, message: file.error?.message)
+            }
+            guard let part = ready.part else {
+                throw CommandFailure(
+                    kind: .uploadFailed, message: "attach: the server gave no URI for '\(path)'")
+            }
+            return (part, 0)
+        } catch let error as GeminiError {
+            bar?.finish()
+            throw GeminiCall.failure(error, context: context)
+        } catch let error as GeminiFileError {
+            bar?.finish()
+            throw GeminiCall.failure(error)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// The functions a handler serves in this command (docs/commands.md, "Tools"): the tools of the
+/// external plugins started so far, unless the session declared a function of the same name
+/// (then `tool-reply` answers it). Runs their calls with consent, argument checks and the
+/// session's `tool-timeout`.
+struct ServedTools {
+    /// One served function.
+    struct Entry {
+        var plugin: String
+        var declaration: FunctionDeclaration
+    }
+
+    private let entries: [String: Entry]
+    /// The declarations to send, in plugin order.
+    let declarations: [FunctionDeclaration]
+
+    /// The served functions of `context`'s session and plugins.
+    init(context: CommandContext) {
+        let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
+        var entries: [String: Entry] = [:]
+        var declarations: [FunctionDeclaration] = []
+        for (plugin, tool) in context.runtime.pluginTools() where !declared.contains(tool.name) {
+            guard entries[tool.name] == nil else { continue }
+            var declaration = FunctionDeclaration(
+                name: tool.name, description: tool.description.isEmpty ? nil : tool.description)
+            if let parameters = tool.parameters {
+                if let converted = try? GeminiSchemaDocument(parameters) {
+                    declaration.parameters = converted.schema
+                } else {
+                    declaration.parametersJsonSchema = parameters
+                }
+            }
+            entries[tool.name] = Entry(plugin: plugin, declaration: declaration)
+            declarations.append(declaration)
+        }
+        self.entries = entries
+        self.declarations = declarations
+    }
+
+    /// The plugin serving `name`, if any.
+    func plugin(for name: String) -> String? { entries[name]?.plugin }
+
+    /// Runs one call and returns the function response: the tool's result (an object as is,
+    /// anything else as `{"result": VALUE}`) or `{"error": MESSAGE}` for a declined call,
+    /// arguments that break the declaration (the tool is not run), or a failed call. Prints
+    /// `tool NAME ARGS -> RESULT` (abridged) on stderr.
+    func serve(_ call: FunctionCall, context: CommandContext, services: GeminiServices) async -> JSONValue {
+        guard let entry = entries[call.name] else { return Self.error("no tool named '\(call.name)'") }
+        let arguments = call.args ?? .object([])
+        if services.isReplaying {
+            // Replays answer from the tape's `tool` lines and ask nothing (docs/tapes.md).
+            let recorded = services.replayedToolCall()
+            let response: JSONValue
+            if let recorded, recorded["name"]?.stringValue == call.name {
+                response =
+                    recorded["error"].map { Self.error($0.stringValue ?? $0.compactText) }
+                    ?? Self.wrapped(recorded["result"] ?? .null)
+            } else {
+                response = Self.error("the tape has no recorded call of '\(call.name)' here")
+                context.io.printError("tool \(call.name): the tape has no recorded call of it here")
+            }
+            context.io.printError(
+                "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
+            )
+            return response
+        }
+        let (confirm, allowed, timeout) = context.session.withToolState {
+            ($0.confirm, $0.allowedByRun, $0.timeout)
+        }
+        let response: JSONValue
+        if confirm, !allowed {
+            context.io.printError(
+                "tool \(call.name): declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')"
+            )
+            response = Self.error("the user declined this call")
+        } else if let violation = entry.declaration.violations(of: arguments).first {
+            response = Self.error("invalid arguments: \(violation)")
+        } else {
+            switch await context.runtime.runPluginTool(
+                plugin: entry.plugin, name: call.name, arguments: arguments, timeout: timeout)
+            {
+            case .success(let value):
+                response = Self.wrapped(value)
+                services.recordToolCall(
+                    .object([
+                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                        JSONMember("server", .string(entry.plugin)), JSONMember("result", value),
+                    ]))
+            case .failure(let failure):
+                context.io.printError("tool \(call.name): \(failure.message)")
+                response = Self.error(failure.message)
+                services.recordToolCall(
+                    .object([
+                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                        JSONMember("server", .string(entry.plugin)),
+                        JSONMember("error", .string(failure.message)),
+                    ]))
+            }
+        }
+        context.io.printError(
+            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
+        )
+        return response
+    }
+
+    /// An object as is; any other value as `{"result": VALUE}`.
+    private static func wrapped(_ value: JSONValue) -> JSONValue {
+        if case .object = value { return value }
+        return .object([JSONMember("result", value)])
+    }
+
+    private static func error(_ message: String) -> JSONValue {
+        .object([JSONMember("error", .string(message))])
+    }
+
+    /// At most 200 characters, with `…` when cut.
+    static func abridged(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(199)) + "…"
+    }
+}

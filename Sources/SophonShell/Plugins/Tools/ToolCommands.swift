@@ -1,0 +1,194 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `tool`, `tools` and `tool-reply` (docs/commands.md, "Tools").
+enum ToolCommands {
+    /// `tool NAME SPEC ["DESCRIPTION"]`, `tool @FILE`, `tool show NAME`, `tool clear [NAME]`.
+    static func tool(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        var words = request.arguments[...]
+        if let first = words.first, first == request.name { words.removeFirst() }
+        if let raw = request.rawArgument {
+            guard let name = words.first, words.count == 1 else {
+                // `tool NAME` alone: a function without arguments.
+                guard words.isEmpty else { throw context.usageFailure("tool") }
+                // `tool g`, or `tool 9bad {...}` (the first piece is the name meant; say why it fails).
+                let name = String(raw.prefix { !$0.isWhitespace })
+                let rest = String(raw.dropFirst(name.count))
+                return declare(
+                    [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context
+                )
+            }
+            return declare(
+                [try ToolDeclarationSource.declaration(name: name, rest: raw, context: context)], context)
+        }
+        let list = Array(words)
+        if list.count == 2, list[0] == "show" {
+            guard let declaration = find(list[1], context: context) else {
+                throw unknown(list[1], command: "tool show", context)
+            }
+            return .text(declaration.jsonValue.prettyText)
+        }
+        if list == ["clear"] {
+            context.session.withToolState { $0.declarations = [] }
+            return .none
+        }
+        if list.count == 2, list[0] == "clear" {
+            let name = list[1]
+            guard find(name, context: context) != nil else {
+                throw unknown(name, command: "tool clear", context)
+            }
+            context.session.withToolState { $0.declarations.removeAll { $0.name == name } }
+            return .none
+        }
+        if list.count == 1, list[0].hasPrefix("@") {
+            let file = String(list[0].dropFirst())
+            return declare(try ToolDeclarationSource.declarations(file: file, context: context), context)
+        }
+        if let name = list.first, !["show", "clear"].contains(name), !name.hasPrefix("@") {
+            let rest = list.dropFirst().joined(separator: " ")
+            return declare(
+                [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context)
+        }
+        throw context.usageFailure("tool")
+    }
+
+    private static func declare(_ declarations: [FunctionDeclaration], _ context: CommandContext)
+        -> CommandResult
+    {
+        context.session.withToolState { state in
+            for declaration in declarations {
+                if let index = state.declarations.firstIndex(where: { $0.name == declaration.name }) {
+                    state.declarations[index] = declaration
+                } else {
+                    state.declarations.append(declaration)
+                }
+            }
+        }
+        return .none
+    }
+
+    private static func find(_ name: String, context: CommandContext) -> FunctionDeclaration? {
+        context.session.withToolState { $0.declarations.first { $0.name == name } }
+    }
+
+    private static func unknown(_ name: String, command: String, _ context: CommandContext) -> CommandFailure
+    {
+        let names = context.session.withToolState { $0.declarations.map(\.name) }
+        let known = names.isEmpty ? "none is declared" : "declared: " + names.joined(separator: ", ")
+        return CommandFailure(kind: .unknownTool, message: "\(command): no tool named '\(name)' (\(known))")
+    }
+
+    /// `tools`: every declared function, plugin tool and built-in tool, and who serves it.
+    static func tools(context: CommandContext) -> CommandResult {
+        let (declarations, builtins) = context.session.withToolState { ($0.declarations, $0.builtins) }
+        var rows: [(String, String, String, String)] = declarations.map {
+            ($0.name, "function", "nobody (tool-reply)", $0.description ?? "")
+        }
+        let declaredNames = Set(declarations.map(\.name))
+        for (plugin, tool) in context.runtime.pluginTools() where !declaredNames.contains(tool.name) {
+            rows.append((tool.name, "function", "plugin \(plugin)", tool.description))
+        }
+        let builtinLabels = ["code": "code execution", "search": "Google Search", "url": "URL context"]
+        for name in ToolSessionState.builtinNames where builtins.contains(name) {
+            rows.append((name, "built-in", "Google", builtinLabels[name] ?? name))
+        }
+        guard !rows.isEmpty else { return .text("(no tools; declare one with 'tool NAME SPEC')") }
+        let width = rows.map(\.0.count).max() ?? 0
+        return .text(
+            rows.map { row in
+                let padded = row.0.padding(toLength: width, withPad: " ", startingAt: 0)
+                let line = "\(padded)  \(row.1)  \(row.2)"
+                return row.3.isEmpty ? line : "\(line)  \(row.3)"
+            }.joined(separator: "\n"))
+    }
+
+    /// `tool-reply [NAME] JSON`: answers the earliest unanswered pending call of NAME (the only
+    /// pending call without NAME); a non-object value is sent as `{"result": VALUE}`. When every
+    /// pending call has its answer, they go to the model and its reply is the result.
+    static func reply(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws
+        -> CommandResult
+    {
+        var words = request.arguments[...]
+        if let first = words.first, first == request.name { words.removeFirst() }
+        guard let raw = request.rawArgument, !raw.isEmpty, words.count <= 1 else {
+            throw context.usageFailure("tool-reply")
+        }
+        guard let pending = context.session.withToolState({ $0.pending }) else {
+            throw CommandFailure(
+                kind: .noToolCallsPending, message: "tool-reply: no function calls are pending")
+        }
+        let unanswered = pending.calls.indices.filter { pending.responses[$0] == nil }
+        let index: Int
+        if let name = words.first {
+            guard let found = unanswered.first(where: { pending.calls[$0].name == name }) else {
+                throw CommandFailure(
+                    kind: .unknownTool,
+                    message:
+                        "tool-reply: no pending call of '\(name)' (pending: \(pending.unansweredNames.joined(separator: ", ")))"
+                )
+            }
+            index = found
+        } else {
+            guard unanswered.count == 1, let only = unanswered.first else {
+                throw CommandFailure(
+                    kind: .usage,
+                    message:
+                        "tool-reply: \(unanswered.count) calls are pending (\(pending.unansweredNames.joined(separator: ", "))); name the one to answer: tool-reply NAME JSON"
+                )
+            }
+            index = only
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: raw)
+        } catch {
+            throw CommandFailure(
+                kind: .parseError,
+                message:
+                    "tool-reply: the answer is not valid JSON (\(error.line):\(error.column): \(error.message))"
+            )
+        }
+        let response: JSONValue
+        if case .object = value {
+            response = value
+        } else {
+            response = .object([JSONMember("result", value)])
+        }
+        var answered = pending
+        answered.responses[index] = response
+        guard answered.unansweredNames.isEmpty else {
+            context.session.withToolState { $0.pending = answered }
+            return .none
+        }
+        let responseTurn = Content(
+            role: "user",
+            parts: zip(answered.calls, answered.responses).map { call, response in
+                Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
+            })
+        context.session.withToolState { $0.pending = answered }
+        do {
+            let reply = try await ToolExchange.send(
+                contents: answered.contents + [responseTurn], isChat: answered.isChat,
+                conversationCount: answered.conversationCount, model: answered.model, context: context,
+                services: services)
+            return .reply(reply)
+        } catch {
+            // Nothing was answered: the last reply may be given again.
+            context.session.withToolState { $0.pending = pending }
+            throw error
+        }
+    }
+
+    /// The failure of `chat` or `ask` while calls are pending, naming them (nothing is sent).
+    static func pendingFailure(command: String, context: CommandContext) -> CommandFailure? {
+        guard let pending = context.session.withToolState({ $0.pending }) else { return nil }
+        let names = pending.unansweredNames.joined(separator: ", ")
+        return CommandFailure(
+            kind: .toolCallsPending,
+            message:
+                "\(command): function calls are pending: \(names); answer them with 'tool-reply NAME JSON' or drop them with 'reset'"
+        )
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// One model request of a tool-using command and what its reply becomes (docs/commands.md,
+/// "Tools"): function calls wait as pending calls and are the command's result
+/// (`{"functionCalls": [...]}`); code execution prints on stderr; a grounded answer prints its
+/// `Sources:` after it.
+enum ToolExchange {
+    /// Sends `contents` with the session's tools and settings, and turns the reply into the
+    /// command's result.
+    /// - Parameters:
+    ///   - contents: the whole history to send, oldest first.
+    ///   - isChat: whether the exchange belongs to the `chat` conversation.
+    ///   - conversationCount: how many of `contents` the conversation already holds.
+    ///   - model: the `--model` of the command, if any.
+    /// - Throws: ``CommandFailure`` for every ``GeminiError``.
+    static func send(
+        contents: [Content], isChat: Bool, conversationCount: Int, model: String?, context: CommandContext,
+        services: GeminiServices
+    ) async throws -> CallReply {
+        let client = try GeminiCall.client(context: context, services: services)
+        let settings = context.session.settings
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let served = ServedTools(context: context)
+        var state = context.session.withToolState { $0 }
+        let maxRounds = state.rounds
+        state.declarations += served.declarations
+        let tools = state.toolsValue
+        let toolConfig = state.toolConfigValue
+        let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
+        let selection = GeminiModel(selection: model ?? settings.model)
+        var contents = contents
+        var total = UsageMetadata(
+            promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
+        var rounds = 0
+        while true {
+            rounds += 1
+            let request = GenerateContentRequest(
+                contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
+                toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+            services.retriesInFlight.reset()
+            let started = ContinuousClock.now
+            let result: GeminiResult<GenerateContentResponse>
+            do {
+                result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
+                    _ in
+                    request
+                }
+            } catch let error as GeminiError {
+                throw GeminiCall.failure(error, context: context)
+            }
+            sum(result.usage, into: &total)
+            var envelope = GeminiCall.finish(
+                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
+                usedFallback: result.usedFallback, started: started, context: context)
+            envelope = envelope.map { $0.key == "usage" ? JSONMember("usage", usageValue(total)) : $0 }
+            let parts = result.response.candidates?.first?.content?.parts ?? []
+            let calls = parts.compactMap(\.functionCall)
+            guard !calls.isEmpty, calls.allSatisfy({ served.plugin(for: $0.name) != nil }) else {
+                return handle(
+                    result.response, contents: contents, isChat: isChat, conversationCount: conversationCount,
+                    model: model, envelope: envelope, context: context, services: services)
+            }
+            reportUnknownParts(parts, context: context)
+            for step in codeSteps(parts) { context.io.printError(step.text) }
+            guard rounds < maxRounds else {
+                throw CommandFailure(
+                    kind: .toolRoundsExceeded,
+                    message:
+                        "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
+                        + calls.map(\.name).joined(separator: ", "))
+            }
+            var answers: [Part] = []
+            for call in calls {
+                let response = await served.serve(call, context: context, services: services)
+                answers.append(
+                    Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
+                )
+            }
+            contents += [Content(role: "model", parts: parts), Content(role: "user", parts: answers)]
+        }
+    }
+
+    private static func sum(_ usage: UsageMetadata?, into total: inout UsageMetadata) {
+        guard let usage else { return }
+        total.promptTokenCount = (total.promptTokenCount ?? 0) + (usage.promptTokenCount ?? 0)
+        total.candidatesTokenCount = (total.candidatesTokenCount ?? 0) + (usage.candidatesTokenCount ?? 0)
+        total.thoughtsTokenCount = (total.thoughtsTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0)
+        total.totalTokenCount = (total.totalTokenCount ?? 0) + (usage.totalTokenCount ?? 0)
+    }
+
+    /// The `--json` `usage` member of summed counts.
+    private static func usageValue(_ usage: UsageMetadata) -> JSONValue {
+        .object([
+            JSONMember("promptTokens", .integer(usage.promptTokenCount ?? 0)),
+            JSONMember("outputTokens", .integer(usage.candidatesTokenCount ?? 0)),
+            JSONMember("thoughtsTokens", .integer(usage.thoughtsTokenCount ?? 0)),
+            JSONMember("totalTokens", .integer(usage.totalTokenCount ?? 0)),
+        ])
+    }
+
+    /// Whether `response` asks for function calls.
+    static func hasCalls(_ response: GenerateContentResponse) -> Bool {
+        (response.candidates?.first?.content?.parts ?? []).contains { $0.functionCall != nil }
+    }
+
+    /// The command's result for a checked reply: pending calls, or the answer (with code and
+    /// sources). Updates the conversation (chat) and the pending calls.
+    static func handle(
+        _ response: GenerateContentResponse, contents: [Content], isChat: Bool, conversationCount: Int,
+        model: String?, envelope: [JSONMember], context: CommandContext, services: GeminiServices
+    ) -> CallReply {
+        let content = response.candidates?.first?.content
+        let parts = content?.parts ?? []
+        reportUnknownParts(parts, context: context)
+        let code = codeSteps(parts)
+        for step in code { context.io.printError(step.text) }
+        // The model turn exactly as received (thought parts and signatures too), as the API
+        // wants it back during function calling (docs/library.md, "Tools").
+        let modelTurn =
+            parts.isEmpty
+            ? Content(role: "model", parts: [.text(response.text)]) : Content(role: "model", parts: parts)
+        var extra: [JSONMember] = []
+        if !code.isEmpty { extra.append(JSONMember("code", .array(code.map(\.json)))) }
+        let calls = parts.compactMap(\.functionCall)
+        if !calls.isEmpty {
+            let pending = PendingToolCalls(
+                contents: contents + [modelTurn], calls: calls, responses: calls.map { _ in nil },
+                isChat: isChat,
+                conversationCount: conversationCount, model: model)
+            context.session.withToolState { $0.pending = pending }
+            let value = JSONValue.object([
+                JSONMember("functionCalls", .array(calls.map { services.redact(callValue($0)) }))
+            ])
+            return CallReply(value: value, envelope: envelope + extra)
+        }
+        let sources = groundingSources(response.candidates?.first?.groundingMetadata)
+        context.session.withToolState {
+            $0.pending = nil
+            $0.sources = sources
+        }
+        if isChat { context.session.withGeminiState { $0.conversation = contents + [modelTurn] } }
+        if !sources.isEmpty {
+            extra.append(
+                JSONMember(
+                    "sources",
+                    .array(
+                        sources.map {
+                            .object([
+                                JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri)),
+                            ])
+                        })))
+        }
+        let answer = services.redact(response.text)
+        let display = sources.isEmpty ? answer : answer + "\n" + sourcesText(sources)
+        return CallReply(value: .string(answer), display: display, envelope: envelope + extra)
+    }
+
+    /// A note on stderr for each part kind the client does not know (kept in the history).
+    static func reportUnknownParts(_ parts: [Part], context: CommandContext) {
+        for kind in parts.flatMap(\.unknownKinds) {
+            context.io.printError(
+                ShellMessages.note("the reply has a '\(kind)' part, kept in the history as sent"))
+        }
+    }
+
+    /// `{"id"?, "name", "args"}`: `id` only when the model sent one, `args` `{}` when absent.
+    static func callValue(_ call: FunctionCall) -> JSONValue {
+        var members: [JSONMember] = []
+        if let id = call.id { members.append(JSONMember("id", .string(id))) }
+        members.append(JSONMember("name", .string(call.name)))
+        members.append(JSONMember("args", call.args ?? .object([])))
+        return .object(members)
+    }
+
+    /// `Sources:` and one `[N] TITLE URI` line per source (N from 1).
+    static func sourcesText(_ sources: [GroundingSource]) -> String {
+        (["Sources:"]
+            + sources.enumerated().map { "[\($0.offset + 1)] \($0.element.title) \($0.element.uri)" })
+            .joined(separator: "\n")
+    }
+
+    /// The web sources of `groundingMetadata.groundingChunks`, in order (docs/commands.md).
+    static func groundingSources(_ metadata: JSONValue?) -> [GroundingSource] {
+        guard case .array(let chunks)? = metadata?["groundingChunks"] else { return [] }
+        return chunks.compactMap { chunk in
+            guard let web = chunk["web"], let uri = web["uri"]?.stringValue else { return nil }
+            return GroundingSource(title: web["title"]?.stringValue ?? uri, uri: uri)
+        }
+    }
+
+    /// One code-execution step of a reply: the code, or its result.
+    struct CodeStep {
+        var text: String
+        var json: JSONValue
+    }
+
+    /// The `executableCode` and `codeExecutionResult` parts, in order, as stderr text and
+    /// `--json` objects (`{"language", "code"}`, `{"outcome", "output"}`).
+    static func codeSteps(_ parts: [Part]) -> [CodeStep] {
+        parts.compactMap { part in
+            if let code = part.executableCode {
+                let language = code.language ?? "PYTHON"
+                return CodeStep(
+                    text: "code (\(language)):\n\(code.code ?? "")".trimmingTrailingNewlines,
+                    json: .object([
+                        JSONMember("language", .string(language)),
+                        JSONMember("code", .string(code.code ?? "")),
+                    ]))
+            }
+            if let result = part.codeExecutionResult {
+                let outcome = result.outcome ?? "OUTCOME_UNSPECIFIED"
+                return CodeStep(
+                    text: "output (\(outcome)):\n\(result.output ?? "")".trimmingTrailingNewlines,
+                    json: .object([
+                        JSONMember("outcome", .string(outcome)),
+                        JSONMember("output", .string(result.output ?? "")),
+                    ]))
+            }
+            return nil
+        }
+    }
+}
+
+extension String {
+    /// The text without its trailing line breaks.
+    fileprivate var trimmingTrailingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}

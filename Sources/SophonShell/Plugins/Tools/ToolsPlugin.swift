@@ -1,0 +1,115 @@
+import SophonCore
+import SophonGemini
+import Synchronization
+
+/// The tool commands (docs/commands.md, "Tools"): declaring functions, answering the model's
+/// calls, the built-in tools and the function-calling settings. The Gemini plugin sends what
+/// this plugin's session state declares (``ToolSessionState``).
+final class ToolsPlugin: ShellPlugin {
+    let name = "tools"
+    /// The Gemini plugin, whose services `tool-reply` sends with.
+    private let gemini: GeminiPlugin
+
+    init(gemini: GeminiPlugin) { self.gemini = gemini }
+
+    /// The settings this plugin owns, as `set` and `show` name them.
+    static let settingNames = ["tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm"]
+
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        guard Self.settingNames.contains(name) else { return nil }
+        let value = words.joined(separator: " ")
+        func invalid(_ expectation: String) -> CommandFailure {
+            CommandFailure(
+                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+        }
+        switch name {
+        case "tools":
+            let items = value.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            if items == ["none"] {
+                context.session.withToolState { $0.builtins = [] }
+                return CommandResult.none
+            }
+            guard !items.isEmpty, items.allSatisfy(ToolSessionState.builtinNames.contains) else {
+                throw invalid("code, search, url (comma-separated) or none")
+            }
+            context.session.withToolState {
+                $0.builtins = ToolSessionState.builtinNames.filter(items.contains)
+            }
+        case "tool-mode":
+            guard let mode = FunctionCallingConfig.Mode(rawValue: value.uppercased()),
+                value == value.lowercased()
+            else {
+                throw invalid("auto, any, none or validated")
+            }
+            context.session.withToolState { $0.mode = mode }
+        case "tool-rounds":
+            guard let rounds = Int(value), rounds >= 1, rounds <= 1000 else {
+                throw invalid("an integer 1...1000")
+            }
+            context.session.withToolState { $0.rounds = rounds }
+        case "tool-timeout":
+            guard let duration = DurationParser.parse(value), duration > .zero else {
+                throw invalid("a duration such as 30s or 2m")
+            }
+            context.session.withToolState { $0.timeout = duration }
+        default:
+            switch value {
+            case "on": context.session.withToolState { $0.confirm = true }
+            case "off": context.session.withToolState { $0.confirm = false }
+            default: throw invalid("on or off")
+            }
+        }
+        return CommandResult.none
+    }
+
+    /// `show sources` and the tool settings.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        let state = context.session.withToolState { $0 }
+        switch name {
+        case "sources":
+            return .text(state.sources.isEmpty ? "(no sources)" : ToolExchange.sourcesText(state.sources))
+        case "tools": return .text(state.builtins.isEmpty ? "none" : state.builtins.joined(separator: ","))
+        case "tool-mode": return .text(state.mode?.rawValue.lowercased() ?? "auto")
+        case "tool-rounds": return .text(String(state.rounds))
+        case "tool-timeout": return .text(DurationParser.format(state.timeout))
+        case "tool-confirm": return .text(state.confirm ? "on" : "off")
+        default: return nil
+        }
+    }
+
+    var reportNames: [String] { ["sources"] + Self.settingNames }
+
+    func settingValues(_ name: String) -> [String]? {
+        switch name {
+        case "tools": ["code", "search", "url", "none"]
+        case "tool-mode": ["auto", "any", "none", "validated"]
+        case "tool-confirm": ["on", "off"]
+        default: nil
+        }
+    }
+
+    var commands: [PluginCommand] {
+        [
+            PluginCommand(
+                name: "tool", usage: "tool NAME SPEC [\"DESCRIPTION\"] | @FILE | show NAME | clear [NAME]",
+                summary: "declare a function the model may call: tool get_weather { city: string }",
+                argumentStyle: .raw(
+                    RawArgumentSpec(wordKeywords: ["show", "clear"], wordPrefixes: ["@"], leadingName: true)),
+                run: { request, context in try ToolCommands.tool(request, context: context) }),
+            PluginCommand(
+                name: "tools", usage: "tools", summary: "list the declared functions and built-in tools",
+                run: { _, context in ToolCommands.tools(context: context) }),
+            PluginCommand(
+                name: "tool-reply", usage: "tool-reply [NAME] JSON",
+                summary: "answer a pending function call; the model replies once all are answered",
+                argumentStyle: .raw(RawArgumentSpec(leadingName: true)),
+                run: { [gemini] request, context in
+                    guard let services = gemini.services else {
+                        throw CommandFailure(
+                            kind: .internalError, message: "tool-reply: the Gemini services are not set up")
+                    }
+                    return try await ToolCommands.reply(request, context: context, services: services)
+                }),
+        ]
+    }
+}

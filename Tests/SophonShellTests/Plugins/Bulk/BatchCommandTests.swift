@@ -1,0 +1,135 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// `batch` end to end: the real binary against scripts/fake_gemini.py's Batch endpoints.
+@Suite struct BatchCommandTests {
+    static let input =
+        [
+            #"{"key": "a", "prompt": "alpha"}"#, #"{"key": "b", "prompt": "bravo"}"#,
+            #"{"key": "c", "prompt": "charlie"}"#,
+        ].joined(separator: "\n") + "\n"
+
+    static func faults(_ shell: GeminiShell, _ body: String) throws {
+        _ = try shell.server.control("POST", "/_sophon/batch-faults", body: body)
+    }
+
+    /// The create requests the server saw: their display names and request counts.
+    static func creates(_ shell: GeminiShell) throws -> [String] {
+        try shell.server.requests().filter { $0.path.hasSuffix(":batchGenerateContent") }.map { request in
+            let batch = request.body["batch"] ?? .null
+            guard case .array(let items)? = batch["inputConfig"]?["requests"]?["requests"] else { return "?" }
+            return "\(batch["displayName"]?.stringValue ?? "?"):\(items.count)"
+        }
+    }
+
+    @Test func aLostCreateAnswerIsLookedUpAndNeverCreatesTwoJobs() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"loseCreate": 1}"#)
+        try shell.write("in.jsonl", Self.input)
+        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasPrefix("batches/"))
+        #expect(try Self.creates(shell) == ["night:3"])
+        let journal = try JSONValue(parsing: shell.read("batches.json") ?? "")
+        #expect(journal["jobs"]?[0]?["name"]?.stringValue == outcome.stdout.trimmingCharacters(in: .newlines))
+
+        // The same submit again reconciles with the journal: nothing is created.
+        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(again.stdout == outcome.stdout)
+        #expect(try Self.creates(shell) == ["night:3"])
+        let list = try shell.run(["batch", "list"])
+        #expect(list.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func a429OnCreateIsWaitedOutAndMakesOneJob() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"createRateLimited": 1}"#)
+        try shell.write("in.jsonl", Self.input)
+        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "n"])
+        #expect(outcome.status == 0)
+        #expect(try Self.creates(shell) == ["n:3", "n:3"])
+        #expect(try shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func aJobStuckPendingThenSucceededIsWaitedFor() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"pendingFor": 40, "runningFor": 10}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 20}"#)
+        try shell.write("in.jsonl", Self.input)
+        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "slow"]).stdout
+            .trimmingCharacters(in: .newlines)
+        let outcome = try shell.run(["batch", "wait", "slow"])
+        #expect(
+            outcome.stderr
+                == "batch wait: \(name) PENDING\nbatch wait: \(name) RUNNING\nbatch wait: \(name) SUCCEEDED\n"
+        )
+        #expect(
+            outcome.stdout.hasPrefix(
+                "\(name) (slow): SUCCEEDED, 3 requests: 3 succeeded, 0 failed, 0 pending"))
+        #expect(outcome.status == 0)
+    }
+
+    @Test func resultsOutOfOrderAreMatchedByKeyWithFailuresAsOkFalse() throws {
+        let shell = try GeminiShell()
+        try Self.faults(
+            shell, #"{"outOfOrder": true, "blocked": ["b"], "itemErrors": ["c"], "pendingFor": 0}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        try shell.write("in.jsonl", Self.input)
+        let name = try shell.run(["batch", "submit", "in.jsonl"]).stdout.trimmingCharacters(in: .newlines)
+        #expect(try shell.run(["batch", "wait", name]).status == 0)
+        let outcome = try shell.run(["batch", "results", "in", "-o", "out.jsonl"])
+        #expect(outcome.stderr.hasPrefix("batch results: 3 keys, 2 failed; wrote out.jsonl\n"))
+        #expect(outcome.status == 1)
+        #expect(
+            shell.read("out.jsonl") == """
+                {"key":"a","ok":true,"result":"Hello from the fake Gemini server.","model":"gemini-3.8-flash",\
+                "usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}
+                {"key":"b","ok":false,"error":{"kind":"promptBlocked","message":"The prompt was blocked (SAFETY)."}}
+                {"key":"c","ok":false,"error":{"kind":"invalidRequest",\
+                "message":"Invalid request: Request contains an invalid argument."}}
+
+                """)
+        // resubmit takes the key with a per-item error only.
+        let resubmitted = try shell.run(["batch", "resubmit", name])
+        #expect(resubmitted.status == 0)
+        #expect(try Self.creates(shell) == ["in:3", "in-resubmit-1:1"])
+    }
+
+    @Test func anExpiredJobIsResubmittedWithEveryKey() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"expire": true}"#)
+        try shell.write("in.jsonl", Self.input)
+        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "old"]).stdout
+            .trimmingCharacters(in: .newlines)
+        let waited = try shell.run(["batch", "wait", "old"])
+        #expect(waited.status == 1)
+        #expect(waited.stderr.contains("error: \(name) (old): EXPIRED, 3 requests"))
+        try Self.faults(shell, #"{"expire": false}"#)
+        let resubmitted = try shell.run(["batch", "resubmit", "old"])
+        #expect(resubmitted.status == 0)
+        #expect(try Self.creates(shell) == ["old:3", "old-resubmit-1:3"])
+    }
+
+    @Test func pastMaxRequestsTheInputIsSplitIntoJobs() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.input)
+        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "s", "--max-requests", "2"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.split(separator: "\n").count == 2)
+        #expect(try Self.creates(shell) == ["s-1:2", "s-2:1"])
+    }
+
+    @Test func badInputSendsNothing() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "in.jsonl", "{\"key\": \"a\", \"prompt\": \"x\"}\n{\"key\": \"a\", \"prompt\": \"y\"}\n")
+        let outcome = try shell.run(["batch", "submit", "in.jsonl"])
+        #expect(
+            outcome.stderr
+                == "error: in.jsonl: 1 bad line; nothing was sent\nin.jsonl:2: duplicate key 'a' (first on line 1)\n"
+        )
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().isEmpty)
+    }
+}

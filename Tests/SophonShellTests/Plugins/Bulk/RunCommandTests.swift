@@ -1,0 +1,200 @@
+import Foundation
+import SophonCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `run` end to end: the real binary against scripts/fake_gemini.py over HTTP.
+@Suite struct RunCommandTests {
+    static let hello = "Hello from the fake Gemini server."
+
+    /// `{"key":K,"ok":true,...}` as the fake server's default answer makes it.
+    static func okLine(_ key: String) -> String {
+        #"{"key":"\#(key)","ok":true,"result":"\#(hello)","model":"gemini-3.8-flash","#
+            + #""usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}"#
+    }
+
+    /// Installs reply rules on the server (`/_sophon/rules`).
+    static func rules(_ shell: GeminiShell, _ rules: String) throws {
+        _ = try shell.server.control("POST", "/_sophon/rules", body: #"{"reset": true, "rules": \#(rules)}"#)
+    }
+
+    /// How many generateContent requests carried `text` in their body.
+    static func asked(_ shell: GeminiShell, _ text: String) throws -> Int {
+        try shell.server.requests().filter { $0.bodyText.contains(text) }.count
+    }
+
+    /// Waits until `name` in the home folder holds at least `lines` lines.
+    static func waitForLines(_ shell: GeminiShell, _ name: String, _ lines: Int) async throws {
+        while (shell.read(name) ?? "").split(separator: "\n").count < lines {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    static let fiveKeys =
+        [
+            #"{"key": "a", "prompt": "alpha"}"#, "", #"{"key": "b", "prompt": "bravo"}"#,
+            #"{"key": "c", "prompt": "charlie"}"#, #"{"key": "d", "prompt": "delta"}"#,
+            #"{"key": "e", "prompt": "echo"}"#,
+        ].joined(separator: "\n") + "\n"
+
+    @Test func everyLineIsAnsweredInInputOrderWithFailuresAsOkFalse() throws {
+        let shell = try GeminiShell()
+        try Self.rules(
+            shell,
+            #"[{"match": "BLOCKME", "reply": {"kind": "json", "body": {"promptFeedback": {"blockReason": "SAFETY"}}}},"#
+                + #"{"match": "BADREQ", "reply": {"fault": "bad_request"}}]"#)
+        try shell.write(
+            "in.jsonl",
+            [
+                #"{"key": "a", "prompt": "alpha"}"#, "", #"{"prompt": "no key"}"#,
+                #"{"key": 7, "request": {"contents": [{"role": "user", "parts": [{"text": "seven"}]}]}}"#,
+                #"{"key": "blocked", "prompt": "BLOCKME"}"#, #"{"key": "bad", "prompt": "BADREQ"}"#,
+            ].joined(separator: "\n"))
+        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "3"])
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr
+                == "run: 5/5 done, 2 failed, 0 skipped (already answered); wrote out.jsonl\n"
+                + "error: run: 2 of 5 keys failed (ok: false in out.jsonl)\n")
+        #expect(outcome.status == 1)
+        let lines = (shell.read("out.jsonl") ?? "").split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines.first == Self.okLine("a"))
+        #expect(lines.dropFirst().first == Self.okLine("line-3"))
+        #expect(lines.dropFirst(2).first == Self.okLine("7").replacingOccurrences(of: #""7""#, with: "7"))
+        #expect(
+            lines.dropFirst(3).first
+                == #"{"key":"blocked","ok":false,"error":{"kind":"promptBlocked","message":"The prompt was blocked (SAFETY)."}}"#
+        )
+        #expect(lines.last?.hasPrefix(#"{"key":"bad","ok":false,"error":{"kind":"invalidRequest","#) == true)
+        #expect(shell.read("out.jsonl.partial") == nil)
+        #expect(try shell.server.requests().count == 5)
+
+        // Started again: every key is answered, nothing is asked.
+        let again = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 skipped (already answered)"))
+        #expect(try shell.server.requests().count == 5)
+        // --retry-failed asks the two failures again, and only them.
+        let retried = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--retry-failed"])
+        #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 skipped (already answered)"))
+        #expect(try Self.asked(shell, "BLOCKME") == 2)
+        #expect(try Self.asked(shell, "BADREQ") == 2)
+        #expect(try Self.asked(shell, "alpha") == 1)
+    }
+
+    @Test func badLinesAreAllListedAndNothingIsSent() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "bad.jsonl",
+            [
+                #"{"key":"a","prompt":"x"}"#, "{bad json", "", "[1]", #"{"key":"a","prompt":"y"}"#,
+                #"{"key":"b"}"#, #"{"key":"c","prompt":"p","request":{}}"#,
+                #"{"key":"d","request":{"contents":"x"}}"#, #"{"key":true,"prompt":"x"}"#,
+            ].joined(separator: "\n") + "\n")
+        let outcome = try shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
+        #expect(
+            outcome.stderr == """
+                error: bad.jsonl: 7 bad lines; nothing was sent
+                bad.jsonl:2: not valid JSON (column 2: expected a string key but found 'b')
+                bad.jsonl:4: expected a JSON object, got array
+                bad.jsonl:5: duplicate key 'a' (first on line 1)
+                bad.jsonl:6: needs "prompt" or "request"
+                bad.jsonl:7: has both "prompt" and "request"; keep one
+                bad.jsonl:8: "request" is not a GenerateContentRequest ($.contents: Expected to decode Array<Any> but found a string instead.)
+                bad.jsonl:9: "key" must be a string or a number, got boolean
+
+                """)
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().isEmpty)
+        #expect(shell.read("out.jsonl") == nil)
+        #expect(shell.read("out.jsonl.partial") == nil)
+    }
+
+    @Test func moreThanTwentyBadLinesListTwentyAndCountTheRest() throws {
+        let shell = try GeminiShell()
+        try shell.write("bad.jsonl", String(repeating: "nope\n", count: 23))
+        let outcome = try shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.first == "error: bad.jsonl: 23 bad lines; nothing was sent")
+        #expect(lines.count == 22)
+        #expect(lines.last == "(and 3 more)")
+        #expect(outcome.status == 1)
+    }
+
+    /// Runs the five keys with `--jobs 1` until `a` and `b` are in the journal and `c` is in
+    /// flight (stalled by the server), then sends `signal`.
+    static func interruptedRun(_ shell: GeminiShell, signal: Int32) async throws -> Int32 {
+        try Self.rules(
+            shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
+        try shell.write("in.jsonl", fiveKeys)
+        let running = try shell.start(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
+        try await Self.waitForLines(shell, "out.jsonl.partial", 2)
+        while try Self.asked(shell, "charlie") < 1 { try await Task.sleep(for: .milliseconds(20)) }
+        kill(running.process.processIdentifier, signal)
+        return running.finish().status
+    }
+
+    @Test func aKilledRunResumesAskingEachKeyOnce() async throws {
+        let shell = try GeminiShell()
+        let status = try await Self.interruptedRun(shell, signal: SIGKILL)
+        #expect(status == SIGKILL)
+        #expect(shell.read("out.jsonl") == nil)
+        #expect(shell.read("out.jsonl.partial") == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+
+        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
+        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 skipped (already answered); wrote out.jsonl\n")
+        #expect(resumed.status == 0)
+        #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        #expect(shell.read("out.jsonl.partial") == nil)
+        #expect(try Self.asked(shell, "alpha") == 1)
+        #expect(try Self.asked(shell, "bravo") == 1)
+        // c was in flight at the kill: asked again (at most --jobs keys are).
+        #expect(try Self.asked(shell, "charlie") == 2)
+        #expect(try Self.asked(shell, "delta") == 1)
+        #expect(try Self.asked(shell, "echo") == 1)
+    }
+
+    @Test func ctrlCEndsWith130AndKeepsTheDoneKeys() async throws {
+        let shell = try GeminiShell()
+        let status = try await Self.interruptedRun(shell, signal: SIGINT)
+        #expect(status == 130)
+        #expect(shell.read("out.jsonl.partial") == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(resumed.status == 0)
+        #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        #expect(try Self.asked(shell, "alpha") == 1)
+    }
+
+    @Test func a429StormSlowsTheRunAndEveryKeyStillSucceeds() throws {
+        let shell = try GeminiShell()
+        try Self.rules(
+            shell,
+            #"[{"match": "bravo", "reply": {"fault": "rate_limit", "retryDelay": "0.2s"}, "times": 3}]"#)
+        try shell.write("in.jsonl", Self.fiveKeys)
+        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
+        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 skipped (already answered); wrote out.jsonl\n")
+        #expect(outcome.status == 0)
+        #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        #expect(try Self.asked(shell, "bravo") == 4)
+        #expect(try Self.asked(shell, "alpha") == 1)
+    }
+
+    @Test func theServersPerMinuteLimitIsHonouredWithoutLosingAKey() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control("POST", "/_sophon/limits", body: #"{"rpm": 3}"#)
+        try shell.write("in.jsonl", Self.fiveKeys)
+        // The client-side limit matches the server's: no key is lost, none asked twice once
+        // admitted. (Two keys wait for the window to slide: about a minute.)
+        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--rpm", "3", "--jobs", "5"])
+        #expect(outcome.status == 0)
+        #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        let stats = try JSONValue(
+            parsing: String(
+                decoding: try shell.server.control("GET", "/_sophon/stats", body: nil), as: UTF8.self))
+        #expect(stats["admitted"] == .integer(5))
+        #expect(stats["rateLimited"] == .integer(0))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// Media end to end (docs/commands.md, "Media"): the real binary against
+/// scripts/fake_gemini.py: large files uploaded once, URLs and `--mime`, `files`, reply media
+/// saved with a notice, `set response-modalities`.
+@Suite struct GeminiShellMediaTests {
+    /// 8 bytes of PNG signature and 2000 bytes of filler, as base64 (a reply "image").
+    static let png = Data(
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0x78, count: 2000))
+
+    /// A 21 MB "video": an MP4 `ftyp` box, then filler.
+    static func writeVideo(_ shell: GeminiShell) throws -> Data {
+        var bytes = [UInt8](repeating: 0x41, count: 21_000_000)
+        bytes.replaceSubrange(0..<12, with: [0, 0, 0, 0x18] + Array("ftypisom".utf8))
+        let data = Data(bytes)
+        try data.write(to: shell.home.appendingPathComponent("clip.mp4"))
+        return data
+    }
+
+    @Test func aLargeFileIsUploadedOnceAndSentAsFileData() throws {
+        let shell = try GeminiShell()
+        let video = try Self.writeVideo(shell)
+        let outcome = try shell.run([
+            "-c", "set stream off", "-c", "attach clip.mp4", "-c", "ask What is in it?", "-c",
+            "attach clip.mp4",
+            "-c", "ask And now?",
+        ])
+        #expect(outcome.stdout == "Hello from the fake Gemini server.\nHello from the fake Gemini server.\n")
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let requests = try shell.server.requests()
+        #expect(
+            requests.map { $0.headers["x-goog-upload-command"] ?? $0.path } == [
+                "start", "upload", "upload", "upload, finalize",
+                "/v1beta/models/gemini-3.8-flash:generateContent",
+                "/v1beta/models/gemini-3.8-flash:generateContent",
+            ])
+        #expect(requests[0].headers["x-goog-upload-header-content-type"] == "video/mp4")
+        #expect(requests[0].headers["x-goog-upload-header-content-length"] == String(video.count))
+        let part = requests[4].body["contents"]?[0]?["parts"]?[0]
+        let uri = part?["fileData"]?["fileUri"]
+        #expect(part?["fileData"]?["mimeType"] == .string("video/mp4"))
+        #expect(
+            uri?.stringValue?.hasPrefix("https://generativelanguage.googleapis.com/v1beta/files/") == true)
+        #expect(requests[5].body["contents"]?[0]?["parts"]?[0]?["fileData"]?["fileUri"] == uri)
+    }
+
+    @Test func anHTTPSURLAndMimeOverride() throws {
+        let shell = try GeminiShell()
+        try shell.write("notes.bin", "\u{0}\u{1}binary")
+        let outcome = try shell.run([
+            "-c", "set stream off", "-c", "attach https://example.com/a.pdf --mime audio/wav notes.bin",
+            "-c", "ask Summarise",
+        ])
+        #expect(outcome.status == 0)
+        let parts = try shell.server.requests().last?.body["contents"]?[0]?["parts"]
+        #expect(
+            parts
+                == (try JSONValue(
+                    parsing: #"""
+                        [{"fileData": {"fileUri": "https://example.com/a.pdf"}},
+                         {"inlineData": {"mimeType": "audio/wav", "data": "AAFiaW5hcnk="}}, {"text": "Summarise"}]
+                        """#)))
+    }
+
+    @Test func anUnknownTypeIsRefusedWithTheDetectedType() throws {
+        let shell = try GeminiShell()
+        try Data([0x50, 0x4B, 0x03, 0x04, 0, 0]).write(to: shell.home.appendingPathComponent("a.zip"))
+        let outcome = try shell.run(["--json", "-c", "attach a.zip"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains(#""kind":"mediaUnreadable""#))
+        #expect(outcome.stdout.contains("unsupported type application/zip"))
+    }
+
+    @Test func replyImagesAreSavedAndNoticed() throws {
+        let shell = try GeminiShell()
+        let data = Self.png.base64EncodedString()
+        try shell.server.script([
+            #"{"kind": "generate", "text": "A cat.", "inlineData": [{"mimeType": "image/png", "data": "\#(data)"}]}"#
+        ])
+        let outcome = try shell.run([
+            "--json", "-c", "set response-modalities text,image", "-c", "ask Draw a cat",
+        ])
+        let name = "image-\(SHA256.hexDigest(Self.png).prefix(16)).png"
+        let path = shell.home.appendingPathComponent("media").appendingPathComponent(name).path
+        #expect(outcome.stderr == "saved image/png, 2 KB: \(path)\n")
+        #expect(outcome.status == 0)
+        #expect(FileManager.default.contents(atPath: path) == Self.png)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let reply = try JSONValue(parsing: try #require(lines.last))
+        #expect(
+            reply["media"]
+                == .array([
+                    .object([
+                        JSONMember("mimeType", .string("image/png")), JSONMember("path", .string(path)),
+                        JSONMember("bytes", .integer(2008)),
+                    ])
+                ]))
+        let config = try shell.server.requests().last?.body["generationConfig"]
+        #expect(config?["responseModalities"] == .array([.string("TEXT"), .string("IMAGE")]))
+    }
+
+    @Test func mediaDirAndStreamedImageOnlyReply() throws {
+        let shell = try GeminiShell()
+        let data = Self.png.base64EncodedString()
+        try shell.server.script([
+            #"{"kind": "generate", "text": "", "chunks": [""], "inlineData": [{"mimeType": "image/png", "data": "\#(data)"}]}"#
+        ])
+        let outcome = try shell.run(["-c", "set media-dir out", "-c", "ask Draw"])
+        let path = shell.home.appendingPathComponent("out/image-\(SHA256.hexDigest(Self.png).prefix(16)).png")
+            .path
+        #expect(outcome.stderr == "saved image/png, 2 KB: \(path)\n")
+        #expect(outcome.status == 0)
+        #expect(FileManager.default.contents(atPath: path) == Self.png)
+    }
+
+    @Test func filesListShowAndDelete() throws {
+        let shell = try GeminiShell()
+        _ = try Self.writeVideo(shell)
+        #expect(try shell.run(["-c", "attach clip.mp4"]).status == 0)
+        let listed = try shell.run(["--json", "-c", "files"])
+        let value = try JSONValue(parsing: listed.stdout)
+        let name = try #require(value["result"]?[0]?["name"]?.stringValue)
+        #expect(value["result"]?[0]?["displayName"] == .string("clip.mp4"))
+        #expect(value["result"]?[0]?["sizeBytes"] == .string("21000000"))
+        let shown = try shell.run(["-c", "files show \(name)"])
+        #expect(shown.status == 0)
+        #expect(try JSONValue(parsing: shown.stdout)["state"] == .string("ACTIVE"))
+        let deleted = try shell.run(["-c", "files delete --all", "-c", "files"])
+        #expect(deleted.stdout == "(no files)\n")
+        #expect(deleted.status == 0)
+        let missing = try shell.run(["--json", "-c", "files show \(name)"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains(#""kind":"fileNotFound""#))
+    }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Terminal tests of what the REPL refuses or explains at start (issue 14, points 5 and 6).
+
+Usage: scripts/trust-terminal.py [BINARY]   (default: $SOPHON_BINARY, else .build/debug/sophon)
+
+- A history file that is not a regular file (a FIFO, a symlink to /dev/zero or /dev/full) is
+  refused with one warning, and the REPL runs without history: no hang before the banner, no
+  endless read, the special file left alone (docs/commands.md, "Files and secrets").
+- A keys.json that exists but cannot be used makes the banner say why, not "no API key".
+Needs pexpect. Exits 0 when every test passed, 1 otherwise.
+"""
+
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+
+import pexpect
+
+from pty_harness import binary_path, run_tests, terminal_env
+
+PROMPT = "sophon> "
+TIMEOUT = 20  # seconds: catches a hang; no test relies on it for timing
+BINARY = binary_path()
+
+
+class Home:
+    """A fresh SOPHON_HOME (and HOME) for one test."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="sophon-trust-")
+
+    def spawn(self, **extra):
+        env = terminal_env(self.path, **extra)
+        return pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 200))
+
+    def cleanup(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def run_and_quit(child):
+    """Runs `echo ok` at the prompt, then Ctrl-D; returns the exit status."""
+    child.expect_exact(PROMPT)
+    child.send("echo ok\r")
+    child.expect(r"\r\nok\r\n")
+    child.expect_exact(PROMPT)
+    # A Ctrl-D sent as libedit enters raw mode could reach a terminal still in canonical mode.
+    time.sleep(0.2)
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def refused_history(home, make):
+    history = os.path.join(home.path, "history")
+    kind = make(history)
+    child = home.spawn()
+    child.expect_exact("warning: history file '%s' is %s, not a regular file; running without history" % (history, kind))
+    child.expect_exact("sophon ")  # the banner follows
+    assert run_and_quit(child) == 0
+    return history
+
+
+def test_a_fifo_history_is_refused_without_hanging(home):
+    history = refused_history(home, lambda path: (os.mkfifo(path), "a FIFO")[1])
+    assert stat.S_ISFIFO(os.lstat(history).st_mode)
+
+
+def test_a_history_linked_to_dev_zero_is_refused(home):
+    history = refused_history(home, lambda path: (os.symlink("/dev/zero", path), "a device")[1])
+    assert os.readlink(history) == "/dev/zero"
+
+
+def test_a_history_linked_to_dev_full_is_refused(home):
+    history = refused_history(home, lambda path: (os.symlink("/dev/full", path), "a device")[1])
+    assert os.readlink(history) == "/dev/full"
+
+
+def test_a_folder_history_is_refused(home):
+    refused_history(home, lambda path: (os.mkdir(path), "a folder")[1])
+
+
+def test_the_banner_says_why_an_existing_key_file_is_unusable(home):
+    keys = os.path.join(home.path, "keys.json")
+    with open(keys, "w") as f:
+        f.write('{"gemini": "test-key"}\n')
+    os.chmod(keys, 0o644)
+    child = home.spawn()
+    child.expect_exact(
+        "no usable API key: %s is readable by other users (mode 0644); run: chmod 600 '%s'" % (keys, keys))
+    assert run_and_quit(child) == 0
+
+
+def test_the_banner_says_why_a_corrupt_key_file_is_unusable(home):
+    keys = os.path.join(home.path, "keys.json")
+    with open(keys, "w") as f:
+        f.write("not json\n")
+    os.chmod(keys, 0o600)
+    child = home.spawn()
+    child.expect_exact("no usable API key: %s is not a JSON object" % keys)
+    assert run_and_quit(child) == 0
+
+
+def test_the_banner_names_a_key_with_a_copied_quote(home):
+    child = home.spawn(GEMINI_API_KEY="test-key\u201d")
+    child.expect_exact(
+        "no usable API key: the API key from environment variable GEMINI_API_KEY has a character that is "
+        "not printable ASCII at position 9 (U+201D)")
+    assert run_and_quit(child) == 0
+
+
+def main():
+    return run_tests("trust-terminal", BINARY, globals(), Home)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
