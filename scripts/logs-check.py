@@ -7,7 +7,8 @@ Checks, each in a fresh SOPHON_HOME:
   - 100 asks from two processes at once: all 100 logged, each once (WAL, busy timeout);
   - `logs search WORD` finds the one exchange whose answer holds the word;
   - `sophon --continue chat` and `chat --continue` send the logged conversation again, the
-    model's thought signature included, exactly as the server first sent it;
+    model's thought signature included, exactly as the server first sent it; also a chat with a
+    function call (its signature) answered by `tool-reply`;
   - `--no-log` and `set log off` log nothing;
   - kill -9 of a shell while it logs leaves a database SQLite reads with integrity "ok";
   - a corrupt logs.db is moved aside byte for byte with a warning, and a new log started;
@@ -164,6 +165,37 @@ def check_continue(root, server):
     check(len(ids) == 1, f"continue: {len(ids)} conversation ids, not 1")
 
 
+def check_continue_tools(root, server):
+    home = fresh(root, "continue-tools")
+    server.post("/_sophon/script", {"reset": True, "replies": [
+        {"kind": "generate", "functionCalls": [{"id": "fc-1", "name": "get_weather",
+                                                "args": {"city": "Paris"}}],
+         "thoughtSignature": "U0lHLWZj"},
+        {"kind": "generate", "text": "18 degrees in Paris"},
+        {"kind": "generate", "text": "yes, Paris"}]})
+    first = run(home, server, [], stdin=b'tool get_weather { city: string }\nchat Weather in Paris?\n'
+                b'tool-reply get_weather {"temp_c": 18}\n')
+    check(first.returncode == 0 and first.stdout.endswith(b"18 degrees in Paris\n"),
+          f"tools: first run: {first.returncode} {first.stdout!r} {first.stderr!r}")
+    second = run(home, server, ["--continue"], stdin=b"tool get_weather { city: string }\nchat was it Paris?\n")
+    check(second.returncode == 0 and second.stdout == b"yes, Paris\n",
+          f"tools: --continue: {second.returncode} {second.stdout!r} {second.stderr!r}")
+    sent = json.loads(server.requests()[-1]["body"])["contents"]
+    expected = [
+        {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+        {"role": "model", "parts": [{"functionCall": {"id": "fc-1", "name": "get_weather",
+                                                      "args": {"city": "Paris"}},
+                                     "thoughtSignature": "U0lHLWZj"}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "fc-1", "name": "get_weather",
+                                                         "response": {"temp_c": 18}}}]},
+        {"role": "model", "parts": [{"text": "18 degrees in Paris"}]},
+        {"role": "user", "parts": [{"text": "was it Paris?"}]},
+    ]
+    check(sent == expected, f"tools: --continue sent {sent!r}")
+    commands = [row[0] for row in rows(home, "SELECT command FROM exchanges ORDER BY id")]
+    check(commands == ["chat", "tool-reply", "chat"], f"tools: logged {commands!r}")
+
+
 def check_no_log(root, server):
     home = fresh(root, "nolog")
     server.post("/_sophon/reset", {})
@@ -230,7 +262,8 @@ def main():
     root = tempfile.mkdtemp(prefix="sophon-logs-")
     server = FakeServer()
     try:
-        for step in (check_two_processes, check_search, check_continue, check_no_log, check_kill,
+        for step in (check_two_processes, check_search, check_continue, check_continue_tools,
+                     check_no_log, check_kill,
                      check_corrupt):
             print(f"logs: {step.__name__}", flush=True)
             step(root, server)

@@ -11,8 +11,11 @@ enum ExchangeLog {
     /// Runs `call` (one turn of `command`) and logs its outcome. A dry run is not logged.
     /// - Parameters:
     ///   - history: the conversation before the turn; empty starts a new conversation (chat).
+    ///   - inConversation: the exchange belongs to the chat conversation (a `tool-reply` to a
+    ///     `chat`'s calls): it keeps the conversation ID even when `history` is empty.
     static func recording(
-        _ command: String, options: AskCommands.Options, history: [Content], context: CommandContext,
+        _ command: String, options: AskCommands.Options, history: [Content], inConversation: Bool = false,
+        context: CommandContext,
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
         guard !options.dryRun, let plugin = LogPlugin.of(context), plugin.isEnabled(context) else {
@@ -21,9 +24,11 @@ enum ExchangeLog {
         let settings = context.session.settings
         let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let conversation: String? =
-            command == "chat"
+            command == "chat" || inConversation
             ? context.session.withLogState { state in
-                if history.isEmpty || state.conversationID == nil { state.conversationID = UUID().uuidString }
+                if (history.isEmpty && !inConversation) || state.conversationID == nil {
+                    state.conversationID = UUID().uuidString
+                }
                 return state.conversationID
             } : nil
         var entry = LogEntry(
@@ -53,7 +58,11 @@ enum ExchangeLog {
             entry.thoughtsTokens = count("thoughtsTokens")
             entry.totalTokens = count("totalTokens")
             entry.answer = reply.value.stringValue ?? reply.value.compactText
-            entry.turns = turnsJSON(turns)
+            // With tools, the exchange updates the conversation itself: its new turns are logged.
+            let added =
+                conversation == nil
+                ? turns : context.session.withGeminiState { Array($0.conversation.dropFirst(history.count)) }
+            entry.turns = turnsJSON(turns.isEmpty ? added : turns)
             finish()
             return (reply, turns)
         } catch let failure as CommandFailure {
@@ -71,6 +80,16 @@ enum ExchangeLog {
         } catch {
             context.io.printError(ShellMessages.warning("not logged: \(error)"))
         }
+    }
+
+    /// A turn's parts as logged prompt text: text parts as they are, others (function responses)
+    /// as their compact JSON.
+    static func text(of content: Content) -> String {
+        (content.parts ?? []).map { part in
+            if let text = part.text { return text }
+            guard let data = try? JSONEncoder().encode(part) else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }.joined(separator: "\n")
     }
 
     /// The generation settings in force, as logged.
