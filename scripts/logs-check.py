@@ -9,6 +9,7 @@ Checks, each in a fresh SOPHON_HOME:
   - `sophon --continue chat` and `chat --continue` send the logged conversation again, the
     model's thought signature included, exactly as the server first sent it; also a chat with a
     function call (its signature) answered by `tool-reply`;
+  - each call of `run` is logged;
   - `--no-log` and `set log off` log nothing;
   - kill -9 of a shell while it logs leaves a database SQLite reads with integrity "ok";
   - a corrupt logs.db is moved aside byte for byte with a warning, and a new log started;
@@ -196,6 +197,21 @@ def check_continue_tools(root, server):
     check(commands == ["chat", "tool-reply", "chat"], f"tools: logged {commands!r}")
 
 
+def check_run(root, server):
+    home = fresh(root, "run")
+    server.post("/_sophon/script", {"reset": True, "replies": [
+        {"kind": "generate", "text": "same answer"}, {"kind": "generate", "text": "same answer"}]})
+    with open(os.path.join(home, "in.jsonl"), "w") as f:
+        f.write('{"key": "a", "prompt": "first prompt"}\n{"key": "b", "prompt": "second prompt"}\n')
+    result = run(home, server, ["run", "in.jsonl", "-o", "out.jsonl"])
+    check(result.returncode == 0, f"run: exit {result.returncode}: {result.stderr!r}")
+    logged = sorted(rows(home, "SELECT command, prompt, answer FROM exchanges"))
+    check(logged == [("run", "first prompt", "same answer"), ("run", "second prompt", "same answer")],
+          f"run: logged {logged!r}")
+    run(home, server, ["--no-log", "run", "in.jsonl", "-o", "out2.jsonl"])
+    check(len(rows(home)) == 2, "run --no-log: logged")
+
+
 def check_no_log(root, server):
     home = fresh(root, "nolog")
     server.post("/_sophon/reset", {})
@@ -263,7 +279,7 @@ def main():
     server = FakeServer()
     try:
         for step in (check_two_processes, check_search, check_continue, check_continue_tools,
-                     check_no_log, check_kill,
+                     check_run, check_no_log, check_kill,
                      check_corrupt):
             print(f"logs: {step.__name__}", flush=True)
             step(root, server)

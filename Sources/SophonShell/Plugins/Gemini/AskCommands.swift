@@ -102,7 +102,10 @@ enum AskCommands {
         do {
             let (reply, turns) = try await ExchangeLog.recording(
                 "chat", options: options, history: history, context: context
-            ) { try await turn(history: history, options: options, isChat: true, context: context, services: services) }
+            ) {
+                try await turn(
+                    history: history, options: options, isChat: true, context: context, services: services)
+            }
             context.session.withGeminiState { $0.conversation += turns }
             return .reply(reply)
         } catch let dryRun as DryRun {
