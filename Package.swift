@@ -22,6 +22,16 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The system SQLite, under the log store that uses it (docs/logs.md).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The exchange log: SQLite with WAL and FTS5 (docs/logs.md).
+        .target(
+            name: "SophonLogs",
+            dependencies: ["SophonCore", .target(name: "CSQLite", condition: .when(platforms: [.linux]))]),
         // The image codecs of SophonMedia on Linux (docs/media.md): TurboJPEG, libpng, libwebp.
         .systemLibrary(
             name: "CImageCodecs",
@@ -37,7 +47,7 @@ let package = Package(
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
-            dependencies: ["SophonCore", "SophonGemini", "CEdit", "SophonMedia"]
+            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia"]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
@@ -62,7 +72,7 @@ let package = Package(
             dependencies: ["SophonMedia", "SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
             name: "SophonShellTests",
-            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonTestSupport", "SophonMedia"],
+            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport", "SophonMedia"],
             exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]

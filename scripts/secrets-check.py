@@ -13,8 +13,8 @@ Runs, each with `--verbose` and a fresh SOPHON_HOME:
   - the REPL in a pseudo-terminal: `key set` typed at its no-echo prompt, then commands (history).
 Then searches every file under the run folders (SOPHON_HOME, tapes, saved scripts, history;
 keys.json, the store itself, excepted), every stdout and stderr and the terminal transcript for
-the sentinels: zero hits allowed. Also: keys.json is 0600; a 0644 one is refused with a message
-naming the mode and the fix; the key typed at `key set` is not echoed.
+the sentinels: zero hits allowed (logs.db too, raw and as rows). Also: keys.json is 0600; a 0644
+one is refused with a message naming the mode and the fix; the key typed at `key set` is not echoed.
 Exits 0 when every check passed, 1 otherwise.
 """
 
@@ -141,6 +141,7 @@ def check_live(root, server):
             fail(f"the tape {tape} recorded no asks")
     if not os.path.exists(os.path.join(home, "saved.sophon")):
         fail("save wrote no file")
+    check_log(home)
     # The key from the environment as well (it outranks the store).
     server.post("/_sophon/script", {"replies": FAULTS[:4], "reset": True})
     run("env key", ["-X", "--verbose", "-c", "retry-policy attempts=2 base=10ms",
@@ -163,6 +164,23 @@ def check_live(root, server):
     except urllib.error.HTTPError as error:
         if WRONG.encode() not in error.read():
             fail("the server does not echo a wrong key, so that check proves nothing")
+
+
+def check_log(home):
+    """logs.db (searched with the rest, WAL and all) must hold the asks, or its check proves
+    nothing; its rows are also searched as SQLite reads them."""
+    import sqlite3
+    path = os.path.join(home, "logs.db")
+    if not os.path.exists(path):
+        fail("the live run wrote no logs.db")
+        return
+    connection = sqlite3.connect(path)
+    rows = connection.execute("SELECT * FROM exchanges").fetchall()
+    connection.close()
+    if not any("fault number" in str(row) for row in rows):
+        fail("logs.db holds no ask of the fault script")
+    text = repr(rows).encode()
+    OUTPUTS.append(("logs.db rows", text))
 
 
 def check_non_ascii_key(root, server):

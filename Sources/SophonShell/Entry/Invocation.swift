@@ -49,6 +49,10 @@ struct Invocation: Sendable, Equatable {
     /// `--allow-tools`: tools served by plugins and MCP servers run without asking.
     var allowTools = false
     var stayInteractive = false
+    /// `--no-log`: exchanges are not logged (docs/logs.md).
+    var noLog = false
+    /// `--continue`: resume the newest logged conversation (docs/logs.md).
+    var continueConversation = false
 }
 
 /// A usage error found before anything runs: exit status 2.
@@ -95,6 +99,8 @@ extension Invocation {
             case "--allow-tools": invocation.allowTools = true
             case "--no-rc", "-X": invocation.runRC = false
             case "--no-history": invocation.useHistory = false
+            case "--no-log": invocation.noLog = true
+            case "--continue": invocation.continueConversation = true
             case "-i": invocation.stayInteractive = true
             case "--model": invocation.model = try value(for: argument)
             case "--replay": invocation.replayTape = try value(for: argument)

@@ -42,7 +42,7 @@ package enum SophonMain {
             try registry.start(
                 PluginRunOptions(
                     verbose: invocation.verbose, recordTape: invocation.recordTape,
-                    replayTape: invocation.replayTape, model: invocation.model),
+                    replayTape: invocation.replayTape, model: invocation.model, noLog: invocation.noLog),
                 io: io)
         } catch {
             return usageError(error.message, io: io)
@@ -66,6 +66,7 @@ package enum SophonMain {
         let runtime = makeRuntime(
             invocation, registry: registry, plugins: plugins, io: io, mode: plan.mode,
             readSecret: plan.readSecret)
+        if invocation.continueConversation, let status = ConversationResume.atStart(runtime) { return status }
         if case .stop(let status) = await runStartupFile(invocation, runtime: runtime) {
             if case .interactive = plan.input { return status ?? ShellExitStatus.success }
             return runtime.finish(exitStatus: status)

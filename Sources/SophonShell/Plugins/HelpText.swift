@@ -22,6 +22,8 @@ enum HelpText {
           --record TAPE     record every Gemini exchange to a tape
           --no-rc, -X       do not run sophonrc
           --no-history      do not read or write the history file
+          --no-log          do not log Gemini exchanges to logs.db
+          --continue        resume the newest logged conversation
           --verbose         log requests, responses and retries on stderr
           --allow-tools     run tools served by plugins and MCP servers without asking
           --version         print the version

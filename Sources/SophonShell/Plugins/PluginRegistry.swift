@@ -95,6 +95,7 @@ struct PluginRegistry: Sendable {
         let gemini = GeminiPlugin()
         registry.register(gemini)
         registry.register(ToolsPlugin(gemini: gemini))
+        registry.register(LogPlugin())
         return registry
     }
 }

@@ -53,6 +53,8 @@ struct PluginRunOptions: Sendable {
     var replayTape: String?
     /// `--model ID`.
     var model: String?
+    /// `--no-log`: exchanges are not logged (docs/logs.md).
+    var noLog = false
 }
 
 /// Why a plugin cannot start: a usage error before anything runs.

@@ -83,7 +83,8 @@ enum RunCommand {
         let answered = journal.answeredKeys
         let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let build = requestBuilder(context: context)
+        let log = RunLog(context: context)
+        let build = log.noting(requestBuilder(context: context))
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
         let bulkOptions = BulkRunOptions(
@@ -106,6 +107,7 @@ enum RunCommand {
             }
             try journal.append(key: result.key, ok: result.isSuccess, text: line)
             progress.finished(ok: result.isSuccess)
+            log.record(result, redact: services.redact)
         }
         try Task.checkCancellation()
         progress.end()

@@ -79,8 +79,11 @@ enum AskCommands {
     {
         let options = try options(request, allowNoSchema: true, context: context)
         do {
-            let (reply, _) = try await turn(
-                history: [], options: options, context: context, services: services)
+            let (reply, _) = try await ExchangeLog.recording(
+                "ask", options: options, history: [], context: context
+            ) {
+                try await turn(history: [], options: options, context: context, services: services)
+            }
             return .reply(reply)
         } catch let dryRun as DryRun {
             return .text(dryRun.text)
@@ -92,11 +95,17 @@ enum AskCommands {
         async throws
         -> CommandResult
     {
+        let (request, resumed) = try ConversationResume.take(request, context: context)
+        if resumed, request.rawArgument?.isEmpty ?? true { return .none }
         let options = try options(request, allowNoSchema: false, context: context)
         let history = context.session.withGeminiState { $0.conversation }
         do {
-            let (reply, turns) = try await turn(
-                history: history, options: options, isChat: true, context: context, services: services)
+            let (reply, turns) = try await ExchangeLog.recording(
+                "chat", options: options, history: history, context: context
+            ) {
+                try await turn(
+                    history: history, options: options, isChat: true, context: context, services: services)
+            }
             context.session.withGeminiState { $0.conversation += turns }
             return .reply(reply)
         } catch let dryRun as DryRun {

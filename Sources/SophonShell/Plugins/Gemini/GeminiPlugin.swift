@@ -115,7 +115,7 @@ final class GeminiPlugin: ShellPlugin {
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "chat", usage: "chat [--model ID] [--dry-run] MESSAGE",
+                name: "chat", usage: "chat [--model ID] [--dry-run] [--continue] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),

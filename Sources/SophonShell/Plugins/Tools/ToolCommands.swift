@@ -169,10 +169,18 @@ enum ToolCommands {
             })
         context.session.withToolState { $0.pending = answered }
         do {
-            let reply = try await ToolExchange.send(
-                contents: answered.contents + [responseTurn], isChat: answered.isChat,
-                conversationCount: answered.conversationCount, model: answered.model, context: context,
-                services: services)
+            let (reply, _) = try await ExchangeLog.recording(
+                "tool-reply",
+                options: .init(model: answered.model, prompt: ExchangeLog.text(of: responseTurn)),
+                history: Array(answered.contents.prefix(answered.conversationCount)),
+                inConversation: answered.isChat, context: context
+            ) {
+                let reply = try await ToolExchange.send(
+                    contents: answered.contents + [responseTurn], isChat: answered.isChat,
+                    conversationCount: answered.conversationCount, model: answered.model, context: context,
+                    services: services)
+                return (reply, [])
+            }
             return .reply(reply)
         } catch {
             // Nothing was answered: the last reply may be given again.

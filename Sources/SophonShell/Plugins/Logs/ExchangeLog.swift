@@ -1,0 +1,160 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import SophonLogs
+
+/// Writes one Gemini exchange of `ask` or `chat` to the log (docs/logs.md): the prompt, system
+/// instruction, schema, model, settings, answer, usage, duration, error, conversation and time;
+/// media by hash and size. Never the key (it is in a header, not in anything logged here).
+/// A log that cannot be written is a warning; the command's result stands.
+enum ExchangeLog {
+    /// Runs `call` (one turn of `command`) and logs its outcome. A dry run is not logged.
+    /// - Parameters:
+    ///   - history: the conversation before the turn; empty starts a new conversation (chat).
+    ///   - inConversation: the exchange belongs to the chat conversation (a `tool-reply` to a
+    ///     `chat`'s calls): it keeps the conversation ID even when `history` is empty.
+    static func recording(
+        _ command: String, options: AskCommands.Options, history: [Content], inConversation: Bool = false,
+        context: CommandContext,
+        _ call: () async throws -> (CallReply, [Content])
+    ) async throws -> (CallReply, [Content]) {
+        guard !options.dryRun, let plugin = LogPlugin.of(context), plugin.isEnabled(context) else {
+            return try await call()
+        }
+        let settings = context.session.settings
+        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        let conversation: String? =
+            command == "chat" || inConversation
+            ? context.session.withLogState { state in
+                if (history.isEmpty && !inConversation) || state.conversationID == nil {
+                    state.conversationID = UUID().uuidString
+                }
+                return state.conversationID
+            } : nil
+        var entry = LogEntry(
+            time: Date(), command: command, conversationID: conversation,
+            model: options.model.map { GeminiModel(selection: $0).id } ?? settings.model,
+            prompt: options.promptParts.compactMap(\.text).joined(separator: "\n"),
+            systemInstruction: settings.system,
+            schema: options.noSchema ? nil : schema?.jsonValue.compactText,
+            settings: settingsJSON(settings).compactText,
+            media: attachments.isEmpty ? nil : mediaJSON(attachments).compactText)
+        let started = ContinuousClock.now
+        func finish() {
+            let elapsed = ContinuousClock.now - started
+            entry.durationMilliseconds = Int(
+                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            write(entry, plugin: plugin, context: context)
+        }
+        do {
+            let (reply, turns) = try await call()
+            let members = Dictionary(
+                reply.envelope.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            if let model = members["model"]?.stringValue { entry.model = model }
+            let usage = members["usage"]
+            func count(_ name: String) -> Int { Int(usage?[name]?.doubleValue ?? 0) }
+            entry.promptTokens = count("promptTokens")
+            entry.outputTokens = count("outputTokens")
+            entry.thoughtsTokens = count("thoughtsTokens")
+            entry.totalTokens = count("totalTokens")
+            entry.answer = reply.value.stringValue ?? reply.value.compactText
+            // With tools, the exchange updates the conversation itself: its new turns are logged.
+            let added =
+                conversation == nil
+                ? turns : context.session.withGeminiState { Array($0.conversation.dropFirst(history.count)) }
+            entry.turns = turnsJSON(turns.isEmpty ? added : turns)
+            finish()
+            return (reply, turns)
+        } catch let failure as CommandFailure {
+            entry.error = "\(failure.kind.rawValue): \(failure.message)"
+            finish()
+            throw failure
+        }
+    }
+
+    private static func write(_ entry: LogEntry, plugin: LogPlugin, context: CommandContext) {
+        do {
+            _ = try plugin.withStore(io: context.io) { try $0.append(entry) }
+        } catch let failure as CommandFailure {
+            context.io.printError(ShellMessages.warning("not logged: \(failure.message)"))
+        } catch {
+            context.io.printError(ShellMessages.warning("not logged: \(error)"))
+        }
+    }
+
+    /// A turn's parts as logged prompt text: text parts as they are, others (function responses)
+    /// as their compact JSON.
+    static func text(of content: Content) -> String {
+        (content.parts ?? []).map { part in
+            if let text = part.text { return text }
+            guard let data = try? JSONEncoder().encode(part) else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }.joined(separator: "\n")
+    }
+
+    /// The generation settings in force, as logged.
+    static func settingsJSON(_ settings: ShellSettings) -> JSONValue {
+        var members: [JSONMember] = []
+        if let temperature = settings.temperature, let number = JSONValue.double(temperature) {
+            members.append(JSONMember("temperature", number))
+        }
+        if let maxTokens = settings.maxTokens { members.append(JSONMember("maxTokens", .integer(maxTokens))) }
+        switch settings.thinking {
+        case .none: break
+        case .budget(let budget): members.append(JSONMember("thinking", .integer(budget)))
+        case .level(let level): members.append(JSONMember("thinking", .string(level)))
+        }
+        members.append(JSONMember("stream", .bool(settings.stream)))
+        return .object(members)
+    }
+
+    /// `[{"mimeType":…,"sha256":…,"bytes":…}]` for inline media; file references by URI.
+    static func mediaJSON(_ parts: [Part]) -> JSONValue {
+        .array(
+            parts.compactMap { part in
+                if let blob = part.inlineData {
+                    return .object([
+                        JSONMember("mimeType", .string(blob.mimeType)),
+                        JSONMember("sha256", .string(SHA256.hex(blob.data))),
+                        JSONMember("bytes", .integer(blob.data.count)),
+                    ])
+                }
+                if let file = part.fileData {
+                    return .object([
+                        JSONMember("mimeType", file.mimeType.map(JSONValue.string) ?? .null),
+                        JSONMember("fileUri", .string(file.fileUri)),
+                    ])
+                }
+                return nil
+            })
+    }
+
+    /// The turns as Gemini `Content` JSON, each inline medium replaced by a text part naming its
+    /// type, hash and size (the log never holds media bytes).
+    static func turnsJSON(_ turns: [Content]) -> String? {
+        let stripped = turns.map { content in
+            var content = content
+            content.parts = content.parts?.map { part in
+                guard let blob = part.inlineData else { return part }
+                return .text(
+                    "[media \(blob.mimeType) sha256:\(SHA256.hex(blob.data)) \(blob.data.count) bytes]")
+            }
+            return content
+        }
+        guard let data = try? JSONEncoder().encode(stripped) else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+
+    /// The conversation logged under the newest conversation ID, as turns to send again
+    /// (thought signatures included); empty when none was logged.
+    /// - Returns: the turns and the conversation ID.
+    static func lastConversation(_ store: LogStore) throws -> (turns: [Content], id: String?) {
+        let entries = try store.lastConversation()
+        var turns: [Content] = []
+        for entry in entries {
+            guard let text = entry.turns, let data = text.data(using: .utf8) else { continue }
+            turns += try JSONDecoder().decode([Content].self, from: data)
+        }
+        return (turns, entries.last?.conversationID)
+    }
+}

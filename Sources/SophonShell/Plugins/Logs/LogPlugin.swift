@@ -1,0 +1,83 @@
+import Foundation
+import SophonCore
+import SophonLogs
+import Synchronization
+
+/// The exchange log (docs/logs.md): `logs`, `set log on|off`, `show log`, and where
+/// ``ExchangeLog`` writes (`logs.db` in the state folder).
+final class LogPlugin: ShellPlugin {
+    let name = "logs"
+    /// `--no-log` and the database path, set by ``start(_:io:)``.
+    private let run = Mutex<(noLog: Bool, path: String?)>((false, nil))
+    /// The open store, kept for the run so each exchange costs one transaction, not an open.
+    private let store = Mutex<LogStore?>(nil)
+
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
+        let path = SophonPaths().stateFolder.appendingPathComponent("logs.db").path
+        run.withLock { $0 = (options.noLog, path) }
+    }
+
+    /// The database file, once started.
+    var path: String? { run.withLock { $0.path } }
+
+    /// Runs `body` with the run's store, opening it first if needed (a warning on stderr when
+    /// a corrupt database was moved aside).
+    /// - Throws: ``CommandFailure`` (`fileError`) when it cannot be opened; what `body` throws.
+    func withStore<Result>(io: ShellIO, _ body: (LogStore) throws -> Result) throws -> Result {
+        guard let path else {
+            throw CommandFailure(kind: .internalError, message: "logs: the log is not set up")
+        }
+        return try store.withLock { open in
+            let current = try open ?? LogsCommand.open(path, io: io)
+            open = current
+            return try body(current)
+        }
+    }
+
+    /// Whether the session logs its exchanges: `set log` if given, else not under `--no-log`.
+    func isEnabled(_ context: CommandContext) -> Bool {
+        let noLog = run.withLock { $0.noLog }
+        return context.session.withLogState { $0.enabled } ?? !noLog
+    }
+
+    /// `set log on|off`.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        guard name == "log" else { return nil }
+        let value = words.first ?? ""
+        let enabled: Bool
+        switch value {
+        case "on", "true", "yes", "1": enabled = true
+        case "off", "false", "no", "0": enabled = false
+        default:
+            throw CommandFailure(
+                kind: .invalidSetting, message: "set log: expected on or off, got '\(value)'")
+        }
+        context.session.withLogState { $0.enabled = enabled }
+        return CommandResult.none
+    }
+
+    /// `show log`: on or off.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        guard name == "log" else { return nil }
+        return .text(isEnabled(context) ? "on" : "off")
+    }
+
+    func settingValues(_ name: String) -> [String]? { name == "log" ? ["on", "off"] : nil }
+
+    var reportNames: [String] { ["log"] }
+
+    var commands: [PluginCommand] {
+        [
+            PluginCommand(
+                name: "logs", usage: "logs [-n N] [--json] | logs search TEXT | logs show ID",
+                summary: "the logged Gemini exchanges: newest, a full-text search, or one in full",
+                run: { [self] request, context in try LogsCommand.run(request, context: context, plugin: self)
+                })
+        ]
+    }
+
+    /// The log plugin of the context's registry.
+    static func of(_ context: CommandContext) -> LogPlugin? {
+        context.registry.plugins.lazy.compactMap { $0 as? LogPlugin }.first
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import SophonCore
+import SophonLogs
+
+/// `logs [-n N] [--json]`, `logs search TEXT`, `logs show ID` (docs/logs.md).
+enum LogsCommand {
+    /// How many entries `logs` lists without `-n`.
+    static let defaultCount = 20
+
+    static func run(_ request: CommandRequest, context: CommandContext, plugin: LogPlugin) throws
+        -> CommandResult
+    {
+        var words = request.arguments[...]
+        if words.first == request.name { words.removeFirst() }
+        var json = context.session.settings.output == .json
+        var count = defaultCount
+        var mode = "list"
+        var rest: [String] = []
+        while let word = words.popFirst() {
+            switch word {
+            case "--json": json = true
+            case "-n":
+                guard let value = words.popFirst(), let number = Int(value), number > 0 else {
+                    throw CommandFailure(kind: .usage, message: "logs: -n needs a positive whole number")
+                }
+                count = number
+            case "search" where mode == "list" && rest.isEmpty: mode = "search"
+            case "show" where mode == "list" && rest.isEmpty: mode = "show"
+            default:
+                guard mode != "list" else {
+                    throw CommandFailure(kind: .usage, message: "logs: unknown option '\(word)'")
+                }
+                rest.append(word)
+            }
+        }
+        return try plugin.withStore(io: context.io) { try query($0, mode, rest, count, json) }
+    }
+
+    private static func query(_ store: LogStore, _ mode: String, _ rest: [String], _ count: Int, _ json: Bool)
+        throws -> CommandResult
+    {
+        do {
+            switch mode {
+            case "search":
+                let text = rest.joined(separator: " ")
+                guard !text.isEmpty else {
+                    throw CommandFailure(kind: .usage, message: "logs search: needs TEXT")
+                }
+                return list(try store.search(text, limit: count), json: json, empty: "(no log entry matches)")
+            case "show":
+                guard rest.count == 1, let id = Int64(rest[0]), id > 0 else {
+                    throw CommandFailure(
+                        kind: .usage, message: "logs show: needs one entry ID (a whole number)")
+                }
+                let entry = try store.entry(id: id)
+                return json ? .value(LogEntryView.object(entry)) : .text(LogEntryView.details(entry))
+            default:
+                return list(try store.recent(limit: count), json: json, empty: "(no exchanges logged yet)")
+            }
+        } catch let error as LogStoreError {
+            if case .noSuchEntry = error {
+                throw CommandFailure(kind: .usage, message: "logs show: \(error)")
+            }
+            throw CommandFailure(kind: .fileError, message: "logs: \(error)")
+        }
+    }
+
+    private static func list(_ entries: [LogEntry], json: Bool, empty: String) -> CommandResult {
+        if json { return .value(.array(entries.map(LogEntryView.object))) }
+        guard !entries.isEmpty else { return .text(empty) }
+        return .text(entries.map(LogEntryView.line).joined(separator: "\n"))
+    }
+
+    /// Opens the store, warning on stderr when a corrupt database was moved aside.
+    /// - Throws: ``CommandFailure`` (`fileError`) when SQLite cannot open it.
+    static func open(_ path: String, io: ShellIO) throws -> LogStore {
+        do {
+            let store = try LogStore(path: path)
+            if let moved = store.movedAside {
+                io.printError(
+                    ShellMessages.warning("\(path) was corrupt: moved it to \(moved) and started a new log"))
+            }
+            return store
+        } catch let error as LogStoreError {
+            throw CommandFailure(kind: .fileError, message: "logs: \(error)")
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "logs: \(path): \(error.localizedDescription)")
+        }
+    }
+}
