@@ -72,7 +72,9 @@ let package = Package(
             dependencies: ["SophonMedia", "SophonGemini", "SophonCore", "SophonTestSupport"]),
         .testTarget(
             name: "SophonShellTests",
-            dependencies: ["SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport", "SophonMedia"],
+            dependencies: [
+                "SophonShell", "SophonGemini", "SophonCore", "SophonLogs", "SophonTestSupport", "SophonMedia",
+            ],
             exclude: ["EndToEnd/Golden", "EndToEnd/PluginGolden", "Support/Plugins"]),
     ],
     swiftLanguageModes: [.v6]
