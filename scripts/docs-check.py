@@ -59,7 +59,7 @@ def main():
               ["gemini-2.5-flash", "gemini-2.5-flash-lite"])
         check("model '--model gemini-2.5-p'",
               complete(binary, ["sophon", "--model", "gemini-2.5-p"], folder), ["gemini-2.5-pro"])
-        check("flag '--no-'", complete(binary, ["sophon", "--no-"], folder), ["--no-rc", "--no-history"])
+        check("flag '--no-'", complete(binary, ["sophon", "--no-"], folder), ["--no-rc", "--no-history", "--no-log"])
         check("file 'sm'", complete(binary, ["sophon", "sm"], folder), ["smoke.sophon"])
         check("file 'source sm'", complete(binary, ["sophon", "source", "sm"], folder), ["smoke.sophon"])
         check("file '@sm'", complete(binary, ["sophon", "ask", "@sm"], folder), ["@smoke.sophon"])

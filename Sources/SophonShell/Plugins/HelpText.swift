@@ -59,10 +59,19 @@ enum HelpText {
     /// `help`: the commands grouped by plugin, one per line with its summary.
     static func commandList(_ registry: PluginRegistry) -> String {
         var text = "commands:\n"
-        let width = (registry.plugins.flatMap { $0.commands.map(\.usage.count) }.max() ?? 0) + 2
+        // The summaries start in one column; a usage longer than `widest` (`batch`, `tool`) has its
+        // summary on the next line, so one long usage does not push every summary off the screen.
+        let widest = 48
+        let usages = registry.plugins.flatMap { $0.commands.map(\.usage.count) }.filter { $0 <= widest }
+        let width = (usages.max() ?? 0) + 2
         for plugin in registry.plugins {
             text += "  [\(plugin.name)]\n"
             for command in plugin.commands {
+                if command.usage.count > widest {
+                    let indent = String(repeating: " ", count: 4 + width)
+                    text += "    \(command.usage)\n\(indent)\(command.summary)\n"
+                    continue
+                }
                 let padding = String(repeating: " ", count: max(1, width - command.usage.count))
                 text += "    \(command.usage)\(padding)\(command.summary)\n"
             }
