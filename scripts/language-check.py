@@ -13,7 +13,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DETAIL = ("API key not valid. Please pass a valid API key. "
+# The server's status line follows the localized summary (docs/commands.md, errors).
+DETAIL = ("HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key. "
           "(Invalid API key: ••••1234)")
 PREFIX = {
     "en": "The Gemini API rejected the API key: ",

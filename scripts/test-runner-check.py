@@ -333,7 +333,8 @@ suite/10-bail.sophon:2: failed: expect 1 == 2
     server.reset()
     counted = sophon("tokens", "count", input="these")
     bodies = [json.loads(r["body"]) for r in server.requests()]
-    equal((counted.returncode, [b["contents"][0]["parts"] for b in bodies]),
+    # countTokens sends the whole request the call would make (its generateContentRequest form).
+    equal((counted.returncode, [b["generateContentRequest"]["contents"][0]["parts"] for b in bodies]),
           (0, [[{"text": "these"}, {"text": "count"}]]), "tokens reads piped stdin")
 
     server.reset()
