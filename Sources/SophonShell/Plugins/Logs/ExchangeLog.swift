@@ -115,7 +115,7 @@ enum ExchangeLog {
                 if let blob = part.inlineData {
                     return .object([
                         JSONMember("mimeType", .string(blob.mimeType)),
-                        JSONMember("sha256", .string(SHA256.hex(blob.data))),
+                        JSONMember("sha256", .string(SHA256.hexDigest(blob.data))),
                         JSONMember("bytes", .integer(blob.data.count)),
                     ])
                 }
@@ -137,7 +137,7 @@ enum ExchangeLog {
             content.parts = content.parts?.map { part in
                 guard let blob = part.inlineData else { return part }
                 return .text(
-                    "[media \(blob.mimeType) sha256:\(SHA256.hex(blob.data)) \(blob.data.count) bytes]")
+                    "[media \(blob.mimeType) sha256:\(SHA256.hexDigest(blob.data)) \(blob.data.count) bytes]")
             }
             return content
         }
