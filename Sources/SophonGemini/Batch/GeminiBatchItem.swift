@@ -31,7 +31,11 @@ extension GeminiBatchItem {
             let message = error.message ?? ""
             switch code {
             case 400: return .failure(.invalidRequest(message: message, fieldViolations: []))
-            case 429: return .failure(.rateLimited(retryAfter: nil))
+            case 429:
+                return .failure(
+                    .rateLimited(
+                        retryAfter: nil,
+                        server: GeminiServerStatus(status: code, apiStatus: error.status, message: message)))
             default:
                 return .failure(.http(status: code, apiStatus: error.status, message: message, details: []))
             }

@@ -85,12 +85,12 @@ extension GeminiAPIClient {
                 if case .success(_, _, let usage) = outcome { used = usage?.totalTokenCount }
                 await limiter.finished(ticket, usedTokens: used, succeeded: true)
                 return BulkResult(key: item.key, outcome: outcome, rateLimitedCount: limited)
-            } catch GeminiError.rateLimited(let wait) {
+            } catch GeminiError.rateLimited(let wait, let server) {
                 await limiter.rateLimited(ticket, wait: wait ?? options.defaultRateLimitWait)
                 limited += 1
                 if limited > options.maxRateLimitRetries {
                     return BulkResult(
-                        key: item.key, outcome: .failure(.rateLimited(retryAfter: wait)),
+                        key: item.key, outcome: .failure(.rateLimited(retryAfter: wait, server: server)),
                         rateLimitedCount: limited)
                 }
             } catch let error as GeminiError {

@@ -19,7 +19,11 @@ public enum GeminiError: Error, Sendable, Hashable {
     /// An HTTP error status not covered by a more specific case.
     case http(status: Int, apiStatus: String?, message: String, details: [GoogleRPCErrorDetail])
     /// 429 rate limiting; `retryAfter` is the server's requested wait when it gave one.
-    case rateLimited(retryAfter: Duration?)
+    /// `server` is the status line the limit came with (`HTTP 429 RESOURCE_EXHAUSTED: ...`,
+    /// shown after the summary); `nil` when the error was built without a reply, so
+    /// `.rateLimited(retryAfter: wait)` constructs as in the seed. Match it with
+    /// `case .rateLimited(let wait, _)`.
+    case rateLimited(retryAfter: Duration?, server: GeminiServerStatus? = nil)
     /// 429 for an exhausted quota that a short wait will not reset (per-day quotas).
     case quotaExhausted(quotaId: String?, message: String)
     /// 404 for the model: retired, unknown or mistyped; `server` is what the server said
@@ -107,6 +111,8 @@ public enum GeminiError: Error, Sendable, Hashable {
                 }, server: server.map(clean))
         case .modelRetired(let modelID, let server):
             return .modelRetired(modelID: modelID, server: server.map(clean))
+        case .rateLimited(let wait, let server):
+            return .rateLimited(retryAfter: wait, server: server.map(clean))
         case .promptBlocked(let reason, let message):
             return .promptBlocked(reason: reason, message: message.map(clean))
         case .decodingFailed(let reason, let excerpt):

@@ -16,9 +16,11 @@ struct GeminiErrorText {
             return table.string("error.transport", table.string("transport.\(failure.rawValue)"), detail)
         case .http(let status, let apiStatus, let message, _):
             return table.string("error.http", String(status), apiStatus ?? "", message)
-        case .rateLimited(let wait):
-            guard let wait else { return table.string("error.rateLimited") }
-            return table.string("error.rateLimited.wait", GeminiErrorText.seconds(wait))
+        case .rateLimited(let wait, let server):
+            let summary =
+                wait.map { table.string("error.rateLimited.wait", GeminiErrorText.seconds($0)) }
+                ?? table.string("error.rateLimited")
+            return summary + (server.map { " \($0)" } ?? "")
         case .quotaExhausted(let quotaId, let message):
             // Only a 429 (RPC status RESOURCE_EXHAUSTED) is read as an exhausted quota.
             return table.string(

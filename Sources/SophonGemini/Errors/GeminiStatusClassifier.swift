@@ -43,7 +43,11 @@ enum GeminiStatusClassifier {
             if let daily = rpc?.quotaViolations.first(where: \.isPerDay) {
                 return AttemptError(.quotaExhausted(quotaId: daily.quotaId, message: message))
             }
-            return AttemptError(.rateLimited(retryAfter: serverWait), serverWait: serverWait)
+            return AttemptError(
+                .rateLimited(
+                    retryAfter: serverWait,
+                    server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)),
+                serverWait: serverWait)
         default:
             return AttemptError(
                 .http(status: status, apiStatus: rpc?.status, message: message, details: rpc?.details ?? []),

@@ -13,7 +13,7 @@ import Foundation
 /// Wait before retry n (n = 1, 2, ...): `min(cap, base * 2^(n-1)) * (1 + jitter * u)`, capped
 /// again at `cap`, with `u` in [0, 1) from the client's random source. A server-requested wait
 /// (`Retry-After`, or `RetryInfo.retryDelay`), when honoured, replaces it; beyond
-/// `maxServerWait` the call fails at once with ``GeminiError/rateLimited(retryAfter:)``.
+/// `maxServerWait` the call fails at once with ``GeminiError/rateLimited(retryAfter:server:)``.
 public struct GeminiRetryPolicy: Sendable, Hashable {
     /// Every attempt counts, the first included (1 = no retry). The one 404 fallback call does
     /// not count.

@@ -11,7 +11,8 @@ enum RetryDecision: Equatable {
     /// A failure that may not be retried (not retryable, a stream that already delivered, the
     /// last attempt) fails. Otherwise the wait is the policy's backoff (`random` is drawn only
     /// then), replaced by the server's wait when the policy honours it; a server wait beyond
-    /// `maxServerWait` fails at once with ``GeminiError/rateLimited(retryAfter:)``. A wait that
+    /// `maxServerWait` fails at once with ``GeminiError/rateLimited(retryAfter:server:)`` (with the status line the
+    /// wait came with). A wait that
     /// would outlast `deadline` is not started: the call fails now with what went wrong (or,
     /// for a server wait, `rateLimited`) rather than sleep out the budget and report only a
     /// timeout.
@@ -24,12 +25,14 @@ enum RetryDecision: Equatable {
         var wait = policy.computedWait(beforeRetry: attempt, random: random())
         var isServerWait = false
         if policy.honoursServerWait, let serverWait = failure.serverWait {
-            if serverWait > policy.maxServerWait { return .fail(.rateLimited(retryAfter: serverWait)) }
+            if serverWait > policy.maxServerWait {
+                return .fail(.rateLimited(retryAfter: serverWait, server: error.serverStatus))
+            }
             wait = serverWait
             isServerWait = true
         }
         if let deadline, deadline.remaining <= wait {
-            return .fail(isServerWait ? .rateLimited(retryAfter: wait) : error)
+            return .fail(isServerWait ? .rateLimited(retryAfter: wait, server: error.serverStatus) : error)
         }
         return .retry(wait: wait)
     }

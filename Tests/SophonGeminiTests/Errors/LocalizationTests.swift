@@ -40,14 +40,19 @@ import Testing
         }
     }
 
+    static let said429 = GeminiServerStatus(
+        status: 429, apiStatus: "RESOURCE_EXHAUSTED", message: "You exceeded your current quota.")
+
     static let everyError: [GeminiError] = [
         .missingAPIKey, .invalidAPIKey(message: "m"), .invalidModelID("x y"),
         .transport(.timedOut, detail: "d"),
         .transport(.connectionLost, detail: "d"), .transport(.cannotConnect, detail: "d"),
         .transport(.badResponse, detail: "d"), .transport(.other, detail: "d"),
         .http(status: 500, apiStatus: "INTERNAL", message: "m", details: []), .rateLimited(retryAfter: nil),
-        .rateLimited(retryAfter: .milliseconds(34_400)), .quotaExhausted(quotaId: "q", message: "m"),
-        .quotaExhausted(quotaId: nil, message: "m"), .modelRetired(modelID: "gemini-1.0-pro"),
+        .rateLimited(retryAfter: .milliseconds(34_400)),
+        .rateLimited(retryAfter: .seconds(26), server: said429),
+        .quotaExhausted(quotaId: "q", message: "m"), .quotaExhausted(quotaId: nil, message: "m"),
+        .modelRetired(modelID: "gemini-1.0-pro"),
         .invalidRequest(message: "m", fieldViolations: [FieldViolation(field: "f", description: "d")]),
         .promptBlocked(reason: .safety, message: nil), .contentBlocked(reason: .recitation, partialText: ""),
         .truncated(partialText: "", partialValue: nil), .emptyResponse, .streamEndedEarly(partialText: ""),
@@ -67,6 +72,27 @@ import Testing
         }
         let expected = try #require(table["error.emptyResponse"])
         #expect(GeminiError.emptyResponse.description(language: language) == expected)
+    }
+
+    /// A rate limit keeps the server's status line after the summary, in every language
+    /// (docs/library.md, "Errors").
+    @Test(arguments: [
+        ("en", "Rate limited by the server: retry in 26 s."),
+        ("es", "El servidor limitó la frecuencia de solicitudes: reintente en 26 s."),
+        ("zh-Hans", "服务器限制了请求频率：请在 26 秒后重试。"),
+        ("zh-Hant", "伺服器限制了要求頻率：請在 26 秒後重試。"),
+    ])
+    func aRateLimitKeepsTheServersStatusLine(language: String, summary: String) {
+        let error = GeminiError.rateLimited(retryAfter: .seconds(26), server: Self.said429)
+        #expect(
+            error.description(language: language)
+                == summary + " HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota.")
+        let key = "secret-value-1234"
+        let echoed = GeminiError.rateLimited(
+            retryAfter: nil, server: GeminiServerStatus(status: 429, apiStatus: nil, message: "key \(key)"))
+        #expect(
+            echoed.redacting([key]).description(language: "en")
+                == "Rate limited by the server. HTTP 429: key ••••1234")
     }
 
     @Test func exactTexts() {
@@ -120,7 +146,7 @@ import Testing
                 .transport(.other, detail: "d"),
                 .http(status: 500, apiStatus: "INTERNAL", message: "m", details: []),
                 .rateLimited(retryAfter: nil), .rateLimited(retryAfter: .milliseconds(34_400)),
-                .streamEndedEarly(partialText: ""),
+                .rateLimited(retryAfter: .seconds(26), server: Self.said429), .streamEndedEarly(partialText: ""),
             ])
     }
 }

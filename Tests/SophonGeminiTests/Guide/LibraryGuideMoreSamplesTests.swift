@@ -18,9 +18,21 @@ import Testing
             _ = try await client.generateText(label: "hello", contents: [.user("Hi")])
             Issue.record("expected a rate limit")
         } catch let error as GeminiError {
-            #expect(error == .rateLimited(retryAfter: .seconds(120)))
+            guard case .rateLimited(let wait, let server) = error else {
+                Issue.record("expected rateLimited, got \(error)")
+                return
+            }
+            #expect(wait == .seconds(120))
+            #expect(
+                server
+                    == GeminiServerStatus(
+                        status: 429, apiStatus: "RESOURCE_EXHAUSTED", message: "Resource exhausted."))
             #expect(error.isRetryable)
-            #expect(error.description(language: "en") == "Rate limited by the server: retry in 120 s.")
+            #expect(error.serverStatus?.status == 429)
+            #expect(
+                error.description(language: "en")
+                    == "Rate limited by the server: retry in 120 s. HTTP 429 RESOURCE_EXHAUSTED: Resource exhausted."
+            )
             #expect(error.localizedDescription == error.description(language: nil))
         }
         #expect(transport.requests.count == 1)

@@ -36,6 +36,8 @@ import Testing
     }
 
     static let ok = #"{"kind": "generate", "text": "ok"}"#
+    static let quotaMessage =
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits."
     static let internalMessage =
         "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
 
@@ -57,7 +59,13 @@ import Testing
         Case(
             name: "429 RetryInfo 90s", policy: .default,
             replies: [#"{"fault": "rate_limit", "retryDelay": "90s"}"#, ok],
-            expected: .error(.rateLimited(retryAfter: .seconds(90))), attempts: 1, waits: []),
+            expected: .error(
+                .rateLimited(
+                    retryAfter: .seconds(90),
+                    server: GeminiServerStatus(
+                        status: 429, apiStatus: "RESOURCE_EXHAUSTED",
+                        message: quotaMessage + " Please retry in 90s."))),
+            attempts: 1, waits: []),
         Case(
             name: "429 RetryInfo 90s", policy: .minimal,
             replies: [#"{"fault": "rate_limit", "retryDelay": "90s"}"#, ok], expected: .text("ok"),
@@ -80,7 +88,13 @@ import Testing
         Case(
             name: "429 Retry-After 120", policy: .default,
             replies: [#"{"fault": "retry_after", "retryAfter": "120"}"#, ok],
-            expected: .error(.rateLimited(retryAfter: .seconds(120))), attempts: 1, waits: []),
+            expected: .error(
+                .rateLimited(
+                    retryAfter: .seconds(120),
+                    server: GeminiServerStatus(
+                        status: 429, apiStatus: "RESOURCE_EXHAUSTED",
+                        message: "Resource has been exhausted (e.g. check quota)."))),
+            attempts: 1, waits: []),
         Case(
             name: "429 per-day quota", policy: .default, replies: [#"{"fault": "quota_per_day"}"#, ok],
             expected: .failure("quotaExhausted per day") {

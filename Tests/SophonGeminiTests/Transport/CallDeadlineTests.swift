@@ -65,7 +65,8 @@ struct CallDeadlineTests {
             [.json(503, "{}", headers: ["retry-after": "59"]), .json(200, Self.okBody)],
             honoursDeadline: honoursDeadline)
         let (client, recorder) = client(transport, callTimeout: .seconds(50))
-        await #expect(throws: GeminiError.rateLimited(retryAfter: .seconds(59))) {
+        let said = GeminiServerStatus(status: 503, apiStatus: nil, message: "{}")
+        await #expect(throws: GeminiError.rateLimited(retryAfter: .seconds(59), server: said)) {
             _ = try await client.generateText(label: "t", contents: [.user("hi")])
         }
         #expect(transport.requests.count == 1)

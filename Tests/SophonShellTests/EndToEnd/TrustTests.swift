@@ -328,6 +328,26 @@ import Testing
         #expect(outcome.status == 1)
     }
 
+    static let rateLimitMessage =
+        "Rate limited by the server: retry in 0.01 s. HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. Please retry in 0.01s."
+
+    @Test func aRateLimitPastTheLastAttemptKeepsTheStatusAndTheServersMessage() throws {
+        let shell = try GeminiShell()
+        let limited = #"{"fault": "rate_limit", "retryDelay": "0.01s"}"#
+        try shell.server.script([limited, limited, limited])
+        let outcome = try shell.run(["-c", "ask hi"])
+        #expect(outcome == .init(stdout: "", stderr: "-c:1:1: error: \(Self.rateLimitMessage)\n", status: 1))
+        #expect(try shell.server.requests().count == 3)
+
+        try shell.server.script([limited, limited, limited])
+        let json = try shell.run(["--json", "-c", "ask hi"])
+        let line = try JSONValue(parsing: json.stdout)
+        #expect(line["ok"] == .bool(false))
+        #expect(line["error"]?["kind"] == .string("rateLimited"))
+        #expect(line["error"]?["message"] == .string(Self.rateLimitMessage))
+        #expect(json.status == 1)
+    }
+
     @Test(arguments: ["on", "off"])
     func aStopWithoutContentNamesTheReasonAndTheFinishMessage(stream: String) throws {
         let shell = try GeminiShell()

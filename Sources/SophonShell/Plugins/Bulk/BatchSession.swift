@@ -119,7 +119,7 @@ struct BatchSession {
                 )
                 try record(job.displayName, input: job.input, name: batch.name)
                 return batch.name
-            } catch GeminiError.rateLimited(let wait) where limited < 5 {
+            } catch GeminiError.rateLimited(let wait, _) where limited < 5 {
                 limited += 1
                 try await Task.sleep(for: wait ?? .seconds(1))
             } catch GeminiError.transport(let failure, let detail) {
