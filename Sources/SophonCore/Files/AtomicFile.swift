@@ -164,6 +164,16 @@ public enum AtomicFile {
         return kind == mode_t(S_IFREG) ? nil : SophonFileError.kindName(kind)
     }
 
+    /// What is at `path` (symbolic links followed) when a file the user named cannot be read
+    /// from it: `a folder`, `a device`, `a socket`; `nil` for a regular file, a FIFO (read as
+    /// named, as `psql`'s `\i` reads one) or nothing (docs/files.md, "Files the shell reads").
+    public static func unreadableKind(at path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let kind = status.st_mode & mode_t(S_IFMT)
+        return kind == mode_t(S_IFREG) || kind == mode_t(S_IFIFO) ? nil : SophonFileError.kindName(kind)
+    }
+
     /// The text of the symbolic link at `path`, or `nil` (with `errno` set) when it cannot be read.
     private static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -28,12 +28,19 @@ public struct GeminiTape: Sendable, Hashable {
     }
 
     /// Loads the tape file at `url`.
-    /// - Throws: ``GeminiTapeError/unreadable(path:reason:)`` when the file cannot be read, and
+    /// - Throws: ``GeminiTapeError/unreadable(path:reason:)`` when the file cannot be read or is
+    ///   a folder or a device (a FIFO is read to its end), and
     ///   the errors of ``init(parsing:)``.
     public init(contentsOf url: URL) throws(GeminiTapeError) {
+        if let kind = AtomicFile.unreadableKind(at: url.path) {
+            // A device such as /dev/zero never ends; a FIFO the user named is read (docs/files.md).
+            throw GeminiTapeError.unreadable(path: url.path, reason: "it is \(kind), not a regular file")
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
             throw GeminiTapeError.unreadable(path: url.path, reason: reason)

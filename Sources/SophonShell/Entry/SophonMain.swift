@@ -142,6 +142,11 @@ package enum SophonMain {
             return .next
         }
         let path = SophonPaths().rcFile.path
+        if let problem = ImplicitFile.problem(path, role: "sophonrc") {
+            // Read without being asked: a FIFO must not hold up start-up (docs/files.md).
+            runtime.io.printError(ShellMessages.warning(problem + "; not running it"))
+            return .next
+        }
         guard FileManager.default.fileExists(atPath: path) else { return .next }
         do {
             let source = try ScriptFile.load(path, name: "sophonrc")

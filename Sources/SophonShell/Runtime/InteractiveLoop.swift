@@ -8,11 +8,9 @@ enum InteractiveLoop {
     /// Runs the REPL on standard input until end of input or `exit`; returns the exit status.
     static func run(runtime shared: ShellRuntime, useHistory: Bool) async -> Int32 {
         var history = useHistory ? HistoryFile(path: SophonPaths().historyFile.path) : nil
-        if let path = history?.path, let kind = AtomicFile.nonRegularKind(at: path) {
+        if let path = history?.path, let problem = ImplicitFile.problem(path, role: "history file") {
             // A FIFO would block the load forever, /dev/zero would never end (docs/files.md, "history").
-            shared.io.printError(
-                ShellMessages.warning(
-                    "history file '\(path)' is \(kind), not a regular file; running without history"))
+            shared.io.printError(ShellMessages.warning(problem + "; running without history"))
             history = nil
         }
         let completion = CompletionProvider(

@@ -26,6 +26,10 @@ final class GeminiPlugin: ShellPlugin {
             throw PluginStartError(message: error.message)
         }
         run.withLock { $0 = (services, options.model) }
+        if let problem = ImplicitFile.problem(services.paths.settingsFile.path, role: "settings file") {
+            // The saved model is read without being asked: a FIFO must not block (docs/files.md).
+            io.printError(ShellMessages.warning(problem + "; not reading it"))
+        }
         if let model = options.model, let notice = ModelCommands.customModelNotice(model) {
             io.printError(notice)
         }

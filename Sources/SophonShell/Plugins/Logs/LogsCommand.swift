@@ -72,8 +72,13 @@ enum LogsCommand {
     }
 
     /// Opens the store, warning on stderr when a corrupt database was moved aside.
-    /// - Throws: ``CommandFailure`` (`fileError`) when SQLite cannot open it.
+    /// - Throws: ``CommandFailure`` (`fileError`) when SQLite cannot open it, or when `path` is
+    ///   not a regular file (a FIFO would block).
     static func open(_ path: String, io: ShellIO) throws -> LogStore {
+        if let problem = ImplicitFile.problem(path, role: "log database") {
+            // SQLite would block reading a FIFO (docs/files.md, "Files the shell reads").
+            throw CommandFailure(kind: .fileError, message: "logs: " + problem)
+        }
         do {
             let store = try LogStore(path: path)
             if let moved = store.movedAside {

@@ -1,0 +1,157 @@
+import Foundation
+import SophonCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files the shell reads without being named (`sophonrc`, `keys.json`, `settings.json`,
+/// `logs.db`) are refused when they are not regular files, with a warning, and the run goes on;
+/// files a user names (`source FILE`, `--replay TAPE`) are read as named, a FIFO included
+/// (docs/files.md, "Files the shell reads"). The real binary, real FIFOs; every run is killed
+/// after a generous timeout, so a hang fails the test instead of hanging CI.
+@Suite struct ImplicitFileTests {
+    /// Long enough for a loaded machine, short enough that a hang ends the test.
+    static let timeout: TimeInterval = 120
+
+    /// Makes a FIFO called `name` in the shell's home folder; returns its path.
+    static func fifo(_ shell: GeminiShell, _ name: String) throws -> String {
+        let path = shell.home.appendingPathComponent(name).path
+        try #require(mkfifo(path, 0o600) == 0)
+        return path
+    }
+
+    /// Writes `text` into the FIFO at `path` from another thread once a reader opens it;
+    /// `unblock` lets the writer go when no reader ever came.
+    final class FIFOWriter: Sendable {
+        let path: String
+        let done = DispatchSemaphore(value: 0)
+
+        init(path: String, text: String) {
+            self.path = path
+            let done = done
+            Thread {
+                let descriptor = open(path, O_WRONLY | O_CLOEXEC)  // Waits for the reader.
+                if descriptor >= 0 {
+                    _ = text.utf8CString.withUnsafeBufferPointer {
+                        write(descriptor, $0.baseAddress, $0.count - 1)
+                    }
+                    close(descriptor)
+                }
+                done.signal()
+            }.start()
+        }
+
+        /// Whether the writer finished (a reader opened the FIFO); opens it for reading itself
+        /// first, so the thread never stays blocked.
+        func finish() -> Bool {
+            let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            defer { if reader >= 0 { close(reader) } }
+            return done.wait(timeout: .now() + 30) == .success
+        }
+    }
+
+    @Test func aFIFOAsSophonrcIsSkippedWithAWarning() throws {
+        let shell = try GeminiShell()
+        let path = try Self.fifo(shell, "sophonrc")
+        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "hi\n",
+                    stderr: "warning: sophonrc '\(path)' is a FIFO, not a regular file; not running it\n",
+                    status: 0))
+    }
+
+    @Test func aFolderAsSophonrcIsSkippedWithAWarning() throws {
+        let shell = try GeminiShell()
+        let path = shell.home.appendingPathComponent("sophonrc").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "hi\n",
+                    stderr: "warning: sophonrc '\(path)' is a folder, not a regular file; not running it\n",
+                    status: 0))
+    }
+
+    @Test func aSophonrcLinkedToADeviceIsSkipped() throws {
+        let shell = try GeminiShell()
+        let path = shell.home.appendingPathComponent("sophonrc").path
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "hi\n",
+                    stderr: "warning: sophonrc '\(path)' is a device, not a regular file; not running it\n",
+                    status: 0))
+    }
+
+    @Test func aFIFOAsKeysJSONIsReportedNotRead() throws {
+        let shell = try GeminiShell()
+        shell.key = nil
+        let path = try Self.fifo(shell, "keys.json")
+        let outcome = try shell.run(["-c", "key show"], timeout: Self.timeout)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr.contains("cannot read '\(path)': it is a FIFO, not a regular file"))
+        #expect(outcome.status == 1)
+    }
+
+    @Test func aFIFOAsSettingsJSONLeavesTheDefaultModel() throws {
+        let shell = try GeminiShell()
+        let path = try Self.fifo(shell, "settings.json")
+        let outcome = try shell.run(["-c", "show model"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "gemini-3.8-flash\n",
+                    stderr:
+                        "warning: settings file '\(path)' is a FIFO, not a regular file; not reading it\n",
+                    status: 0))
+    }
+
+    @Test func aFIFOAsTheLogDatabaseIsNotLoggedInto() throws {
+        let shell = try GeminiShell()
+        let path = try Self.fifo(shell, "logs.db")
+        try shell.server.script([TrustTests.hello])
+        let outcome = try shell.run(["-c", "ask hi"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "hello\n",
+                    stderr:
+                        "warning: not logged: logs: log database '\(path)' is a FIFO, not a regular file\n",
+                    status: 0))
+    }
+
+    @Test func aFIFONamedBySourceIsRead() throws {
+        let shell = try GeminiShell()
+        let path = try Self.fifo(shell, "lines.sophon")
+        let writer = FIFOWriter(path: path, text: "echo from the fifo\n")
+        let outcome = try shell.run(["-c", "source lines.sophon", "-c", "echo after"], timeout: Self.timeout)
+        #expect(writer.finish())
+        #expect(outcome == .init(stdout: "from the fifo\nafter\n", stderr: "", status: 0))
+    }
+
+    @Test func aTapeFromAFIFOReplaysAndATapeOnADeviceIsRefused() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([TrustTests.hello])
+        let recorded = try shell.run(["--record", "hi.tape", "-c", "ask hi"], timeout: Self.timeout)
+        #expect(recorded == .init(stdout: "hello\n", stderr: "", status: 0))
+        let tape = try #require(shell.read("hi.tape"))
+
+        let path = try Self.fifo(shell, "piped.tape")
+        let writer = FIFOWriter(path: path, text: tape)
+        let replayed = try shell.run(["--replay", "piped.tape", "-c", "ask hi"], timeout: Self.timeout)
+        #expect(writer.finish())
+        #expect(replayed == .init(stdout: "hello\n", stderr: "", status: 0))
+
+        let device = try shell.run(["--replay", "/dev/zero", "-c", "ask hi"], timeout: Self.timeout)
+        #expect(device.stdout == "")
+        #expect(device.stderr.contains("cannot read the tape /dev/zero: it is a device, not a regular file"))
+        #expect(device.status != 0)
+    }
+}
