@@ -47,6 +47,9 @@ struct ShellSettings: Sendable, Equatable {
             "timeout", "language", "dry-run",
         ] + GenerationSettings.names + ["media-dir"]
 
+    /// The settings besides ``GenerationSettings`` that `default` clears.
+    static let modelDefaulted = ["temperature", "max-tokens", "thinking"]
+
     /// Sets `name` from the words after it: the generation settings read each word
     /// (`set stop "###" END`), the others the words joined by one space.
     /// - Throws: as ``set(_:to:)``.
@@ -58,7 +61,8 @@ struct ShellSettings: Sendable, Equatable {
         }
     }
 
-    /// Sets `name` from its text `value`.
+    /// Sets `name` from its text `value`; `default` clears `temperature`, `max-tokens` and
+    /// `thinking` as it clears the generation settings (docs/commands.md, "Settings").
     /// - Throws: ``CommandFailure`` (`invalidSetting`) naming the accepted values or range, or
     ///   (`unknownSetting`) with a "did you mean" suggestion.
     mutating func set(_ name: String, to value: String) throws {
@@ -70,6 +74,9 @@ struct ShellSettings: Sendable, Equatable {
         case "model":
             guard !value.isEmpty, !value.contains(where: \.isWhitespace) else { throw invalid("a model ID") }
             model = value
+        case _ where Self.modelDefaulted.contains(name) && value.lowercased() == "default":
+            // The value `show` prints for an unset one: the model's own applies, nothing is sent.
+            clearToModelDefault(name)
         case "temperature":
             guard let number = Double(value), number.isFinite, (0...2).contains(number) else {
                 throw invalid("a number in 0...2")
@@ -114,6 +121,15 @@ struct ShellSettings: Sendable, Equatable {
             try generation.set(name, words: [value])
         default:
             throw Self.unknown(name)
+        }
+    }
+
+    /// Clears `temperature`, `max-tokens` or `thinking` (`set NAME default`).
+    private mutating func clearToModelDefault(_ name: String) {
+        switch name {
+        case "temperature": temperature = nil
+        case "max-tokens": maxTokens = nil
+        default: thinking = nil
         }
     }
 

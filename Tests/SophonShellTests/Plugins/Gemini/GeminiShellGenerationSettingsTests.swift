@@ -58,6 +58,22 @@ import Testing
         #expect(body["safetySettings"] == nil)
     }
 
+    /// `set NAME default` clears temperature, max-tokens and thinking too: `show` prints
+    /// `default` again and the request carries no `generationConfig`.
+    @Test func temperatureMaxTokensAndThinkingAcceptDefault() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
+        let outcome = try shell.run(
+            Self.commands([
+                "set temperature 0.4", "set max-tokens 100", "set thinking 512", "set temperature default",
+                "set max-tokens DEFAULT", "set thinking default", "show temperature", "show max-tokens",
+                "show thinking", "ask Say hi",
+            ]))
+        #expect(outcome == .init(stdout: "default\ndefault\ndefault\nHi.\n", stderr: "", status: 0))
+        let body = try #require(try shell.server.requests().first?.body)
+        #expect(body["generationConfig"] == nil)
+    }
+
     @Test func showListsEverySetting() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run(Self.commands(Self.settingLines + ["show"]))
