@@ -30,7 +30,7 @@ public final class GeminiTapeReplayer: GeminiTransport {
     public let tape: GeminiTape
 
     private let baseURL: URL?
-    private let next = Mutex(0)
+    private let cursor = Mutex(Cursor())
     private let nextToolCall = Mutex(0)
 
     /// The next recorded tool call (`{"name", "args", "server", "result" | "error"}`), in call
@@ -62,8 +62,28 @@ public final class GeminiTapeReplayer: GeminiTransport {
         self.init(tape: tape, baseURL: baseURL)
     }
 
+    /// Whether the requests of the current task (and its child tasks) were sent concurrently,
+    /// so their order is not the recorded one: each takes the first unused exchange whose
+    /// request equals it, else the next unused one (and fails with its difference). `run` sets
+    /// it for its calls (docs/tapes.md, "Replaying a run"); everything else replays strictly in
+    /// order.
+    @TaskLocal public static var matchesConcurrentRequests = false
+
+    /// Which exchanges are used: all before `next`, and those in `usedAhead`.
+    private struct Cursor {
+        var next = 0
+        var usedAhead: Set<Int> = []
+        var count: Int { next + usedAhead.count }
+
+        /// Marks `index` used and moves `next` past every used exchange.
+        mutating func use(_ index: Int) {
+            if index == next { next += 1 } else { usedAhead.insert(index) }
+            while usedAhead.remove(next) != nil { next += 1 }
+        }
+    }
+
     /// How many requests have been answered.
-    public var answeredCount: Int { next.withLock { $0 } }
+    public var answeredCount: Int { cursor.withLock { $0.count } }
 
     /// How many recorded exchanges have not been used yet.
     public var remainingCount: Int { tape.exchanges.count - answeredCount }
@@ -78,13 +98,24 @@ public final class GeminiTapeReplayer: GeminiTransport {
         let sent = GeminiTapeRequest(
             method: request.method, path: path, body: GeminiTapeBody.requestValue(of: request.body))
         let exchanges = tape.exchanges
-        let exchange = try next.withLock { index throws(GeminiTapeError) -> GeminiTapeExchange in
-            guard index < exchanges.count else {
-                throw .exhausted(request: index + 1, method: sent.method, path: sent.path)
+        let concurrent = Self.matchesConcurrentRequests
+        let exchange = try cursor.withLock { cursor throws(GeminiTapeError) -> GeminiTapeExchange in
+            let request = cursor.count + 1
+            guard cursor.next < exchanges.count else {
+                throw .exhausted(request: request, method: sent.method, path: sent.path)
             }
-            let exchange = exchanges[index]
-            index += 1
-            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: index) {
+            if concurrent,
+                let index = (cursor.next..<exchanges.count).first(where: {
+                    !cursor.usedAhead.contains($0)
+                        && Self.mismatch(recorded: exchanges[$0], sent: sent, request: request) == nil
+                })
+            {
+                cursor.use(index)
+                return exchanges[index]
+            }
+            let exchange = exchanges[cursor.next]
+            cursor.use(cursor.next)
+            if let mismatch = Self.mismatch(recorded: exchange, sent: sent, request: request) {
                 throw .mismatch(mismatch)
             }
             return exchange
