@@ -124,31 +124,8 @@ struct JSONTextBuilder: JSONValueBuilder {
         output.append(ASCII.quote)
     }
 
-    /// Writes `text` with `"`, `\` and control characters escaped.
+    /// Writes `text` with `"`, `\` and control characters escaped (``JSONTextWriter``'s loop).
     private mutating func writeEscaped(_ text: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        for index in text.indices {
-            let byte = text[index]
-            guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
-            runStart = index + 1
-            output.append(ASCII.backslash)
-            switch byte {
-            case ASCII.quote, ASCII.backslash: output.append(byte)
-            case ASCII.newline: output.append(UInt8(ascii: "n"))
-            case ASCII.carriageReturn: output.append(UInt8(ascii: "r"))
-            case ASCII.tab: output.append(UInt8(ascii: "t"))
-            case 0x08: output.append(UInt8(ascii: "b"))
-            case 0x0C: output.append(UInt8(ascii: "f"))
-            default:
-                output.append(UInt8(ascii: "u"))
-                output.append(ASCII.zero)
-                output.append(ASCII.zero)
-                output.append(ASCII.zero + (byte >> 4))  // 0 or 1.
-                let low = byte & 0xF
-                output.append(low < 10 ? ASCII.zero + low : UInt8(ascii: "a") + low - 10)
-            }
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<text.count]))
+        JSONTextWriter.writeEscaped(text, into: &output)
     }
 }

@@ -76,30 +76,35 @@ struct JSONTextWriter {
     static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(ASCII.quote)
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                output.append(ASCII.backslash)
-                switch byte {
-                case ASCII.quote, ASCII.backslash: output.append(byte)
-                case ASCII.newline: output.append(UInt8(ascii: "n"))
-                case ASCII.carriageReturn: output.append(UInt8(ascii: "r"))
-                case ASCII.tab: output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                default:
-                    output.append(contentsOf: "u00".utf8)
-                    output.append(ASCII.zero + (byte >> 4))  // 0 or 1.
-                    let low = byte & 0xF
-                    output.append(low < 10 ? ASCII.zero + low : UInt8(ascii: "a") + low - 10)
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-        }
+        text.withUTF8 { writeEscaped($0, into: &output) }
         output.append(ASCII.quote)
+    }
+
+    /// Appends the UTF-8 `text` with `"`, `\` and control characters escaped (`\n`, `\u001f`),
+    /// no quotes around it: the one escape loop of JSON strings written here and by
+    /// ``JSONTextBuilder``.
+    static func writeEscaped(_ text: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var runStart = 0
+        for index in text.indices {
+            let byte = text[index]
+            guard byte < 0x20 || byte == ASCII.quote || byte == ASCII.backslash else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            runStart = index + 1
+            output.append(ASCII.backslash)
+            switch byte {
+            case ASCII.quote, ASCII.backslash: output.append(byte)
+            case ASCII.newline: output.append(UInt8(ascii: "n"))
+            case ASCII.carriageReturn: output.append(UInt8(ascii: "r"))
+            case ASCII.tab: output.append(UInt8(ascii: "t"))
+            case 0x08: output.append(UInt8(ascii: "b"))
+            case 0x0C: output.append(UInt8(ascii: "f"))
+            default:
+                output.append(contentsOf: "u00".utf8)
+                output.append(ASCII.zero + (byte >> 4))  // 0 or 1.
+                let low = byte & 0xF
+                output.append(low < 10 ? ASCII.zero + low : UInt8(ascii: "a") + low - 10)
+            }
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<text.count]))
     }
 }

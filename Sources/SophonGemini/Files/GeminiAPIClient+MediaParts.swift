@@ -29,12 +29,7 @@ extension GeminiAPIClient {
         for sources: [URL], mimeType: String? = nil, retryPolicy: GeminiRetryPolicy? = nil,
         progress: (@Sendable (URL, Int, Int) -> Void)? = nil
     ) async throws -> [Part] {
-        guard sources.count <= configuration.maxMediaParts else {
-            throw GeminiError.invalidRequest(
-                message:
-                    "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
-                fieldViolations: [])
-        }
+        try GeminiMedia.checkCount(sources.count, configuration: configuration)
         var parts: [Part] = []
         var inline = 0
         for source in sources {

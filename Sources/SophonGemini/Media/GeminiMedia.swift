@@ -98,17 +98,23 @@ public enum GeminiMedia {
         }
     }
 
+    /// Refuses more media files than `configuration.maxMediaParts`, before any is read.
+    /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)``
+    ///   (`Too many media files: 12 (the limit is 10).`).
+    static func checkCount(_ count: Int, configuration: GeminiClientConfiguration) throws {
+        guard count <= configuration.maxMediaParts else {
+            throw GeminiError.invalidRequest(
+                message: "Too many media files: \(count) (the limit is \(configuration.maxMediaParts)).",
+                fieldViolations: [])
+        }
+    }
+
     /// The parts `part` makes of `sources`, each given the bytes still allowed; refuses more
     /// sources than `maxMediaParts` before making any.
     private static func inlineParts<Source>(
         _ sources: [Source], configuration: GeminiClientConfiguration, part: (Source, Int) throws -> Part
     ) throws -> [Part] {
-        guard sources.count <= configuration.maxMediaParts else {
-            throw GeminiError.invalidRequest(
-                message:
-                    "Too many media files: \(sources.count) (the limit is \(configuration.maxMediaParts)).",
-                fieldViolations: [])
-        }
+        try checkCount(sources.count, configuration: configuration)
         var parts: [Part] = []
         var total = 0
         for source in sources {

@@ -151,7 +151,10 @@ enum EditorSignals {
         EditorSignals.resized.store(true, ordering: .sequentiallyConsistent)
     }
 
-    private static func set(_ signo: Int32, _ handler: @convention(c) (Int32) -> Void, restart: Bool) {
+    /// Installs `handler` for `signo` with an empty mask; `restart`: `SA_RESTART` (a blocked
+    /// read resumes), else the read returns `EINTR`. ``InterruptSignal`` installs its SIGINT
+    /// handler through it too.
+    static func set(_ signo: Int32, _ handler: @convention(c) (Int32) -> Void, restart: Bool) {
         var action = sigaction()
         #if os(Linux)
             action.__sigaction_handler.sa_handler = handler

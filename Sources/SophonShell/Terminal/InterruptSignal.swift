@@ -199,14 +199,6 @@ enum InterruptSignal {
     }
 
     private static func install(handler: @convention(c) (Int32) -> Void) {
-        var action = sigaction()
-        #if os(Linux)
-            action.__sigaction_handler.sa_handler = handler
-        #else
-            action.__sigaction_u.__sa_handler = handler
-        #endif
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0  // No SA_RESTART: a blocked read returns EINTR.
-        sigaction(SIGINT, &action, nil)
+        EditorSignals.set(SIGINT, handler, restart: false)  // No SA_RESTART: a blocked read returns EINTR.
     }
 }
