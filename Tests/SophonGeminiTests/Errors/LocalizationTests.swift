@@ -146,7 +146,8 @@ import Testing
                 .transport(.other, detail: "d"),
                 .http(status: 500, apiStatus: "INTERNAL", message: "m", details: []),
                 .rateLimited(retryAfter: nil), .rateLimited(retryAfter: .milliseconds(34_400)),
-                .rateLimited(retryAfter: .seconds(26), server: Self.said429), .streamEndedEarly(partialText: ""),
+                .rateLimited(retryAfter: .seconds(26), server: Self.said429),
+                .streamEndedEarly(partialText: ""),
             ])
     }
 }
