@@ -1,7 +1,7 @@
 import SophonCore
 
 /// The rule for files the shell reads without being named on the command line: `sophonrc`,
-/// the REPL history, `logs.db` (docs/files.md, "Files the shell reads"). Such a file that is
+/// `settings.json`, the REPL history, `logs.db` (docs/files.md, "Files the shell reads"). Such a file that is
 /// not a regular file is never opened: a FIFO would block start-up until some writer came, and
 /// a device such as `/dev/zero` never ends. Files a user names (`source FILE`, `@FILE`, a
 /// script, `--replay TAPE`) are read as named, a FIFO included, as `psql`'s `\i` reads one.

@@ -52,41 +52,24 @@ import Testing
         }
     }
 
-    @Test func aFIFOAsSophonrcIsSkippedWithAWarning() throws {
-        let shell = try GeminiShell()
-        let path = try Self.fifo(shell, "sophonrc")
-        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
-        #expect(
-            outcome
-                == .init(
-                    stdout: "hi\n",
-                    stderr: "warning: sophonrc '\(path)' is a FIFO, not a regular file; not running it\n",
-                    status: 0))
-    }
-
-    @Test func aFolderAsSophonrcIsSkippedWithAWarning() throws {
+    /// A FIFO, a folder, a link to a device in place of `sophonrc`: skipped with one warning,
+    /// and the run goes on with its status unchanged.
+    @Test(arguments: [("fifo", "a FIFO"), ("folder", "a folder"), ("device", "a device")])
+    func aSophonrcThatIsNotARegularFileIsSkippedWithAWarning(made: String, kind: String) throws {
         let shell = try GeminiShell()
         let path = shell.home.appendingPathComponent("sophonrc").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        switch made {
+        case "fifo": try #require(mkfifo(path, 0o600) == 0)
+        case "folder":
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
+        }
         let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
         #expect(
             outcome
                 == .init(
                     stdout: "hi\n",
-                    stderr: "warning: sophonrc '\(path)' is a folder, not a regular file; not running it\n",
-                    status: 0))
-    }
-
-    @Test func aSophonrcLinkedToADeviceIsSkipped() throws {
-        let shell = try GeminiShell()
-        let path = shell.home.appendingPathComponent("sophonrc").path
-        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
-        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
-        #expect(
-            outcome
-                == .init(
-                    stdout: "hi\n",
-                    stderr: "warning: sophonrc '\(path)' is a device, not a regular file; not running it\n",
+                    stderr: "warning: sophonrc '\(path)' is \(kind), not a regular file; not running it\n",
                     status: 0))
     }
 
