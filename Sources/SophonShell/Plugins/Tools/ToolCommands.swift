@@ -89,6 +89,13 @@ enum ToolCommands {
         for (plugin, tool) in context.runtime.pluginTools() where !declaredNames.contains(tool.name) {
             rows.append((tool.name, "function", "plugin \(plugin)", tool.description))
         }
+        var listed = declaredNames.union(rows.map(\.0))
+        for tool in context.runtime.mcpServers?.offeredTools() ?? []
+        where !listed.contains(tool.declaration.name) {
+            listed.insert(tool.declaration.name)
+            rows.append(
+                (tool.declaration.name, "function", "mcp \(tool.server)", tool.declaration.description ?? ""))
+        }
         let builtinLabels = ["code": "code execution", "search": "Google Search", "url": "URL context"]
         for name in ToolSessionState.builtinNames where builtins.contains(name) {
             rows.append((name, "built-in", "Google", builtinLabels[name] ?? name))
