@@ -44,7 +44,7 @@ enum MCPFault: Error, Sendable, Equatable {
             case nil: how = "closed its output"
             }
             let tail = lastError.map { " (its stderr: \(PluginFault.quoted($0)))" } ?? ""
-            return "MCP server '\(server)' \(how) \(during)\(tail)"
+            return "MCP server '\(server)' \(how) during \(during)\(tail)"
         case .garbage(let server, let line):
             return
                 "MCP server '\(server)' wrote a line that is not JSON-RPC: \(PluginFault.quoted(line)); it was stopped"
@@ -59,7 +59,8 @@ enum MCPFault: Error, Sendable, Equatable {
             let ours = MCPProtocol.supportedVersions.joined(separator: ", ")
             return "MCP server '\(server)' speaks protocol version \(version); sophon speaks \(ours)"
         case .restartedOnce(let server):
-            return "MCP server '\(server)' stopped again after its restart in this command; not started again"
+            return
+                "MCP server '\(server)' stopped again after its restart in this command; it starts again on the next command"
         }
     }
 

@@ -3,8 +3,9 @@ import SophonCore
 import SophonGemini
 
 /// The MCP tools a command offers (docs/mcp.md, "Tools"): those of the running servers, or in a
-/// replay, where no server starts, those the next recorded request declared for a server the
-/// tape's `tool` lines name (docs/tapes.md).
+/// replay, where no server starts, the functions the next recorded request declared beyond the
+/// session's and the plugins' (docs/tapes.md), each served by the server the tape's `tool` lines
+/// name for it (the first MCP server when none does).
 enum MCPServedTools {
     /// Whether MCP servers offer tools to this command, starting the servers of `mcp.json` not
     /// started yet (a replay starts none).
@@ -32,7 +33,8 @@ enum MCPServedTools {
             }
         }
         return services.nextRecordedDeclarations().compactMap { value in
-            guard let name = value["name"]?.stringValue, let server = serverOfTool[name],
+            guard let name = value["name"]?.stringValue,
+                let server = serverOfTool[name] ?? servers.names.first,
                 let declaration = try? JSONDecoder().decode(
                     FunctionDeclaration.self, from: Data(value.compactText.utf8))
             else { return nil }
