@@ -210,16 +210,18 @@ final class MCPServerRegistry: Sendable {
 
     // MARK: - Listing
 
-    /// `mcp list`: one line per server, `NAME  STATE  N tools  trusted|untrusted  COMMAND`,
-    /// then one indented line per tool that is not offered, with the reason.
+    /// `mcp list`: one line per server, `NAME  STATE  N tools  trusted|untrusted  COMMAND`
+    /// (STATE `running`, `not started`, `stopped`, `failed`, `invalid`; `-` tools before a
+    /// start), then indented: why it failed or is invalid, and each tool that is not offered
+    /// with the reason (`not offered: NAME: REASON`).
     func listing() -> String {
         loadIfNeeded()
         let servers = state.withLock { $0.servers }
         guard !servers.isEmpty else { return "(no MCP servers; add one with 'mcp add NAME -- COMMAND')" }
         let rows: [[String]] = servers.map { server in
             let stateText: String
-            if let invalid = server.invalid {
-                stateText = "invalid: \(invalid)"
+            if server.invalid != nil {
+                stateText = "invalid"
             } else if server.failure != nil {
                 stateText = "failed"
             } else if !server.started {
@@ -241,7 +243,7 @@ final class MCPServerRegistry: Sendable {
         for (row, server) in zip(rows, servers) {
             let padded = (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
             lines.append((padded + [row[4]]).joined(separator: "  "))
-            if let failure = server.failure { lines.append("  \(failure)") }
+            if let reason = server.invalid ?? server.failure { lines.append("  \(reason)") }
             for tool in server.tools {
                 if let reason = tool.unavailable { lines.append("  not offered: \(tool.name): \(reason)") }
             }
