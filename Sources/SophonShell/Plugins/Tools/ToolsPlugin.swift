@@ -103,7 +103,7 @@ final class ToolsPlugin: ShellPlugin {
                         await context.runtime.mcpServers?.startAll(
                             timeout: context.session.withToolState { $0.timeout })
                     }
-                    return ToolCommands.tools(context: context)
+                    return ToolCommands.tools(context: context, services: gemini.services)
                 }),
             PluginCommand(
                 name: "tool-reply", usage: "tool-reply [NAME] JSON",

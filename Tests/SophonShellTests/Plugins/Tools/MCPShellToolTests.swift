@@ -251,8 +251,19 @@ import Testing
         shell.server.stop()
         try shell.write(
             "mcp.json", #"{"mcpServers": {"fake": {"command": "/nonexistent/fake_mcp", "trust": true}}}"#)
-        let replayed = try shell.run(["--replay", tape, "-c", "ask go"])
-        #expect(replayed.stdout == "Done.\n")
+        let replayed = try shell.run(["--replay", tape, "-c", "tools", "-c", "ask go"])
+        #expect(
+            replayed.stdout == """
+                echo     function  mcp fake  Echo a text
+                lines    function  mcp fake  Two text items
+                add      function  mcp fake  Add two integers
+                fail     function  mcp fake  Always fails
+                crash    function  mcp fake  Exits
+                hang     function  mcp fake  Never answers
+                garbage  function  mcp fake  Writes garbage
+                Done.
+
+                """)
         #expect(
             replayed.stderr == """
                 tool echo {"text":"a"} -> {"content":"echo: a"}
