@@ -571,6 +571,15 @@ def downscale_section():
     return match.group(0).rstrip() if match else ""
 
 
+def tool_loop_section():
+    """The '## Tool loop' section scripts/bench-tool-loop's numbers went into, kept as it is."""
+    if not os.path.exists(DOC):
+        return ""
+    text = open(DOC, encoding="utf-8").read()
+    match = re.search(r"^## Tool loop\n.*?(?=^## (?!#)|\Z)", text, re.S | re.M)
+    return match.group(0).rstrip() if match else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description="scripts/bench's measuring half")
     parser.add_argument("--bin", required=True, help="the release bin directory (sophon, SophonBench)")
@@ -627,6 +636,9 @@ def main():
     kept = downscale_section()
     if kept:
         document = document.rstrip("\n") + "\n\n" + kept + "\n"
+    kept_tools = tool_loop_section()
+    if kept_tools:
+        document = document.rstrip("\n") + "\n\n" + kept_tools + "\n"
     print("\n" + document)
     if not args.no_write:
         os.makedirs(os.path.dirname(DOC), exist_ok=True)

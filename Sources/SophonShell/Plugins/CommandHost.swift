@@ -33,9 +33,14 @@ protocol CommandHost: AnyObject, Sendable {
     func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
         JSONValue, PluginToolError
     >
+    /// The MCP servers of the run (docs/mcp.md); `nil` when the host has none.
+    var mcpServers: MCPServerRegistry? { get }
 }
 
 extension CommandHost {
+    /// The default host has no MCP servers.
+    var mcpServers: MCPServerRegistry? { nil }
+
     /// The tools external plugins serve (plugins started so far), with the serving plugin.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { [] }
 

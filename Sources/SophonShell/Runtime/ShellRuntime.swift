@@ -11,6 +11,8 @@ final class ShellRuntime: CommandHost {
     let registry: PluginRegistry
     /// The external plugins, consulted when no built-in command has the name.
     let externalPlugins: ExternalPluginHost
+    /// The MCP servers (`mcp.json` and `mcp add`), started when their tools are first needed.
+    let mcpServers: MCPServerRegistry?
     let session: ShellSession
     let io: ShellIO
     let mode: RunMode
@@ -23,11 +25,14 @@ final class ShellRuntime: CommandHost {
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
         readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
-        externalPlugins: ExternalPluginHost? = nil
+        externalPlugins: ExternalPluginHost? = nil, mcpServers: MCPServerRegistry? = nil
     ) {
         self.registry = registry
         self.externalPlugins =
             externalPlugins ?? ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)
+        self.mcpServers =
+            mcpServers
+            ?? MCPServerRegistry(environment: ProcessInfo.processInfo.environment, stderr: io.stderr)
         self.session = session
         self.io = io
         self.mode = mode

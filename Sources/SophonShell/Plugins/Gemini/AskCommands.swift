@@ -136,6 +136,7 @@ enum AskCommands {
             ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
         }
         hasTools = hasTools || !context.runtime.pluginTools().isEmpty
+        if !hasTools { hasTools = await MCPServedTools.available(context: context, services: services) }
         if hasTools, schema == nil || options.noSchema {
             defer {
                 context.session.withGeminiState {

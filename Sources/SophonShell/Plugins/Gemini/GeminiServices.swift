@@ -97,6 +97,22 @@ final class GeminiServices: Sendable {
     /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
     func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
 
+    /// Every tool call of the tape being replayed, in order (docs/tapes.md); empty otherwise.
+    var replayedToolCalls: [JSONValue] { (transport as? GeminiTapeReplayer)?.tape.toolCalls ?? [] }
+
+    /// The function declarations of the next recorded request of the tape being replayed (a
+    /// replay offers the MCP tools it recorded without starting the servers, docs/mcp.md).
+    func nextRecordedDeclarations() -> [JSONValue] {
+        guard let replayer = transport as? GeminiTapeReplayer,
+            replayer.answeredCount < replayer.tape.exchanges.count,
+            case .array(let tools)? = replayer.tape.exchanges[replayer.answeredCount].request.body["tools"]
+        else { return [] }
+        return tools.flatMap { tool -> [JSONValue] in
+            guard case .array(let declarations)? = tool["functionDeclarations"] else { return [] }
+            return declarations
+        }
+    }
+
     /// Records a served tool call on the tape being recorded, if any.
     func recordToolCall(_ call: JSONValue) { (transport as? GeminiTapeRecorder)?.recordToolCall(call) }
 

@@ -3,22 +3,30 @@ import SophonCore
 import SophonGemini
 
 /// The functions a handler serves in this command (docs/commands.md, "Tools"): the tools of the
-/// external plugins started so far, unless the session declared a function of the same name
-/// (then `tool-reply` answers it). Runs their calls with consent, argument checks and the
-/// session's `tool-timeout`.
+/// external plugins started so far, then those of the MCP servers (docs/mcp.md), unless the
+/// session declared a function of the same name (then `tool-reply` answers it). Runs their calls
+/// with consent, argument checks and the session's `tool-timeout`.
 struct ServedTools {
     /// One served function.
     struct Entry {
+        /// The plugin's name, or the MCP server's.
         var plugin: String
         var declaration: FunctionDeclaration
+        /// Whether an MCP server serves it.
+        var mcp = false
+        /// Whether it runs without consent (`mcp add --trust`, `"trust": true`).
+        var trusted = false
     }
 
     private let entries: [String: Entry]
     /// The declarations to send, in plugin order.
     let declarations: [FunctionDeclaration]
+    /// The MCP servers restarted in this command (once each).
+    private let restarts = MCPRestartBudget()
 
-    /// The served functions of `context`'s session and plugins.
-    init(context: CommandContext) {
+    /// The served functions of `context`'s session, plugins and MCP servers (`services` tell
+    /// whether the run replays a tape).
+    init(context: CommandContext, services: GeminiServices? = nil) {
         let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
         var entries: [String: Entry] = [:]
         var declarations: [FunctionDeclaration] = []
@@ -36,12 +44,24 @@ struct ServedTools {
             entries[tool.name] = Entry(plugin: plugin, declaration: declaration)
             declarations.append(declaration)
         }
+        for tool in MCPServedTools.offered(context: context, services: services)
+        where !declared.contains(tool.declaration.name) {
+            guard entries[tool.declaration.name] == nil else { continue }
+            entries[tool.declaration.name] = Entry(
+                plugin: tool.server, declaration: tool.declaration, mcp: true, trusted: tool.trusted)
+            declarations.append(tool.declaration)
+        }
         self.entries = entries
         self.declarations = declarations
     }
 
     /// The plugin serving `name`, if any.
     func plugin(for name: String) -> String? { entries[name]?.plugin }
+
+    /// `plugin NAME` or `mcp NAME`: who serves `name`, as `tools` lists it.
+    func server(for name: String) -> String? {
+        entries[name].map { ($0.mcp ? "mcp " : "plugin ") + $0.plugin }
+    }
 
     /// Runs one call and returns the function response: the tool's result (an object as is,
     /// anything else as `{"result": VALUE}`) or `{"error": MESSAGE}` for a declined call,
@@ -71,7 +91,7 @@ struct ServedTools {
             ($0.confirm, $0.allowedByRun, $0.timeout)
         }
         let response: JSONValue
-        if confirm, !allowed {
+        if confirm, !allowed, !entry.trusted {
             context.io.printError(
                 "tool \(call.name): declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')"
             )
@@ -79,9 +99,7 @@ struct ServedTools {
         } else if let violation = entry.declaration.violations(of: arguments).first {
             response = Self.error("invalid arguments: \(violation)")
         } else {
-            switch await context.runtime.runPluginTool(
-                plugin: entry.plugin, name: call.name, arguments: arguments, timeout: timeout)
-            {
+            switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
             case .success(let value):
                 response = Self.wrapped(value)
                 services.recordToolCall(
@@ -104,6 +122,22 @@ struct ServedTools {
             "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
         )
         return response
+    }
+
+    /// Runs the call on the plugin or MCP server serving `entry`.
+    private func run(
+        _ entry: Entry, _ name: String, arguments: JSONValue, timeout: Duration, context: CommandContext
+    ) async -> Result<JSONValue, PluginToolError> {
+        guard entry.mcp else {
+            return await context.runtime.runPluginTool(
+                plugin: entry.plugin, name: name, arguments: arguments, timeout: timeout)
+        }
+        guard let servers = context.runtime.mcpServers else {
+            return .failure(PluginToolError(message: "no MCP server named '\(entry.plugin)'"))
+        }
+        return await servers.call(
+            server: entry.plugin, tool: name, arguments: arguments, timeout: timeout, restarts: restarts
+        ).mapError { PluginToolError(message: $0.message) }
     }
 
     /// An object as is; any other value as `{"result": VALUE}`.

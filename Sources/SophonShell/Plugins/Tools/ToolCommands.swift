@@ -79,8 +79,9 @@ enum ToolCommands {
         return CommandFailure(kind: .unknownTool, message: "\(command): no tool named '\(name)' (\(known))")
     }
 
-    /// `tools`: every declared function, plugin tool and built-in tool, and who serves it.
-    static func tools(context: CommandContext) -> CommandResult {
+    /// `tools`: every declared function, plugin tool, MCP tool and built-in tool, and who serves
+    /// it; MCP tools as ``MCPServedTools`` finds them (`services` tell whether the run replays).
+    static func tools(context: CommandContext, services: GeminiServices? = nil) -> CommandResult {
         let (declarations, builtins) = context.session.withToolState { ($0.declarations, $0.builtins) }
         var rows: [(String, String, String, String)] = declarations.map {
             ($0.name, "function", "nobody (tool-reply)", $0.description ?? "")
@@ -88,6 +89,13 @@ enum ToolCommands {
         let declaredNames = Set(declarations.map(\.name))
         for (plugin, tool) in context.runtime.pluginTools() where !declaredNames.contains(tool.name) {
             rows.append((tool.name, "function", "plugin \(plugin)", tool.description))
+        }
+        var listed = declaredNames.union(rows.map(\.0))
+        for tool in MCPServedTools.offered(context: context, services: services)
+        where !listed.contains(tool.declaration.name) {
+            listed.insert(tool.declaration.name)
+            rows.append(
+                (tool.declaration.name, "function", "mcp \(tool.server)", tool.declaration.description ?? ""))
         }
         let builtinLabels = ["code": "code execution", "search": "Google Search", "url": "URL context"]
         for name in ToolSessionState.builtinNames where builtins.contains(name) {

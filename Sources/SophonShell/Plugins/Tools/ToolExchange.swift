@@ -22,7 +22,10 @@ enum ToolExchange {
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        let served = ServedTools(context: context)
+        if !services.isReplaying {
+            await context.runtime.mcpServers?.startAll(timeout: context.session.withToolState { $0.timeout })
+        }
+        let served = ServedTools(context: context, services: services)
         var state = context.session.withToolState { $0 }
         let maxRounds = state.rounds
         state.declarations += served.declarations

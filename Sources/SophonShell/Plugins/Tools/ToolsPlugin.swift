@@ -98,7 +98,13 @@ final class ToolsPlugin: ShellPlugin {
                 run: { request, context in try ToolCommands.tool(request, context: context) }),
             PluginCommand(
                 name: "tools", usage: "tools", summary: "list the declared functions and built-in tools",
-                run: { _, context in ToolCommands.tools(context: context) }),
+                run: { [gemini] _, context in
+                    if gemini.services?.isReplaying != true {
+                        await context.runtime.mcpServers?.startAll(
+                            timeout: context.session.withToolState { $0.timeout })
+                    }
+                    return ToolCommands.tools(context: context, services: gemini.services)
+                }),
             PluginCommand(
                 name: "tool-reply", usage: "tool-reply [NAME] JSON",
                 summary: "answer a pending function call; the model replies once all are answered",
@@ -109,6 +115,17 @@ final class ToolsPlugin: ShellPlugin {
                             kind: .internalError, message: "tool-reply: the Gemini services are not set up")
                     }
                     return try await ToolCommands.reply(request, context: context, services: services)
+                }),
+            PluginCommand(
+                name: "mcp",
+                usage: "mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME",
+                summary: "connect an MCP server over stdio; the model may call its tools",
+                completion: .custom { earlier, _ in
+                    earlier.isEmpty ? .words(["add", "list", "remove"]) : .none
+                },
+                run: { [gemini] request, context in
+                    try await MCPCommands.run(
+                        request, context: context, replaying: gemini.services?.isReplaying ?? false)
                 }),
         ]
     }

@@ -1,0 +1,422 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import Synchronization
+
+/// The MCP servers of one shell run (docs/mcp.md): those of `mcp.json` (read on first use,
+/// with or without `--no-rc`) and those `mcp add` added, their running processes and tools.
+///
+/// A server starts when its tools are first needed (the first `ask`, `chat`, `tools` or
+/// `mcp list`) or at `mcp add`; one that failed to start is reported once and its tools are
+/// not offered. A server that stopped (crash, timeout, garbage) starts again on its next call,
+/// once per command (``MCPRestartBudget``).
+final class MCPServerRegistry: Sendable {
+    /// One tool a server lists.
+    struct Tool: Sendable, Equatable {
+        /// The tool's name.
+        var name: String
+        /// The declaration sent to the model; `nil` when the tool cannot be offered.
+        var declaration: FunctionDeclaration?
+        /// Why it is not offered (`$.properties.x: ...`), when it is not.
+        var unavailable: String?
+    }
+
+    /// A tool offered to the model and the server serving it.
+    struct OfferedTool: Sendable {
+        var server: String
+        var trusted: Bool
+        var declaration: FunctionDeclaration
+    }
+
+    private struct Server: Sendable {
+        var config: MCPServerConfig
+        var connection: MCPConnection?
+        var tools: [Tool] = []
+        /// Whether a handshake succeeded once (its tools are known).
+        var started = false
+        /// Why the last start failed.
+        var failure: String?
+        /// Why the `mcp.json` entry cannot be used (then it never starts).
+        var invalid: String?
+    }
+
+    private struct State: Sendable {
+        var servers: [Server] = []
+        var loaded = false
+    }
+
+    private let state = Mutex(State())
+    private let file: MCPConfigFile
+    private let environment: [String: String]
+    private let stderr: any ShellTextSink
+
+    /// The variables a server inherits from the shell's environment (the API key is never
+    /// passed); `env` of its entry adds more.
+    static let inheritedVariables = [
+        "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
+    ]
+
+    /// Creates a registry; nothing is read or started yet.
+    /// - Parameters:
+    ///   - environment: read for the config folder and `PATH`; servers inherit part of it.
+    ///   - stderr: where warnings go (a server that cannot start, an invalid `mcp.json`).
+    init(environment: [String: String], stderr: any ShellTextSink) {
+        self.environment = environment
+        self.stderr = stderr
+        file = MCPConfigFile(paths: SophonPaths(environment: environment))
+    }
+
+    deinit {
+        for server in state.withLock({ $0.servers }) { server.connection?.kill() }
+    }
+
+    /// The config file `mcp add` and `mcp remove` write.
+    var configFile: MCPConfigFile { file }
+
+    /// The names of the servers, in order (for completion and listings).
+    var names: [String] {
+        loadIfNeeded()
+        return state.withLock { $0.servers.map(\.config.name) }
+    }
+
+    /// The configuration of server `name`, if there is one.
+    func config(named name: String) -> MCPServerConfig? {
+        loadIfNeeded()
+        return state.withLock { $0.servers.first { $0.config.name == name }?.config }
+    }
+
+    // MARK: - Adding and removing
+
+    /// `mcp add`: starts `config` (unless `start` is false: replays start nothing) and adds it
+    /// under its name, replacing (and stopping) a server of that name.
+    /// - Returns: the server's tools.
+    /// - Throws: ``MCPFault`` when it cannot start; nothing is added then.
+    func add(_ config: MCPServerConfig, start: Bool, timeout: Duration) async throws(MCPFault) -> [Tool] {
+        loadIfNeeded()
+        var server = Server(config: config)
+        if start {
+            let (connection, tools) = try await handshake(config, timeout: timeout)
+            server.connection = connection
+            server.tools = tools
+            server.started = true
+        }
+        let replaced: MCPConnection? = state.withLock { state in
+            if let index = state.servers.firstIndex(where: { $0.config.name == config.name }) {
+                let old = state.servers[index].connection
+                state.servers[index] = server
+                return old
+            }
+            state.servers.append(server)
+            return nil
+        }
+        replaced?.stop()
+        return server.tools
+    }
+
+    /// `mcp remove`: stops server `name` and forgets it.
+    /// - Returns: whether there was one.
+    func remove(_ name: String) -> Bool {
+        loadIfNeeded()
+        let removed: Server? = state.withLock { state in
+            guard let index = state.servers.firstIndex(where: { $0.config.name == name }) else { return nil }
+            return state.servers.remove(at: index)
+        }
+        removed?.connection?.stop()
+        return removed != nil
+    }
+
+    // MARK: - Tools
+
+    /// Starts every server not started yet and not failed; a failure prints one warning.
+    func startAll(timeout: Duration) async {
+        loadIfNeeded()
+        let waiting = state.withLock { state in
+            state.servers.filter { !$0.started && $0.failure == nil && $0.invalid == nil }.map(\.config)
+        }
+        for config in waiting {
+            do {
+                let (connection, tools) = try await handshake(config, timeout: timeout)
+                let kept = update(config.name) { server in
+                    server.connection = connection
+                    server.tools = tools
+                    server.started = true
+                }
+                if !kept { connection.stop() }
+            } catch {
+                update(config.name) { $0.failure = error.message }
+                stderr.write("warning: \(error.message); its tools are not offered\n")
+            }
+        }
+    }
+
+    /// The tools offered to the model, in server order, each name once (the first server
+    /// listing a name serves it).
+    func offeredTools() -> [OfferedTool] {
+        var seen = Set<String>()
+        var offered: [OfferedTool] = []
+        for server in state.withLock({ $0.servers }) where server.started {
+            for tool in server.tools {
+                guard let declaration = tool.declaration, seen.insert(tool.name).inserted else { continue }
+                offered.append(
+                    OfferedTool(
+                        server: server.config.name, trusted: server.config.trust, declaration: declaration))
+            }
+        }
+        return offered
+    }
+
+    /// Calls tool `name` of `server` with `arguments`, starting the server again if it stopped
+    /// (once per command, as `restarts` allows).
+    /// - Returns: the function response (``MCPToolResult``) or the error text: the tool's own
+    ///   (`isError`) or the fault, naming the server.
+    func call(
+        server name: String, tool: String, arguments: JSONValue, timeout: Duration, restarts: MCPRestartBudget
+    ) async -> Result<JSONValue, MCPToolError> {
+        guard let server = state.withLock({ $0.servers.first { $0.config.name == name } }) else {
+            return .failure(MCPToolError(message: "no MCP server named '\(name)'"))
+        }
+        let connection: MCPConnection
+        if let running = server.connection, running.isUsable {
+            connection = running
+        } else {
+            guard restarts.take(name) else {
+                return .failure(MCPToolError(message: MCPFault.restartedOnce(server: name).message))
+            }
+            do {
+                let (started, tools) = try await handshake(server.config, timeout: timeout)
+                let kept = update(name) { entry in
+                    entry.connection = started
+                    entry.tools = tools
+                    entry.started = true
+                    entry.failure = nil
+                }
+                if !kept { started.stop() }
+                connection = started
+            } catch {
+                return .failure(MCPToolError(message: error.message))
+            }
+        }
+        do {
+            let result = try await connection.request(
+                method: "tools/call", params: MCPProtocol.callParams(name: tool, arguments: arguments),
+                during: "tools/call '\(tool)'", timeout: timeout)
+            return MCPToolResult.response(result)
+        } catch let fault as MCPFault {
+            return .failure(MCPToolError(message: fault.message))
+        } catch {
+            return .failure(MCPToolError(message: "interrupted"))
+        }
+    }
+
+    // MARK: - Listing
+
+    /// `mcp list`: one line per server, `NAME  STATE  N tools  trusted|untrusted  COMMAND`
+    /// (STATE `running`, `not started`, `stopped`, `failed`, `invalid`; `-` tools before a
+    /// start), then indented: why it failed or is invalid, and each tool that is not offered
+    /// with the reason (`not offered: NAME: REASON`).
+    func listing() -> String {
+        loadIfNeeded()
+        let servers = state.withLock { $0.servers }
+        guard !servers.isEmpty else { return "(no MCP servers; add one with 'mcp add NAME -- COMMAND')" }
+        let rows: [[String]] = servers.map { server in
+            let stateText: String
+            if server.invalid != nil {
+                stateText = "invalid"
+            } else if server.failure != nil {
+                stateText = "failed"
+            } else if !server.started {
+                stateText = "not started"
+            } else if server.connection?.isUsable == true {
+                stateText = "running"
+            } else {
+                stateText = "stopped"
+            }
+            let offered = server.tools.filter { $0.declaration != nil }.count
+            let tools = server.started ? (offered == 1 ? "1 tool" : "\(offered) tools") : "-"
+            return [
+                server.config.name, stateText, tools, server.config.trust ? "trusted" : "untrusted",
+                server.config.commandLine,
+            ]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines: [String] = []
+        for (row, server) in zip(rows, servers) {
+            let padded = (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            lines.append((padded + [row[4]]).joined(separator: "  "))
+            if let reason = server.invalid ?? server.failure { lines.append("  \(reason)") }
+            for tool in server.tools {
+                if let reason = tool.unavailable { lines.append("  not offered: \(tool.name): \(reason)") }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Starting
+
+    /// Reads `mcp.json` once; a file that cannot be used prints one warning.
+    private func loadIfNeeded() {
+        let first = state.withLock { state in
+            defer { state.loaded = true }
+            return !state.loaded
+        }
+        guard first else { return }
+        let contents: MCPConfigFile.Contents
+        do {
+            contents = try file.read()
+        } catch {
+            stderr.write("warning: \(error.message); no MCP servers were read from it\n")
+            return
+        }
+        for entry in contents.invalid {
+            stderr.write(
+                "warning: \(file.path.path): \(entry.reason); server '\(entry.name)' is not started\n")
+        }
+        state.withLock { state in
+            let added =
+                contents.servers.map { Server(config: $0) }
+                + contents.invalid.map {
+                    Server(
+                        config: MCPServerConfig(name: $0.name, command: "-", args: [], trust: false),
+                        invalid: $0.reason)
+                }
+            state.servers =
+                added
+                + state.servers.filter { server in
+                    !added.contains { $0.config.name == server.config.name }
+                }
+        }
+    }
+
+    /// Applies `change` to server `name`; `false` when it is gone (removed meanwhile).
+    @discardableResult
+    private func update(_ name: String, _ change: (inout Server) -> Void) -> Bool {
+        state.withLock { state in
+            guard let index = state.servers.firstIndex(where: { $0.config.name == name }) else {
+                return false
+            }
+            change(&state.servers[index])
+            return true
+        }
+    }
+
+    /// Starts `config`'s process and runs `initialize`, `notifications/initialized` and the
+    /// paged `tools/list`; kills the process when any of it fails.
+    private func handshake(_ config: MCPServerConfig, timeout: Duration) async throws(MCPFault)
+        -> (MCPConnection, [Tool])
+    {
+        let executable = try resolveExecutable(config)
+        var childEnvironment: [String: String] = [:]
+        for name in Self.inheritedVariables { childEnvironment[name] = environment[name] }
+        for (name, value) in config.env { childEnvironment[name] = value }
+        let connection = try MCPConnection(
+            server: config.name, executable: executable, arguments: config.args, environment: childEnvironment
+        )
+        let wait = max(timeout, Self.minimumHandshakeTimeout)
+        do {
+            let initialized = try await connection.request(
+                method: "initialize", params: MCPProtocol.initializeParams, during: "initialize",
+                timeout: wait)
+            guard let version = initialized["protocolVersion"]?.stringValue else {
+                throw MCPFault.badReply(
+                    server: config.name, during: "to initialize", reason: "no protocolVersion")
+            }
+            guard MCPProtocol.supportedVersions.contains(version) else {
+                throw MCPFault.versionMismatch(server: config.name, version: version)
+            }
+            connection.notify(method: "notifications/initialized")
+            let tools = try await listTools(connection, server: config.name, timeout: wait)
+            return (connection, tools)
+        } catch let fault as MCPFault {
+            connection.kill()
+            throw fault
+        } catch {
+            connection.kill()
+            throw .startFailed(server: config.name, reason: "interrupted during initialize")
+        }
+    }
+
+    /// The shortest wait for `initialize` and `tools/list`, whatever `tool-timeout` says (an
+    /// interpreter starting on a loaded machine).
+    static let minimumHandshakeTimeout: Duration = .seconds(30)
+
+    /// `tools/list`, page after page while `nextCursor` is new; a repeated cursor stops the
+    /// listing with a warning.
+    private func listTools(_ connection: MCPConnection, server: String, timeout: Duration) async throws
+        -> [Tool]
+    {
+        var raw: [JSONValue] = []
+        var cursor: String?
+        var seen = Set<String>()
+        while true {
+            let page = try await connection.request(
+                method: "tools/list", params: MCPProtocol.listParams(cursor: cursor), during: "tools/list",
+                timeout: timeout)
+            guard case .array(let items)? = page["tools"] else {
+                throw MCPFault.badReply(server: server, during: "to tools/list", reason: "no 'tools' array")
+            }
+            raw += items
+            guard let next = page["nextCursor"]?.stringValue else { break }
+            guard seen.insert(next).inserted else {
+                stderr.write(
+                    "warning: MCP server '\(server)' sent the tools/list cursor '\(next)' twice; the listing stops there\n"
+                )
+                break
+            }
+            cursor = next
+        }
+        var tools: [Tool] = []
+        for item in raw {
+            guard let name = item["name"]?.stringValue else { continue }
+            var tool = Tool(name: name)
+            if tools.contains(where: { $0.name == name }) {
+                tool.unavailable = "listed twice"
+            } else if !FunctionDeclaration.isValidName(name) {
+                tool.unavailable =
+                    "not a valid function name (letters, digits, _ : . -; at most 64; a letter or _ first)"
+            } else {
+                do {
+                    tool.declaration = try Self.declaration(name: name, item: item)
+                } catch {
+                    tool.unavailable = "input schema " + error.description
+                }
+            }
+            tools.append(tool)
+        }
+        return tools
+    }
+
+    /// The declaration of tool `item`: its description, and its `inputSchema` converted by
+    /// ``JSONSchemaConverter`` (an object without properties sends no parameters).
+    static func declaration(name: String, item: JSONValue) throws(GeminiSchemaError) -> FunctionDeclaration {
+        let description = item["description"]?.stringValue
+        var declaration = FunctionDeclaration(
+            name: name, description: description?.isEmpty == false ? description : nil)
+        guard let schema = item["inputSchema"] else { return declaration }
+        if case .object(let properties)? = schema["properties"], properties.isEmpty { return declaration }
+        if schema["properties"] == nil, schema["type"]?.stringValue == "object", schema["$ref"] == nil {
+            return declaration
+        }
+        declaration.parameters = try JSONSchemaConverter.convert(schema).schema
+        return declaration
+    }
+
+    /// The executable of `config.command`: a path as is, else the first match on `PATH`.
+    private func resolveExecutable(_ config: MCPServerConfig) throws(MCPFault) -> String {
+        let command = config.command
+        if command.contains("/") {
+            guard FileManager.default.fileExists(atPath: command) else {
+                throw .startFailed(server: config.name, reason: "no such file: \(command)")
+            }
+            guard FileManager.default.isExecutableFile(atPath: command) else {
+                throw .startFailed(server: config.name, reason: "not an executable file: \(command)")
+            }
+            return command
+        }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(command)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw .startFailed(server: config.name, reason: "command '\(command)' not found on PATH")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SophonCore
+
+/// `mcp add`, `mcp list` and `mcp remove` (docs/commands.md, "MCP servers"; docs/mcp.md).
+enum MCPCommands {
+    /// Runs `mcp` with the request's words.
+    /// - Parameter replaying: whether the run replays a tape (then `mcp add` starts nothing and
+    ///   `mcp list` starts no server).
+    /// - Throws: ``CommandFailure``: `usage`, the server's start fault, `fileError` for
+    ///   `mcp.json`, `pluginNotFound` for an unknown server.
+    static func run(_ request: CommandRequest, context: CommandContext, replaying: Bool) async throws
+        -> CommandResult
+    {
+        guard let servers = context.runtime.mcpServers else {
+            throw CommandFailure(kind: .internalError, message: "mcp: this shell has no MCP host")
+        }
+        var words = request.arguments[...]
+        if let first = words.first, first == request.name { words.removeFirst() }
+        switch words.first {
+        case "add":
+            return try await add(
+                Array(words.dropFirst()), servers: servers, context: context, replaying: replaying)
+        case "list" where words.count == 1:
+            if !replaying {
+                await servers.startAll(timeout: context.session.withToolState { $0.timeout })
+            }
+            return .text(servers.listing())
+        case "remove" where words.count == 2:
+            let name = words[words.startIndex + 1]
+            let inSession = servers.remove(name)
+            let inFile: Bool
+            do {
+                inFile = try servers.configFile.remove(name)
+            } catch {
+                throw CommandFailure(kind: .fileError, message: "mcp remove: \(error.message)")
+            }
+            guard inSession || inFile else {
+                throw CommandFailure(
+                    kind: .pluginNotFound,
+                    message: "mcp remove: no MCP server named '\(name)' (see 'mcp list')")
+            }
+            if context.mode == .interactive { context.io.printError("removed MCP server '\(name)'") }
+            return .none
+        default:
+            throw context.usageFailure("mcp")
+        }
+    }
+
+    /// `mcp add [--trust] NAME -- COMMAND [ARGS...]`: starts the server (its tools are listed),
+    /// then saves it in `mcp.json`.
+    private static func add(
+        _ words: [String], servers: MCPServerRegistry, context: CommandContext, replaying: Bool
+    ) async throws -> CommandResult {
+        var rest = words[...]
+        var trust = false
+        if rest.first == "--trust" {
+            trust = true
+            rest.removeFirst()
+        }
+        guard let name = rest.first, let separator = rest.dropFirst().first, separator == "--",
+            rest.count >= 3
+        else {
+            throw context.usageFailure("mcp")
+        }
+        guard isValidName(name) else {
+            throw CommandFailure(
+                kind: .usage,
+                message:
+                    "mcp add: '\(name)' is not a valid server name (letters, digits, _ . -; a letter first)")
+        }
+        let commandLine = Array(rest.dropFirst(2))
+        var command = commandLine[0]
+        if command.contains("/"), !command.hasPrefix("/") {
+            // A relative path is saved absolute: mcp.json is read from any folder.
+            command = URL(fileURLWithPath: context.resolve(command)).standardizedFileURL.path
+        }
+        let config = MCPServerConfig(
+            name: name, command: command, args: Array(commandLine.dropFirst()), trust: trust)
+        let tools: [MCPServerRegistry.Tool]
+        do {
+            tools = try await servers.add(
+                config, start: !replaying, timeout: context.session.withToolState { $0.timeout })
+        } catch {
+            throw error.failure
+        }
+        do {
+            try servers.configFile.save(config)
+        } catch {
+            _ = servers.remove(name)
+            throw CommandFailure(kind: .fileError, message: "mcp add: \(error.message)")
+        }
+        for tool in tools {
+            if let reason = tool.unavailable {
+                context.io.printError(
+                    "warning: MCP server '\(name)': tool '\(tool.name)' is not offered: \(reason)")
+            }
+        }
+        if context.mode == .interactive, !replaying {
+            let offered = tools.filter { $0.declaration != nil }.map(\.name)
+            let count = offered.count == 1 ? "1 tool" : "\(offered.count) tools"
+            let list = offered.isEmpty ? "" : " (" + offered.joined(separator: ", ") + ")"
+            context.io.printError("added MCP server '\(name)': \(count)\(list)")
+        }
+        return .none
+    }
+
+    /// Letters, digits, `_`, `.`, `-`; a letter first; at most 64.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,
+            CharacterSet.letters.contains(first), first.isASCII
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_.-".unicodeScalars.contains($0))
+        }
+    }
+}
