@@ -81,6 +81,9 @@ struct MCPConfigFile: Sendable {
 
     private func document() throws(MCPConfigError) -> JSONValue? {
         guard FileManager.default.fileExists(atPath: path.path) else { return nil }
+        if let problem = ImplicitFile.problem(path.path, role: "mcp.json") {
+            throw MCPConfigError(problem)
+        }
         guard let data = FileManager.default.contents(atPath: path.path) else {
             throw MCPConfigError("\(path.path): cannot read the file")
         }

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// Files the shell reads without being named (`sophonrc`, `keys.json`, `settings.json`,
-/// `logs.db`) are refused when they are not regular files, with a warning, and the run goes on;
+/// `logs.db`, `mcp.json`) are refused when they are not regular files, with a warning, and the run goes on;
 /// files a user names (`source FILE`, `--replay TAPE`) are read as named, a FIFO included
 /// (docs/files.md, "Files the shell reads"). The real binary, real FIFOs; every run is killed
 /// after a generous timeout, so a hang fails the test instead of hanging CI.
@@ -107,6 +107,19 @@ import Testing
                     stdout: "hello\n",
                     stderr:
                         "warning: not logged: logs: log database '\(path)' is a FIFO, not a regular file\n",
+                    status: 0))
+    }
+
+    @Test func aFIFOAsMCPJSONStartsNoServer() throws {
+        let shell = try GeminiShell()
+        let path = try Self.fifo(shell, "mcp.json")
+        let outcome = try shell.run(["-c", "mcp list"], timeout: Self.timeout)
+        #expect(
+            outcome
+                == .init(
+                    stdout: "(no MCP servers; add one with 'mcp add NAME -- COMMAND')\n",
+                    stderr:
+                        "warning: mcp.json '\(path)' is a FIFO, not a regular file; no MCP servers were read from it\n",
                     status: 0))
     }
 
