@@ -226,6 +226,8 @@ final class VerboseLog: Sendable {
             return "retry \(retry)/\(of) in \(Self.seconds(wait)) after \(cause)"
         case .fallback(_, let from, let to):
             return "model \(from) answered 404; retrying on the fallback \(to)"
+        case .toolRound:
+            return nil
         }
     }
 

@@ -4,8 +4,8 @@ import SophonGemini
 
 /// The functions a handler serves in this command (docs/commands.md, "Tools"): the tools of the
 /// external plugins started so far, unless the session declared a function of the same name
-/// (then `tool-reply` answers it). Runs their calls with consent, argument checks and the
-/// session's `tool-timeout`.
+/// (then `tool-reply` answers it). Runs their calls with consent (``ToolConsent``), argument
+/// checks and the session's `tool-timeout`.
 struct ServedTools {
     /// One served function.
     struct Entry {
@@ -67,15 +67,20 @@ struct ServedTools {
             )
             return response
         }
-        let (confirm, allowed, timeout) = context.session.withToolState {
-            ($0.confirm, $0.allowedByRun, $0.timeout)
+        let timeout = context.session.withToolState { $0.timeout }
+        let trusted = context.runtime.isPluginTrusted(entry.plugin)
+        let decision: ToolConsent.Decision
+        do {
+            decision = try ToolConsent.decide(
+                name: call.name, arguments: arguments, trusted: trusted, context: context)
+        } catch {
+            // Ctrl-C at the question: the command's task is cancelled and the loop stops before
+            // sending anything.
+            return ToolConsent.declinedResponse
         }
         let response: JSONValue
-        if confirm, !allowed {
-            context.io.printError(
-                "tool \(call.name): declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')"
-            )
-            response = Self.error("the user declined this call")
+        if decision == .declined {
+            response = ToolConsent.declinedResponse
         } else if let violation = entry.declaration.violations(of: arguments).first {
             response = Self.error("invalid arguments: \(violation)")
         } else {

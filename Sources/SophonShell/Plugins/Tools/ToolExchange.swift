@@ -78,6 +78,8 @@ enum ToolExchange {
                     Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
                 )
             }
+            // Ctrl-C at a consent question cancels the command: nothing more is sent.
+            try Task.checkCancellation()
             contents += [Content(role: "model", parts: parts), Content(role: "user", parts: answers)]
         }
     }

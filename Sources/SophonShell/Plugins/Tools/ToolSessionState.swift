@@ -19,6 +19,9 @@ struct ToolSessionState: PluginSessionState {
     var confirm = true
     /// `--allow-tools`: served tools run without asking for this run.
     var allowedByRun = false
+    /// The served tools the user answered `always` for at the consent question: they run
+    /// without asking for the rest of the session.
+    var alwaysAllowed: Set<String> = []
     /// The calls the last answer asked for and nobody has answered yet.
     var pending: PendingToolCalls?
     /// The sources of the last grounded answer (`show sources`).
