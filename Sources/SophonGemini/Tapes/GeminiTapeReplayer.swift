@@ -62,6 +62,14 @@ public final class GeminiTapeReplayer: GeminiTransport {
         self.init(tape: tape, baseURL: baseURL)
     }
 
+    /// The recorded request the next request must match, without using it up; `nil` after the
+    /// last exchange. A replaying caller reads what was sent then (e.g. the tools a plugin
+    /// served while recording, docs/tapes.md).
+    public var upcomingRequest: GeminiTapeRequest? {
+        let index = next.withLock { $0 }
+        return index < tape.exchanges.count ? tape.exchanges[index].request : nil
+    }
+
     /// How many requests have been answered.
     public var answeredCount: Int { next.withLock { $0 } }
 

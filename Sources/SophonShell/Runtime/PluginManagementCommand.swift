@@ -1,3 +1,5 @@
+import Foundation
+
 /// `plugin load PATH` and `plugin unload NAME` (docs/plugin-protocol.md), run by the runtime
 /// for the core plugin's `plugin` command.
 enum PluginManagementCommand {
@@ -13,6 +15,16 @@ enum PluginManagementCommand {
             ("load", 3) where request.arguments[1] == "--trust":
             let trusted = request.arguments.count == 3
             let path = context.resolve(request.arguments[trusted ? 2 : 1])
+            if context.session.withToolState({ $0.replaying }), !FileManager.default.fileExists(atPath: path)
+            {
+                // A replay answers the plugin's tool calls from the tape: it need not be here
+                // (docs/tapes.md).
+                if context.mode == .interactive {
+                    context.io.printError(
+                        "plugin load: \(path) is not here; its tool calls are answered from the tape")
+                }
+                return .none
+            }
             let manifest: PluginManifest
             do {
                 manifest = try await host.load(

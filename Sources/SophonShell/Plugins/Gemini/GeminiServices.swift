@@ -97,6 +97,16 @@ final class GeminiServices: Sendable {
     /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
     func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
 
+    /// The body of the recorded request the next request must match; `nil` when not replaying
+    /// or none is left.
+    func upcomingReplayedRequestBody() -> JSONValue? {
+        (transport as? GeminiTapeReplayer)?.upcomingRequest?.body
+    }
+
+    /// The tape's recorded tool calls (`{"name", "args", "server", ...}`), all of them in call
+    /// order; empty when not replaying.
+    var replayedToolCalls: [JSONValue] { (transport as? GeminiTapeReplayer)?.tape.toolCalls ?? [] }
+
     /// Records a served tool call on the tape being recorded, if any.
     func recordToolCall(_ call: JSONValue) { (transport as? GeminiTapeRecorder)?.recordToolCall(call) }
 

@@ -17,11 +17,29 @@ struct ServedTools {
     /// The declarations to send, in plugin order.
     let declarations: [FunctionDeclaration]
 
-    /// The served functions of `context`'s session and plugins.
-    init(context: CommandContext) {
+    /// The served functions of `context`'s session and plugins. In a replay (`services` is
+    /// replaying a tape), the served functions are those the recorded request declared beyond
+    /// the session's own: the tape's `tool` lines answer their calls, so the plugins need not be
+    /// there (docs/tapes.md).
+    init(context: CommandContext, services: GeminiServices? = nil) {
         let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
         var entries: [String: Entry] = [:]
         var declarations: [FunctionDeclaration] = []
+        if let services, services.isReplaying {
+            let servers = Dictionary(
+                services.replayedToolCalls.compactMap { call in
+                    call["name"]?.stringValue.map { ($0, call["server"]?.stringValue ?? "tape") }
+                }, uniquingKeysWith: { first, _ in first })
+            for recorded in Self.recordedDeclarations(services.upcomingReplayedRequestBody())
+            where !declared.contains(recorded.name) && entries[recorded.name] == nil {
+                entries[recorded.name] = Entry(
+                    plugin: servers[recorded.name] ?? "tape", declaration: recorded)
+                declarations.append(recorded)
+            }
+            self.entries = entries
+            self.declarations = declarations
+            return
+        }
         for (plugin, tool) in context.runtime.pluginTools() where !declared.contains(tool.name) {
             guard entries[tool.name] == nil else { continue }
             var declaration = FunctionDeclaration(
@@ -38,6 +56,28 @@ struct ServedTools {
         }
         self.entries = entries
         self.declarations = declarations
+    }
+
+    /// The function declarations of a recorded request body's `tools`, in order; the ones that
+    /// do not decode are skipped.
+    private static func recordedDeclarations(_ body: JSONValue?) -> [FunctionDeclaration] {
+        guard case .array(let tools)? = body?["tools"] else { return [] }
+        return tools.flatMap { tool -> [FunctionDeclaration] in
+            guard case .array(let items)? = tool["functionDeclarations"] else { return [] }
+            return items.compactMap { item in
+                guard let name = item["name"]?.stringValue else { return nil }
+                var declaration = FunctionDeclaration(
+                    name: name, description: item["description"]?.stringValue,
+                    parametersJsonSchema: item["parametersJsonSchema"])
+                if let parameters = item["parameters"] {
+                    guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else {
+                        return nil
+                    }
+                    declaration.parameters = schema
+                }
+                return declaration
+            }
+        }
     }
 
     /// The plugin serving `name`, if any.
