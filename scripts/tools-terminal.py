@@ -68,10 +68,11 @@ class FakeServer:
 class Session:
     """A fresh SOPHON_HOME, a fake server, and the shell in a pty talking to it."""
 
-    def __init__(self):
+    def __init__(self, term="xterm"):
         self.home = tempfile.mkdtemp(prefix="sophon-tools-")
         self.server = FakeServer()
-        env = terminal_env(self.home, SOPHON_GEMINI_BASE_URL=self.server.url, GEMINI_API_KEY="test-key")
+        env = terminal_env(self.home, SOPHON_GEMINI_BASE_URL=self.server.url, GEMINI_API_KEY="test-key",
+                           TERM=term)
         self.child = pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT,
                                    dimensions=(24, 200))
         self.child.expect_exact(PROMPT)
@@ -190,6 +191,22 @@ def test_a_trusted_plugin_is_never_asked_about(session):
     assert "[y]es" not in printed, printed
     assert RAN in printed and "Trusted." in printed, printed
     assert session.close() == 0
+
+
+def test_a_dumb_terminal_asks_too(session):
+    session.cleanup()
+    dumb = Session(term="dumb")
+    try:
+        dumb.load()
+        dumb.server.script(CALL, {"kind": "generate", "text": "Plain."})
+        dumb.enter("ask Columns?")
+        dumb.answer("yes")
+        dumb.child.expect_exact(RAN)
+        dumb.child.expect_exact("Plain.")
+        dumb.child.expect_exact(PROMPT)
+        assert dumb.close() == 0
+    finally:
+        dumb.cleanup()
 
 
 def main():
