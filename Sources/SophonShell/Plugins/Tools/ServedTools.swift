@@ -119,31 +119,34 @@ struct ServedTools {
             return ToolConsent.declinedResponse
         }
         let response: JSONValue
+        // What the tape's `tool` line holds: every call, declined and refused ones too, so a
+        // replay answers the calls in the same order (docs/tapes.md).
+        let outcome: JSONMember
         if decision == .declined {
             response = ToolConsent.declinedResponse
+            outcome = JSONMember("error", response["error"] ?? .null)
         } else if let violation = entry.declaration.violations(of: arguments).first {
             response = Self.error("invalid arguments: \(violation)")
+            outcome = JSONMember("error", response["error"] ?? .null)
         } else {
             switch await context.runtime.runPluginTool(
                 plugin: entry.plugin, name: call.name, arguments: arguments, timeout: timeout)
             {
             case .success(let value):
                 response = Self.wrapped(value)
-                services.recordToolCall(
-                    .object([
-                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                        JSONMember("server", .string(entry.plugin)), JSONMember("result", value),
-                    ]))
+                outcome = JSONMember("result", value)
             case .failure(let failure):
                 context.io.printError("tool \(call.name): \(failure.message)")
                 response = Self.error(failure.message)
-                services.recordToolCall(
-                    .object([
-                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                        JSONMember("server", .string(entry.plugin)),
-                        JSONMember("error", .string(failure.message)),
-                    ]))
+                outcome = JSONMember("error", .string(failure.message))
             }
+        }
+        if !Task.isCancelled {
+            services.recordToolCall(
+                .object([
+                    JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                    JSONMember("server", .string(entry.plugin)), outcome,
+                ]))
         }
         context.io.printError(
             "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"

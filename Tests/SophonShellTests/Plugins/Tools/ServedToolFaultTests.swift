@@ -157,4 +157,35 @@ import Testing
         #expect(replayed.stderr == #"tool ok {"n":1} -> {"ok":true}"# + "\n")
         #expect(replayed.status == 0)
     }
+
+    /// Declined calls are tape lines too, so the replay answers the later calls in order.
+    @Test func aDeclinedCallIsRecordedSoTheReplayStaysInOrder() throws {
+        let shell = try GeminiShell()
+        let plugin = try Self.installPlugin(shell)
+        try shell.server.script([Self.call("ok"), Self.text("No."), Self.call("ok"), Self.text("Yes.")])
+        let tape = shell.home.appendingPathComponent("declined.tape").path
+        let arguments = [
+            "-c", "plugin load \(plugin)", "-c", "ask ok", "-c", "set tool-confirm off", "-c", "ask ok",
+        ]
+        let recorded = try shell.run(["--record", tape] + arguments)
+        #expect(recorded.stdout == "No.\nYes.\n")
+        let tools = (shell.read("declined.tape") ?? "").split(separator: "\n").filter {
+            $0.hasPrefix(#"{"tool""#)
+        }
+        #expect(
+            tools == [
+                #"{"tool":{"name":"ok","args":{"n":1},"server":"faulty","error":"the user declined this call"}}"#,
+                #"{"tool":{"name":"ok","args":{"n":1},"server":"faulty","result":{"ok":true}}}"#,
+            ])
+        shell.server.stop()
+        let replayed = try shell.run(["--replay", tape] + arguments)
+        #expect(replayed.stdout == "No.\nYes.\n")
+        #expect(
+            replayed.stderr == """
+                tool ok {"n":1} -> {"error":"the user declined this call"}
+                tool ok {"n":1} -> {"ok":true}
+
+                """)
+        #expect(replayed.status == 0)
+    }
 }
