@@ -9,8 +9,8 @@ The REPL loads examples/plugins/sophon-plugin-csv (its tool `csv_columns`) and t
 scripts a call of it. The first call of the tool asks `run csv_columns ARGS? [y]es / [n]o /
 [a]lways`: `y` runs this call, `n` sends the model `{"error": "the user declined this call"}`,
 `a` runs it and every later call of the tool without asking; Ctrl-C at the question cancels the
-command (nothing more is sent) and the shell lives on; a plugin loaded with `--trust` is never
-asked about. Needs pexpect. Exits 0 when every test passed, 1 otherwise.
+command (nothing more is sent) and the shell lives on, as does Ctrl-C while a served tool runs;
+a plugin loaded with `--trust` is never asked about; a dumb terminal asks too. Needs pexpect. Exits 0 when every test passed, 1 otherwise.
 """
 
 import json
@@ -207,6 +207,40 @@ def test_a_dumb_terminal_asks_too(session):
         assert dumb.close() == 0
     finally:
         dumb.cleanup()
+
+
+HANGING_PLUGIN = r'''#!/usr/bin/env python3
+import json, sys, time
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "id": message["id"], "protocol": 1, "name": "slow", "commands": [],
+                          "tools": [{"name": "slow_tool", "description": "never answers"}]}), flush=True)
+    elif message["type"] == "tool":
+        sys.stderr.write("working\n")
+        sys.stderr.flush()
+        time.sleep(600)
+'''
+
+
+def test_ctrl_c_while_a_served_tool_runs_cancels_the_command(session):
+    path = os.path.join(session.home, "sophon-plugin-slow")
+    with open(path, "w") as f:
+        f.write(HANGING_PLUGIN)
+    os.chmod(path, 0o755)
+    session.run("plugin load --trust " + path)
+    session.server.script({"kind": "generate", "functionCalls": [{"id": "s1", "name": "slow_tool"}]},
+                          {"kind": "generate", "text": "never sent"})
+    session.enter("ask Slow?")
+    session.child.expect_exact("slow: working")
+    session.child.sendintr()
+    session.child.expect_exact(PROMPT)
+    printed = session.child.before
+    assert "interrupted" in printed and "slow_tool" not in printed, printed
+    assert len(session.server.requests()) == 1, session.server.requests()
+    session.server.script({"kind": "generate", "text": "Still here."})
+    assert "Still here." in session.run("ask Hello?")
+    assert session.close() == 0
 
 
 def main():

@@ -135,13 +135,16 @@ struct ServedTools {
             case .success(let value):
                 response = Self.wrapped(value)
                 outcome = JSONMember("result", value)
+            case .failure where Task.isCancelled:
+                // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
+                return Self.error("cancelled")
             case .failure(let failure):
                 context.io.printError("tool \(call.name): \(failure.message)")
                 response = Self.error(failure.message)
                 outcome = JSONMember("error", .string(failure.message))
             }
         }
-        if !Task.isCancelled {
+        if !Task.isCancelled {  // A cancelled command sends nothing more: no line either.
             services.recordToolCall(
                 .object([
                     JSONMember("name", .string(call.name)), JSONMember("args", arguments),
