@@ -7,6 +7,9 @@
 //                  retry policy, extractor, schema selection, lenient decoding).
 //   floor          the minimal Swift loop: URLSession `data(for:)` + `JSONDecoder` (response,
 //                  then the answer text into the same struct), no retry, no validation.
+//   tools-loop     N commands of automatic function calling (`generateWithTools`, 5 rounds,
+//                  in-process handler) against an in-process canned transport (ToolLoopBench).
+//   tools-raw      the same 5 requests per command sent one by one with `sendRequest`.
 //   sophon-stream  N streamed calls through `GeminiAPIClient.streamGenerateContent`: the
 //                  latency from the server's first SSE event (its CLOCK_MONOTONIC stamp is the
 //                  event's text, `t=SECONDS`) to the first chunk the client delivers.
@@ -245,6 +248,20 @@ func run() async throws {
         report["seconds"] = monotonicSeconds() - start
         report["cpu_seconds"] = cpuSeconds() - cpuBefore
         report["errors"] = errors + warmErrors
+    case "tools-loop", "tools-raw":
+        // docs/benchmarks.md, "Tool loop": in process, no server; `--calls` commands of
+        // ToolLoopBench.rounds rounds each.
+        let client = ToolLoopBench.client()
+        let call =
+            try options.mode == "tools-loop" ? ToolLoopBench.loopCall(client) : ToolLoopBench.rawCall(client)
+        report["errors"] = await runCalls(count: options.warmup, concurrency: 1, call)
+        let cpuBefore = cpuSeconds()
+        let start = monotonicSeconds()
+        let errors = await runCalls(count: options.calls, concurrency: 1, call)
+        report["seconds"] = monotonicSeconds() - start
+        report["cpu_seconds"] = cpuSeconds() - cpuBefore
+        report["rounds_per_call"] = ToolLoopBench.rounds
+        report["errors"] = errors + (report["errors"] as? Int ?? 0)
     case "sophon-stream":
         let client = try makeSophonClient(options)
         for _ in 0..<options.warmup { _ = try await streamLatency(client) }

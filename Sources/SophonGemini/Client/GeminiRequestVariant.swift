@@ -56,4 +56,10 @@ public enum GeminiClientEvent: Sendable, Hashable {
     case retrying(label: String, retry: Int, of: Int, wait: Duration, reason: String)
     /// The call switches to the fallback model after a 404.
     case fallback(label: String, from: String, to: String)
+    /// One round of automatic function calling ended (docs/library.md, "Tools"): round `round`
+    /// (1-based: one model request) returned `calls` (empty for the final answer) and used
+    /// `usage` (that request's tokens, not the sum; `nil` when the reply had none). Reported
+    /// by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+    /// before the round's calls run.
+    case toolRound(label: String, round: Int, calls: [FunctionCall], usage: UsageMetadata?)
 }

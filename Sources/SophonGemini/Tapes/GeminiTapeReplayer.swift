@@ -82,6 +82,14 @@ public final class GeminiTapeReplayer: GeminiTransport {
         }
     }
 
+    /// The recorded request the next request must match, without using it up; `nil` after the
+    /// last exchange. A replaying caller reads what was sent then (e.g. the tools a plugin
+    /// served while recording, docs/tapes.md).
+    public var upcomingRequest: GeminiTapeRequest? {
+        let index = cursor.withLock { $0.next }
+        return index < tape.exchanges.count ? tape.exchanges[index].request : nil
+    }
+
     /// How many requests have been answered.
     public var answeredCount: Int { cursor.withLock { $0.count } }
 

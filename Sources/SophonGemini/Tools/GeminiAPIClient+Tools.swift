@@ -26,6 +26,8 @@ extension GeminiAPIClient {
     ///     one throws ``GeminiToolError/tooManyRounds(rounds:calls:)`` (its calls stay pending
     ///     in `conversation`).
     ///   - retryPolicy: overrides the configured policy for each model request.
+    /// - Each round (one model request and the calls it returned) is reported to the
+    ///   configuration's `observer` as ``GeminiClientEvent/toolRound(label:round:calls:usage:)``.
     /// - Throws: ``GeminiToolError`` (`unansweredCalls` when `conversation` has pending calls,
     ///   `tooManyRounds`), ``GeminiError`` (including `toolCallFailed` for
     ///   `MALFORMED_FUNCTION_CALL` and the other tool finish reasons, never retried), or
@@ -57,6 +59,8 @@ extension GeminiAPIClient {
             conversation.appendModel(
                 result.response.candidates?.first?.content ?? Content(role: "model", parts: []))
             let pending = conversation.pendingCalls
+            configuration.observer?(
+                .toolRound(label: label, round: rounds, calls: pending, usage: result.usage))
             guard !pending.isEmpty else {
                 return GeminiToolRun(
                     text: result.response.text, response: result.response, usage: usage, rounds: rounds,

@@ -18,6 +18,8 @@ final class ExternalPluginHost: Sendable {
         var manifest: PluginManifest?
         var connection: PluginConnection?
         var startError: String?
+        /// Loaded with `plugin load --trust`: its tools run without asking.
+        var trusted = false
     }
 
     private struct State: Sendable {
@@ -219,12 +221,16 @@ final class ExternalPluginHost: Sendable {
 
     // MARK: - load / unload
 
-    /// `plugin load PATH`: starts the executable at `path` at once and adds it under the name
-    /// its handshake gives, replacing a plugin of that name.
+    /// `plugin load [--trust] PATH`: starts the executable at `path` at once and adds it under
+    /// the name its handshake gives, replacing a plugin of that name.
+    /// - Parameter trusted: whether the model may run the plugin's tools without asking
+    ///   (`--trust`; docs/plugin-protocol.md, "Tools").
     /// - Returns: the plugin's manifest.
     /// - Throws: ``PluginFault`` when the file is missing or not executable, or the start or
     ///   handshake fails.
-    func load(path: String, timeout: Duration) async throws(PluginFault) -> PluginManifest {
+    func load(path: String, timeout: Duration, trusted: Bool = false) async throws(PluginFault)
+        -> PluginManifest
+    {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .notFound("plugin load: no such file: \(path)")
         }
@@ -244,12 +250,17 @@ final class ExternalPluginHost: Sendable {
             state.entries.append(
                 Entry(
                     name: manifest.name, path: absolute, loaded: true, manifest: manifest,
-                    connection: connection))
+                    connection: connection, trusted: trusted))
             return old
         }
         replaced?.stop()
         warnAboutHidden(manifest.name)
         return manifest
+    }
+
+    /// Whether the plugin `name` was loaded with `plugin load --trust`.
+    func isTrusted(_ name: String) -> Bool {
+        state.withLock { $0.entries.first { $0.name == name }?.trusted ?? false }
     }
 
     /// `plugin unload NAME`: stops the plugin and forgets it for the rest of the run (a

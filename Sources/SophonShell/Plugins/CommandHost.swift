@@ -29,6 +29,14 @@ protocol CommandHost: AnyObject, Sendable {
     func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult
     /// The tools external plugins serve (plugins started so far), with the serving plugin.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)]
+    /// Asks the user a question on the terminal and reads the answer (a served tool's consent,
+    /// docs/commands.md "Tools"); `nil` when the run has no terminal to ask on (scripts, `-c`,
+    /// pipes). The closure returns `nil` at end of input or after Ctrl-C (then the running
+    /// command's task is cancelled).
+    var readAnswer: (@Sendable (String) -> String?)? { get }
+    /// Whether `plugin` was loaded as trusted (`plugin load --trust PATH`): its tools run
+    /// without asking.
+    func isPluginTrusted(_ plugin: String) -> Bool
     /// Runs `name` of `plugin` with `arguments`, waiting at most `timeout`.
     func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
         JSONValue, PluginToolError
@@ -40,6 +48,12 @@ protocol CommandHost: AnyObject, Sendable {
 extension CommandHost {
     /// The default host has no MCP servers.
     var mcpServers: MCPServerRegistry? { nil }
+
+    /// By default there is no terminal to ask on.
+    var readAnswer: (@Sendable (String) -> String?)? { nil }
+
+    /// By default no plugin is trusted.
+    func isPluginTrusted(_ plugin: String) -> Bool { false }
 
     /// The tools external plugins serve (plugins started so far), with the serving plugin.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { [] }

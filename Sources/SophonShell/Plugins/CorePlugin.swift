@@ -57,9 +57,11 @@ struct CorePlugin: ShellPlugin {
                 name: "plugins", usage: "plugins", summary: "list the loaded plugins and their commands",
                 run: { _, context in .text(await context.runtime.pluginListing()) }),
             PluginCommand(
-                name: "plugin", usage: "plugin load PATH | plugin unload NAME",
+                name: "plugin", usage: "plugin load [--trust] PATH | plugin unload NAME",
                 summary: "start an external plugin from a file, or stop one",
-                completion: .custom { earlier, _ in earlier == ["load"] ? .files : .none },
+                completion: .custom { earlier, _ in
+                    earlier == ["load"] || earlier == ["load", "--trust"] ? .files : .none
+                },
                 run: { request, context in try await context.runtime.managePlugins(request, context: context)
                 }),
             PluginCommand(

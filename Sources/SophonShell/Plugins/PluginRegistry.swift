@@ -35,7 +35,7 @@ struct PluginRegistry: Sendable {
     func unknownCommand(_ name: String) -> CommandFailure {
         // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
         let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
-        var message = "unknown command '\(shown)'"
+        let message = "unknown command '\(shown)'"
         guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
             return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
         }

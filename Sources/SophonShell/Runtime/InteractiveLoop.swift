@@ -26,6 +26,7 @@ enum InteractiveLoop {
         let runtime = ShellRuntime(
             registry: shared.registry, session: shared.session, io: shared.io, mode: .interactive,
             readSecret: { prompt in secrets.read(prompt: prompt) },
+            readAnswer: { prompt in secrets.answer(prompt: prompt) },
             externalPlugins: shared.externalPlugins)
         runtime.io.printError(banner(runtime))
         let parser = runtime.parser
@@ -76,11 +77,12 @@ enum InteractiveLoop {
     }
 }
 
-/// Reads `key set`'s secret from the REPL's line source.
+/// Reads `key set`'s secret and the answers to a command's questions (a served tool's
+/// consent) from the REPL's line source.
 ///
 /// `@unchecked Sendable`: the line source is not thread-safe, but the REPL never reads a line
-/// while a command runs, and `key set` (the only caller) runs inside that command, so the
-/// source is never used from two places at once.
+/// while a command runs, and the callers (`key set`, the consent prompt) run inside that
+/// command, one question at a time, so the source is never used from two places at once.
 private final class SecretInput: @unchecked Sendable {
     private let source: any LineSource
 
@@ -88,6 +90,11 @@ private final class SecretInput: @unchecked Sendable {
 
     func read(prompt: String) -> String? {
         guard case .line(let text) = source.readSecret(prompt: prompt) else { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func answer(prompt: String) -> String? {
+        guard case .line(let text) = source.readAnswer(prompt: prompt) else { return nil }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

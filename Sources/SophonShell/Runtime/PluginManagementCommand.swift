@@ -1,19 +1,34 @@
+import Foundation
+
 /// `plugin load PATH` and `plugin unload NAME` (docs/plugin-protocol.md), run by the runtime
 /// for the core plugin's `plugin` command.
 enum PluginManagementCommand {
-    /// Runs `plugin load|unload`. State changes print nothing on stdout; the REPL confirms on
-    /// stderr.
+    /// Runs `plugin load [--trust] PATH | unload NAME`. State changes print nothing on stdout;
+    /// the REPL confirms on stderr.
     /// - Throws: ``CommandFailure``: `usage`, or the plugin's fault.
     static func run(_ request: CommandRequest, context: CommandContext, runtime: ShellRuntime) async throws
         -> CommandResult
     {
         let host = runtime.externalPlugins
         switch (request.arguments.first, request.arguments.count) {
-        case ("load", 2):
-            let path = context.resolve(request.arguments[1])
+        case ("load", 2),
+            ("load", 3) where request.arguments[1] == "--trust":
+            let trusted = request.arguments.count == 3
+            let path = context.resolve(request.arguments[trusted ? 2 : 1])
+            if context.session.withToolState({ $0.replaying }), !FileManager.default.fileExists(atPath: path)
+            {
+                // A replay answers the plugin's tool calls from the tape: it need not be here
+                // (docs/tapes.md).
+                if context.mode == .interactive {
+                    context.io.printError(
+                        "plugin load: \(path) is not here; its tool calls are answered from the tape")
+                }
+                return .none
+            }
             let manifest: PluginManifest
             do {
-                manifest = try await host.load(path: path, timeout: context.session.settings.timeout)
+                manifest = try await host.load(
+                    path: path, timeout: context.session.settings.timeout, trusted: trusted)
             } catch {
                 throw error.failure
             }

@@ -52,6 +52,9 @@ extension ShellRuntime {
     /// The tools of the external plugins started so far.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { externalPlugins.pluginTools() }
 
+    /// Whether `plugin` was loaded with `plugin load --trust`.
+    func isPluginTrusted(_ plugin: String) -> Bool { externalPlugins.isTrusted(plugin) }
+
     /// Runs a plugin's tool (``ExternalPluginHost/runTool(plugin:name:arguments:timeout:)``).
     func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
         JSONValue, PluginToolError

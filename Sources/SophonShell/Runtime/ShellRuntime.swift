@@ -20,11 +20,14 @@ final class ShellRuntime: CommandHost {
     /// Reads a secret (`key set`): without echo on a terminal, else one line of stdin;
     /// `nil` when there is none.
     let readSecret: @Sendable (String) -> String?
+    /// Asks a question on the terminal (a served tool's consent); `nil` outside the REPL.
+    let readAnswer: (@Sendable (String) -> String?)?
 
     /// Creates a runtime; without `externalPlugins`, one searching this process's environment.
     init(
         registry: PluginRegistry, session: ShellSession, io: ShellIO, mode: RunMode,
         readSecret: @escaping @Sendable (String) -> String? = ShellRuntime.readLineFromStandardInput,
+        readAnswer: (@Sendable (String) -> String?)? = nil,
         externalPlugins: ExternalPluginHost? = nil, mcpServers: MCPServerRegistry? = nil
     ) {
         self.registry = registry
@@ -37,6 +40,7 @@ final class ShellRuntime: CommandHost {
         self.io = io
         self.mode = mode
         self.readSecret = readSecret
+        self.readAnswer = readAnswer
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
 

@@ -177,6 +177,22 @@ final class EditLineReader: LineSource {
         return result
     }
 
+    /// Reads an answer to a command's question outside libedit, shown as typed and kept out of
+    /// history: the terminal is in its normal mode between `el_gets` calls, so the kernel reads
+    /// and edits exactly one line. Text still pending from a paste is left alone (a pasted line
+    /// never answers a consent question).
+    /// - Returns: the line; `.interrupted` after Ctrl-C (the running command is interrupted);
+    ///   `.endOfInput` at end of input.
+    func readAnswer(prompt text: String) -> LineInput {
+        guard editor != nil else { return .endOfInput }
+        EditorSignals.setBracketedPaste(false)
+        let sink = FileDescriptorSink(descriptor: output)
+        let reader = PlainLineReader(descriptor: input, promptSink: { sink.write($0) }, interruptible: true)
+        let result = reader.readLine(prompt: text)
+        if result == .interrupted { InterruptSignal.interruptRunningCommand() }
+        return result
+    }
+
     /// Adds the entry to the in-memory history (Up recalls it) and appends it to the
     /// history file. Blank entries and entries starting with a space are skipped; an entry
     /// equal to the previous one is not repeated.

@@ -27,6 +27,13 @@ protocol LineSource: AnyObject {
     /// - Returns: the line, `.interrupted` after Ctrl-C, or `.endOfInput`.
     func readSecret(prompt: String) -> LineInput
 
+    /// Reads one answer to a question a running command asks (the consent prompt of a served
+    /// tool, docs/commands.md "Tools"): shown as typed, never entering history. A Ctrl-C there
+    /// interrupts the running command (``InterruptSignal/interruptRunningCommand()``).
+    /// - Parameter prompt: e.g. `run get_time {} ? [y]es / [n]o / [a]lways `.
+    /// - Returns: the line, `.interrupted` after Ctrl-C, or `.endOfInput`.
+    func readAnswer(prompt: String) -> LineInput
+
     /// Records an entered command in the source's history (in memory, and on disk when the
     /// source has a ``HistoryFile``). Blank commands and commands starting with a space are
     /// skipped. Non-interactive sources ignore it.
@@ -40,6 +47,9 @@ protocol LineSource: AnyObject {
 }
 
 extension LineSource {
+    /// By default an answer is read like a command line.
+    func readAnswer(prompt: String) -> LineInput { readLine(prompt: prompt) }
+
     /// Non-interactive sources keep no history.
     func record(_ entry: String) throws(HistoryFileError) {}
 

@@ -47,6 +47,14 @@ final class PlainLineReader: LineSource {
         return result
     }
 
+    /// Reads an answer as ``readLine(prompt:)`` does (shown as typed); a Ctrl-C there interrupts
+    /// the running command (``InterruptSignal/interruptRunningCommand()``).
+    func readAnswer(prompt: String) -> LineInput {
+        let result = readLine(prompt: prompt)
+        if interruptible, result == .interrupted { InterruptSignal.interruptRunningCommand() }
+        return result
+    }
+
     /// Appends the entry to the history file, if the reader has one.
     /// - Throws: `HistoryFileError` from ``HistoryFile/append(_:)``.
     func record(_ entry: String) throws(HistoryFileError) {

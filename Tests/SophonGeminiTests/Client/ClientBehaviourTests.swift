@@ -30,6 +30,7 @@ import Testing
             case .retrying(_, let retry, let of, let wait, let reason):
                 "retry \(retry)/\(of) \(wait) \(reason)"
             case .fallback(_, let from, let to): "fallback \(from) -> \(to)"
+            case .toolRound(_, let round, let calls, _): "round \(round) \(calls.count)"
             }
         }
         #expect(

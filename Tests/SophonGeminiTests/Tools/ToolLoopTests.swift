@@ -87,6 +87,40 @@ import Testing
         #expect(conversation.pendingCalls.isEmpty)
     }
 
+    /// Each round is reported through the observer: the calls it returned and that request's
+    /// usage; the final answer is a round with no calls.
+    @Test func eachRoundIsReportedThroughTheObserver() async throws {
+        let transport = ScriptedTransport([
+            Self.reply(
+                #"[{"functionCall": {"id": "fc-1", "name": "get_weather", "args": {"city": "Oslo"}}}]"#,
+                usage: #"{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}"#),
+            Self.reply(
+                #"[{"text": "Cold."}]"#,
+                usage: #"{"promptTokenCount": 30, "candidatesTokenCount": 2, "totalTokenCount": 32}"#),
+        ])
+        let rounds = Mutex<[String]>([])
+        var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder())
+        configuration.observer = { event in
+            guard case .toolRound(let label, let round, let calls, let usage) = event else { return }
+            let names = calls.map { "\($0.id ?? "-") \($0.name) \($0.args?.compactText ?? "{}")" }
+            rounds.withLock {
+                $0.append(
+                    "\(label) \(round) [\(names.joined(separator: ", "))] \(usage?.totalTokenCount ?? -1)")
+            }
+        }
+        let client = GeminiAPIClient(configuration: configuration, transport: transport)
+        let handler = GeminiFunctionHandler(Self.weather) { _ in .object([JSONMember("temp_c", .integer(4))])
+        }
+        var conversation = GeminiConversation()
+        let run = try await client.generateWithTools(
+            label: "weather", conversation: &conversation, prompt: [.text("Oslo?")], handlers: [handler])
+        #expect(run.text == "Cold.")
+        #expect(
+            rounds.withLock { $0 } == [
+                #"weather 1 [fc-1 get_weather {"city":"Oslo"}] 15"#, "weather 2 [] 32",
+            ])
+    }
+
     /// A thrown error and a schema violation go back to the model as `{"error"}`; the
     /// violating call never reaches the handler.
     @Test func handlerErrorsAndViolationsGoBackToTheModel() async throws {

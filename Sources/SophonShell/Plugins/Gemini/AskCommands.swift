@@ -135,9 +135,9 @@ enum AskCommands {
         var (hasTools, tools, toolConfig) = context.session.withToolState {
             ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
         }
-        hasTools = hasTools || !context.runtime.pluginTools().isEmpty
+        hasTools = hasTools || !ServedTools(context: context, services: services).declarations.isEmpty
         if !hasTools { hasTools = await MCPServedTools.available(context: context, services: services) }
-        if hasTools, schema == nil || options.noSchema {
+        if hasTools {
             defer {
                 context.session.withGeminiState {
                     $0.attachments = []; $0.attachmentNames = []
@@ -145,7 +145,8 @@ enum AskCommands {
             }
             let reply = try await ToolExchange.send(
                 contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
-                model: options.model, context: context, services: services)
+                model: options.model, context: context, services: services,
+                schema: options.noSchema ? nil : schema)
             return (reply, [])
         }
         var request = GenerateContentRequest(
@@ -210,7 +211,7 @@ enum AskCommands {
             }
             if ToolExchange.hasCalls(result.response) {
                 // Calls to a request that declared no tools: returned as calls, never as "".
-                let reply = ToolExchange.handle(
+                let reply = try ToolExchange.handle(
                     result.response, contents: history + [userTurn], isChat: isChat,
                     conversationCount: history.count, model: options.model, envelope: envelope,
                     context: context, services: services)
@@ -282,7 +283,7 @@ enum AskCommands {
             let response = GenerateContentResponse(candidates: [
                 Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
             ])
-            let reply = ToolExchange.handle(
+            let reply = try ToolExchange.handle(
                 response, contents: request.contents, isChat: callsGo.isChat,
                 conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
                 context: context, services: services)

@@ -97,16 +97,19 @@ final class GeminiServices: Sendable {
     /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
     func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
 
+    /// The body of the recorded request the next request must match; `nil` when not replaying
+    /// or none is left.
+    func upcomingReplayedRequestBody() -> JSONValue? {
+        (transport as? GeminiTapeReplayer)?.upcomingRequest?.body
+    }
+
     /// Every tool call of the tape being replayed, in order (docs/tapes.md); empty otherwise.
     var replayedToolCalls: [JSONValue] { (transport as? GeminiTapeReplayer)?.tape.toolCalls ?? [] }
 
     /// The function declarations of the next recorded request of the tape being replayed (a
     /// replay offers the MCP tools it recorded without starting the servers, docs/mcp.md).
     func nextRecordedDeclarations() -> [JSONValue] {
-        guard let replayer = transport as? GeminiTapeReplayer,
-            replayer.answeredCount < replayer.tape.exchanges.count,
-            case .array(let tools)? = replayer.tape.exchanges[replayer.answeredCount].request.body["tools"]
-        else { return [] }
+        guard case .array(let tools)? = upcomingReplayedRequestBody()?["tools"] else { return [] }
         return tools.flatMap { tool -> [JSONValue] in
             guard case .array(let declarations)? = tool["functionDeclarations"] else { return [] }
             return declarations
@@ -242,6 +245,8 @@ final class VerboseLog: Sendable {
             return "retry \(retry)/\(of) in \(Self.seconds(wait)) after \(cause)"
         case .fallback(_, let from, let to):
             return "model \(from) answered 404; retrying on the fallback \(to)"
+        case .toolRound:
+            return nil
         }
     }
 

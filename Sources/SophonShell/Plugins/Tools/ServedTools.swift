@@ -5,7 +5,7 @@ import SophonGemini
 /// The functions a handler serves in this command (docs/commands.md, "Tools"): the tools of the
 /// external plugins started so far, then those of the MCP servers (docs/mcp.md), unless the
 /// session declared a function of the same name (then `tool-reply` answers it). Runs their calls
-/// with consent, argument checks and the session's `tool-timeout`.
+/// with consent (``ToolConsent``), argument checks and the session's `tool-timeout`.
 struct ServedTools {
     /// One served function.
     struct Entry {
@@ -24,12 +24,31 @@ struct ServedTools {
     /// The MCP servers restarted in this command (once each).
     private let restarts = MCPRestartBudget()
 
-    /// The served functions of `context`'s session, plugins and MCP servers (`services` tell
-    /// whether the run replays a tape).
+    /// The served functions of `context`'s session, plugins and MCP servers. In a replay (`services` is
+    /// replaying a tape), the served functions are those the recorded request declared beyond
+    /// the session's own: the tape's `tool` lines answer their calls, so the plugins need not be
+    /// there (docs/tapes.md).
     init(context: CommandContext, services: GeminiServices? = nil) {
         let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
         var entries: [String: Entry] = [:]
         var declarations: [FunctionDeclaration] = []
+        if let services, services.isReplaying {
+            let mcpNames = Set(context.runtime.mcpServers?.names ?? [])
+            let servers = Dictionary(
+                services.replayedToolCalls.compactMap { call in
+                    call["name"]?.stringValue.map { ($0, call["server"]?.stringValue ?? "tape") }
+                }, uniquingKeysWith: { first, _ in first })
+            for recorded in Self.recordedDeclarations(services.upcomingReplayedRequestBody())
+            where !declared.contains(recorded.name) && entries[recorded.name] == nil {
+                let server = servers[recorded.name] ?? "tape"
+                entries[recorded.name] = Entry(
+                    plugin: server, declaration: recorded, mcp: mcpNames.contains(server))
+                declarations.append(recorded)
+            }
+            self.entries = entries
+            self.declarations = declarations
+            return
+        }
         for (plugin, tool) in context.runtime.pluginTools() where !declared.contains(tool.name) {
             guard entries[tool.name] == nil else { continue }
             var declaration = FunctionDeclaration(
@@ -53,6 +72,28 @@ struct ServedTools {
         }
         self.entries = entries
         self.declarations = declarations
+    }
+
+    /// The function declarations of a recorded request body's `tools`, in order; the ones that
+    /// do not decode are skipped.
+    private static func recordedDeclarations(_ body: JSONValue?) -> [FunctionDeclaration] {
+        guard case .array(let tools)? = body?["tools"] else { return [] }
+        return tools.flatMap { tool -> [FunctionDeclaration] in
+            guard case .array(let items)? = tool["functionDeclarations"] else { return [] }
+            return items.compactMap { item in
+                guard let name = item["name"]?.stringValue else { return nil }
+                var declaration = FunctionDeclaration(
+                    name: name, description: item["description"]?.stringValue,
+                    parametersJsonSchema: item["parametersJsonSchema"])
+                if let parameters = item["parameters"] {
+                    guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else {
+                        return nil
+                    }
+                    declaration.parameters = schema
+                }
+                return declaration
+            }
+        }
     }
 
     /// The plugin serving `name`, if any.
@@ -87,36 +128,47 @@ struct ServedTools {
             )
             return response
         }
-        let (confirm, allowed, timeout) = context.session.withToolState {
-            ($0.confirm, $0.allowedByRun, $0.timeout)
+        let timeout = context.session.withToolState { $0.timeout }
+        let trusted = entry.mcp ? entry.trusted : context.runtime.isPluginTrusted(entry.plugin)
+        let decision: ToolConsent.Decision
+        do {
+            decision = try ToolConsent.decide(
+                name: call.name, arguments: arguments, trusted: trusted, context: context)
+        } catch {
+            // Ctrl-C at the question: the command's task is cancelled and the loop stops before
+            // sending anything.
+            return ToolConsent.declinedResponse
         }
         let response: JSONValue
-        if confirm, !allowed, !entry.trusted {
-            context.io.printError(
-                "tool \(call.name): declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')"
-            )
-            response = Self.error("the user declined this call")
+        // What the tape's `tool` line holds: every call, declined and refused ones too, so a
+        // replay answers the calls in the same order (docs/tapes.md).
+        let outcome: JSONMember
+        if decision == .declined {
+            response = ToolConsent.declinedResponse
+            outcome = JSONMember("error", response["error"] ?? .null)
         } else if let violation = entry.declaration.violations(of: arguments).first {
             response = Self.error("invalid arguments: \(violation)")
+            outcome = JSONMember("error", response["error"] ?? .null)
         } else {
             switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
             case .success(let value):
                 response = Self.wrapped(value)
-                services.recordToolCall(
-                    .object([
-                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                        JSONMember("server", .string(entry.plugin)), JSONMember("result", value),
-                    ]))
+                outcome = JSONMember("result", value)
+            case .failure where Task.isCancelled:
+                // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
+                return Self.error("cancelled")
             case .failure(let failure):
                 context.io.printError("tool \(call.name): \(failure.message)")
                 response = Self.error(failure.message)
-                services.recordToolCall(
-                    .object([
-                        JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                        JSONMember("server", .string(entry.plugin)),
-                        JSONMember("error", .string(failure.message)),
-                    ]))
+                outcome = JSONMember("error", .string(failure.message))
             }
+        }
+        if !Task.isCancelled {  // A cancelled command sends nothing more: no line either.
+            services.recordToolCall(
+                .object([
+                    JSONMember("name", .string(call.name)), JSONMember("args", arguments),
+                    JSONMember("server", .string(entry.plugin)), outcome,
+                ]))
         }
         context.io.printError(
             "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"

@@ -186,7 +186,7 @@ enum ToolCommands {
                 let reply = try await ToolExchange.send(
                     contents: answered.contents + [responseTurn], isChat: answered.isChat,
                     conversationCount: answered.conversationCount, model: answered.model, context: context,
-                    services: services)
+                    services: services, schema: answered.schema)
                 return (reply, [])
             }
             return .reply(reply)

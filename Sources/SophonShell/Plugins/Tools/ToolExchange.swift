@@ -14,10 +14,14 @@ enum ToolExchange {
     ///   - isChat: whether the exchange belongs to the `chat` conversation.
     ///   - conversationCount: how many of `contents` the conversation already holds.
     ///   - model: the `--model` of the command, if any.
-    /// - Throws: ``CommandFailure`` for every ``GeminiError``.
+    ///   - schema: the answer schema in force (`schema`, unless `--no-schema`): each request
+    ///     asks for JSON of that schema, and the final answer is decoded with it; a reply of
+    ///     function calls is still the calls.
+    /// - Throws: ``CommandFailure`` for every ``GeminiError`` (`decodingFailed` when the final
+    ///   answer holds no JSON fitting `schema`).
     static func send(
         contents: [Content], isChat: Bool, conversationCount: Int, model: String?, context: CommandContext,
-        services: GeminiServices
+        services: GeminiServices, schema: GeminiSchema? = nil
     ) async throws -> CallReply {
         let client = try GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
@@ -33,6 +37,13 @@ enum ToolExchange {
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
+        var generationConfig = GeminiCall.generationConfig(settings)
+        if let schema {
+            var config = generationConfig ?? GenerationConfig()
+            config.responseMimeType = "application/json"
+            config.responseSchema = schema
+            generationConfig = config
+        }
         var contents = contents
         var total = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
@@ -41,7 +52,7 @@ enum ToolExchange {
             rounds += 1
             let request = GenerateContentRequest(
                 contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-                toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+                toolConfig: toolConfig, generationConfig: generationConfig)
             services.retriesInFlight.reset()
             let started = ContinuousClock.now
             let result: GeminiResult<GenerateContentResponse>
@@ -61,9 +72,15 @@ enum ToolExchange {
             let parts = result.response.candidates?.first?.content?.parts ?? []
             let calls = parts.compactMap(\.functionCall)
             guard !calls.isEmpty, calls.allSatisfy({ served.plugin(for: $0.name) != nil }) else {
-                return handle(
-                    result.response, contents: contents, isChat: isChat, conversationCount: conversationCount,
-                    model: model, envelope: envelope, context: context, services: services)
+                do {
+                    return try handle(
+                        result.response, contents: contents, isChat: isChat,
+                        conversationCount: conversationCount, model: model, envelope: envelope,
+                        context: context,
+                        services: services, schema: schema)
+                } catch let error as GeminiError {
+                    throw GeminiCall.failure(error, context: context)
+                }
             }
             reportUnknownParts(parts, context: context)
             for step in codeSteps(parts) { context.io.printError(step.text) }
@@ -81,6 +98,8 @@ enum ToolExchange {
                     Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
                 )
             }
+            // Ctrl-C at a consent question cancels the command: nothing more is sent.
+            try Task.checkCancellation()
             contents += [Content(role: "model", parts: parts), Content(role: "user", parts: answers)]
         }
     }
@@ -109,11 +128,15 @@ enum ToolExchange {
     }
 
     /// The command's result for a checked reply: pending calls, or the answer (with code and
-    /// sources). Updates the conversation (chat) and the pending calls.
+    /// sources), decoded with `schema` when one is given. Updates the conversation (chat) and
+    /// the pending calls.
+    /// - Throws: ``GeminiError`` (`decodingFailed`, `truncated`) when the answer does not decode
+    ///   with `schema`; nothing changes then.
     static func handle(
         _ response: GenerateContentResponse, contents: [Content], isChat: Bool, conversationCount: Int,
-        model: String?, envelope: [JSONMember], context: CommandContext, services: GeminiServices
-    ) -> CallReply {
+        model: String?, envelope: [JSONMember], context: CommandContext, services: GeminiServices,
+        schema: GeminiSchema? = nil
+    ) throws -> CallReply {
         let content = response.candidates?.first?.content
         let parts = content?.parts ?? []
         reportUnknownParts(parts, context: context)
@@ -131,12 +154,18 @@ enum ToolExchange {
             let pending = PendingToolCalls(
                 contents: contents + [modelTurn], calls: calls, responses: calls.map { _ in nil },
                 isChat: isChat,
-                conversationCount: conversationCount, model: model)
+                conversationCount: conversationCount, model: model, schema: schema)
             context.session.withToolState { $0.pending = pending }
             let value = JSONValue.object([
                 JSONMember("functionCalls", .array(calls.map { services.redact(callValue($0)) }))
             ])
             return CallReply(value: value, envelope: envelope + extra)
+        }
+        var structured: JSONValue?
+        if let schema {
+            let (value, coercions) = try GeminiAPIClient.structuredValue(of: response, schema: schema)
+            for coercion in coercions { context.io.printError(ShellMessages.coerced(coercion)) }
+            structured = value
         }
         let sources = groundingSources(response.candidates?.first?.groundingMetadata)
         context.session.withToolState {
@@ -154,6 +183,9 @@ enum ToolExchange {
                                 JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri)),
                             ])
                         })))
+        }
+        if let structured {
+            return CallReply(value: services.redact(structured), envelope: envelope + extra)
         }
         let answer = services.redact(response.text)
         let display = sources.isEmpty ? answer : answer + "\n" + sourcesText(sources)

@@ -19,6 +19,12 @@ struct ToolSessionState: PluginSessionState {
     var confirm = true
     /// `--allow-tools`: served tools run without asking for this run.
     var allowedByRun = false
+    /// `--replay`: served calls are answered from the tape, and `plugin load` of a file that
+    /// is not there is skipped (the tape holds what the plugin served).
+    var replaying = false
+    /// The served tools the user answered `always` for at the consent question: they run
+    /// without asking for the rest of the session.
+    var alwaysAllowed: Set<String> = []
     /// The calls the last answer asked for and nobody has answered yet.
     var pending: PendingToolCalls?
     /// The sources of the last grounded answer (`show sources`).
@@ -68,6 +74,8 @@ struct PendingToolCalls: Sendable {
     var conversationCount: Int
     /// The model the command asked for (`--model`), if any.
     var model: String?
+    /// The answer schema the command asked with (`nil`: a text answer).
+    var schema: GeminiSchema?
 
     /// The names of the calls still unanswered, in call order.
     var unansweredNames: [String] {
