@@ -22,7 +22,8 @@ struct MCPConfigFile: Sendable {
         var invalid: [(name: String, reason: String)] = []
     }
 
-    /// Reads the file; a missing file holds no servers.
+    /// Reads the file; a missing file, or one holding only blanks (`touch mcp.json`), holds no
+    /// servers.
     /// - Throws: ``MCPConfigError`` when the file cannot be read, is not JSON (with line and
     ///   column), or `mcpServers` is not an object.
     func read() throws(MCPConfigError) -> Contents {
@@ -87,9 +88,12 @@ struct MCPConfigFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path.path) else {
             throw MCPConfigError("\(path.path): cannot read the file")
         }
+        let text = String(decoding: data, as: UTF8.self)
+        // An empty file is an empty store, as for keys.json (docs/files.md, "mcp.json").
+        if text.allSatisfy(\.isWhitespace) { return nil }
         let document: JSONValue
         do {
-            document = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            document = try JSONValue(parsing: text)
         } catch {
             throw MCPConfigError("\(path.path):\(error.line):\(error.column): \(error.message)")
         }

@@ -407,7 +407,7 @@ final class MCPServerRegistry: Sendable {
             guard FileManager.default.fileExists(atPath: command) else {
                 throw .startFailed(server: config.name, reason: "no such file: \(command)")
             }
-            guard FileManager.default.isExecutableFile(atPath: command) else {
+            guard PluginDiscovery.isExecutableFile(command) else {
                 throw .startFailed(server: config.name, reason: "not an executable file: \(command)")
             }
             return command
@@ -415,7 +415,7 @@ final class MCPServerRegistry: Sendable {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(command)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if PluginDiscovery.isExecutableFile(candidate) { return candidate }
         }
         throw .startFailed(server: config.name, reason: "command '\(command)' not found on PATH")
     }

@@ -11,7 +11,7 @@ enum PluginManagementCommand {
     {
         let host = runtime.externalPlugins
         switch (request.arguments.first, request.arguments.count) {
-        case ("load", 2),
+        case ("load", 2) where request.arguments[1] != "--trust",
             ("load", 3) where request.arguments[1] == "--trust":
             let trusted = request.arguments.count == 3
             let path = context.resolve(request.arguments[trusted ? 2 : 1])

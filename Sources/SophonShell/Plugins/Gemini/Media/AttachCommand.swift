@@ -86,6 +86,10 @@ enum AttachCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "attach: '\(path)': cannot be read")
         }
+        // An empty part is refused by the API; say so here, before anything is sent.
+        guard !data.isEmpty else {
+            throw CommandFailure(kind: .mediaUnreadable, message: "attach: '\(path)' is empty")
+        }
         guard let type = mime ?? GeminiMedia.sniffMediaType(data) else {
             throw CommandFailure(
                 kind: .mediaUnreadable,

@@ -1,0 +1,71 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// What a new user met trying the tools, MCP, plugin and media commands from the docs alone:
+/// the real binary, real files and processes (docs/mcp.md, docs/commands.md).
+@Suite struct FreshUserTests {
+    static var fakeMCP: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../scripts/fake_mcp.py").standardizedFileURL.path
+    }
+
+    /// `plugin load --trust` without a path is a usage error, not a load of a file named
+    /// `--trust`.
+    @Test func pluginLoadTrustWithoutAPathIsAUsageError() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["--json", "-c", "plugin load --trust"])
+        #expect(
+            outcome.stdout
+                == #"{"command":"plugin load --trust","ok":false,"error":{"kind":"usage","message":"usage: plugin load [--trust] PATH | plugin unload NAME"}}"#
+                + "\n")
+        #expect(outcome.status == 1)
+    }
+
+    /// A folder given as an MCP server's command is "not an executable file", not "no such file".
+    @Test func mcpAddOfAFolderSaysItIsNotAnExecutable() throws {
+        let shell = try GeminiShell()
+        let folder = shell.home.appendingPathComponent("server.d")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let outcome = try shell.run(["-c", "mcp add x -- \(folder.path)"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "-c:1:1: error: MCP server 'x' could not start: not an executable file: \(folder.path)\n",
+                    status: 1))
+        #expect(shell.read("mcp.json") == nil)
+    }
+
+    /// An empty `mcp.json` (`touch mcp.json`) holds no servers: no warning, and `mcp add`
+    /// writes it.
+    @Test func anEmptyMCPConfigHoldsNoServers() throws {
+        let shell = try GeminiShell()
+        try shell.write("mcp.json", " \n")
+        let outcome = try shell.run([
+            "-c", "mcp list", "-c", "mcp add --trust fake -- \(Self.fakeMCP)", "-c", "mcp remove fake",
+        ])
+        #expect(
+            outcome.stdout == "(no MCP servers; add one with 'mcp add NAME -- COMMAND')\n")
+        #expect(
+            outcome.stderr
+                == "warning: MCP server 'fake': tool 'bad_schema' is not offered: input schema $.properties.x: "
+                + "allOf with several schemas cannot be converted; merge them\n")
+        #expect(outcome.status == 0)
+        #expect(shell.read("mcp.json") == "{\n  \"mcpServers\": {}\n}\n")
+    }
+
+    /// An empty file is refused by `attach` (the API refuses an empty part), and nothing is
+    /// attached.
+    @Test func attachRefusesAnEmptyFile() throws {
+        let shell = try GeminiShell()
+        let path = try shell.write("empty.txt", "")
+        let outcome = try shell.run(["--json", "-c", "attach \(path)", "-c", "attach"])
+        #expect(
+            outcome.stdout
+                == #"{"command":"attach \#(path)","ok":false,"error":{"kind":"mediaUnreadable","message":"attach: '\#(path)' is empty"}}"#
+                + "\n" + #"{"command":"attach","ok":true,"result":"(nothing attached)"}"# + "\n")
+        #expect(outcome.status == 1)
+    }
+}
