@@ -10,7 +10,8 @@ scripts a call of it. The first call of the tool asks `run csv_columns ARGS? [y]
 [a]lways`: `y` runs this call, `n` sends the model `{"error": "the user declined this call"}`,
 `a` runs it and every later call of the tool without asking; Ctrl-C at the question cancels the
 command (nothing more is sent) and the shell lives on, as does Ctrl-C while a served tool runs;
-a plugin loaded with `--trust` is never asked about; a dumb terminal asks too. Needs pexpect. Exits 0 when every test passed, 1 otherwise.
+a plugin loaded with `--trust` is never asked about; a dumb terminal asks too; after Ctrl-C
+during a call an MCP server is stuck in, the next call starts the server again at once. Needs pexpect. Exits 0 when every test passed, 1 otherwise.
 """
 
 import json
@@ -240,6 +241,37 @@ def test_ctrl_c_while_a_served_tool_runs_cancels_the_command(session):
     assert len(session.server.requests()) == 1, session.server.requests()
     session.server.script({"kind": "generate", "text": "Still here."})
     assert "Still here." in session.run("ask Hello?")
+    assert session.close() == 0
+
+
+def test_ctrl_c_during_a_stuck_mcp_call_restarts_the_server_for_the_next_call(session):
+    # The server gets notifications/cancelled and a ping; one that does not answer the ping
+    # (stuck in the call) is stopped, so the next call starts it again instead of waiting for
+    # tool-timeout (docs/mcp.md, "Faults").
+    log = os.path.join(session.home, "mcp.log")
+    session.run("mcp add --trust fake -- %s %s --log %s" % (
+        sys.executable, os.path.join(HERE, "fake_mcp.py"), log))
+    session.run("set tool-timeout 10m")
+    session.server.script({"kind": "generate", "functionCalls": [{"id": "h1", "name": "hang", "args": {}}]},
+                          {"kind": "generate", "functionCalls": [{"id": "e1", "name": "echo",
+                                                                  "args": {"text": "x"}}]},
+                          {"kind": "generate", "text": "Back."})
+    session.enter("ask Hang?")
+    deadline = time.time() + TIMEOUT
+    while '"name": "hang"' not in open(log).read().replace('"name":"hang"', '"name": "hang"'):
+        assert time.time() < deadline, open(log).read()
+        time.sleep(0.05)
+    session.child.sendintr()
+    session.child.expect_exact(PROMPT)
+    assert "interrupted" in session.child.before, session.child.before
+    session.enter("ask Again?")
+    session.child.expect_exact('tool echo {"text":"x"} -> {"content":"echo: x"}')
+    session.child.expect_exact("Back.")
+    session.child.expect_exact(PROMPT)
+    methods = [line if line == "start" else json.loads(line).get("method")
+               for line in open(log).read().split("\n") if line]
+    started = ["start", "initialize", "notifications/initialized", "tools/list"]
+    assert methods == started + ["tools/call"] + started + ["tools/call"], methods
     assert session.close() == 0
 
 

@@ -25,6 +25,8 @@ final class MCPConnection: Sendable {
         var unusable = false
         var inputClosed = false
         var lastError: String?
+        /// Ids of the `ping`s sent after a cancel, not answered yet.
+        var probes: Set<Int> = []
     }
 
     private final class Shared: Sendable {
@@ -151,6 +153,40 @@ final class MCPConnection: Sendable {
                     ])
                 ).compactText + "\n")
             pending.continuation.resume(throwing: CancellationError())
+            probeAfterCancel()
+        }
+    }
+
+    /// After a cancelled request, a `ping`: a server that does not answer it within 2 s is
+    /// still stuck in the cancelled call, so it is killed, and starts again on its next call
+    /// instead of making that call wait for `tool-timeout` (docs/mcp.md, "Faults").
+    private func probeAfterCancel() {
+        let id: Int? = shared.state.withLock { state in
+            guard !state.unusable, state.end == nil else { return nil }
+            defer { state.nextID += 1 }
+            state.probes.insert(state.nextID)
+            return state.nextID
+        }
+        guard let id else { return }
+        send(MCPProtocol.request(id: id, method: "ping", params: .object([])).compactText + "\n")
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.cancelProbeSeconds)) {
+            [weak self] in
+            guard let self else { return }
+            if self.shared.state.withLock({ $0.probes.remove(id) != nil }) { self.kill() }
+        }
+    }
+
+    /// How long a server may take to answer the `ping` after a cancel.
+    static let cancelProbeSeconds = 2
+
+    /// Waits until the `ping` sent after a cancel is answered or its server killed (at most a
+    /// little longer than ``cancelProbeSeconds``), so a call made right after a Ctrl-C does not
+    /// go to a server about to be killed.
+    func settled() async {
+        var waited = 0
+        while waited < Self.cancelProbeSeconds * 1000 + 500, shared.state.withLock({ !$0.probes.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(50))
+            waited += 50
         }
     }
 
@@ -171,6 +207,7 @@ final class MCPConnection: Sendable {
     func kill() {
         let running = shared.state.withLock { state in
             state.unusable = true
+            state.probes = []
             return state.end == nil
         }
         if running { _ = Foundation.kill(pid, SIGKILL) }
@@ -238,6 +275,8 @@ final class MCPConnection: Sendable {
                 fail(.garbage(server: server, line: line))
                 return
             }
+            // The answer to a ping after a cancel: the server is alive.
+            if shared.state.withLock({ $0.probes.remove(id) != nil }) { return }
             // An answer to a request that timed out or was cancelled is dropped.
             guard let pending = take(id) else { return }
             if let error = message["error"] {
@@ -256,6 +295,7 @@ final class MCPConnection: Sendable {
             let (pending, state) = shared.state.withLock { state in
                 defer {
                     state.pending = [:]
+                    state.probes = []
                     state.unusable = true
                 }
                 return (state.pending, state)

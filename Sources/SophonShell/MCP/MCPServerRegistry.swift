@@ -176,6 +176,7 @@ final class MCPServerRegistry: Sendable {
             return .failure(MCPToolError(message: "no MCP server named '\(name)'"))
         }
         let connection: MCPConnection
+        await server.connection?.settled()
         if let running = server.connection, running.isUsable {
             connection = running
         } else {
