@@ -68,4 +68,37 @@ import Testing
                 + "\n" + #"{"command":"attach","ok":true,"result":"(nothing attached)"}"# + "\n")
         #expect(outcome.status == 1)
     }
+
+    /// `tools` after the last exchange of a replayed tape lists the MCP tools the recorded run
+    /// listed (it listed none: the tape had no request left to read them from).
+    @Test func toolsAfterTheLastReplayedExchangeListsTheRecordedMCPTools() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "s.sophon", "mcp add --trust u -- \(Self.fakeMCP)\nask go\ntools\n")
+        try shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "echo", "args": {"text": "hi"}}]}"#,
+            #"{"kind": "generate", "text": "ok"}"#,
+        ])
+        let expected = """
+            ok
+            echo     function  mcp u  Echo a text
+            lines    function  mcp u  Two text items
+            add      function  mcp u  Add two integers
+            fail     function  mcp u  Always fails
+            crash    function  mcp u  Exits
+            hang     function  mcp u  Never answers
+            garbage  function  mcp u  Writes garbage
+
+            """
+        let recorded = try shell.run(["--record", "s.tape", "s.sophon"])
+        #expect(recorded.stdout == expected)
+        #expect(recorded.status == 0)
+        try FileManager.default.removeItem(at: shell.home.appendingPathComponent("mcp.json"))
+        let replayed = try shell.run(["--replay", "s.tape", "s.sophon"])
+        #expect(
+            replayed
+                == .init(
+                    stdout: expected, stderr: #"tool echo {"text":"hi"} -> {"content":"echo: hi"}"# + "\n",
+                    status: 0))
+    }
 }

@@ -107,9 +107,13 @@ final class GeminiServices: Sendable {
     var replayedToolCalls: [JSONValue] { (transport as? GeminiTapeReplayer)?.tape.toolCalls ?? [] }
 
     /// The function declarations of the next recorded request of the tape being replayed (a
-    /// replay offers the MCP tools it recorded without starting the servers, docs/mcp.md).
+    /// replay offers the MCP tools it recorded without starting the servers, docs/mcp.md); after
+    /// the tape's last exchange, those of its last request, so `tools` at the end of a replayed
+    /// script lists what the recorded run listed.
     func nextRecordedDeclarations() -> [JSONValue] {
-        guard case .array(let tools)? = upcomingReplayedRequestBody()?["tools"] else { return [] }
+        let replayer = transport as? GeminiTapeReplayer
+        let body = replayer?.upcomingRequest?.body ?? replayer?.tape.exchanges.last?.request.body
+        guard case .array(let tools)? = body?["tools"] else { return [] }
         return tools.flatMap { tool -> [JSONValue] in
             guard case .array(let declarations)? = tool["functionDeclarations"] else { return [] }
             return declarations
