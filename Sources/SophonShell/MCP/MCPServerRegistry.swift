@@ -201,6 +201,11 @@ final class MCPServerRegistry: Sendable {
             let result = try await connection.request(
                 method: "tools/call", params: MCPProtocol.callParams(name: tool, arguments: arguments),
                 during: "tools/call '\(tool)'", timeout: timeout)
+            if let problem = MCPToolResult.problem(result) {
+                return .failure(
+                    MCPToolError(
+                        message: "MCP server '\(name)' answered tools/call '\(tool)' with \(problem)"))
+            }
             return MCPToolResult.response(result)
         } catch let fault as MCPFault {
             return .failure(MCPToolError(message: fault.message))

@@ -19,6 +19,16 @@ enum MCPToolResult {
         return .success(.object([JSONMember("content", .string(text))]))
     }
 
+    /// What makes `result` unusable as a `CallToolResult`, in words (`no 'content' array`), or
+    /// `nil`: a result must be an object with a `content` array, unless it carries
+    /// `structuredContent` or `isError` (docs/mcp.md, "Results"). Never sent as an empty answer.
+    static func problem(_ result: JSONValue) -> String? {
+        guard case .object = result else { return "a result that is not an object" }
+        if result["structuredContent"] != nil || result["isError"] == .bool(true) { return nil }
+        guard case .array? = result["content"] else { return "a result with no 'content' array" }
+        return nil
+    }
+
     /// The `text` of every `{"type": "text"}` item, in order, joined with `\n`.
     static func joinedText(_ content: JSONValue?) -> String {
         guard case .array(let items)? = content else { return "" }

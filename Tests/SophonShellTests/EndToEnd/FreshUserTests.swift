@@ -2,6 +2,10 @@ import Foundation
 import SophonCore
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a new user met trying the tools, MCP, plugin and media commands from the docs alone:
 /// the real binary, real files and processes (docs/mcp.md, docs/commands.md).
 @Suite struct FreshUserTests {
@@ -100,5 +104,41 @@ import Testing
                 == .init(
                     stdout: expected, stderr: #"tool echo {"text":"hi"} -> {"content":"echo: hi"}"# + "\n",
                     status: 0))
+    }
+
+    /// A server whose `tools/call` result is not a `CallToolResult` (here `content` is a string)
+    /// fails that call with a message naming the server; the model never gets an empty answer.
+    @Test func aResultWithoutAContentArrayFailsTheCall() throws {
+        let shell = try GeminiShell()
+        let server = try shell.write(
+            "odd-server",
+            """
+            #!/usr/bin/env python3
+            import json, sys
+            for line in sys.stdin:
+                m = json.loads(line)
+                answer = {"initialize": {"protocolVersion": "2025-06-18", "capabilities": {}},
+                          "tools/list": {"tools": [{"name": "odd"}]},
+                          "tools/call": {"content": "not a list"}}.get(m.get("method"))
+                if answer is not None:
+                    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": answer}), flush=True)
+
+            """)
+        #expect(chmod(server, 0o755) == 0)
+        try shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "odd", "args": {}}]}"#,
+            #"{"kind": "generate", "text": "ok"}"#,
+        ])
+        let outcome = try shell.run(["-c", "mcp add --trust o -- \(server)", "-c", "ask go"])
+        let message = "MCP server 'o' answered tools/call 'odd' with a result with no 'content' array"
+        #expect(
+            outcome
+                == .init(
+                    stdout: "ok\n",
+                    stderr: "tool odd: \(message)\ntool odd {} -> {\"error\":\"\(message)\"}\n", status: 0))
+        let sent = try shell.server.requests().last?.bodyText ?? ""
+        #expect(
+            sent.contains(#"{"functionResponse":{"id":"1","name":"odd","response":{"error":"\#(message)"}}}"#)
+        )
     }
 }
