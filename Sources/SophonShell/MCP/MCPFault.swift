@@ -27,7 +27,10 @@ enum MCPFault: Error, Sendable, Equatable {
         case .exited, .restartedOnce: .pluginExited
         case .garbage, .badReply, .versionMismatch: .pluginProtocolError
         case .timedOut: .pluginTimeout
-        case .rpcError: .pluginError
+        // An error answer to the handshake (`initialize`, `tools/list`) is a failed handshake
+        // (docs/commands.md, "mcp"); to a tool call, the tool's error.
+        case .rpcError(_, let during, _, _):
+            during.hasPrefix("tools/call") ? .pluginError : .pluginProtocolError
         }
     }
 

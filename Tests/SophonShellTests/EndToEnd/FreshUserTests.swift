@@ -141,4 +141,18 @@ import Testing
             sent.contains(#"{"functionResponse":{"id":"1","name":"odd","response":{"error":"\#(message)"}}}"#)
         )
     }
+
+    /// `cat` is not an MCP server: it echoes the `initialize` request, which the shell answers
+    /// with -32601, and that error comes back as the answer. A failed handshake is a
+    /// `pluginProtocolError` (docs/commands.md, "mcp"), and nothing is saved.
+    @Test func catIsRefusedAsAFailedHandshake() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["--json", "-c", "mcp add x -- cat"])
+        #expect(
+            outcome.stdout
+                == #"{"command":"mcp add x -- cat","ok":false,"error":{"kind":"pluginProtocolError","message":"MCP server 'x' answered initialize with error -32601: method not found: initialize"}}"#
+                + "\n")
+        #expect(outcome.status == 1)
+        #expect(shell.read("mcp.json") == nil)
+    }
 }
