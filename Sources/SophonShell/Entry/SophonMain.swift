@@ -101,6 +101,11 @@ package enum SophonMain {
             return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
         case .standardInput:
             let data = runtime.io.readAllInput()
+            guard data.count <= ScriptFile.maximumLength else {
+                // The limit of a script file (docs/files.md), also for a script on stdin.
+                return usageError(
+                    "'<stdin>' is larger than \(ScriptFile.maximumLength) bytes", io: runtime.io)
+            }
             let source = ShellSource(name: "<stdin>", bytes: Array(data))
             if case .stop(let status) = await runtime.run(source, directory: ".") {
                 return runtime.finish(exitStatus: status)

@@ -23,7 +23,9 @@ package struct ShellIO: Sendable {
     var stdout: any ShellTextSink
     /// Errors, warnings, notices, repairs and logs.
     var stderr: any ShellTextSink
-    /// Reads all of standard input (blocking until end of file).
+    /// Reads all of standard input (blocking until end of file); the process's own reader stops
+    /// after ``maximumInputBytes`` + 1 bytes, so `sophon ask hi < /dev/zero` ends instead of
+    /// filling the memory (a caller seeing more than the limit refuses the input).
     var readAllInput: @Sendable () -> Data
     /// Standard input's file descriptor when it is the process's own (read directly when it
     /// is a regular file, see ``TextInputReader``); `nil` in tests.
@@ -33,9 +35,32 @@ package struct ShellIO: Sendable {
     package static let standard = ShellIO(
         stdout: FileDescriptorSink(descriptor: STDOUT_FILENO),
         stderr: FileDescriptorSink(descriptor: STDERR_FILENO),
-        readAllInput: { FileHandle.standardInput.readDataToEndOfFile() },
+        readAllInput: { readStandardInput(limit: maximumInputBytes) },
         inputDescriptor: STDIN_FILENO
     )
+
+    /// The most standard input that is read (256 MiB, the `@FILE` limit, docs/files.md).
+    static let maximumInputBytes = 256 * 1024 * 1024
+
+    /// Standard input up to its end or `limit` + 1 bytes, whichever comes first.
+    static func readStandardInput(limit: Int) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= limit {
+            let wanted = min(buffer.count, limit + 1 - data.count)
+            let count = buffer.withUnsafeMutableBytes {
+                Foundation.read(STDIN_FILENO, $0.baseAddress!, wanted)
+            }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return data
+    }
 
     /// Writes `line` and a newline to stdout.
     func printLine(_ line: String) {

@@ -155,4 +155,49 @@ import Testing
         #expect(outcome.status == 1)
         #expect(shell.read("mcp.json") == nil)
     }
+
+    /// Runs `sophon arguments` with a sparse file of `megabytes` MiB of zeros as stdin (no
+    /// disk used); the old reader read stdin to its end (`< /dev/zero` filled the memory).
+    static func runWithZeros(megabytes: Int, _ arguments: [String], shell: GeminiShell) throws
+        -> SophonProcess.Outcome
+    {
+        let path = shell.home.appendingPathComponent("zeros").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try writer.truncate(atOffset: UInt64(megabytes) * 1024 * 1024)
+        try writer.close()
+        let process = Process()
+        process.executableURL = SophonProcess.binary
+        process.arguments = arguments
+        process.environment = shell.environment
+        process.currentDirectoryURL = shell.home
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return .init(
+            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    /// Standard input is read up to a limit: 256 MiB for `ask`, `chat` and `tokens`, the 64 MiB
+    /// of a script file for commands on stdin; past it the run is refused, nothing is sent.
+    @Test func standardInputPastItsLimitIsRefused() throws {
+        let shell = try GeminiShell()
+        #expect(
+            try Self.runWithZeros(megabytes: 300, ["ask", "hi"], shell: shell)
+                == .init(stdout: "", stderr: "error: stdin: larger than 256 MiB\n", status: 1))
+        #expect(
+            try Self.runWithZeros(megabytes: 65, [], shell: shell)
+                == .init(stdout: "", stderr: "sophon: '<stdin>' is larger than 67108864 bytes\n", status: 2))
+        #expect(try shell.server.requests().isEmpty)
+    }
 }

@@ -62,11 +62,15 @@ enum AskCommands {
 
     /// In one-command mode, all of stdin when it is not a terminal and not empty
     /// (`echo text | sophon ask summarize`), as sent: nothing trimmed.
-    /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text.
+    /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text or passes 256 MiB.
     static func pipedInput(context: CommandContext) throws -> String? {
         guard context.mode == .oneCommand, isatty(STDIN_FILENO) == 0 else { return nil }
         let data = context.io.readAllInput()
         guard !data.isEmpty else { return nil }
+        guard data.count <= ShellIO.maximumInputBytes else {
+            throw CommandFailure(
+                kind: .usage, message: "stdin: larger than \(ShellIO.maximumInputBytes / (1024 * 1024)) MiB")
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure(kind: .usage, message: "stdin: not valid UTF-8 text")
         }
