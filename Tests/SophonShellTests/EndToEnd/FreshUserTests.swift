@@ -200,4 +200,20 @@ import Testing
                 == .init(stdout: "", stderr: "sophon: '<stdin>' is larger than 67108864 bytes\n", status: 2))
         #expect(try shell.server.requests().isEmpty)
     }
+
+    /// `--record` onto a folder is refused before the run (it ran, then left its tape in
+    /// `FOLDER.partial` beside the folder).
+    @Test func recordOntoAFolderIsRefusedBeforeTheRun() throws {
+        let shell = try GeminiShell()
+        let folder = shell.home.appendingPathComponent("tapes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let outcome = try shell.run(["--record", folder.path, "-c", "echo hi"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr: "sophon: cannot replace '\(folder.path)': it is a folder, not a regular file\n",
+                    status: 2))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + ".partial"))
+    }
 }

@@ -61,6 +61,9 @@ final class GeminiServices: Sendable {
                     contentsOf: URL(fileURLWithPath: replay), baseURL: baseURL,
                     warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
+                // A folder, FIFO or device at TAPE is refused before anything runs, not after
+                // the run, when its tape could not take TAPE's place (docs/tapes.md).
+                _ = try AtomicFile.resolvedTarget(record)
                 transport = try GeminiTapeRecorder(
                     wrapping: URLSessionTransport(),
                     tapeURL: URL(fileURLWithPath: RecordedTape.partialPath(of: record)), baseURL: baseURL,
