@@ -99,7 +99,7 @@ final class PluginConnection: Sendable {
             box.exited.signal()
         }
         do {
-            try process.run()
+            try ChildProcessLauncher.run(process)
         } catch {
             throw .startFailed(
                 plugin: name, reason: PluginDiscovery.startFailureReason(path: path, error: error))

@@ -70,7 +70,7 @@ final class MCPConnection: Sendable {
             box.exited.signal()
         }
         do {
-            try process.run()
+            try ChildProcessLauncher.run(process)
         } catch {
             throw .startFailed(
                 server: server, reason: PluginDiscovery.startFailureReason(path: executable, error: error))

@@ -216,4 +216,33 @@ import Testing
                     status: 2))
         #expect(!FileManager.default.fileExists(atPath: folder.path + ".partial"))
     }
+
+    /// MCP servers and plugins start with no signal blocked (they inherited the concurrency
+    /// pool's mask: SIGTERM, SIGINT, SIGALRM, SIGHUP never reached them).
+    @Test func childProcessesStartWithNoSignalBlocked() throws {
+        let shell = try GeminiShell()
+        let probe = """
+            import json, sys
+            mask = [l.split()[1] for l in open("/proc/self/status") if l.startswith("SigBlk:")][0]
+            open(sys.argv[1], "w").write(mask)
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m.get("type") == "hello":
+                    print(json.dumps({"type": "hello", "id": m["id"], "protocol": 1, "name": "probe", "commands": []}), flush=True)
+                answer = {"initialize": {"protocolVersion": "2025-06-18", "capabilities": {}},
+                          "tools/list": {"tools": []}}.get(m.get("method"))
+                if answer is not None:
+                    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": answer}), flush=True)
+
+            """
+        let server = try shell.write("probe.py", probe)
+        let plugin = try shell.write("sophon-plugin-probe", "#!/bin/sh\nexec python3 \(server) plugin.mask\n")
+        #expect(chmod(plugin, 0o755) == 0)
+        let outcome = try shell.run([
+            "-c", "mcp add m -- /usr/bin/python3 \(server) mcp.mask", "-c", "plugin load \(plugin)",
+        ])
+        #expect(outcome == .init(stdout: "", stderr: "", status: 0))
+        #expect(shell.read("mcp.mask") == "0000000000000000")
+        #expect(shell.read("plugin.mask") == "0000000000000000")
+    }
 }

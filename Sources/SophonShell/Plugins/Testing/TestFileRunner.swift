@@ -173,7 +173,7 @@ struct TestFileRunner: Sendable {
                         ? .killed(signal: status) : .exited(status))
             }
             do {
-                try process.run()
+                try ChildProcessLauncher.run(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
