@@ -16,6 +16,8 @@ Options:
   --log FILE         appends every message received (and "start") to FILE, one per line
   --crash-once FILE  the crash tool crashes only when FILE does not exist (and creates it)
   --protocol V       answers initialize with protocol version V
+  --help, -h         prints this text and exits
+Try it: sophon -c 'mcp add --trust fake -- scripts/fake_mcp.py' -c 'mcp list'
 """
 import json
 import os
@@ -142,4 +144,8 @@ def main():
 
 
 if __name__ == "__main__":
+    if "--help" in sys.argv or "-h" in sys.argv:
+        # A server reads stdin until its end: without this, --help in a terminal seemed to hang.
+        sys.stdout.write(__doc__)
+        sys.exit(0)
     main()
