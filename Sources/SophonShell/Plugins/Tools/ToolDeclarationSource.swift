@@ -78,8 +78,19 @@ enum ToolDeclarationSource {
             throw CommandFailure(kind: .schemaError, message: "tool: '\(name)' is not a valid function name")
         }
         var declaration = FunctionDeclaration(name: name, description: value["description"]?.stringValue)
+        if value["parameters"] != nil, value["parametersJsonSchema"] != nil {
+            // The API takes one of them (its FunctionDeclaration reference); neither is dropped
+            // silently.
+            throw CommandFailure(
+                kind: .schemaError,
+                message: "tool: '\(name)' has both \"parameters\" and \"parametersJsonSchema\"; give one")
+        }
         if let parameters = value["parameters"] {
-            declaration.parameters = try self.parameters(parameters, context: context).parameters
+            // A JSON Schema the converter refuses goes as `parametersJsonSchema`, as for
+            // `tool NAME @FILE`; it is never left out.
+            let converted = try self.parameters(parameters, context: context)
+            declaration.parameters = converted.parameters
+            declaration.parametersJsonSchema = converted.parametersJsonSchema
         } else if let schema = value["parametersJsonSchema"] {
             declaration.parametersJsonSchema = schema
         }
