@@ -371,8 +371,14 @@ final class MCPServerRegistry: Sendable {
             cursor = next
         }
         var tools: [Tool] = []
-        for item in raw {
-            guard let name = item["name"]?.stringValue else { continue }
+        for (index, item) in raw.enumerated() {
+            guard let name = item["name"]?.stringValue else {
+                // Listed as not offered, never skipped without a word.
+                var nameless = Tool(name: "(tool \(index + 1) of tools/list)")
+                nameless.unavailable = "no \"name\" string"
+                tools.append(nameless)
+                continue
+            }
             var tool = Tool(name: name)
             if tools.contains(where: { $0.name == name }) {
                 tool.unavailable = "listed twice"

@@ -274,4 +274,36 @@ import Testing
             parsing: #"[{"functionDeclarations": [{"name": "f", "parametersJsonSchema": "# + schema + "}]}]")
         #expect(sent?["tools"] == expected)
     }
+
+    /// A `tools/list` item without a `name` is listed as not offered, with a warning, instead
+    /// of vanishing without a word.
+    @Test func aNamelessToolIsListedAsNotOffered() throws {
+        let shell = try GeminiShell()
+        let server = try shell.write(
+            "nameless-server",
+            """
+            #!/usr/bin/env python3
+            import json, sys
+            for line in sys.stdin:
+                m = json.loads(line)
+                answer = {"initialize": {"protocolVersion": "2025-06-18", "capabilities": {}},
+                          "tools/list": {"tools": [{"name": "good"}, {"title": "no name"}]}}.get(m.get("method"))
+                if answer is not None:
+                    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": answer}), flush=True)
+
+            """)
+        #expect(chmod(server, 0o755) == 0)
+        let outcome = try shell.run(["-c", "mcp add n -- \(server)", "-c", "mcp list"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: """
+                        n  running  1 tool  untrusted  \(server)
+                          not offered: (tool 2 of tools/list): no "name" string
+
+                        """,
+                    stderr:
+                        "warning: MCP server 'n': tool '(tool 2 of tools/list)' is not offered: no \"name\" string\n",
+                    status: 0))
+    }
 }
