@@ -306,4 +306,24 @@ import Testing
                         "warning: MCP server 'n': tool '(tool 2 of tools/list)' is not offered: no \"name\" string\n",
                     status: 0))
     }
+
+    /// `tool-reply NAME` without the JSON says the answer is missing (it read NAME as JSON:
+    /// "expected a JSON value but found 'get'"), and the call stays pending.
+    @Test func toolReplyWithANameAloneSaysTheAnswerIsMissing() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "get_weather", "args": {"city": "Oslo"}}]}"#,
+            #"{"kind": "generate", "text": "Cold."}"#,
+        ])
+        let outcome = try shell.run([
+            "-c", "tool get_weather { city: string }", "-c", "ask Weather?", "-c", "tool-reply get_weather",
+            "-c", #"tool-reply get_weather {"temp_c": -3}"#,
+        ])
+        #expect(outcome.stdout.hasSuffix("Cold.\n"))
+        #expect(
+            outcome.stderr
+                == "-c:3:1: error: tool-reply: the answer to 'get_weather' is missing: tool-reply get_weather JSON\n"
+        )
+        #expect(outcome.status == 1)
+    }
 }

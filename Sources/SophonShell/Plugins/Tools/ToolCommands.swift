@@ -128,6 +128,13 @@ enum ToolCommands {
                 kind: .noToolCallsPending, message: "tool-reply: no function calls are pending")
         }
         let unanswered = pending.calls.indices.filter { pending.responses[$0] == nil }
+        let lone = raw.trimmingCharacters(in: .whitespaces)
+        if words.isEmpty, pending.unansweredNames.contains(lone), (try? JSONValue(parsing: lone)) == nil {
+            // `tool-reply get_weather`: the name of a pending call, without its answer.
+            throw CommandFailure(
+                kind: .usage,
+                message: "tool-reply: the answer to '\(lone)' is missing: tool-reply \(lone) JSON")
+        }
         let index: Int
         if let name = words.first {
             guard let found = unanswered.first(where: { pending.calls[$0].name == name }) else {
