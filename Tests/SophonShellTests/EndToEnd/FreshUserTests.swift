@@ -326,4 +326,39 @@ import Testing
         )
         #expect(outcome.status == 1)
     }
+
+    /// With tools declared, `ask --dry-run` needs no key (it failed with `missingAPIKey`), and
+    /// every round sends the safety settings and the generation settings fitted to the model,
+    /// as a plain `ask` does (the safety settings were left out, penalties sent to 2.5 Flash).
+    @Test func askWithToolsSendsTheSessionSettingsAndDryRunsWithoutAKey() throws {
+        let shell = try GeminiShell(key: nil)
+        let settings = [
+            "-c", "tool f { a: string }", "-c", "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH", "-c",
+            "set model gemini-2.5-flash", "-c", "set presence-penalty 0.5", "-c", "set thinking low",
+        ]
+        let dry = try shell.run(settings + ["-c", "ask --dry-run hi"])
+        #expect(dry.status == 0)
+        let body = String(dry.stdout.drop { $0 != "{" })
+        #expect(dry.stdout.hasPrefix("POST /v1beta/models/gemini-2.5-flash:generateContent\n{"))
+        let expected = try JSONValue(
+            parsing: #"""
+                {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+                 "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT",
+                   "properties": {"a": {"type": "STRING"}}, "required": ["a"], "propertyOrdering": ["a"]}}]}],
+                 "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_ONLY_HIGH"}],
+                 "generationConfig": {"thinkingConfig": {"thinkingBudget": 1024}}}
+                """#)
+        #expect(try JSONValue(parsing: body) == expected)
+        #expect(
+            dry.stderr == """
+                note: gemini-2.5-flash takes a thinking budget, not a level: thinking low sent as budget 1024
+                note: gemini-2.5-flash does not take presence-penalty (penalties are not enabled for it): not sent
+
+                """)
+        shell.key = "test-key"
+        try shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
+        let live = try shell.run(settings + ["-c", "ask hi"])
+        #expect(live.stdout == "ok\n")
+        #expect(try shell.server.requests().last?.body == expected)
+    }
 }

@@ -147,11 +147,17 @@ enum AskCommands {
                     $0.attachments = []; $0.attachmentNames = []
                 }
             }
-            let reply = try await ToolExchange.send(
-                contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
-                model: options.model, context: context, services: services,
-                schema: options.noSchema ? nil : schema)
-            return (reply, [])
+            do {
+                let reply = try await ToolExchange.send(
+                    contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                    model: options.model, context: context, services: services,
+                    schema: options.noSchema ? nil : schema, client: dryRun == nil ? nil : client)
+                return (reply, [])
+            } catch let error as DryRunTransport.Stopped {
+                // `--dry-run` with tools: the first request, as it would go; no key needed.
+                guard let sent = dryRun?.request else { throw error }
+                throw DryRun(text: DryRunTransport.rendered(sent))
+            }
         }
         var request = GenerateContentRequest(
             contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),

@@ -17,13 +17,15 @@ enum ToolExchange {
     ///   - schema: the answer schema in force (`schema`, unless `--no-schema`): each request
     ///     asks for JSON of that schema, and the final answer is decoded with it; a reply of
     ///     function calls is still the calls.
+    ///   - client: the client to send with (a dry run's, which needs no key); `nil`: the
+    ///     session's.
     /// - Throws: ``CommandFailure`` for every ``GeminiError`` (`decodingFailed` when the final
     ///   answer holds no JSON fitting `schema`).
     static func send(
         contents: [Content], isChat: Bool, conversationCount: Int, model: String?, context: CommandContext,
-        services: GeminiServices, schema: GeminiSchema? = nil
+        services: GeminiServices, schema: GeminiSchema? = nil, client: GeminiAPIClient? = nil
     ) async throws -> CallReply {
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try client ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         if !services.isReplaying {
@@ -44,15 +46,24 @@ enum ToolExchange {
             config.responseSchema = schema
             generationConfig = config
         }
+        // Every round sends the session's settings as a plain `ask` does: the safety settings,
+        // and the generation settings fitted to the model (docs/commands.md, "What a model
+        // cannot take"); the notes print once per command.
+        var template = GenerateContentRequest(
+            contents: [], systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
+            toolConfig: toolConfig, safetySettings: GeminiCall.safetySettings(settings),
+            generationConfig: generationConfig)
+        try GeminiCall.fitThinking(&template, model: selection, context: context)
+        try GeminiCall.fitGeneration(&template, model: selection, context: context)
         var contents = contents
         var total = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
         var rounds = 0
         while true {
             rounds += 1
-            let request = GenerateContentRequest(
-                contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-                toolConfig: toolConfig, generationConfig: generationConfig)
+            var round = template
+            round.contents = contents
+            let request = round
             services.retriesInFlight.reset()
             let started = ContinuousClock.now
             let result: GeminiResult<GenerateContentResponse>
