@@ -361,4 +361,28 @@ import Testing
         #expect(live.stdout == "ok\n")
         #expect(try shell.server.requests().last?.body == expected)
     }
+
+    /// A replayed failed call says why on stderr, as the recorded run did
+    /// (`tool crash: MCP server 'u' exited ...` was missing); the rest is as recorded.
+    @Test func aReplayedFailedCallSaysWhyAsTheRecordedRunDid() throws {
+        let shell = try GeminiShell()
+        try shell.write("s.sophon", "mcp add --trust u -- \(Self.fakeMCP)\nask go\n")
+        try shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "crash", "args": {}}, {"id": "2", "name": "add", "args": {"a": "x"}}]}"#,
+            #"{"kind": "generate", "text": "ok"}"#,
+        ])
+        let crash = "MCP server 'u' exited with status 3 during tools/call 'crash' (its stderr: 'boom')"
+        let toolLines = """
+            tool crash: \(crash)
+            tool crash {} -> {"error":"\(crash)"}
+            tool add {"a":"x"} -> {"error":"invalid arguments: $: missing required property \\"b\\""}
+
+            """
+        let recorded = try shell.run(["--record", "s.tape", "s.sophon"])
+        #expect(recorded.stdout == "ok\n")
+        #expect(recorded.stderr.hasSuffix(toolLines))
+        #expect(recorded.status == 0)
+        let replayed = try shell.run(["--replay", "s.tape", "s.sophon"])
+        #expect(replayed == .init(stdout: "ok\n", stderr: toolLines, status: 0))
+    }
 }

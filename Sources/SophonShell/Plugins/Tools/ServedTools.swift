@@ -119,6 +119,13 @@ struct ServedTools {
                 response =
                     recorded["error"].map { Self.error($0.stringValue ?? $0.compactText) }
                     ?? Self.wrapped(recorded["result"] ?? .null)
+                // A failed call says why on stderr as it did while recording; a declined call
+                // or arguments that broke the declaration never had that line.
+                if let failure = recorded["error"]?.stringValue, response != ToolConsent.declinedResponse,
+                    !failure.hasPrefix("invalid arguments: ")
+                {
+                    context.io.printError("tool \(call.name): \(failure)")
+                }
             } else {
                 response = Self.error("the tape has no recorded call of '\(call.name)' here")
                 context.io.printError("tool \(call.name): the tape has no recorded call of it here")

@@ -267,6 +267,7 @@ import Testing
         #expect(
             replayed.stderr == """
                 tool echo {"text":"a"} -> {"content":"echo: a"}
+                tool fail: it failed on purpose
                 tool fail {} -> {"error":"it failed on purpose"}
 
                 """)
