@@ -100,6 +100,7 @@ final class MappedInput: @unchecked Sendable {
         guard start >= 0, size - start >= minimumFileSize, size - start <= limit else { return nil }
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != mapFailed
         else { return nil }
+        Self.truncationGuard
         // Read once from start to end: the kernel reads ahead.
         _ = madvise(mapping, size, MADV_SEQUENTIAL)
         let release = { _ = madvise(mapping, size, MADV_DONTNEED) }
@@ -139,6 +140,19 @@ final class MappedInput: @unchecked Sendable {
             mapping: mapping, mappedLength: capacity, start: 0, count: filled, isFileMapping: false,
             release: nil)
     }
+
+    /// Installed once, before the first file is mapped: a mapped file that another process
+    /// truncates while it is read raises SIGBUS on the first page past its new end. That
+    /// handler ends the process with a clear error and status 1 instead of a crash with a
+    /// core dump (the input is gone; nothing has been written yet but what was streamed).
+    private static let truncationGuard: Void = EditorSignals.set(
+        SIGBUS,
+        { _ in
+            EditorSignals.write(
+                "error: the input file was truncated while it was read (it changed under sophon)\n",
+                to: STDERR_FILENO)
+            _exit(1)
+        }, restart: true)
 
     /// What `mmap` returns when it fails (`MAP_FAILED`, `(void *) -1`).
     private static var mapFailed: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: -1) }
