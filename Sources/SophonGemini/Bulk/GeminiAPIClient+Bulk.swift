@@ -75,10 +75,15 @@ extension GeminiAPIClient {
                         body
                     }
                     let text = result.value.text
-                    // A request that asked for JSON itself gets the JSON value back, not its text.
+                    let calls = (result.value.candidates?.first?.content?.parts ?? []).compactMap(
+                        \.functionCall)
+                    // A request that asked for JSON itself gets the JSON value back, not its text;
+                    // an answer with function calls is `{"functionCalls": [...]}`, as `ask` shows it.
                     let value =
-                        body.generationConfig?.responseMimeType == "application/json"
-                        ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
+                        !calls.isEmpty
+                        ? Self.functionCallsValue(calls)
+                        : body.generationConfig?.responseMimeType == "application/json"
+                            ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
                     outcome = .success(value: value, modelID: result.modelID, usage: result.usage)
                 }
                 var used: Int?
@@ -106,5 +111,22 @@ extension GeminiAPIClient {
                 throw error
             }
         }
+    }
+
+    /// `{"functionCalls": [{"id"?, "name", "args"}, ...]}`: the result of an answer that asks for
+    /// function calls (docs/running-many-prompts.md).
+    static func functionCallsValue(_ calls: [FunctionCall]) -> JSONValue {
+        .object([
+            JSONMember(
+                "functionCalls",
+                .array(
+                    calls.map { call in
+                        var members: [JSONMember] = []
+                        if let id = call.id { members.append(JSONMember("id", .string(id))) }
+                        members.append(JSONMember("name", .string(call.name)))
+                        members.append(JSONMember("args", call.args ?? .object([])))
+                        return .object(members)
+                    }))
+        ])
     }
 }

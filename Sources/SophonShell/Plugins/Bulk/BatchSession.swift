@@ -95,7 +95,7 @@ struct BatchSession {
             try journal.save(journalURL)
         }
         let wanted = Set(job.keys)
-        let build = RunCommand.requestBuilder(context: context)
+        let build = try RunCommand.requestBuilder(context: context)
         let input: GeminiBatchInput
         let body: GeminiBatchInput.Body
         do {

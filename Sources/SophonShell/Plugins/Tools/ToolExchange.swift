@@ -31,21 +31,23 @@ enum ToolExchange {
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
         var contents = contents
+        // One request for every round (the same path as `ask`): only its contents grow.
+        var request = try GeminiCall.request(
+            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, context: context)
         var total = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
         var rounds = 0
         while true {
             rounds += 1
-            let request = GenerateContentRequest(
-                contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-                toolConfig: toolConfig, generationConfig: GeminiCall.generationConfig(settings))
+            request.contents = contents
+            let sent = request
             services.retriesInFlight.reset()
             let started = ContinuousClock.now
             let result: GeminiResult<GenerateContentResponse>
             do {
                 result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
                     _ in
-                    request
+                    sent
                 }
             } catch let error as GeminiError {
                 throw GeminiCall.failure(error, context: context)

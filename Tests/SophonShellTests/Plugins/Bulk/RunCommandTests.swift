@@ -198,3 +198,40 @@ import Testing
         #expect(stats["rateLimited"] == .integer(0))
     }
 }
+
+/// `run` and `batch` build a `prompt` line as `ask` builds its request (one path).
+@Suite struct RunRequestParityTests {
+    static let settings = [
+        "set system You are terse.", "set temperature 0.2", "set top-k 40", "set stop END",
+        "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH",
+        #"tool get_weather { city: string } "Current weather for one city""#, "set tool-mode any",
+        "set tools search",
+    ]
+
+    @Test func aRunLineAndABatchLineCarryTheBodyAskSends() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", #"{"key": "a", "prompt": "Weather in Oslo?"}"# + "\n")
+        try shell.server.script([
+            #"{"kind": "generate", "text": "Mild."}"#, #"{"kind": "generate", "text": "Mild."}"#,
+        ])
+        let outcome = try shell.run(
+            (Self.settings + [
+                "ask Weather in Oslo?", "run in.jsonl -o out.jsonl", "batch submit in.jsonl --name parity",
+            ]).flatMap { ["-c", $0] })
+        #expect(outcome.status == 0)
+        let requests = try shell.server.requests()
+        let generate = requests.filter { $0.path.hasSuffix(":generateContent") }
+        try #require(generate.count == 2)
+        #expect(generate[0].bodyText == generate[1].bodyText)
+        let body = generate[0].body
+        #expect(body["systemInstruction"]?["parts"]?[0]?["text"]?.stringValue == "You are terse.")
+        #expect(body["toolConfig"]?["functionCallingConfig"]?["mode"]?.stringValue == "ANY")
+        #expect(body["tools"]?[0]?["functionDeclarations"]?[0]?["name"]?.stringValue == "get_weather")
+        #expect(body["tools"]?[1]?["googleSearch"] == .object([]))
+        #expect(body["safetySettings"]?[0]?["threshold"]?.stringValue == "BLOCK_ONLY_HIGH")
+        #expect(body["generationConfig"]?["topK"]?.compactText == "40")
+        let create = try #require(requests.first { $0.path.hasSuffix(":batchGenerateContent") })
+        let item = create.body["batch"]?["inputConfig"]?["requests"]?["requests"]?[0]?["request"]
+        #expect(item == body)
+    }
+}
