@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pace of a bulk run, shared by all its calls (docs/running-many-prompts.md).
 ///
 /// - Requests and tokens are counted over a sliding 60 s window: a call may start when the
@@ -36,11 +38,27 @@ public actor BulkRateLimiter {
     public private(set) var factor = 1.0
 
     /// Creates a limiter for `jobs` calls in flight at most and the given per-minute limits
-    /// (`nil`: no limit).
-    public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?) {
+    /// (`nil`: no limit). `recentSends` of the last 60 s (wall clock) start in the window, as
+    /// ended calls at the times they started.
+    public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?, recentSends: [BulkSend] = []) {
         self.jobs = max(1, jobs)
         self.requestsPerMinute = requestsPerMinute
         self.tokensPerMinute = tokensPerMinute
+        let now = ContinuousClock.now
+        let wallNow = Date()
+        for send in recentSends.sorted(by: { $0.time < $1.time }) {
+            let age = wallNow.timeIntervalSince(send.time)
+            guard age >= 0, age < 60 else { continue }
+            nextID += 1
+            entries.append(Entry(id: nextID, time: now - .milliseconds(Int(age * 1000)), tokens: send.tokens))
+            windowTokens += send.tokens
+        }
+    }
+
+    /// The calls counted in the window now (started or ended within the last 60 s).
+    public var callsInWindow: Int {
+        prune(ContinuousClock.now)
+        return entries.count - head
     }
 
     private var concurrency: Int { max(1, Int((Double(jobs) * factor).rounded(.up))) }

@@ -87,12 +87,14 @@ enum RunCommand {
         let build = log.noting(try requestBuilder(context: context))
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
-        let bulkOptions = BulkRunOptions(
+        var bulkOptions = BulkRunOptions(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
             tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
+        bulkOptions.recentSends = journal.recentSends
         let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
         let results = client.bulkRun(
-            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions)
+            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
+            onSend: { journal.recordSend($0) })
         for try await result in results {
             let keyValue = keyValues[result.key] ?? .string(result.key)
             let line: String
