@@ -21,10 +21,12 @@ extension GeminiAPIClient {
         var once = configuration.retryPolicy
         once.attempts = 1
         once.fallbackOn404 = false
-        let call = GeminiAPICall<JSONValue>.unary(
+        // Decoded straight into typed values: a create answer is small, but a server that
+        // answered with a finished job's every answer would otherwise cost a JSON tree of them.
+        let call = GeminiAPICall<GeminiBatchOperation>.unary(
             label: "batchCreate", method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
-        return GeminiBatch(operation: try await perform(call, retryPolicy: once).value)
+        return GeminiBatch(try await perform(call, retryPolicy: once).value)
     }
 
     /// `GET batches/ID` read as a stream: the Operation goes to a temporary file and its inline
