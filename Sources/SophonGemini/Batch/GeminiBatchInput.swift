@@ -46,7 +46,7 @@ public final class GeminiBatchInput {
     ///   - displayName: the job's display name (it is part of the inline body).
     ///   - inlineLimit: the largest inline body in bytes; values below 0 count as 0 (always a file).
     ///   - folder: where the temporary JSON Lines file is created.
-    /// - Throws: ``SophonFileError`` (`open`) when the temporary file cannot be created.
+    /// - Throws: SophonCore's `SophonFileError` (`open`) when the temporary file cannot be created.
     public init(
         displayName: String, inlineLimit: Int = defaultInlineLimit,
         folder: URL = FileManager.default.temporaryDirectory
@@ -75,7 +75,7 @@ public final class GeminiBatchInput {
     private static let closing = Data("]}}}}".utf8)
 
     /// Adds one request with its key (`metadata.key` inline, `key` in the file).
-    /// - Throws: an encoding error for a request that cannot be encoded, or ``SophonFileError``
+    /// - Throws: an encoding error for a request that cannot be encoded, or SophonCore's `SophonFileError`
     ///   (`write`) when the file cannot be written.
     public func append(key: String, request: GenerateContentRequest) throws {
         let encoded = try encoder.encodeData(request)
@@ -103,7 +103,7 @@ public final class GeminiBatchInput {
     }
 
     /// Ends the input: the inline body when it fits within ``inlineLimit``, else the file.
-    /// - Throws: ``SophonFileError`` (`write`) when the file cannot be written.
+    /// - Throws: SophonCore's `SophonFileError` (`write`) when the file cannot be written.
     public func finish() throws -> Body {
         try flush()
         try? handle.synchronize()
