@@ -768,8 +768,11 @@ class Handler(BaseHTTPRequestHandler):
         {key}}); None for an unknown file, a message for a bad line."""
         with STATE_LOCK:
             entry = FILES["files"].get(file_name)
+            state = self.file_state(entry)["state"] if entry else None
         if entry is None:
             return None
+        if state != "ACTIVE":
+            return "The File %s is not in an ACTIVE state and usage is not allowed." % file_name.split("/")[-1]
         requests = []
         for number, line in enumerate(entry["data"].split(b"\n"), 1):
             if not line.strip():

@@ -128,6 +128,8 @@ struct BatchSession {
                 throw CommandFailure(
                     kind: .uploadFailed, message: "batch submit: the upload returned no file name")
             }
+            // A small JSONL file is ACTIVE at once; one still PROCESSING cannot be used yet.
+            if uploaded.state == "PROCESSING" { _ = try await client.waitUntilActive(fileName) }
             source = .file(fileName)
         }
         var lost = 0

@@ -138,6 +138,8 @@ import Testing
         try Self.faults(
             shell, #"{"loseCreate": 1, "outOfOrder": true, "itemErrors": ["b"], "pendingFor": 0}"#)
         _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        // The upload is PROCESSING until two GETs of it have passed: the create waits for ACTIVE.
+        _ = try shell.server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 2}"#)
         // Three prompts of 7,000,000 bytes: an inline body of over 21,000,000 bytes.
         let big = String(repeating: "x", count: 7_000_000)
         let lines = ["a", "b", "c"].map { #"{"key": "\#($0)", "prompt": "\#(big)"}"# }
@@ -164,6 +166,8 @@ import Testing
         #expect(uploads[0]?["size"]?.compactText == String(3 * (line.utf8.count + 1)))
         #expect(uploads[0]?["received"]?.compactText == String(3 * (line.utf8.count + 1)))
         #expect(uploads[0]?["file"]?.stringValue == fileName)
+        let fileGets = seen.filter { $0.path == "/v1beta/\(fileName)" }.count
+        #expect(fileGets == 2)
         #expect(try shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
 
         // Submitting again reconciles with the journal: no upload, no create.
