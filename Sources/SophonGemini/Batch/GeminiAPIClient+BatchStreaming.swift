@@ -70,7 +70,8 @@ extension GeminiAPIClient {
 
     /// Downloads the file `name` (`files/ID`, a batch's ``GeminiBatch/responsesFile``) to
     /// `destination` as it arrives, never whole in memory; a failed attempt is retried from the
-    /// start under the retry policy.
+    /// start under the retry policy. The whole-call limit does not apply (a large file may take
+    /// longer); the configured request timeout still ends a stalled download.
     /// - Returns: the number of bytes written.
     /// - Throws: ``GeminiFileError/notDownloadable(name:)`` for a 400,
     ///   ``GeminiFileError/notFound(name:message:)`` for a 403, ``GeminiError``.
@@ -174,6 +175,9 @@ extension GeminiAPIClient {
             return written
         }
         call.headers = ["accept": accept]
+        // A body of gigabytes may take longer than the whole-call limit: only the transport's
+        // request timeout (a stall) ends a download.
+        call.ownsDeadline = false
         return try await perform(call, retryPolicy: retryPolicy).value
     }
 }
