@@ -37,9 +37,13 @@ public actor BulkRateLimiter {
     /// The slow-down factor, 0.1 ... 1.
     public private(set) var factor = 1.0
 
+    /// How much later than its recorded start a call of ``BulkRunOptions/recentSends`` is
+    /// counted: 1 s.
+    public static let recordedSendMargin = Duration.seconds(1)
+
     /// Creates a limiter for `jobs` calls in flight at most and the given per-minute limits
     /// (`nil`: no limit). `recentSends` of the last 60 s (wall clock) start in the window, as
-    /// ended calls at the times they started.
+    /// ended calls at their start plus ``recordedSendMargin``.
     public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?, recentSends: [BulkSend] = []) {
         self.jobs = max(1, jobs)
         self.requestsPerMinute = requestsPerMinute
@@ -50,7 +54,10 @@ public actor BulkRateLimiter {
             let age = wallNow.timeIntervalSince(send.time)
             guard age >= 0, age < 60 else { continue }
             nextID += 1
-            entries.append(Entry(id: nextID, time: now - .milliseconds(Int(age * 1000)), tokens: send.tokens))
+            // Counted from a second after its start: the server counted it when it arrived,
+            // a little later (in a live run the entry moves to the call's end for that reason).
+            let time = now - .milliseconds(Int(age * 1000)) + Self.recordedSendMargin
+            entries.append(Entry(id: nextID, time: time, tokens: send.tokens))
             windowTokens += send.tokens
         }
     }
