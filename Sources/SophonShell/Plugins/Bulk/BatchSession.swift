@@ -318,10 +318,7 @@ struct BatchSession {
         of name: String, _ item: (GeminiBatchItem) throws -> Void, model: (String) -> Void = { _ in }
     ) async throws -> GeminiBatch {
         let batch = try await client.getBatch(name, forEachItem: item)
-        guard batch.inlinedResponses == nil, batch.state == .succeeded, let results = batch.responsesFile
-        else {
-            return batch
-        }
+        guard batch.inlinedResponses == nil, let results = batch.responsesFile else { return batch }
         model(batch.model.hasPrefix("models/") ? String(batch.model.dropFirst(7)) : batch.model)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-results-\(UUID().uuidString.lowercased()).jsonl")
