@@ -55,7 +55,10 @@ struct BatchSession {
         }
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input)
-        let keys = try file.check().map(\.text)
+        let checked = try file.check()
+        let keys = checked.map(\.text)
+        var numberKeys = Set<String>()
+        for key in checked { if case .number = key.value { numberKeys.insert(key.text) } }
         let base = displayName ?? URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         let shards = stride(from: 0, to: keys.count, by: maxRequests).map {
             Array(keys[$0..<min(keys.count, $0 + maxRequests)])
@@ -66,9 +69,11 @@ struct BatchSession {
         var names: [String] = []
         for (index, shardKeys) in shards.enumerated() {
             let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
-            let job = BatchJournal.Job(
+            var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
                 structured: structured)
+            let numbers = shardKeys.filter { numberKeys.contains($0) }
+            job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
         }
         return .text(names.joined(separator: "\n"))
@@ -258,6 +263,11 @@ struct BatchSession {
         let spill = try BatchResultSpill()
         var position = 0
         var fallbackModel = job?.model ?? ""
+        // A key the input wrote as a number is written back as one, as `run` does.
+        let numberKeys = Set(job?.numberKeys ?? [])
+        func keyValue(_ key: String) -> JSONValue {
+            numberKeys.contains(key) ? ((try? JSONValue(parsing: key)) ?? .string(key)) : .string(key)
+        }
         func record(_ item: GeminiBatchItem) throws {
             position += 1
             let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
@@ -266,14 +276,14 @@ struct BatchSession {
                 try spill.add(
                     key: key,
                     line: BulkOutputLine.success(
-                        key: .string(key), result: services.redact(answer.value),
+                        key: keyValue(key), result: services.redact(answer.value),
                         model: answer.response.modelVersion ?? fallbackModel,
                         usage: answer.response.usageMetadata))
             case .failure(let error):
                 try spill.add(
                     key: key,
                     line: BulkOutputLine.failure(
-                        key: .string(key), kind: GeminiCall.kind(of: error).rawValue,
+                        key: keyValue(key), kind: GeminiCall.kind(of: error).rawValue,
                         message: error.description(language: language)))
             }
         }
@@ -290,7 +300,7 @@ struct BatchSession {
             let line =
                 try spill.line(for: key)
                 ?? BulkOutputLine.failure(
-                    key: .string(key), kind: "noResult", message: "the job returned no result for this key")
+                    key: keyValue(key), kind: "noResult", message: "the job returned no result for this key")
             if BulkOutputLine.read(line)?.ok == false { failed += 1 }
             data.append(contentsOf: line.utf8)
             data.append(0x0A)
@@ -364,10 +374,11 @@ struct BatchSession {
         while journal.jobs.contains(where: { $0.displayName == "\(job.displayName)-resubmit-\(number)" }) {
             number += 1
         }
-        let next = BatchJournal.Job(
+        var next = BatchJournal.Job(
             displayName: "\(job.displayName)-resubmit-\(number)", name: nil, input: job.input,
             model: job.model,
             keys: missing, structured: job.structured)
+        next.numberKeys = job.numberKeys.map { numbers in numbers.filter { Set(missing).contains($0) } }
         let file = BulkInput(path: job.input, name: job.input)
         return .text(try await create(next, file: file))
     }

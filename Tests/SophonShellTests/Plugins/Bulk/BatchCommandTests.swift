@@ -208,4 +208,23 @@ import Testing
         }
         #expect(items.map { $0["metadata"]?["key"]?.stringValue } == ["b"])
     }
+
+    @Test func aKeyWrittenAsANumberComesBackAsANumber() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"pendingFor": 0, "itemErrors": ["7"]}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        try shell.write(
+            "in.jsonl", #"{"key": 7, "prompt": "x"}"# + "\n" + #"{"key": "8", "prompt": "y"}"# + "\n")
+        #expect(try shell.run(["batch", "submit", "in.jsonl", "--name", "nums"]).status == 0)
+        #expect(try shell.run(["batch", "wait", "nums"]).status == 0)
+        #expect(try shell.run(["batch", "results", "nums", "-o", "out.jsonl"]).status == 1)
+        #expect(
+            shell.read("out.jsonl") == """
+                {"key":7,"ok":false,"error":{"kind":"invalidRequest",\
+                "message":"Invalid request: Request contains an invalid argument."}}
+                {"key":"8","ok":true,"result":"Hello from the fake Gemini server.","model":"gemini-3.8-flash",\
+                "usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}
+
+                """)
+    }
 }
