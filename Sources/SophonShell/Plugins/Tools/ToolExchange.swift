@@ -37,29 +37,31 @@ enum ToolExchange {
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
-        var generationConfig = GeminiCall.generationConfig(settings)
+        var contents = contents
+        // One request for every round (the same path as `ask`): only its contents grow.
+        var request = try GeminiCall.request(
+            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, context: context)
         if let schema {
-            var config = generationConfig ?? GenerationConfig()
+            // With a schema in force, every round also asks for JSON of that schema.
+            var config = request.generationConfig ?? GenerationConfig()
             config.responseMimeType = "application/json"
             config.responseSchema = schema
-            generationConfig = config
+            request.generationConfig = config
         }
-        var contents = contents
         var total = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
         var rounds = 0
         while true {
             rounds += 1
-            let request = GenerateContentRequest(
-                contents: contents, systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-                toolConfig: toolConfig, generationConfig: generationConfig)
+            request.contents = contents
+            let sent = request
             services.retriesInFlight.reset()
             let started = ContinuousClock.now
             let result: GeminiResult<GenerateContentResponse>
             do {
                 result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
                     _ in
-                    request
+                    sent
                 }
             } catch let error as GeminiError {
                 throw GeminiCall.failure(error, context: context)
