@@ -18,15 +18,9 @@ extension GeminiAPIClient {
     /// - Throws: ``GeminiError`` (a 429 on create is `rateLimited`), or `CancellationError`.
     public func createBatch(displayName: String, model: GeminiModel?, body: Data) async throws -> GeminiBatch
     {
-        var once = configuration.retryPolicy
-        once.attempts = 1
-        once.fallbackOn404 = false
         // Decoded straight into typed values: a create answer is small, but a server that
         // answered with a finished job's every answer would otherwise cost a JSON tree of them.
-        let call = GeminiAPICall<GeminiBatchOperation>.unary(
-            label: "batchCreate", method: "POST", namesModel: true, model: model,
-            endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
-        return GeminiBatch(try await perform(call, retryPolicy: once).value)
+        GeminiBatch(try await sendBatchCreate(body: body, model: model, as: GeminiBatchOperation.self))
     }
 
     /// `GET batches/ID` read as a stream: the Operation goes to a temporary file and its inline
