@@ -82,20 +82,24 @@ def run(args):
     return elapsed, usage.ru_maxrss * 1024
 
 
-def compare(name_a, args_a, name_b, args_b, runs, size):
+def compare(name_a, args_a, name_b, args_b, runs, size, runs_a=None):
+    """RUNS runs of each, alternating; then tool A alone up to RUNS_A runs (ratios pair the
+    alternated runs only)."""
     a, b = [], []
     for _ in range(runs):
         a.append(run(args_a))
         b.append(run(args_b))
+    while len(a) < (runs_a or runs):
+        a.append(run(args_a))
     for name, results in ((name_a, a), (name_b, b)):
         times = [t for t, _ in results]
         print(f"{name} {statistics.median(times):.4f} {min(times):.4f} {max(times):.4f} "
               f"{max(r for _, r in results)} {size}")
-    ratios = [tb / ta for (ta, _), (tb, _) in zip(a, b)]
+    ratios = [tb / ta for (ta, _), (tb, _) in zip(a, b)]  # zip stops at the alternated runs.
     print(f"RATIO {name_a}/{name_b} {statistics.median(ratios):.2f} {min(ratios):.2f} {max(ratios):.2f}")
 
 
-def markdown(raw, runs):
+def markdown(raw, runs, py_runs):
     """The "Whole process" part of docs/benchmarks.md's Extractor section, from main's lines."""
     rows, ratios, engine = {}, {}, None
     for line in raw.strip().splitlines():
@@ -120,7 +124,8 @@ def markdown(raw, runs):
         "`scripts/bench-extract-process.py` (run by `scripts/bench-extract`): one `sophon extract @FILE` "
         "process of the release build (`scripts/build`) per run, stdout to /dev/null (the value is "
         "still printed, pretty), start-up and reading the file included, as for the tools it is "
-        f"compared to; {runs} runs each, alternating with the other tool (3 for json_repair), median "
+        f"compared to; {runs} runs each, alternating with the other tool ({py_runs} for json_repair, which "
+        "takes minutes on the broken document; its ratio pairs those runs only), median "
         "with min–max; peak RSS is the largest of the runs (wait4). MB/s = input MB over the median.",
         "",
         "| input | tool | ms | MB/s | peak RSS MB | peak / input |",
@@ -130,6 +135,10 @@ def markdown(raw, runs):
         row(f"broken, {rows['sophon-broken'][4] / 1e6:.0f} MB", "`sophon extract`", "sophon-broken"),
         row(f"broken, {rows['sophon-broken'][4] / 1e6:.0f} MB", "json_repair (`loads`)", "json_repair-broken"),
     ]
+    if "piped" in rows:
+        lines.append(row(f"valid, {valid[4] / 1e6:.0f} MB", "`cat FILE \\| sophon extract`", "piped"))
+        lines.append(row(f"valid, {valid[4] / 1e6:.0f} MB", "`sophon -c 'extract @FILE' -c 'echo $last'`",
+                         "echo-last"))
     for megabytes in (1, 4, 16, 64):
         lines.append(row(f"valid, {megabytes} MB", "`sophon extract`", f"scale-{megabytes}"))
     v = ratios["sophon-valid/python-json-load"]
@@ -143,10 +152,15 @@ def markdown(raw, runs):
            if engine else "."),
         f"- Broken: {b[0]:.0f}x as fast as json_repair's whole process (runs {b[1]:.0f}x to {b[2]:.0f}x).",
         f"- Peak RSS: a process that only starts (`sophon -c 'echo ok'`) peaks at {startup_rss / 1e6:.1f} MB; "
-        "above that, extract holds the input text and the value's compact text (about the input's "
-        "size each) and a 1 MiB output buffer: "
+        "above that, extract holds the value's compact text (smaller than a pretty-printed or "
+        "repaired input) and a 64 KiB output buffer; the file is mapped and its pages given back "
+        "as the engine reads it (`LLMJSONExtractor.extract(fromUTF8:releasingInput:)`): "
         f"{(valid[3] - startup_rss) / valid[4]:.2f}x the input above start-up on the valid document, "
-        f"{(rows['sophon-broken'][3] - startup_rss) / rows['sophon-broken'][4]:.2f}x on the broken one.",
+        f"{(rows['sophon-broken'][3] - startup_rss) / rows['sophon-broken'][4]:.2f}x on the broken one; "
+        f"{valid[3] / valid[4]:.2f}x and {rows['sophon-broken'][3] / rows['sophon-broken'][4]:.2f}x counted "
+        "from zero. A pipe cannot be given back (its bytes exist nowhere else), so piped input "
+        "adds the input's size once; `echo $last` expands from the kept text, neither parsing "
+        "nor copying it.",
         "- Scaling: MB/s from 1 to 64 MB in the table (start-up weighs on the 1 MB row).",
     ]
     return "\n".join(lines)
@@ -155,7 +169,7 @@ def markdown(raw, runs):
 def main():
     if sys.argv[1] == "markdown":
         with open(sys.argv[2]) as f:
-            print(markdown(f.read(), int(sys.argv[3])))
+            print(markdown(f.read(), int(sys.argv[3]), int(os.environ.get("PY_RUNS", "3"))))
         return
     if sys.argv[1] == "--write-inputs":
         write_inputs_now(sys.argv[2])
@@ -173,8 +187,19 @@ def main():
         out = subprocess.run([engine, "extract", valid, str(runs)], capture_output=True, text=True, check=True)
         print("ENGINE " + out.stdout.strip())
     repair = "import json_repair,sys; json_repair.loads(open(sys.argv[1], encoding='utf-8').read())"
+    # json_repair takes minutes on this document: PY_RUNS runs of it (default 3), RUNS of sophon.
+    py_runs = int(os.environ.get("PY_RUNS", "3"))
     compare("sophon-broken", [sophon, "extract", "@" + broken], "json_repair-broken",
-            [python, "-c", repair, broken], max(1, min(runs, 3)), os.path.getsize(broken))
+            [python, "-c", repair, broken], max(1, min(runs, py_runs)), os.path.getsize(broken), runs_a=runs)
+    # Standard input from a pipe (read into one mapping, no copy) and `echo $last` after the
+    # extract (expanded from the kept text, no tree): the valid 10 MB document.
+    piped = ["sh", "-c", 'cat "$1" | "$0" extract', sophon, valid]
+    echo = [sophon, "-c", "extract @" + valid, "-c", "echo $last"]
+    for name, args in (("piped", piped), ("echo-last", echo)):
+        results = [run(args) for _ in range(runs)]
+        times = [t for t, _ in results]
+        print(f"{name} {statistics.median(times):.4f} {min(times):.4f} {max(times):.4f} "
+              f"{max(r for _, r in results)} {size}")
     for megabytes in (1, 4, 16, 64):
         path = os.path.join(folder, f"valid-{megabytes}.json")
         results = [run([sophon, "extract", "@" + path]) for _ in range(runs)]

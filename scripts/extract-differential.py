@@ -2,11 +2,13 @@
 """Differential check of two `sophon` binaries on `extract` (issue 20: the streamed output must
 be byte-identical to the tree-built output of before).
 
-    scripts/extract-differential.py OLD NEW [MUTANTS]
+    scripts/extract-differential.py OLD NEW [MUTANTS [LARGE]]
 
 Inputs: every file under Fuzz/Seeds, every case of Tests/Fixtures/extractor-corpus.txt, the
 files of examples/, and MUTANTS (default 1500) seeded mutations of those (cuts, inserted and
-deleted bytes, invalid UTF-8, a NUL, a BOM, CRLF, nesting, long strings). Each input is run
+deleted bytes, invalid UTF-8, a NUL, a BOM, CRLF, nesting, long strings), and LARGE (default
+60) inputs of more than 1 MiB (which `extract` maps instead of reading: a mutant with prose of
+1-1.3 MiB before it, some of it after, or a value repeated past 1 MiB). Each input is run
 through both binaries in seven ways: `extract @FILE`, `extract < FILE`, `cat FILE | extract`,
 `--json extract @FILE`, `-c 'set output raw' -c 'extract @FILE' -c 'echo $last'`,
 `extract --schema '{ a?: number, name?: string, ok?: boolean }' @FILE` and
@@ -81,6 +83,27 @@ def mutate(rng, data, pool):
     return bytes(data)
 
 
+PROSE = [b"Some prose about the data.\n", "é and 😀 in a line of prose.\n".encode(), b"  indented text\r\n",
+         b"See [1] and {note}.\n", b"\n"]
+
+
+def large(rng, data, pool):
+    """An input of more than 1 MiB built around `data` (a mutant)."""
+    data = mutate(rng, data, pool)
+    if rng.random() < 0.3:
+        # A value repeated into one long array (or prose) past 1 MiB.
+        unit = data or b"{}"
+        return b"[" + b",".join([unit] * (1_100_000 // len(unit) + 1)) + b"]"
+    before = bytearray()
+    target = rng.randint(1_050_000, 1_300_000)
+    while len(before) < target:
+        before += rng.choice(PROSE)
+    after = b"".join(rng.choice(PROSE) for _ in range(rng.randint(0, 3)))
+    if rng.random() < 0.2:
+        before[0:0] = b"\xef\xbb\xbf"
+    return bytes(before) + data + after
+
+
 def run(binary, mode, path, home):
     env = {"PATH": "/usr/bin:/bin", "SOPHON_HOME": home, "HOME": home, "LANG": "C.UTF-8"}
     if mode == "at":
@@ -114,10 +137,12 @@ def run(binary, mode, path, home):
 def main():
     old, new = sys.argv[1], sys.argv[2]
     mutants = int(sys.argv[3]) if len(sys.argv) > 3 else 1500
+    larges = int(sys.argv[4]) if len(sys.argv) > 4 else 60
     rng = random.Random(20)
     inputs = base_inputs()
     pool = list(inputs)
     inputs += [mutate(rng, rng.choice(pool), pool) for _ in range(mutants)]
+    inputs += [large(rng, rng.choice(pool), pool) for _ in range(larges)]
     modes = ["at", "file-stdin", "pipe", "json", "raw", "schema", "validate"]
     differences = 0
     runs = 0
@@ -136,7 +161,8 @@ def main():
                     with open(keep, "wb") as f:
                         f.write(data)
                     print(f"DIFFERENT input {number} ({mode}), kept as {keep}:\n  old {a!r:.300}\n  new {b!r:.300}")
-    print(f"{len(inputs)} inputs, {runs} runs per binary, {differences} differences")
+    print(f"{len(inputs)} inputs ({sum(len(d) > 1 << 20 for d in inputs)} over 1 MiB), {runs} runs per binary, "
+          f"{differences} differences")
     sys.exit(1 if differences else 0)
 
 

@@ -74,13 +74,17 @@ Upload request bodies are logged by size ("bodyBytes"), not content.
     POST /_sophon/batch-faults -> body merged into the batch faults (see Batch below)
 
 Batch (docs/running-many-prompts.md):
-    POST   /v1beta/models/{model}:batchGenerateContent   -> Operation (inline requests only)
+    POST   /v1beta/models/{model}:batchGenerateContent   -> Operation (inline requests, or
+                                                             inputConfig.fileName: an uploaded JSONL
+                                                             file of {"key", "request"} lines)
     GET    /v1beta/batches[?pageSize=&pageToken=]         -> {"operations": [...]}
     GET    /v1beta/batches/{id}                           -> Operation
     POST   /v1beta/batches/{id}:cancel                    -> {}
     DELETE /v1beta/batches/{id}                           -> {}
 A job is PENDING for "pendingFor" seconds of the batch clock (default 10), RUNNING for
-"runningFor" (default 10), then SUCCEEDED with inline answers keyed by metadata.key. Faults
+"runningFor" (default 10), then SUCCEEDED with inline answers keyed by metadata.key (a job
+from a file answers with "responsesFile": "files/batch-<id>", a generated JSONL file of
+{"response" | "error", "key"} lines, downloadable by both download paths). Faults
 (POST /_sophon/batch-faults): "createRateLimited": N (the next N creates answer 429 with
 RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the connection),
 "expire": true (EXPIRED after PENDING), "fail": true (FAILED), "itemErrors": [KEY...] (400 per
@@ -199,6 +203,8 @@ def batch_operation(job):
                 "createTime": "2026-12-01T10:00:%02d.207650525Z" % (int(job["created"]) % 60),
                 "updateTime": "2026-12-01T10:00:00Z", "state": "BATCH_STATE_" + state}
     operation = {"name": job["name"], "metadata": metadata}
+    if job.get("inputFile"):
+        metadata["inputConfig"] = {"fileName": job["inputFile"]}
     if state in ("PENDING", "RUNNING"):
         stats["pendingRequestCount"] = str(count)
     if state == "SUCCEEDED":
@@ -224,7 +230,10 @@ def batch_operation(job):
             stats["successfulRequestCount"] = str(count - failed)
         if failed:
             stats["failedRequestCount"] = str(failed)
-        output = {"inlinedResponses": {"inlinedResponses": items}}
+        if job.get("inputFile"):
+            output = {"responsesFile": batch_results_file(job, items)}
+        else:
+            output = {"inlinedResponses": {"inlinedResponses": items}}
         metadata["output"] = output
         operation["response"] = dict(output, **{
             "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput"})
@@ -235,6 +244,25 @@ def batch_operation(job):
         metadata["endTime"] = "2026-12-01T10:41:09Z"
     metadata["batchStats"] = stats
     return operation
+
+
+def batch_results_file(job, items):
+    """The results file of a finished job with file input (`files/batch-<id>`, JSONL lines of
+    {response | error, key}, key last as observed), made once. Call with STATE_LOCK held."""
+    name = "files/batch-" + job["name"].split("/", 1)[1]
+    if name not in FILES["files"]:
+        lines = []
+        for item in items:
+            line = {k: v for k, v in item.items() if k != "metadata"}
+            line["key"] = item.get("metadata", {}).get("key")
+            lines.append(json.dumps(line, ensure_ascii=False))
+        data = ("\n".join(lines) + "\n").encode()
+        resource = {"name": name, "mimeType": "application/jsonl", "sizeBytes": str(len(data)),
+                    "createTime": rfc3339(time.time()), "updateTime": rfc3339(time.time()),
+                    "uri": FILE_URI_ROOT + name, "state": "ACTIVE", "source": "GENERATED"}
+        FILES["files"][name] = {"resource": resource, "data": data, "readyAt": 0, "finalState": "ACTIVE"}
+        FILES["order"].append(name)
+    return name
 
 
 DEFAULT_USAGE_TOTAL = 11  # the default answer's usageMetadata: 4 prompt + 7 candidates
@@ -700,7 +728,15 @@ class Handler(BaseHTTPRequestHandler):
             batch = json.loads(body or b"{}").get("batch") or {}
         except ValueError:
             return self.send_json(400, rpc_error(400, "Invalid JSON payload received."))
-        requests = ((batch.get("inputConfig") or {}).get("requests") or {}).get("requests")
+        input_config = batch.get("inputConfig") or {}
+        requests = (input_config.get("requests") or {}).get("requests")
+        file_name = input_config.get("fileName")
+        if file_name is not None and requests is None:
+            requests = self.batch_file_requests(file_name)
+            if requests is None:
+                return self.missing_file(str(file_name))
+            if isinstance(requests, str):
+                return self.send_json(400, rpc_error(400, requests))
         if not batch.get("displayName") or not isinstance(requests, list):
             return self.send_json(400, rpc_error(400, "* GenerateContentBatch.display_name: required; "
                                                  "inputConfig.requests.requests: required"))
@@ -714,6 +750,7 @@ class Handler(BaseHTTPRequestHandler):
                 name = "batches/" + uuid.uuid4().hex[:36].ljust(36, "0")
                 STATE["batches"][name] = {"name": name, "model": model, "displayName": batch["displayName"],
                                           "created": STATE["clock"], "requests": requests,
+                                          "inputFile": file_name,
                                           "faults": {k: v for k, v in faults.items()
                                                      if k not in ("createRateLimited", "loseCreate")}}
                 operation = batch_operation(STATE["batches"][name])
@@ -725,6 +762,29 @@ class Handler(BaseHTTPRequestHandler):
         if lose:
             return self.reply_reset({"text": "lost"}, model, False)
         self.send_json(200, operation)
+
+    def batch_file_requests(self, file_name):
+        """The lines of an uploaded JSONL batch input as inline-shaped entries ({request, metadata:
+        {key}}); None for an unknown file, a message for a bad line."""
+        with STATE_LOCK:
+            entry = FILES["files"].get(file_name)
+            state = self.file_state(entry)["state"] if entry else None
+        if entry is None:
+            return None
+        if state != "ACTIVE":
+            return "The File %s is not in an ACTIVE state and usage is not allowed." % file_name.split("/")[-1]
+        requests = []
+        for number, line in enumerate(entry["data"].split(b"\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except ValueError:
+                return "Invalid JSON in %s line %d." % (file_name, number)
+            if not isinstance(item, dict) or not isinstance(item.get("request"), dict):
+                return "%s line %d has no request." % (file_name, number)
+            requests.append({"request": item["request"], "metadata": {"key": item.get("key")}})
+        return requests
 
     def batch_route(self, method, rest, query):
         with STATE_LOCK:

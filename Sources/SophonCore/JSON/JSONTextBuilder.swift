@@ -16,6 +16,9 @@ struct JSONTextBuilder: JSONValueBuilder {
     /// a long text, so the text does not grow by copies (untouched reserved pages cost no
     /// memory). Small texts never flush before the end and reserve nothing.
     var sizeHint = 0
+    /// Called after each flush of a long text (see
+    /// ``LLMJSONExtractor/extract(fromUTF8:releasingInput:)``).
+    var onFlush: (@Sendable () -> Void)?
     /// The text written so far, but for the last bytes, still in ``output``.
     private var text = ""
     /// The last bytes of text written (UTF-8), whole tokens only.
@@ -85,6 +88,7 @@ struct JSONTextBuilder: JSONValueBuilder {
         if reserving, text.isEmpty { text.reserveCapacity(max(sizeHint, 2 * output.count)) }
         text.append(String(decoding: output, as: UTF8.self))
         output.removeAll(keepingCapacity: true)
+        if reserving { onFlush?() }
     }
 
     /// Writes the comma before a value or key that is not the first in its container.

@@ -153,6 +153,7 @@ extension LLMJSONExtractor {
         parser.maxNumberLength = options.maxNumberLength
         parser.maxEscapeRunLength = options.maxEscapeRunLength
         parser.builder.sizeHint = end - start
+        parser.builder.onFlush = releaseInput
         return parser
     }
 

@@ -66,6 +66,9 @@ public struct LLMJSONExtractor: Sendable {
 
     /// The limits in use.
     public var options: Options
+    /// Called from time to time while the input is read (see
+    /// ``extract(fromUTF8:releasingInput:)``); `nil` for ``extract(from:)``.
+    var releaseInput: (@Sendable () -> Void)?
 
     /// An extractor with default options (nesting up to 512 levels).
     public init() { options = Options() }
@@ -83,7 +86,39 @@ public struct LLMJSONExtractor: Sendable {
     ///   ``LLMJSONExtractionError/runawayNumber(offset:length:)`` and
     ///   ``LLMJSONExtractionError/runawayEscape(offset:length:)`` past the length limits.
     public func extract(from text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
-        try search(text)
+        var text = text
+        let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
+            do throws(LLMJSONExtractionError) {
+                return .success(try search(bytes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Every JSON value found in the UTF-8 bytes of a text, as ``extract(from:)`` finds them
+    /// in the same text, without the text being copied into a `String` first (a large file
+    /// mapped into memory, issue 20).
+    ///
+    /// `releaseInput` is called from time to time while the bytes are read: after each MiB
+    /// of the first pass over them (the search for fenced blocks) and each time 64 KiB of a
+    /// value's text is written. The extractor may read any byte again after a call, so the
+    /// caller may only give back memory it can bring back unchanged, such as the resident
+    /// pages of a read-only file mapping (`madvise(MADV_DONTNEED)`): then a large input need
+    /// not stay resident while it is read once.
+    /// - Parameters:
+    ///   - bytes: well-formed UTF-8 (``UTF8Validator/isValid(_:)``); other bytes give
+    ///     undefined values but never a trap.
+    ///   - releaseInput: called on the calling thread, never after this returns.
+    /// - Returns: at least one value; ranges are offsets in `bytes`.
+    /// - Throws: the errors of ``extract(from:)``.
+    public func extract(
+        fromUTF8 bytes: UnsafeBufferPointer<UInt8>, releasingInput releaseInput: (@Sendable () -> Void)? = nil
+    ) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
+        var extractor = self
+        extractor.releaseInput = releaseInput
+        return try extractor.search(bytes)
     }
 
     /// The first JSON value found in `text`: the first element of ``extract(from:)``, with the
@@ -98,43 +133,36 @@ public struct LLMJSONExtractor: Sendable {
 
     /// Fenced blocks that may hold JSON, else the text around code in other languages, else
     /// everything; then a whole-text scalar.
-    private func search(_ text: String) throws(LLMJSONExtractionError) -> [ExtractedJSON] {
-        var text = text
-        let result: Result<[ExtractedJSON], LLMJSONExtractionError> = text.withUTF8 { bytes in
-            do throws(LLMJSONExtractionError) {
-                var found: [ExtractedJSON] = []
-                let blocks = MarkdownFenceScanner.blocks(in: bytes)
-                for block in blocks where block.mayHoldJSON {
-                    var values = try scanRegion(bytes, block.content)
-                    if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
-                        values = [scalar]
-                    }
-                    let fence = JSONRepair.make(
-                        .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
-                    for index in values.indices { values[index].repairs.insert(fence, at: 0) }
-                    found += values
-                }
-                if found.isEmpty {
-                    // The text around code blocks in other languages (`python`), then everything.
-                    var start = 0
-                    for block in blocks where !block.mayHoldJSON {
-                        found += try scanRegion(bytes, start..<max(start, block.extent.lowerBound))
-                        start = max(start, block.extent.upperBound)
-                    }
-                    found += try scanRegion(bytes, start..<bytes.count)
-                }
-                if found.isEmpty, blocks.contains(where: { !$0.mayHoldJSON }) {
-                    found = try scanRegion(bytes, 0..<bytes.count)
-                }
-                if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
-
-                guard !found.isEmpty else { return .failure(.noJSONFound) }
-                return .success(found)
-            } catch {
-                return .failure(error)
+    private func search(_ bytes: UnsafeBufferPointer<UInt8>) throws(LLMJSONExtractionError) -> [ExtractedJSON]
+    {
+        var found: [ExtractedJSON] = []
+        let blocks = MarkdownFenceScanner.blocks(in: bytes, releasing: releaseInput)
+        for block in blocks where block.mayHoldJSON {
+            var values = try scanRegion(bytes, block.content)
+            if values.isEmpty, let scalar = Self.wholeScalar(bytes, block.content) {
+                values = [scalar]
             }
+            let fence = JSONRepair.make(
+                .strippedFence, at: block.fenceOffset, "took the value from the fenced block")
+            for index in values.indices { values[index].repairs.insert(fence, at: 0) }
+            found += values
         }
-        return try result.get()
+        if found.isEmpty {
+            // The text around code blocks in other languages (`python`), then everything.
+            var start = 0
+            for block in blocks where !block.mayHoldJSON {
+                found += try scanRegion(bytes, start..<max(start, block.extent.lowerBound))
+                start = max(start, block.extent.upperBound)
+            }
+            found += try scanRegion(bytes, start..<bytes.count)
+        }
+        if found.isEmpty, blocks.contains(where: { !$0.mayHoldJSON }) {
+            found = try scanRegion(bytes, 0..<bytes.count)
+        }
+        if found.isEmpty, let scalar = Self.wholeScalar(bytes, 0..<bytes.count) { found = [scalar] }
+
+        guard !found.isEmpty else { throw .noJSONFound }
+        return found
     }
 
     /// The values in `region`: an object that lost its `{` when the region has that shape

@@ -55,8 +55,14 @@ public final class LazyJSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// Writes the pretty form (``JSONValue/prettyText``, byte for byte) to `sink` in chunks,
     /// without building the tree (see ``JSONPrettyPrinter``).
-    public func writePretty(to sink: (UnsafeRawBufferPointer) -> Void) {
-        withCompactUTF8 { JSONPrettyPrinter().write($0, to: sink) }
+    /// - Parameters:
+    ///   - chunkSize: the most bytes handed to `sink` at once (``JSONPrettyPrinter/chunkSize``);
+    ///     default 64 KiB.
+    ///   - sink: receives the chunks in order.
+    public func writePretty(chunkSize: Int = 1 << 16, to sink: (UnsafeRawBufferPointer) -> Void) {
+        var printer = JSONPrettyPrinter()
+        printer.chunkSize = chunkSize
+        withCompactUTF8 { printer.write($0, to: sink) }
     }
 
     /// The compact text.

@@ -27,9 +27,13 @@ enum MarkdownFenceScanner {
         }
     }
 
-    /// Every fenced block in `bytes`, in order.
-    static func blocks(in bytes: UnsafeBufferPointer<UInt8>) -> [Block] {
+    /// Every fenced block in `bytes`, in order; `release`, when given, is called after each
+    /// MiB read (``LLMJSONExtractor/extract(fromUTF8:releasingInput:)``).
+    static func blocks(in bytes: UnsafeBufferPointer<UInt8>, releasing release: (() -> Void)? = nil)
+        -> [Block]
+    {
         var blocks: [Block] = []
+        var nextRelease = 1 << 20
         var open: (character: UInt8, length: Int, offset: Int, contentStart: Int, tag: String)?
         var lineStart = 0
         while lineStart < bytes.count {
@@ -61,6 +65,10 @@ enum MarkdownFenceScanner {
                 }
             }
             lineStart = next
+            if lineStart >= nextRelease, let release {
+                release()
+                nextRelease = lineStart + (1 << 20)
+            }
         }
         if let fence = open {
             blocks.append(

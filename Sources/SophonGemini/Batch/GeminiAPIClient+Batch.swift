@@ -11,13 +11,7 @@ extension GeminiAPIClient {
         displayName: String, model: GeminiModel?, requests: [(key: String, request: GenerateContentRequest)]
     ) async throws -> GeminiBatch {
         let body = try Self.batchBody(displayName: displayName, requests: requests)
-        var once = configuration.retryPolicy
-        once.attempts = 1
-        once.fallbackOn404 = false
-        let call = GeminiAPICall<JSONValue>.unary(
-            label: "batchCreate", method: "POST", namesModel: true, model: model,
-            endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
-        return GeminiBatch(operation: try await perform(call, retryPolicy: once).value)
+        return GeminiBatch(operation: try await sendBatchCreate(body: body, model: model, as: JSONValue.self))
     }
 
     /// Creates a Batch job whose input is an uploaded JSONL file (`files/ID`, one
@@ -30,13 +24,22 @@ extension GeminiAPIClient {
         let body = Data(
             (#"{"batch":{"displayName":"# + JSONValue.string(displayName).compactText
                 + #","inputConfig":{"fileName":"# + JSONValue.string(fileName).compactText + "}}}").utf8)
+        return GeminiBatch(operation: try await sendBatchCreate(body: body, model: model, as: JSONValue.self))
+    }
+
+    /// `POST models/M:batchGenerateContent` with `body`, its 200 answer decoded as `Reply`. Sent
+    /// once (no retry, no fallback on a 404): create is not idempotent.
+    /// - Throws: ``GeminiError``, or `CancellationError`.
+    func sendBatchCreate<Reply: Decodable & Sendable>(body: Data, model: GeminiModel?, as reply: Reply.Type)
+        async throws -> Reply
+    {
         var once = configuration.retryPolicy
         once.attempts = 1
         once.fallbackOn404 = false
-        let call = GeminiAPICall<JSONValue>.unary(
+        let call = GeminiAPICall<Reply>.unary(
             label: "batchCreate", method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
-        return GeminiBatch(operation: try await perform(call, retryPolicy: once).value)
+        return try await perform(call, retryPolicy: once).value
     }
 
     /// One line of a JSONL batch input file: `{"key":K,"request":{...}}` and a newline.

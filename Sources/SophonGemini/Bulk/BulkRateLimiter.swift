@@ -1,3 +1,5 @@
+import Foundation
+
 /// The pace of a bulk run, shared by all its calls (docs/running-many-prompts.md).
 ///
 /// - Requests and tokens are counted over a sliding 60 s window: a call may start when the
@@ -35,12 +37,35 @@ public actor BulkRateLimiter {
     /// The slow-down factor, 0.1 ... 1.
     public private(set) var factor = 1.0
 
+    /// How much later than its recorded start a call of ``BulkRunOptions/recentSends`` is
+    /// counted: 1 s.
+    public static let recordedSendMargin = Duration.seconds(1)
+
     /// Creates a limiter for `jobs` calls in flight at most and the given per-minute limits
-    /// (`nil`: no limit).
-    public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?) {
+    /// (`nil`: no limit). `recentSends` of the last 60 s (wall clock) start in the window, as
+    /// ended calls at their start plus ``recordedSendMargin``.
+    public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?, recentSends: [BulkSend] = []) {
         self.jobs = max(1, jobs)
         self.requestsPerMinute = requestsPerMinute
         self.tokensPerMinute = tokensPerMinute
+        let now = ContinuousClock.now
+        let wallNow = Date()
+        for send in recentSends.sorted(by: { $0.time < $1.time }) {
+            let age = wallNow.timeIntervalSince(send.time)
+            guard age >= 0, age < 60 else { continue }
+            nextID += 1
+            // Counted from a second after its start: the server counted it when it arrived,
+            // a little later (in a live run the entry moves to the call's end for that reason).
+            let time = now - .milliseconds(Int(age * 1000)) + Self.recordedSendMargin
+            entries.append(Entry(id: nextID, time: time, tokens: send.tokens))
+            windowTokens += send.tokens
+        }
+    }
+
+    /// The calls counted in the window now (started or ended within the last 60 s).
+    public var callsInWindow: Int {
+        prune(ContinuousClock.now)
+        return entries.count - head
     }
 
     private var concurrency: Int { max(1, Int((Double(jobs) * factor).rounded(.up))) }

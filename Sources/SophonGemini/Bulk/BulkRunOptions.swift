@@ -13,6 +13,9 @@ public struct BulkRunOptions: Sendable, Hashable {
     public var maxRateLimitRetries: Int
     /// The wait after a 429 that carried no server wait.
     public var defaultRateLimitWait: Duration
+    /// Calls an earlier run of the same job started (a killed run's last minute): those of the
+    /// last 60 s fill the limiter's window from the start. Empty by default.
+    public var recentSends: [BulkSend] = []
 
     /// Creates options; defaults: 8 jobs, no limits, the default retry policy, 20 retries per
     /// key after 429, 1 s wait when the server gives none.

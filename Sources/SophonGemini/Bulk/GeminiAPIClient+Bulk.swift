@@ -14,15 +14,19 @@ extension GeminiAPIClient {
     /// request whose `responseMimeType` is `application/json`, whose answer is parsed as JSON. A key's final failure is a ``BulkResult`` with
     /// ``BulkResult/Outcome/failure(_:)``, never an error of the stream.
     ///
+    /// `onSend` is told of every call as it starts (for a caller that keeps them, so a resumed
+    /// run can pass the last minute's in ``BulkRunOptions/recentSends``).
+    ///
     /// - Returns: the results in the order calls finish. The stream throws only what
     ///   `requests` throws; cancelling the consuming task (or dropping the stream) cancels the
     ///   calls in flight.
     public func bulkRun<Requests: AsyncSequence & Sendable>(
-        _ requests: Requests, options: BulkRunOptions = BulkRunOptions(), label: String = "run"
+        _ requests: Requests, options: BulkRunOptions = BulkRunOptions(), label: String = "run",
+        onSend: (@Sendable (BulkSend) -> Void)? = nil
     ) -> AsyncThrowingStream<BulkResult, Error> where Requests.Element == BulkRequest {
         let limiter = BulkRateLimiter(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
-            tokensPerMinute: options.tokensPerMinute)
+            tokensPerMinute: options.tokensPerMinute, recentSends: options.recentSends)
         let (stream, continuation) = AsyncThrowingStream<BulkResult, Error>.makeStream()
         let task = Task {
             do {
@@ -34,7 +38,8 @@ extension GeminiAPIClient {
                             running -= 1
                         }
                         group.addTask {
-                            try await self.bulkCall(request, options: options, limiter: limiter, label: label)
+                            try await self.bulkCall(
+                                request, options: options, limiter: limiter, label: label, onSend: onSend)
                         }
                         running += 1
                     }
@@ -51,9 +56,10 @@ extension GeminiAPIClient {
 
     /// One key of a bulk run: waits for the limiter, calls, and retries as
     /// ``bulkRun(_:options:label:)`` describes.
-    func bulkCall(_ item: BulkRequest, options: BulkRunOptions, limiter: BulkRateLimiter, label: String)
-        async throws -> BulkResult
-    {
+    func bulkCall(
+        _ item: BulkRequest, options: BulkRunOptions, limiter: BulkRateLimiter, label: String,
+        onSend: (@Sendable (BulkSend) -> Void)? = nil
+    ) async throws -> BulkResult {
         var single = options.retryPolicy
         single.attempts = 1
         let estimate = max(1, ((try? OrderedJSONEncoder().encodeData(item.request).count) ?? 0) / 4)
@@ -61,6 +67,7 @@ extension GeminiAPIClient {
         var limited = 0
         while true {
             let ticket = try await limiter.acquire(tokens: estimate)
+            onSend?(BulkSend(time: Date(), tokens: estimate))
             do {
                 let outcome: BulkResult.Outcome
                 if let schema = item.schema {
@@ -75,10 +82,15 @@ extension GeminiAPIClient {
                         body
                     }
                     let text = result.value.text
-                    // A request that asked for JSON itself gets the JSON value back, not its text.
+                    let calls = (result.value.candidates?.first?.content?.parts ?? []).compactMap(
+                        \.functionCall)
+                    // A request that asked for JSON itself gets the JSON value back, not its text;
+                    // an answer with function calls is `{"functionCalls": [...]}`, as `ask` shows it.
                     let value =
-                        body.generationConfig?.responseMimeType == "application/json"
-                        ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
+                        !calls.isEmpty
+                        ? Self.functionCallsValue(calls)
+                        : body.generationConfig?.responseMimeType == "application/json"
+                            ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
                     outcome = .success(value: value, modelID: result.modelID, usage: result.usage)
                 }
                 var used: Int?
@@ -106,5 +118,22 @@ extension GeminiAPIClient {
                 throw error
             }
         }
+    }
+
+    /// `{"functionCalls": [{"id"?, "name", "args"}, ...]}`: the result of an answer that asks for
+    /// function calls (docs/running-many-prompts.md).
+    static func functionCallsValue(_ calls: [FunctionCall]) -> JSONValue {
+        .object([
+            JSONMember(
+                "functionCalls",
+                .array(
+                    calls.map { call in
+                        var members: [JSONMember] = []
+                        if let id = call.id { members.append(JSONMember("id", .string(id))) }
+                        members.append(JSONMember("name", .string(call.name)))
+                        members.append(JSONMember("args", call.args ?? .object([])))
+                        return .object(members)
+                    }))
+        ])
     }
 }

@@ -373,12 +373,10 @@ final class ExternalPluginHost: Sendable {
                 )
             }
             return (connection, manifest)
-        } catch let fault as PluginFault {
-            connection.kill()
-            throw fault
         } catch {
             connection.kill()
-            throw .startFailed(plugin: label, reason: "interrupted during the handshake")
+            throw error as? PluginFault
+                ?? .startFailed(plugin: label, reason: "interrupted during the handshake")
         }
     }
 

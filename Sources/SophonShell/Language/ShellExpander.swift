@@ -7,10 +7,20 @@ import SophonCore
 struct ShellExpander {
     /// Looks up a variable by name (`last` included); `nil` when it is not defined.
     let lookup: (String) -> JSONValue?
+    /// Looks up a variable kept as text (`$last` after `extract`, ``LazyJSONValue``), so that a
+    /// reference to all of it expands from its text without its tree being built (issue 20);
+    /// `nil` when it is not kept so (then ``lookup`` answers).
+    let textLookup: ((String) -> LazyJSONValue?)?
 
     /// Creates an expander over a variable lookup.
-    init(lookup: @escaping (String) -> JSONValue?) {
+    /// - Parameters:
+    ///   - lookup: a variable's value by name.
+    ///   - textLookup: a variable kept as text, by name (see ``textLookup``).
+    init(
+        lookup: @escaping (String) -> JSONValue?, textLookup: ((String) -> LazyJSONValue?)? = nil
+    ) {
         self.lookup = lookup
+        self.textLookup = textLookup
     }
 
     /// The value a reference names.
@@ -47,7 +57,13 @@ struct ShellExpander {
         for part in word.parts {
             switch part {
             case .literal(let piece): text += piece
-            case .expansion(let reference): text += ShellExpander.text(of: try value(of: reference))
+            case .expansion(let reference):
+                if reference.path.isEmpty, let kept = textLookup?(reference.name) {
+                    // The same text as below: a string's text, else the compact JSON.
+                    text += kept.stringValue ?? kept.compactText
+                } else {
+                    text += ShellExpander.text(of: try value(of: reference))
+                }
             }
         }
         return text

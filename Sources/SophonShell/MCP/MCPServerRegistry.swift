@@ -332,12 +332,10 @@ final class MCPServerRegistry: Sendable {
             connection.notify(method: "notifications/initialized")
             let tools = try await listTools(connection, server: config.name, timeout: wait)
             return (connection, tools)
-        } catch let fault as MCPFault {
-            connection.kill()
-            throw fault
         } catch {
             connection.kill()
-            throw .startFailed(server: config.name, reason: "interrupted during initialize")
+            throw error as? MCPFault
+                ?? .startFailed(server: config.name, reason: "interrupted during initialize")
         }
     }
 

@@ -70,12 +70,13 @@ struct ResultPrinter {
         }
     }
 
-    /// Writes the compact text in chunks of at most 1 MiB, each ending on a whole character.
+    /// Writes the compact text in chunks of at most 64 KiB, each ending on a whole character
+    /// (straight from the value's text: the chunk size only bounds each `write`).
     private func writeCompact(_ value: LazyJSONValue) {
         value.withCompactUTF8 { bytes in
             var start = 0
             while start < bytes.count {
-                var end = min(bytes.count, start + (1 << 20))
+                var end = min(bytes.count, start + (1 << 16))
                 while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
                 io.stdout.write(
                     bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]))

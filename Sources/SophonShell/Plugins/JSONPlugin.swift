@@ -46,11 +46,20 @@ enum ExtractCommand {
             }
         }
         let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }
-        let text = try input(Array(words) + (request.rawArgument.map { [$0] } ?? []), context: context)
+        let arguments = Array(words) + (request.rawArgument.map { [$0] } ?? [])
         let found: [ExtractedJSON]
         do {
-            found = try LLMJSONExtractor().extract(from: text)
-        } catch {
+            switch try mappedInput(arguments, context: context) {
+            case .mapped(let mapped):
+                // The mapping goes away when this returns, before the value is printed.
+                found = try LLMJSONExtractor().extract(
+                    fromUTF8: mapped.bytes, releasingInput: { mapped.releaseResidentPages() })
+            case .text(let text):
+                found = try LLMJSONExtractor().extract(from: text)
+            case nil:
+                found = try LLMJSONExtractor().extract(from: try input(arguments, context: context))
+            }
+        } catch let error as LLMJSONExtractionError {
             throw CommandFailure(kind: .noJSONFound, message: "extract: \(error)")
         }
         if let schema {
@@ -111,6 +120,45 @@ enum ExtractCommand {
             return .lazyValue(LazyJSONValue(compactText: found[selection.index].text))
         }
         return .value(selection.value)
+    }
+
+    /// The input as bytes, not copied into a `String` (issue 20), when it is a regular file of
+    /// at least ``MappedInput/minimumFileSize`` bytes (`@FILE`, or stdin redirected from one)
+    /// or a pipe on stdin, and well-formed UTF-8; `nil` for everything else, which
+    /// ``input(_:context:)`` reads (a pipe that is not UTF-8 is refused or repaired here,
+    /// as ``decode(_:from:context:)`` would, and given to ``input(_:context:)`` no more).
+    /// - Throws: ``CommandFailure`` (`noJSONFound`) for a NUL byte.
+    private static func mappedInput(_ arguments: [String], context: CommandContext) throws -> Input? {
+        let joined = arguments.joined(separator: " ")
+        let name: String
+        let mapped: MappedInput?
+        if joined.isEmpty {
+            guard context.mode == .oneCommand, let descriptor = context.io.inputDescriptor else { return nil }
+            name = "stdin"
+            mapped =
+                MappedInput.map(descriptor: descriptor, limit: maximumInputBytes)
+                ?? MappedInput.read(pipe: descriptor)
+        } else if joined.hasPrefix("@"), joined.count > 1 {
+            name = context.resolve(String(joined.dropFirst()))
+            mapped = MappedInput.map(path: name, limit: maximumInputBytes)
+        } else {
+            return nil
+        }
+        guard let mapped else { return nil }
+        if let nul = mapped.nulOffset { throw notText(name, nulOffset: nul) }
+        guard mapped.isValidUTF8 else {
+            context.io.printError(invalidUTF8Note(name))
+            return .text(mapped.repairedText)
+        }
+        return .mapped(mapped)
+    }
+
+    /// An input read by ``mappedInput(_:context:)``.
+    private enum Input {
+        /// Well-formed UTF-8, not copied.
+        case mapped(MappedInput)
+        /// Text that was not well-formed, repaired.
+        case text(String)
     }
 
     /// The text to read: the argument, `@FILE`, or all of stdin in one-command mode.

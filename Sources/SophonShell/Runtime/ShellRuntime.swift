@@ -187,7 +187,7 @@ final class ShellRuntime: CommandHost {
         guard let first = command.words.first else {
             throw CommandFailure(kind: .parseError, message: "empty command")
         }
-        let expander = ShellExpander(lookup: session.variable)
+        let expander = ShellExpander(lookup: session.variable, textLookup: session.variableKeptAsText)
         do throws(ShellExpansionError) {
             let name: String
             if let literal = command.name { name = literal } else { name = try expander.text(of: first) }

@@ -79,6 +79,11 @@ final class ShellSession: Sendable {
         withState { name == "last" ? $0.last : $0.variables[name] }
     }
 
+    /// The variable `name` when it is kept as text (`$last` only), else `nil`.
+    func variableKeptAsText(_ name: String) -> LazyJSONValue? {
+        name == "last" ? withState { $0.lastStorage } : nil
+    }
+
     /// Whether at least one `expect` was evaluated.
     var evaluatedExpectations: Bool { withState { $0.passed + $0.failed > 0 } }
 }

@@ -84,43 +84,42 @@ import Testing
     }
 
     @Test func aFIFOAsSettingsJSONLeavesTheDefaultModel() throws {
-        let shell = try GeminiShell()
-        let path = try Self.fifo(shell, "settings.json")
-        let outcome = try shell.run(["-c", "show model"], timeout: Self.timeout)
-        #expect(
-            outcome
-                == .init(
-                    stdout: "gemini-3.8-flash\n",
-                    stderr:
-                        "warning: settings file '\(path)' is a FIFO, not a regular file; not reading it\n",
-                    status: 0))
+        try Self.expectWarning(fifo: "settings.json", command: "show model", stdout: "gemini-3.8-flash\n") {
+            "settings file '\($0)' is a FIFO, not a regular file; not reading it"
+        }
     }
 
     @Test func aFIFOAsTheLogDatabaseIsNotLoggedInto() throws {
-        let shell = try GeminiShell()
-        let path = try Self.fifo(shell, "logs.db")
-        try shell.server.script([TrustTests.hello])
-        let outcome = try shell.run(["-c", "ask hi"], timeout: Self.timeout)
-        #expect(
-            outcome
-                == .init(
-                    stdout: "hello\n",
-                    stderr:
-                        "warning: not logged: logs: log database '\(path)' is a FIFO, not a regular file\n",
-                    status: 0))
+        try Self.expectWarning(
+            fifo: "logs.db", command: "ask hi", replies: [TrustTests.hello], stdout: "hello\n"
+        ) {
+            "not logged: logs: log database '\($0)' is a FIFO, not a regular file"
+        }
     }
 
     @Test func aFIFOAsMCPJSONStartsNoServer() throws {
+        try Self.expectWarning(
+            fifo: "mcp.json", command: "mcp list",
+            stdout: "(no MCP servers; add one with 'mcp add NAME -- COMMAND')\n"
+        ) {
+            "mcp.json '\($0)' is a FIFO, not a regular file; no MCP servers were read from it"
+        }
+    }
+
+    /// Runs `command` with a FIFO called `file` in the home folder (the fake server answering
+    /// `replies`) and expects `stdout`, the one stderr line `warning: ` + `warning(path)`, and
+    /// status 0.
+    static func expectWarning(
+        fifo file: String, command: String, replies: [String] = [], stdout: String,
+        sourceLocation: SourceLocation = #_sourceLocation, warning: (_ path: String) -> String
+    ) throws {
         let shell = try GeminiShell()
-        let path = try Self.fifo(shell, "mcp.json")
-        let outcome = try shell.run(["-c", "mcp list"], timeout: Self.timeout)
+        let path = try fifo(shell, file)
+        if !replies.isEmpty { try shell.server.script(replies) }
+        let outcome = try shell.run(["-c", command], timeout: timeout)
         #expect(
-            outcome
-                == .init(
-                    stdout: "(no MCP servers; add one with 'mcp add NAME -- COMMAND')\n",
-                    stderr:
-                        "warning: mcp.json '\(path)' is a FIFO, not a regular file; no MCP servers were read from it\n",
-                    status: 0))
+            outcome == .init(stdout: stdout, stderr: "warning: \(warning(path))\n", status: 0),
+            sourceLocation: sourceLocation)
     }
 
     @Test func aFIFONamedBySourceIsRead() throws {

@@ -99,4 +99,23 @@ import Testing
         #expect(VariableReference("v").description == "$v")
         #expect(VariableReference("v", braced: true).description == "${v}")
     }
+    /// `$last` kept as text (after `extract`) expands from its text: the same words as from
+    /// its tree, and the tree is built only for a path into it (issue 20).
+    @Test func lastKeptAsTextExpandsWithoutItsTree() throws {
+        for compact in [#"{"a":[1,"x"],"b":null}"#, #""a \"q\" b""#, "2.50", "[]", "true"] {
+            let kept = LazyJSONValue(compactText: compact)
+            let expander = ShellExpander(
+                lookup: { $0 == "last" ? kept.value : nil }, textLookup: { $0 == "last" ? kept : nil })
+            let tree = LanguageTesting.expander(["last": LazyJSONValue(compactText: compact).value])
+            let word = try #require(LanguageTesting.command("echo $last")?.arguments.first)
+            #expect(try expander.text(of: word) == tree.text(of: word), "\(compact)")
+            #expect(!kept.isParsed || compact.hasPrefix("\""), "\(compact)")
+        }
+        let kept = LazyJSONValue(compactText: #"{"a":[1,"x"]}"#)
+        let expander = ShellExpander(
+            lookup: { $0 == "last" ? kept.value : nil }, textLookup: { $0 == "last" ? kept : nil })
+        let word = try #require(LanguageTesting.command("echo ${last.a[1]}")?.arguments.first)
+        #expect(try expander.text(of: word) == "x")
+        #expect(kept.isParsed)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 import Testing
 
 /// `extract` reading a regular file straight into its text (`@FILE`, or standard input
@@ -86,5 +87,46 @@ import Testing
         #expect(
             outcome.stdout == pretty + "2\n" + #"{"a":[1,2],"b":"x"}"# + "\n" + #"{"a":[1,2],"b":"x"}"# + "\n"
                 + "1 passed, 0 failed\n")
+    }
+    /// Inputs of more than 1 MiB: `@FILE` and stdin redirected from the file are mapped (their
+    /// pages given back as they are read), a pipe is read into one mapping; all print the value
+    /// the engine finds in the same text, with the same notes and errors.
+    @Test(arguments: [
+        "```json\n{'a': [1, 2, True], \"b\": \"é😀\\n\",", "\u{FEFF}[1, {\"x\": []}]",
+        "first {\"a\": 1} then [2, 3]",
+    ])
+    func largeInputsPrintWhatTheEngineFinds(tail: String) throws {
+        let prose = String(repeating: "Some prose about the data, é and 😀 included.\n", count: 25_000)
+        let text = tail.hasPrefix("\u{FEFF}") ? "\u{FEFF}" + prose + tail.dropFirst() : prose + tail
+        let input = Data(text.utf8)
+        #expect(input.count > 1 << 20)
+        let found = try LLMJSONExtractor().extract(from: text)
+        let value = found.count == 1 ? found[0].value : .array(found.map(\.value))
+        let file = try Self.runWithFileInput(["extract", "@input.txt"], input: input)
+        #expect(file.status == 0)
+        #expect(file.stdout == value.prettyText + "\n")
+        #expect(try Self.runWithFileInput(["extract"], input: input) == file)
+        let piped = try SophonProcess.run(["extract"], stdin: text)
+        #expect(piped.stdout == file.stdout)
+        #expect(piped.stderr == file.stderr.replacingOccurrences(of: "input.txt", with: "stdin"))
+        let raw = try Self.runWithFileInput(
+            ["-c", "set output raw", "-c", "extract @input.txt", "-c", "echo $last"], input: input)
+        #expect(raw.stdout == value.compactText + "\n" + value.compactText + "\n")
+    }
+
+    @Test func largeFileWithInvalidUTF8OrNULIsNotedOrRefused() throws {
+        let prose = Array(String(repeating: "prose line\n", count: 100_000).utf8)
+        let invalid = try Self.runWithFileInput(
+            ["extract", "@input.txt"],
+            input: Data(prose + Array("{\"a\": \"x".utf8) + [0xFF] + Array("\"}".utf8)))
+        #expect(invalid.status == 0)
+        #expect(invalid.stdout == "{\n  \"a\": \"x\u{FFFD}\"\n}\n")
+        #expect(
+            invalid.stderr.hasPrefix(
+                "note: input.txt is not valid UTF-8; invalid bytes were replaced with U+FFFD\n"))
+        let binary = try Self.runWithFileInput(["extract"], input: Data(prose + [0] + Array("[1]".utf8)))
+        #expect(binary.status == 1)
+        #expect(binary.stdout == "")
+        #expect(binary.stderr == "error: extract: stdin is not text (a NUL byte at offset \(prose.count))\n")
     }
 }

@@ -6,7 +6,7 @@ import SophonGemini
 /// Google's Batch mode with the local journal `batches.json`.
 enum BatchCommand {
     /// The inline limit: bytes of create body (base64 included).
-    static let inlineLimit = 20_000_000
+    static let inlineLimit = GeminiBatchInput.defaultInlineLimit
     /// `--max-requests` when not given.
     static let defaultMaxRequests = 50_000
 
@@ -37,6 +37,8 @@ enum BatchCommand {
             }
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
+        } catch let error as GeminiFileError {
+            throw GeminiCall.failure(error)
         }
     }
 

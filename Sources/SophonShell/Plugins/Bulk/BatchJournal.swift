@@ -19,6 +19,8 @@ struct BatchJournal: Codable, Sendable {
         var keys: [String]
         /// Whether prompt lines were sent with the session's schema (answers are JSON).
         var structured: Bool
+        /// The keys the input wrote as numbers (written back as numbers); `nil` for none.
+        var numberKeys: [String]? = nil
     }
 
     var jobs: [Job] = []

@@ -9,6 +9,12 @@ struct BatchSession {
     var context: CommandContext
     var services: GeminiServices
 
+    /// What a create sends: the inline body, or the name of the uploaded JSON Lines file.
+    enum CreateSource {
+        case inline(Data)
+        case file(String)
+    }
+
     /// `batches/ID` for NAME: a resource name as is; a display name through the journal, then
     /// the server's list.
     /// - Throws: ``CommandFailure`` `batchNotFound`.
@@ -49,7 +55,10 @@ struct BatchSession {
         }
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input)
-        let keys = try file.check().map(\.text)
+        let checked = try file.check()
+        let keys = checked.map(\.text)
+        var numberKeys = Set<String>()
+        for key in checked { if case .number = key.value { numberKeys.insert(key.text) } }
         let base = displayName ?? URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
         let shards = stride(from: 0, to: keys.count, by: maxRequests).map {
             Array(keys[$0..<min(keys.count, $0 + maxRequests)])
@@ -60,9 +69,11 @@ struct BatchSession {
         var names: [String] = []
         for (index, shardKeys) in shards.enumerated() {
             let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
-            let job = BatchJournal.Job(
+            var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
                 structured: structured)
+            let numbers = shardKeys.filter { numberKeys.contains($0) }
+            job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
         }
         return .text(names.joined(separator: "\n"))
@@ -89,34 +100,56 @@ struct BatchSession {
             try journal.save(journalURL)
         }
         let wanted = Set(job.keys)
-        let build = RunCommand.requestBuilder(context: context)
-        var requests: [(key: String, request: GenerateContentRequest)] = []
-        try file.forEachLine { line in
-            guard wanted.contains(line.key) else { return }
-            let built = build(line)
-            var request = built.request
-            if let schema = built.schema {
-                var config = request.generationConfig ?? GenerationConfig()
-                config.responseMimeType = "application/json"
-                config.responseSchema = schema
-                request.generationConfig = config
+        let build = try RunCommand.requestBuilder(context: context)
+        let input: GeminiBatchInput
+        let body: GeminiBatchInput.Body
+        do {
+            input = try GeminiBatchInput(displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit)
+            try file.forEachLine { line in
+                guard wanted.contains(line.key) else { return }
+                let built = build(line)
+                var request = built.request
+                if let schema = built.schema {
+                    var config = request.generationConfig ?? GenerationConfig()
+                    config.responseMimeType = "application/json"
+                    config.responseSchema = schema
+                    request.generationConfig = config
+                }
+                try input.append(key: line.key, request: request)
             }
-            requests.append((line.key, request))
+            body = try input.finish()
+        } catch let error as SophonFileError {
+            throw CommandFailure(kind: .fileError, message: "batch submit: \(error)")
         }
-        let size = try GeminiAPIClient.batchBody(displayName: job.displayName, requests: requests).count
-        guard size <= BatchCommand.inlineLimit else {
-            throw CommandFailure(
-                kind: .invalidInput,
-                message: "batch submit: \(size) bytes of requests is over the inline limit of 20,000,000; "
-                    + "file input is not available yet: split with --max-requests")
+        let source: CreateSource
+        switch body {
+        case .inline(let data):
+            source = .inline(data)
+        case .file(let url, _):
+            // Past the inline limit: the JSON Lines file goes up through the Files API first.
+            let uploaded = try await client.uploadFile(
+                contentsOf: url, mimeType: "application/jsonl", displayName: job.displayName)
+            guard let fileName = uploaded.name else {
+                throw CommandFailure(
+                    kind: .uploadFailed, message: "batch submit: the upload returned no file name")
+            }
+            // A small JSONL file is ACTIVE at once; one still PROCESSING cannot be used yet.
+            if uploaded.state == "PROCESSING" { _ = try await client.waitUntilActive(fileName) }
+            source = .file(fileName)
         }
         var lost = 0
         var limited = 0
         while true {
             do {
-                let batch = try await client.createBatch(
-                    displayName: job.displayName, model: GeminiModel(selection: job.model), requests: requests
-                )
+                let model = GeminiModel(selection: job.model)
+                let batch =
+                    switch source {
+                    case .inline(let data):
+                        try await client.createBatch(displayName: job.displayName, model: model, body: data)
+                    case .file(let name):
+                        try await client.createBatch(
+                            displayName: job.displayName, model: model, fileName: name)
+                    }
                 try record(job.displayName, input: job.input, name: batch.name)
                 return batch.name
             } catch GeminiError.rateLimited(let wait, _) where limited < 5 {
@@ -170,7 +203,7 @@ struct BatchSession {
 
     /// `batch status NAME`.
     func status(_ name: String) async throws -> CommandResult {
-        .text(Self.statusLine(try await client.getBatch(try await resolve(name))))
+        .text(Self.statusLine(try await client.getBatch(try await resolve(name)) { _ in }))
     }
 
     /// `batch wait NAME`: polls (1 s, doubling to 30 s) until the job ends; transient errors
@@ -183,7 +216,7 @@ struct BatchSession {
         while true {
             let batch: GeminiBatch
             do {
-                batch = try await client.getBatch(resolved)
+                batch = try await client.getBatch(resolved) { _ in }
                 transient = 0
             } catch let error as GeminiError where error.isRetryable && transient < 10 {
                 transient += 1
@@ -224,38 +257,50 @@ struct BatchSession {
             throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
         }
         let resolved = try await resolve(name)
-        let batch = try await client.getBatch(resolved)
-        guard let items = batch.inlinedResponses else {
+        let job = try BatchJournal.load(journalURL).job(named: resolved)
+        let structured = job?.structured ?? false
+        let language = context.session.settings.language
+        let spill = try BatchResultSpill()
+        var position = 0
+        var fallbackModel = job?.model ?? ""
+        // A key the input wrote as a number is written back as one, as `run` does.
+        let numberKeys = Set(job?.numberKeys ?? [])
+        func keyValue(_ key: String) -> JSONValue {
+            numberKeys.contains(key) ? ((try? JSONValue(parsing: key)) ?? .string(key)) : .string(key)
+        }
+        func record(_ item: GeminiBatchItem) throws {
+            position += 1
+            let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
+            switch item.outcome(structured: structured) {
+            case .success(let answer):
+                try spill.add(
+                    key: key,
+                    line: BulkOutputLine.success(
+                        key: keyValue(key), result: services.redact(answer.value),
+                        model: answer.response.modelVersion ?? fallbackModel,
+                        usage: answer.response.usageMetadata))
+            case .failure(let error):
+                try spill.add(
+                    key: key,
+                    line: BulkOutputLine.failure(
+                        key: keyValue(key), kind: GeminiCall.kind(of: error).rawValue,
+                        message: error.description(language: language)))
+            }
+        }
+        let batch = try await readItems(of: resolved, record) { fallbackModel = $0 }
+        guard batch.inlinedResponses != nil || batch.responsesFile != nil else {
             throw CommandFailure(
                 kind: .batchFailed,
                 message: "batch results: \(resolved) is \(batch.state.rawValue) and has no results")
         }
-        let job = try BatchJournal.load(journalURL).job(named: resolved)
-        let structured = job?.structured ?? false
-        let language = context.session.settings.language
-        var byKey: [String: String] = [:]
-        var order: [String] = []
-        for (position, item) in items.enumerated() {
-            let key = item.key ?? job?.keys[safe: position] ?? "line-\(position + 1)"
-            order.append(key)
-            switch item.outcome(structured: structured) {
-            case .success(let answer):
-                byKey[key] = BulkOutputLine.success(
-                    key: .string(key), result: services.redact(answer.value),
-                    model: answer.response.modelVersion ?? batch.model, usage: answer.response.usageMetadata)
-            case .failure(let error):
-                byKey[key] = BulkOutputLine.failure(
-                    key: .string(key), kind: GeminiCall.kind(of: error).rawValue,
-                    message: error.description(language: language))
-            }
-        }
         var data = Data()
         var failed = 0
-        for key in job?.keys ?? order {
+        let order = job?.keys ?? spill.arrival
+        for key in order {
             let line =
-                byKey[key]
+                try spill.line(for: key)
                 ?? BulkOutputLine.failure(
-                    key: .string(key), kind: "noResult", message: "the job returned no result for this key")
+                    key: keyValue(key), kind: "noResult", message: "the job returned no result for this key")
             if BulkOutputLine.read(line)?.ok == false { failed += 1 }
             data.append(contentsOf: line.utf8)
             data.append(0x0A)
@@ -265,7 +310,7 @@ struct BatchSession {
         } catch {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
-        let total = (job?.keys ?? order).count
+        let total = order.count
         context.io.printError("batch results: \(total) keys, \(failed) failed; wrote \(output)")
         if failed > 0 {
             throw CommandFailure(
@@ -273,6 +318,24 @@ struct BatchSession {
                 message: "batch results: \(failed) of \(total) keys failed (ok: false in \(output))")
         }
         return .none
+    }
+
+    /// Reads the answers of the job `name` one at a time: the inline answers of the Operation,
+    /// or, for a job with file input, its results file downloaded to a temporary file and read
+    /// line by line. `model` gets the job's model ID before the results file is read.
+    /// - Returns: the job (its inline answers already handed to `item`).
+    func readItems(
+        of name: String, _ item: (GeminiBatchItem) throws -> Void, model: (String) -> Void = { _ in }
+    ) async throws -> GeminiBatch {
+        let batch = try await client.getBatch(name, forEachItem: item)
+        guard batch.inlinedResponses == nil, let results = batch.responsesFile else { return batch }
+        model(batch.model.hasPrefix("models/") ? String(batch.model.dropFirst(7)) : batch.model)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-results-\(UUID().uuidString.lowercased()).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await client.downloadFile(results, to: file)
+        try GeminiAPIClient.forEachBatchItem(inResultsFile: file, item)
+        return batch
     }
 
     /// `batch delete NAME`: deletes the job and forgets it in the journal.
@@ -294,16 +357,15 @@ struct BatchSession {
                 kind: .batchNotFound,
                 message: "batch resubmit: \(resolved) is not in the journal (not submitted here)")
         }
-        let batch = try await client.getBatch(resolved)
+        var answered = Set<String>()
+        let batch = try await readItems(of: resolved) { item in
+            // A blocked prompt has a result (asking again gets the same); an error item has none.
+            if let key = item.key, item.error == nil, item.response != nil { answered.insert(key) }
+        }
         guard batch.state.isTerminal else {
             throw CommandFailure(
                 kind: .usage,
                 message: "batch resubmit: \(resolved) is \(batch.state.rawValue); wait for it to end")
-        }
-        var answered = Set<String>()
-        for item in batch.inlinedResponses ?? [] {
-            // A blocked prompt has a result (asking again gets the same); an error item has none.
-            if let key = item.key, item.error == nil, item.response != nil { answered.insert(key) }
         }
         let missing = job.keys.filter { !answered.contains($0) }
         guard !missing.isEmpty else { return .text("batch resubmit: every key of \(resolved) has a result") }
@@ -312,10 +374,11 @@ struct BatchSession {
         while journal.jobs.contains(where: { $0.displayName == "\(job.displayName)-resubmit-\(number)" }) {
             number += 1
         }
-        let next = BatchJournal.Job(
+        var next = BatchJournal.Job(
             displayName: "\(job.displayName)-resubmit-\(number)", name: nil, input: job.input,
             model: job.model,
             keys: missing, structured: job.structured)
+        next.numberKeys = job.numberKeys.map { numbers in numbers.filter { Set(missing).contains($0) } }
         let file = BulkInput(path: job.input, name: job.input)
         return .text(try await create(next, file: file))
     }

@@ -84,18 +84,21 @@ enum RunCommand {
         let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
         let log = RunLog(context: context)
-        let build = log.noting(requestBuilder(context: context))
+        let build = log.noting(try requestBuilder(context: context))
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
-        let bulkOptions = BulkRunOptions(
+        var bulkOptions = BulkRunOptions(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
             tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
+        bulkOptions.recentSends = journal.recentSends
         let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
         // Calls run concurrently: under --replay each takes the exchange recorded for its own
         // request, not the next one in the tape (docs/tapes.md, "Replaying a run"). The calls'
         // task inherits the value when bulkRun creates it.
         let results = GeminiTapeReplayer.$matchesConcurrentRequests.withValue(true) {
-            client.bulkRun(BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions)
+            client.bulkRun(
+                BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
+                onSend: { journal.recordSend($0) })
         }
         for try await result in results {
             let keyValue = keyValues[result.key] ?? .string(result.key)
@@ -146,23 +149,30 @@ enum RunCommand {
         return .none
     }
 
-    /// Builds each line's request: a `prompt` line gets the session's model, schema, system
-    /// instruction and sampling; a `request` line is sent as given on the session's model.
-    static func requestBuilder(context: CommandContext) -> @Sendable (BulkInputLine) -> BulkRequest {
+    /// Builds each line's request: a `prompt` line is built as `ask` builds its request (one
+    /// path, ``GeminiCall/request(contents:tools:toolConfig:model:context:)``: the session's
+    /// model, schema, system instruction, safety and generation settings fitted to the model,
+    /// and tools as `ask` sends them); a `request` line is sent as given on the session's model.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting,
+    ///   before any line is read.
+    static func requestBuilder(context: CommandContext) throws -> @Sendable (BulkInputLine) -> BulkRequest {
         let settings = context.session.settings
         let schema = context.session.withGeminiState { $0.schema }
-        let system = GeminiCall.systemInstruction(settings)
-        let config = GeminiCall.generationConfig(settings)
         let model = GeminiModel(selection: settings.model)
+        let hasTools =
+            context.session.withToolState { $0.hasTools } || !context.runtime.pluginTools().isEmpty
+        // As `ask`: a text prompt with tools goes as a tool exchange's first round (served
+        // plugin functions included); a structured one carries the declared tools.
+        let (tools, toolConfig) = GeminiCall.sessionTools(
+            servedToo: hasTools && schema == nil, context: context)
+        let template = try GeminiCall.request(
+            contents: [], tools: tools, toolConfig: toolConfig, model: model, context: context)
         return { line in
             switch line.body {
             case .prompt(let prompt):
-                return BulkRequest(
-                    key: line.key,
-                    request: GenerateContentRequest(
-                        contents: [Content(role: "user", parts: [.text(prompt)])], systemInstruction: system,
-                        generationConfig: config),
-                    schema: schema, model: model)
+                var request = template
+                request.contents = [Content(role: "user", parts: [.text(prompt)])]
+                return BulkRequest(key: line.key, request: request, schema: schema, model: model)
             case .request(let request):
                 return BulkRequest(key: line.key, request: request, schema: nil, model: model)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +13,8 @@ import Synchronization
 
 /// The results of a `run` as they finish: `OUTPUT.partial`, one output line appended per key
 /// with a single `write(2)`, so a killed run keeps every line it finished (a torn last line is
-/// ignored when read back). At the end the lines are written to OUTPUT in input order,
+/// ignored when read back), and a `{"sent": ...}` line per call started, so a resumed run
+/// knows the last minute's calls (docs/running-many-prompts.md, "Resuming"). At the end the lines are written to OUTPUT in input order,
 /// atomically, and the journal is removed (docs/running-many-prompts.md).
 final class RunJournal: Sendable {
     /// The journal's path: `OUTPUT.partial`.
@@ -20,6 +22,9 @@ final class RunJournal: Sendable {
     private let descriptor: Int32
     /// The answered lines by key, from earlier runs and this one.
     private let lines: Mutex<[String: (text: String, ok: Bool)]>
+    /// The calls an earlier run started in the last 60 s (its `{"sent": ...}` lines), for the
+    /// rate limiter of the resumed run.
+    let recentSends: [BulkSend]
 
     /// Opens (creating it) the journal of `output`, after reading what OUTPUT and the journal
     /// already hold. With `retryFailed`, `ok: false` lines do not count as answered.
@@ -36,14 +41,22 @@ final class RunJournal: Sendable {
             }
         }
         var known: [String: (text: String, ok: Bool)] = [:]
+        var sends: [BulkSend] = []
+        let recent = Date().addingTimeInterval(-60)
         for source in [output, path] {
             guard let reader = try? BulkLineReader(path: source) else { continue }
             while let line = reader.next() {
-                guard let text = line.text, let (key, ok) = BulkOutputLine.read(text) else { continue }
+                guard let text = line.text else { continue }
+                if source == path, text.hasPrefix(Self.sendPrefix) {
+                    if let send = Self.readSend(text), send.time > recent { sends.append(send) }
+                    continue
+                }
+                guard let (key, ok) = BulkOutputLine.read(text) else { continue }
                 if ok || !retryFailed { known[key] = (text, ok) } else { known[key] = nil }
             }
         }
         lines = Mutex(known)
+        recentSends = sends
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
@@ -78,6 +91,26 @@ final class RunJournal: Sendable {
         guard Self.writeAll(descriptor, text + "\n") else {
             throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Records that a call started: a `{"sent":SECONDS,"tokens":N}` line (Unix time), read back
+    /// by a resumed run so its rate window starts as full as the server's.
+    func recordSend(_ send: BulkSend) {
+        let seconds = String(format: "%.3f", send.time.timeIntervalSince1970)
+        Self.writeAll(descriptor, "\(Self.sendPrefix)\(seconds),\"tokens\":\(send.tokens)}\n")
+    }
+
+    private static let sendPrefix = #"{"sent":"#
+
+    private static func readSend(_ text: String) -> BulkSend? {
+        guard let value = try? JSONValue(parsing: text), case .number(let seconds)? = value["sent"],
+            let time = Double(seconds.text)
+        else { return nil }
+        let tokens = value["tokens"].flatMap { value -> Int? in
+            if case .number(let number) = value { return Int(number.text) }
+            return nil
+        }
+        return BulkSend(time: Date(timeIntervalSince1970: time), tokens: tokens ?? 1)
     }
 
     /// Removes the journal (after OUTPUT was written).

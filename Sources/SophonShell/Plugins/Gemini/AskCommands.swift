@@ -159,14 +159,11 @@ enum AskCommands {
                 throw DryRun(text: DryRunTransport.rendered(sent))
             }
         }
-        var request = GenerateContentRequest(
-            contents: history + [userTurn], systemInstruction: GeminiCall.systemInstruction(settings),
-            tools: tools, toolConfig: toolConfig, safetySettings: GeminiCall.safetySettings(settings),
-            generationConfig: GeminiCall.generationConfig(settings))
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
         let model = GeminiModel(selection: options.model ?? settings.model)
-        try GeminiCall.fitThinking(&request, model: model, context: context)
-        try GeminiCall.fitGeneration(&request, model: model, context: context)
+        let request = try GeminiCall.request(
+            contents: history + [userTurn], tools: tools, toolConfig: toolConfig, model: model,
+            context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer {

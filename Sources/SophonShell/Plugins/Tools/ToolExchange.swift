@@ -39,38 +39,31 @@ enum ToolExchange {
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
-        var generationConfig = GeminiCall.generationConfig(settings)
+        var contents = contents
+        // One request for every round (the same path as `ask`): only its contents grow.
+        var request = try GeminiCall.request(
+            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, context: context)
         if let schema {
-            var config = generationConfig ?? GenerationConfig()
+            // With a schema in force, every round also asks for JSON of that schema.
+            var config = request.generationConfig ?? GenerationConfig()
             config.responseMimeType = "application/json"
             config.responseSchema = schema
-            generationConfig = config
+            request.generationConfig = config
         }
-        // Every round sends the session's settings as a plain `ask` does: the safety settings,
-        // and the generation settings fitted to the model (docs/commands.md, "What a model
-        // cannot take"); the notes print once per command.
-        var template = GenerateContentRequest(
-            contents: [], systemInstruction: GeminiCall.systemInstruction(settings), tools: tools,
-            toolConfig: toolConfig, safetySettings: GeminiCall.safetySettings(settings),
-            generationConfig: generationConfig)
-        try GeminiCall.fitThinking(&template, model: selection, context: context)
-        try GeminiCall.fitGeneration(&template, model: selection, context: context)
-        var contents = contents
         var total = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
         var rounds = 0
         while true {
             rounds += 1
-            var round = template
-            round.contents = contents
-            let request = round
+            request.contents = contents
+            let sent = request
             services.retriesInFlight.reset()
             let started = ContinuousClock.now
             let result: GeminiResult<GenerateContentResponse>
             do {
                 result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
                     _ in
-                    request
+                    sent
                 }
             } catch let error as GeminiError {
                 throw GeminiCall.failure(error, context: context)

@@ -132,4 +132,99 @@ import Testing
         #expect(outcome.status == 1)
         #expect(try shell.server.requests().isEmpty)
     }
+
+    @Test func pastTheInlineLimitTheRequestsGoUpAsAFileAndResultsComeFromTheResultsFile() throws {
+        let shell = try GeminiShell()
+        try Self.faults(
+            shell, #"{"loseCreate": 1, "outOfOrder": true, "itemErrors": ["b"], "pendingFor": 0}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        // The upload is PROCESSING until two GETs of it have passed: the create waits for ACTIVE.
+        _ = try shell.server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 2}"#)
+        // Three prompts of 7,000,000 bytes: an inline body of over 21,000,000 bytes.
+        let big = String(repeating: "x", count: 7_000_000)
+        let lines = ["a", "b", "c"].map { #"{"key": "\#($0)", "prompt": "\#(big)"}"# }
+        try shell.write("big.jsonl", lines.joined(separator: "\n") + "\n")
+        let outcome = try shell.run(["batch", "submit", "big.jsonl", "--name", "big"])
+        #expect(outcome.status == 0)
+        let name = outcome.stdout.trimmingCharacters(in: .newlines)
+        #expect(name.hasPrefix("batches/"))
+
+        let seen = try shell.server.requests()
+        let creates = seen.filter { $0.path.hasSuffix(":batchGenerateContent") }
+        // The create's answer was lost: it was looked up by display name, not sent again.
+        #expect(creates.count == 1)
+        let fileName = creates.first?.body["batch"]?["inputConfig"]?["fileName"]?.stringValue ?? ""
+        #expect(fileName.hasPrefix("files/"))
+        #expect(creates.first?.body["batch"]?["inputConfig"]?["requests"] == nil)
+        #expect(creates.first?.body["batch"]?["displayName"]?.stringValue == "big")
+        let start = seen.first { $0.path == "/upload/v1beta/files" }
+        #expect(start?.headers["x-goog-upload-header-content-type"] == "application/jsonl")
+        let line = #"{"key":"a","request":{"contents":[{"role":"user","parts":[{"text":""# + big + #""}]}]}}"#
+        let uploads = try JSONValue(
+            parsing: String(
+                decoding: shell.server.control("GET", "/_sophon/uploads", body: nil), as: UTF8.self))
+        #expect(uploads[0]?["size"]?.compactText == String(3 * (line.utf8.count + 1)))
+        #expect(uploads[0]?["received"]?.compactText == String(3 * (line.utf8.count + 1)))
+        #expect(uploads[0]?["file"]?.stringValue == fileName)
+        let fileGets = seen.filter { $0.path == "/v1beta/\(fileName)" }.count
+        #expect(fileGets == 2)
+        #expect(try shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
+
+        // Submitting again reconciles with the journal: no upload, no create.
+        #expect(try shell.run(["batch", "submit", "big.jsonl", "--name", "big"]).stdout == outcome.stdout)
+        let again = try shell.server.requests()
+        #expect(again.filter { $0.path.hasSuffix(":batchGenerateContent") }.count == 1)
+        #expect(
+            again.filter { $0.path.hasPrefix("/upload/") }.count
+                == seen.filter { $0.path.hasPrefix("/upload/") }.count)
+
+        #expect(try shell.run(["batch", "wait", "big"]).status == 0)
+        let results = try shell.run(["batch", "results", "big", "-o", "out.jsonl"])
+        #expect(results.stderr.hasPrefix("batch results: 3 keys, 1 failed; wrote out.jsonl\n"))
+        #expect(results.status == 1)
+        let id = name.dropFirst("batches/".count)
+        #expect(
+            try shell.server.requests().contains { $0.path == "/v1beta/files/batch-\(id):download?alt=media" }
+        )
+        #expect(
+            shell.read("out.jsonl") == """
+                {"key":"a","ok":true,"result":"Hello from the fake Gemini server.","model":"gemini-3.8-flash",\
+                "usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}
+                {"key":"b","ok":false,"error":{"kind":"invalidRequest",\
+                "message":"Invalid request: Request contains an invalid argument."}}
+                {"key":"c","ok":true,"result":"Hello from the fake Gemini server.","model":"gemini-3.8-flash",\
+                "usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}
+
+                """)
+        // resubmit reads the results file too: only the key with an error goes again (inline now).
+        #expect(try shell.run(["batch", "resubmit", name]).status == 0)
+        let resubmitted = try shell.server.requests().filter { $0.path.hasSuffix(":batchGenerateContent") }
+            .last
+        #expect(resubmitted?.body["batch"]?["displayName"]?.stringValue == "big-resubmit-1")
+        guard case .array(let items)? = resubmitted?.body["batch"]?["inputConfig"]?["requests"]?["requests"]
+        else {
+            Issue.record("the resubmit was not inline")
+            return
+        }
+        #expect(items.map { $0["metadata"]?["key"]?.stringValue } == ["b"])
+    }
+
+    @Test func aKeyWrittenAsANumberComesBackAsANumber() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"pendingFor": 0, "itemErrors": ["7"]}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        try shell.write(
+            "in.jsonl", #"{"key": 7, "prompt": "x"}"# + "\n" + #"{"key": "8", "prompt": "y"}"# + "\n")
+        #expect(try shell.run(["batch", "submit", "in.jsonl", "--name", "nums"]).status == 0)
+        #expect(try shell.run(["batch", "wait", "nums"]).status == 0)
+        #expect(try shell.run(["batch", "results", "nums", "-o", "out.jsonl"]).status == 1)
+        #expect(
+            shell.read("out.jsonl") == """
+                {"key":7,"ok":false,"error":{"kind":"invalidRequest",\
+                "message":"Invalid request: Request contains an invalid argument."}}
+                {"key":"8","ok":true,"result":"Hello from the fake Gemini server.","model":"gemini-3.8-flash",\
+                "usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}}
+
+                """)
+    }
 }

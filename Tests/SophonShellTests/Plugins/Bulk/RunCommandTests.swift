@@ -27,12 +27,6 @@ import Testing
     }
 
     /// Waits until `name` in the home folder holds at least `lines` lines.
-    static func waitForLines(_ shell: GeminiShell, _ name: String, _ lines: Int) async throws {
-        while (shell.read(name) ?? "").split(separator: "\n").count < lines {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     static let fiveKeys =
         [
             #"{"key": "a", "prompt": "alpha"}"#, "", #"{"key": "b", "prompt": "bravo"}"#,
@@ -131,10 +125,22 @@ import Testing
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
         try shell.write("in.jsonl", fiveKeys)
         let running = try shell.start(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
-        try await Self.waitForLines(shell, "out.jsonl.partial", 2)
-        while try Self.asked(shell, "charlie") < 1 { try await Task.sleep(for: .milliseconds(20)) }
+        while (Self.journal(shell).output ?? "").split(separator: "\n").count < 2 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        while try Self.asked(shell, "charlie") < 1 || Self.journal(shell).sends < 3 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         kill(running.process.processIdentifier, signal)
         return running.finish().status
+    }
+
+    /// The output lines of a journal, without its `{"sent": ...}` lines; and how many of those.
+    static func journal(_ shell: GeminiShell) -> (output: String?, sends: Int) {
+        guard let text = shell.read("out.jsonl.partial") else { return (nil, 0) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let sends = lines.filter { $0.hasPrefix(#"{"sent":"#) }
+        return (lines.filter { !$0.hasPrefix(#"{"sent":"#) }.joined(separator: "\n"), sends.count)
     }
 
     @Test func aKilledRunResumesAskingEachKeyOnce() async throws {
@@ -142,7 +148,9 @@ import Testing
         let status = try await Self.interruptedRun(shell, signal: SIGKILL)
         #expect(status == SIGKILL)
         #expect(shell.read("out.jsonl") == nil)
-        #expect(shell.read("out.jsonl.partial") == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+        // The journal: a, b answered; a, b and c (in flight) started, for the resumed run's window.
+        #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+        #expect(Self.journal(shell).sends == 3)
 
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
         #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 skipped (already answered); wrote out.jsonl\n")
@@ -161,7 +169,7 @@ import Testing
         let shell = try GeminiShell()
         let status = try await Self.interruptedRun(shell, signal: SIGINT)
         #expect(status == 130)
-        #expect(shell.read("out.jsonl.partial") == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+        #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
@@ -196,5 +204,42 @@ import Testing
                 decoding: try shell.server.control("GET", "/_sophon/stats", body: nil), as: UTF8.self))
         #expect(stats["admitted"] == .integer(5))
         #expect(stats["rateLimited"] == .integer(0))
+    }
+}
+
+/// `run` and `batch` build a `prompt` line as `ask` builds its request (one path).
+@Suite struct RunRequestParityTests {
+    static let settings = [
+        "set system You are terse.", "set temperature 0.2", "set top-k 40", "set stop END",
+        "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH",
+        #"tool get_weather { city: string } "Current weather for one city""#, "set tool-mode any",
+        "set tools search",
+    ]
+
+    @Test func aRunLineAndABatchLineCarryTheBodyAskSends() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", #"{"key": "a", "prompt": "Weather in Oslo?"}"# + "\n")
+        try shell.server.script([
+            #"{"kind": "generate", "text": "Mild."}"#, #"{"kind": "generate", "text": "Mild."}"#,
+        ])
+        let outcome = try shell.run(
+            (Self.settings + [
+                "ask Weather in Oslo?", "run in.jsonl -o out.jsonl", "batch submit in.jsonl --name parity",
+            ]).flatMap { ["-c", $0] })
+        #expect(outcome.status == 0)
+        let requests = try shell.server.requests()
+        let generate = requests.filter { $0.path.hasSuffix(":generateContent") }
+        try #require(generate.count == 2)
+        #expect(generate[0].bodyText == generate[1].bodyText)
+        let body = generate[0].body
+        #expect(body["systemInstruction"]?["parts"]?[0]?["text"]?.stringValue == "You are terse.")
+        #expect(body["toolConfig"]?["functionCallingConfig"]?["mode"]?.stringValue == "ANY")
+        #expect(body["tools"]?[0]?["functionDeclarations"]?[0]?["name"]?.stringValue == "get_weather")
+        #expect(body["tools"]?[1]?["googleSearch"] == .object([]))
+        #expect(body["safetySettings"]?[0]?["threshold"]?.stringValue == "BLOCK_ONLY_HIGH")
+        #expect(body["generationConfig"]?["topK"]?.compactText == "40")
+        let create = try #require(requests.first { $0.path.hasSuffix(":batchGenerateContent") })
+        let item = create.body["batch"]?["inputConfig"]?["requests"]?["requests"]?[0]?["request"]
+        #expect(item == body)
     }
 }

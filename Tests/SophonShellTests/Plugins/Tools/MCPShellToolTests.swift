@@ -23,6 +23,18 @@ import Testing
 
     static func text(_ text: String) -> String { #"{"kind": "generate", "text": "\#(text)"}"# }
 
+    /// What `tools` lists for scripts/fake_mcp.py added as `fake`, one line a tool (the last
+    /// without its newline).
+    static let fakeTools = """
+        echo     function  mcp fake  Echo a text
+        lines    function  mcp fake  Two text items
+        add      function  mcp fake  Add two integers
+        fail     function  mcp fake  Always fails
+        crash    function  mcp fake  Exits
+        hang     function  mcp fake  Never answers
+        garbage  function  mcp fake  Writes garbage
+        """
+
     static let badSchemaNote =
         "bad_schema: input schema $.properties.x: allOf with several schemas cannot be converted; merge them"
 
@@ -45,13 +57,7 @@ import Testing
                 fake  running  7 tools  untrusted  \(fake) --page-size 3 --log \(log)
                   not offered: \(Self.badSchemaNote)
                 loop  running  2 tools  trusted    \(fake) --repeat-cursor --page-size 2
-                echo     function  mcp fake  Echo a text
-                lines    function  mcp fake  Two text items
-                add      function  mcp fake  Add two integers
-                fail     function  mcp fake  Always fails
-                crash    function  mcp fake  Exits
-                hang     function  mcp fake  Never answers
-                garbage  function  mcp fake  Writes garbage
+                \(Self.fakeTools)
 
                 """)
         #expect(
@@ -254,13 +260,7 @@ import Testing
         let replayed = try shell.run(["--replay", tape, "-c", "tools", "-c", "ask go"])
         #expect(
             replayed.stdout == """
-                echo     function  mcp fake  Echo a text
-                lines    function  mcp fake  Two text items
-                add      function  mcp fake  Add two integers
-                fail     function  mcp fake  Always fails
-                crash    function  mcp fake  Exits
-                hang     function  mcp fake  Never answers
-                garbage  function  mcp fake  Writes garbage
+                \(Self.fakeTools)
                 Done.
 
                 """)

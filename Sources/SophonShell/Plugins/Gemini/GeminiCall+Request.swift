@@ -1,0 +1,35 @@
+import SophonCore
+import SophonGemini
+
+/// The one way a prompt becomes a request under the session's settings, shared by `ask`,
+/// `chat`, each round of a tool exchange, and every `prompt` line of `run` and `batch`
+/// (docs/commands.md, "Settings"; docs/running-many-prompts.md).
+extension GeminiCall {
+    /// The session's tools as a request carries them: the declared functions and built-ins, and,
+    /// when `servedToo`, the functions of external plugins (what a tool exchange sends), with
+    /// `toolConfig` when `tool-mode` is set.
+    static func sessionTools(servedToo: Bool, context: CommandContext) -> (
+        tools: JSONValue?, toolConfig: JSONValue?
+    ) {
+        var state = context.session.withToolState { $0 }
+        if servedToo { state.declarations += ServedTools(context: context).declarations }
+        return (state.toolsValue, state.toolConfigValue)
+    }
+
+    /// A request of `contents` with the session's system instruction, safety settings and
+    /// generation settings, and `tools` / `toolConfig`, fitted to `model` (notes on stderr).
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting.
+    static func request(
+        contents: [Content], tools: JSONValue?, toolConfig: JSONValue?, model: GeminiModel,
+        context: CommandContext
+    ) throws -> GenerateContentRequest {
+        let settings = context.session.settings
+        var request = GenerateContentRequest(
+            contents: contents, systemInstruction: systemInstruction(settings), tools: tools,
+            toolConfig: toolConfig, safetySettings: safetySettings(settings),
+            generationConfig: generationConfig(settings))
+        try fitThinking(&request, model: model, context: context)
+        try fitGeneration(&request, model: model, context: context)
+        return request
+    }
+}
