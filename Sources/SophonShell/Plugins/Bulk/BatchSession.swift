@@ -54,7 +54,7 @@ struct BatchSession {
             }
         }
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
-        let file = BulkInput(path: context.resolve(input), name: input)
+        let file = BulkInput(path: context.resolve(input), name: input, command: "batch")
         let checked = try file.check()
         let keys = checked.map(\.text)
         var numberKeys = Set<String>()
@@ -258,6 +258,11 @@ struct BatchSession {
         }
         let resolved = try await resolve(name)
         let job = try BatchJournal.load(journalURL).job(named: resolved)
+        if let job {
+            // The job's input stays needed (`batch resubmit` reads it again).
+            try BulkInput(path: job.input, name: job.input, command: "batch results")
+                .refuseAsOutput(context.resolve(output), shown: output)
+        }
         let structured = job?.structured ?? false
         let language = context.session.settings.language
         let spill = try BatchResultSpill()
@@ -379,7 +384,7 @@ struct BatchSession {
             model: job.model,
             keys: missing, structured: job.structured)
         next.numberKeys = job.numberKeys.map { numbers in numbers.filter { Set(missing).contains($0) } }
-        let file = BulkInput(path: job.input, name: job.input)
+        let file = BulkInput(path: job.input, name: job.input, command: "batch")
         return .text(try await create(next, file: file))
     }
 }

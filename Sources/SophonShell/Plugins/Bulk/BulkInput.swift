@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 import SophonGemini
 
@@ -12,12 +13,32 @@ struct BulkInput: Sendable {
     var path: String
     /// The path as the user gave it, for messages.
     var name: String
+    /// The command reading it (`run`, `batch`), which starts its error messages.
+    var command = "run"
+
+    /// Refuses an OUTPUT that is this input file (the same file by device and inode, through
+    /// any path or link): the results would replace the prompts.
+    /// - Parameters:
+    ///   - output: the resolved output path.
+    ///   - shown: the output as the user gave it, for the message.
+    /// - Throws: ``CommandFailure`` `usage`: `COMMAND: OUTPUT 'O' is the input file 'I'; ...`.
+    func refuseAsOutput(_ output: String, shown: String) throws {
+        var inputStatus = stat()
+        var outputStatus = stat()
+        guard stat(path, &inputStatus) == 0, stat(output, &outputStatus) == 0,
+            inputStatus.st_dev == outputStatus.st_dev, inputStatus.st_ino == outputStatus.st_ino
+        else { return }
+        throw CommandFailure(
+            kind: .usage,
+            message:
+                "\(command): OUTPUT '\(shown)' is the input file '\(name)'; write the results to another file")
+    }
 
     /// Calls `body` with every non-blank line, in order.
     /// - Throws: ``CommandFailure`` when the file cannot be opened, what `body` throws, and
     ///   ``BulkInputIssue`` for a malformed line.
     func forEachLine(_ body: (BulkInputLine) throws -> Void) throws {
-        let reader = try BulkLineReader(path: path)
+        let reader = try BulkLineReader(path: path, command: command)
         while let line = reader.next() {
             if let parsed = try BulkInputLine.parse(line) { try body(parsed) }
         }
@@ -29,7 +50,7 @@ struct BulkInput: Sendable {
     /// - Returns: the keys in input order, as text and as written (a string or a number).
     /// - Throws: ``CommandFailure`` `invalidInput` listing the bad lines, or `fileError`.
     func check() throws -> [(text: String, value: JSONValue)] {
-        let reader = try BulkLineReader(path: path)
+        let reader = try BulkLineReader(path: path, command: command)
         var firstLine: [String: Int] = [:]
         var keys: [(text: String, value: JSONValue)] = []
         var issues: [BulkInputIssue] = []
@@ -82,8 +103,8 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        let path = input.path
+        let (path, command) = (input.path, input.command)
         return AsyncIterator(
-            opened: Result { try BulkLineReader(path: path) }, skip: skip, build: build)
+            opened: Result { try BulkLineReader(path: path, command: command) }, skip: skip, build: build)
     }
 }

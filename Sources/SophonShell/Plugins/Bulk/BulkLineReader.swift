@@ -25,14 +25,21 @@ final class BulkLineReader {
     private var number = 0
 
     /// Opens `path` for reading.
-    /// - Throws: ``CommandFailure`` `fileError` naming the path and the reason.
-    init(path: String) throws {
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - command: the command reading it, which starts the error message.
+    /// - Throws: ``CommandFailure`` `fileError`: `COMMAND: cannot read 'PATH': REASON`.
+    init(path: String, command: String) throws {
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw CommandFailure(kind: .fileError, message: "\(path): is a folder, not a file")
+            throw CommandFailure(
+                kind: .fileError, message: "\(command): cannot read '\(path)': it is a folder, not a file")
         }
         guard let file = fopen(path, "r") else {
-            throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            throw CommandFailure(
+                kind: .fileError,
+                message: "\(command): cannot read '\(path)': \(reason.prefix(1).lowercased() + reason.dropFirst())")
         }
         self.file = file
     }

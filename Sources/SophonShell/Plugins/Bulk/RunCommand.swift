@@ -77,6 +77,7 @@ enum RunCommand {
         let options = try options(request, context: context)
         let input = BulkInput(path: context.resolve(options.input), name: options.input)
         let outputPath = context.resolve(options.output)
+        try input.refuseAsOutput(outputPath, shown: options.output)
         let keys = try input.check()
         let client = try GeminiCall.client(context: context, services: services)
         let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)

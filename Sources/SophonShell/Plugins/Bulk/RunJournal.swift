@@ -44,7 +44,7 @@ final class RunJournal: Sendable {
         var sends: [BulkSend] = []
         let recent = Date().addingTimeInterval(-60)
         for source in [output, path] {
-            guard let reader = try? BulkLineReader(path: source) else { continue }
+            guard let reader = try? BulkLineReader(path: source, command: "run") else { continue }
             while let line = reader.next() {
                 guard let text = line.text else { continue }
                 if source == path, text.hasPrefix(Self.sendPrefix) {

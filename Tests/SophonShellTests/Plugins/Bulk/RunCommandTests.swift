@@ -107,6 +107,36 @@ import Testing
         #expect(shell.read("out.jsonl.partial") == nil)
     }
 
+    @Test func anOutputThatIsTheInputFileIsRefusedAndTheInputKept() throws {
+        let shell = try GeminiShell()
+        let text = #"{"key": "a", "prompt": "alpha"}"# + "\n"
+        let path = try shell.write("in.jsonl", text)
+        try FileManager.default.createSymbolicLink(
+            atPath: shell.home.appendingPathComponent("link.jsonl").path, withDestinationPath: path)
+        for output in ["in.jsonl", "link.jsonl"] {
+            let outcome = try shell.run(["run", "in.jsonl", "-o", output])
+            #expect(
+                outcome
+                    == .init(
+                        stdout: "",
+                        stderr:
+                            "error: run: OUTPUT '\(output)' is the input file 'in.jsonl'; write the results to another file\n",
+                        status: 1))
+        }
+        #expect(shell.read("in.jsonl") == text)
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func aMissingInputNamesTheCommandAndThePath() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["run", "missing.jsonl", "-o", "out.jsonl"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "", stderr: "error: run: cannot read 'missing.jsonl': no such file or directory\n",
+                    status: 1))
+    }
+
     @Test func moreThanTwentyBadLinesListTwentyAndCountTheRest() throws {
         let shell = try GeminiShell()
         try shell.write("bad.jsonl", String(repeating: "nope\n", count: 23))
