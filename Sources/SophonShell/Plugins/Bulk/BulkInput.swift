@@ -31,7 +31,8 @@ struct BulkInput: Sendable {
         throw CommandFailure(
             kind: .usage,
             message:
-                "\(command): OUTPUT '\(shown)' is the input file '\(name)'; write the results to another file")
+                "\(command): OUTPUT '\(shown)' is the input file '\(name)'; write the results to another file"
+        )
     }
 
     /// Calls `body` with every non-blank line, in order.

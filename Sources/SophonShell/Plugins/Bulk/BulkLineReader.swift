@@ -39,7 +39,9 @@ final class BulkLineReader {
             let reason = String(cString: strerror(errno))
             throw CommandFailure(
                 kind: .fileError,
-                message: "\(command): cannot read '\(path)': \(reason.prefix(1).lowercased() + reason.dropFirst())")
+                message:
+                    "\(command): cannot read '\(path)': \(reason.prefix(1).lowercased() + reason.dropFirst())"
+            )
         }
         self.file = file
     }

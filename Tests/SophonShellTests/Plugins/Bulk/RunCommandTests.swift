@@ -133,7 +133,8 @@ import Testing
         #expect(
             outcome
                 == .init(
-                    stdout: "", stderr: "error: run: cannot read 'missing.jsonl': no such file or directory\n",
+                    stdout: "",
+                    stderr: "error: run: cannot read 'missing.jsonl': no such file or directory\n",
                     status: 1))
     }
 
