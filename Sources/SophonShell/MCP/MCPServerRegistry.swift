@@ -224,6 +224,19 @@ final class MCPServerRegistry: Sendable {
         loadIfNeeded()
         let servers = state.withLock { $0.servers }
         guard !servers.isEmpty else { return "(no MCP servers; add one with 'mcp add NAME -- COMMAND')" }
+        // Which server offers each tool name: the first started one that declares it, as
+        // ``offeredTools()`` decides.
+        var offeredBy: [String: String] = [:]
+        for server in servers where server.started {
+            for tool in server.tools where tool.declaration != nil && offeredBy[tool.name] == nil {
+                offeredBy[tool.name] = server.config.name
+            }
+        }
+        func shadowingServer(_ tool: Tool, of server: Server) -> String? {
+            guard tool.declaration != nil, let first = offeredBy[tool.name], first != server.config.name
+            else { return nil }
+            return first
+        }
         let rows: [[String]] = servers.map { server in
             let stateText: String
             if server.invalid != nil {
@@ -237,7 +250,8 @@ final class MCPServerRegistry: Sendable {
             } else {
                 stateText = "stopped"
             }
-            let offered = server.tools.filter { $0.declaration != nil }.count
+            let offered = server.tools.filter { $0.declaration != nil && shadowingServer($0, of: server) == nil }
+                .count
             let tools = server.started ? (offered == 1 ? "1 tool" : "\(offered) tools") : "-"
             return [
                 server.config.name, stateText, tools, server.config.trust ? "trusted" : "untrusted",
@@ -252,6 +266,9 @@ final class MCPServerRegistry: Sendable {
             if let reason = server.invalid ?? server.failure { lines.append("  \(reason)") }
             for tool in server.tools {
                 if let reason = tool.unavailable { lines.append("  not offered: \(tool.name): \(reason)") }
+                if let first = shadowingServer(tool, of: server) {
+                    lines.append("  not offered: \(tool.name): server '\(first)' offers a tool of that name")
+                }
             }
         }
         return lines.joined(separator: "\n")

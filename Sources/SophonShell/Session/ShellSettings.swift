@@ -105,7 +105,7 @@ struct ShellSettings: Sendable, Equatable {
             }
         case "timeout":
             guard let duration = DurationParser.parse(value), duration > .zero else {
-                throw invalid("a duration such as 30s, 500ms or 2m")
+                throw invalid("a positive duration such as 30s, 500ms or 2m")
             }
             timeout = duration
         case "language":

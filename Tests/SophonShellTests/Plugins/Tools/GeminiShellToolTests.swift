@@ -58,7 +58,8 @@ import Testing
         let shell = try GeminiShell()
         let outcome = try shell.run([
             "--json", "-c", "tool 9bad { a: string }", "-c", "tool show nope", "-c", "tool f [string]", "-c",
-            "set tool-mode sometimes", "-c", "set tool-rounds 0", "-c", "set tools code,maps",
+            "set tool-mode sometimes", "-c", "set tool-rounds 0", "-c", "set tools code,maps", "-c",
+            "set tool-timeout 0s",
         ])
         let kinds = outcome.stdout.split(separator: "\n").compactMap {
             try? JSONValue(parsing: String($0))["error"]?["kind"]?.stringValue
@@ -66,9 +67,13 @@ import Testing
         #expect(
             kinds == [
                 "usage", "unknownTool", "schemaError", "invalidSetting", "invalidSetting", "invalidSetting",
+                "invalidSetting",
             ])
         #expect(
             outcome.stderr.contains("-c:2:1: error: tool show: no tool named 'nope' (none is declared)\n"))
+        #expect(
+            outcome.stderr.contains(
+                "-c:7:1: error: set tool-timeout: expected a positive duration such as 30s or 2m, got '0s'\n"))
         #expect(outcome.status == 1)
     }
 

@@ -56,7 +56,9 @@ import Testing
             outcome.stdout == """
                 fake  running  7 tools  untrusted  \(fake) --page-size 3 --log \(log)
                   not offered: \(Self.badSchemaNote)
-                loop  running  2 tools  trusted    \(fake) --repeat-cursor --page-size 2
+                loop  running  0 tools  trusted    \(fake) --repeat-cursor --page-size 2
+                  not offered: echo: server 'fake' offers a tool of that name
+                  not offered: lines: server 'fake' offers a tool of that name
                 \(Self.fakeTools)
 
                 """)
