@@ -250,8 +250,10 @@ final class MCPServerRegistry: Sendable {
             } else {
                 stateText = "stopped"
             }
-            let offered = server.tools.filter { $0.declaration != nil && shadowingServer($0, of: server) == nil }
-                .count
+            let offered = server.tools.filter {
+                $0.declaration != nil && shadowingServer($0, of: server) == nil
+            }
+            .count
             let tools = server.started ? (offered == 1 ? "1 tool" : "\(offered) tools") : "-"
             return [
                 server.config.name, stateText, tools, server.config.trust ? "trusted" : "untrusted",
