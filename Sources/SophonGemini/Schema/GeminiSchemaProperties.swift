@@ -23,15 +23,30 @@ public struct GeminiSchemaProperties: Sendable, Hashable, RandomAccessCollection
 
     /// The properties in order.
     public private(set) var entries: [Property]
+    /// The position of each name in ``entries``, so a lookup by name does not scan them (a
+    /// schema of thousands of properties reads in linear time).
+    private var positions: [String: Int]
 
     /// An empty set of properties.
-    public init() { entries = [] }
+    public init() {
+        entries = []
+        positions = [:]
+    }
 
     /// Properties in the given order; a repeated name keeps its first position and last schema.
     public init(_ properties: [Property]) {
         entries = []
+        positions = [:]
+        entries.reserveCapacity(properties.count)
+        positions.reserveCapacity(properties.count)
         for property in properties { self[property.name] = property.schema }
     }
+
+    /// Equal when the same names have equal schemas in the same order.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries }
+
+    /// Hashes the properties in order.
+    public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 
     /// Properties from an unordered dictionary, sorted by name (so the order is deterministic).
     public init(_ dictionary: [String: GeminiSchema]) {
@@ -60,13 +75,17 @@ public struct GeminiSchemaProperties: Sendable, Hashable, RandomAccessCollection
 
     /// The schema named `name`; setting `nil` removes it, setting a new name appends it.
     public subscript(name: String) -> GeminiSchema? {
-        get { entries.first { $0.name == name }?.schema }
+        get { positions[name].map { entries[$0].schema } }
         set {
-            let index = entries.firstIndex { $0.name == name }
-            switch (index, newValue) {
+            switch (positions[name], newValue) {
             case (let index?, let schema?): entries[index].schema = schema
-            case (let index?, nil): entries.remove(at: index)
-            case (nil, let schema?): entries.append(Property(name: name, schema: schema))
+            case (let index?, nil):
+                entries.remove(at: index)
+                positions[name] = nil
+                for later in index..<entries.count { positions[entries[later].name] = later }
+            case (nil, let schema?):
+                positions[name] = entries.count
+                entries.append(Property(name: name, schema: schema))
             case (nil, nil): break
             }
         }

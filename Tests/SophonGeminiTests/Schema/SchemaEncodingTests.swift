@@ -87,6 +87,16 @@ import Testing
         properties["b"] = nil
         #expect(properties.names == ["a", "c"])
         #expect(properties["a"] == .integer())
+        // Names after a removed one are still found at their new places.
+        #expect(properties["c"] == .boolean())
+        #expect(properties["b"] == nil)
+        properties["b"] = .number()
+        properties["a"] = nil
+        #expect(properties.names == ["c", "b"])
+        #expect(properties["c"] == .boolean())
+        #expect(properties["b"] == .number())
+        #expect(properties == ["c": .boolean(), "b": .number()])
+        #expect(properties != ["b": .number(), "c": .boolean()])
     }
 
     @Test func everyFieldRoundTripsThroughJSONValueInKeyOrder() throws {
