@@ -26,6 +26,23 @@ import Testing
         #expect(outcome.status == 1)
     }
 
+    /// `tool @FILE` of an empty array (or no `functionDeclarations`) declares nothing: an error
+    /// naming the file, not a silent success.
+    @Test func aToolFileThatDeclaresNothingIsRefused() throws {
+        let shell = try GeminiShell()
+        _ = try shell.write("none.json", "[]")
+        _ = try shell.write("empty.json", #"{"functionDeclarations": []}"#)
+        let outcome = try shell.run(["-c", "tool @none.json", "-c", "tool @empty.json", "-c", "tools"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "(no tools; declare one with 'tool NAME SPEC')\n",
+                    stderr:
+                        "-c:1:1: error: tool: 'none.json' declares no function\n"
+                        + "-c:2:1: error: tool: 'empty.json' declares no function\n",
+                    status: 1))
+    }
+
     /// A folder given as an MCP server's command is "not an executable file", not "no such file".
     @Test func mcpAddOfAFolderSaysItIsNotAnExecutable() throws {
         let shell = try GeminiShell()

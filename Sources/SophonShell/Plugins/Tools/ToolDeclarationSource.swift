@@ -63,6 +63,9 @@ enum ToolDeclarationSource {
             items = elements
         default: items = [document]
         }
+        guard !items.isEmpty else {
+            throw CommandFailure(kind: .schemaError, message: "tool: '\(file)' declares no function")
+        }
         return try items.map { try declaration(from: $0, context: context) }
     }
 
