@@ -112,7 +112,7 @@ extension GeminiSchema {
             case "minLength": minLength = try reader.integer(value, member.key)
             case "maxLength": maxLength = try reader.integer(value, member.key)
             case "pattern": pattern = try reader.string(value, member.key)
-            case "example": example = value
+            case "example": example = try reader.example(value, member.key)
             case "anyOf":
                 guard case .array(let branches) = value else {
                     throw GeminiSchemaError.invalidValue(path: fieldPath, expected: "an array")
@@ -177,5 +177,24 @@ struct SchemaFieldReader {
             throw fail(key, "a finite number")
         }
         return number.doubleValue
+    }
+
+    /// Any JSON value whose numbers fit a `Double` (a schema's numbers go out as doubles, and
+    /// `1e400` has none to go out as).
+    func example(_ value: JSONValue, _ key: String) throws -> JSONValue {
+        guard value.numbersAreFinite else { throw fail(key, "a value whose numbers are finite doubles") }
+        return value
+    }
+}
+
+extension JSONValue {
+    /// Whether every number in the value (at any depth) reads as a finite `Double`.
+    var numbersAreFinite: Bool {
+        switch self {
+        case .null, .bool, .string: true
+        case .number(let number): number.doubleValue.isFinite
+        case .array(let elements): elements.allSatisfy(\.numbersAreFinite)
+        case .object(let members): members.allSatisfy(\.value.numbersAreFinite)
+        }
     }
 }

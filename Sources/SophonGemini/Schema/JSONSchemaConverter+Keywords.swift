@@ -36,7 +36,12 @@ extension SchemaConversionRun {
                 case "maxProperties": schema.maxProperties = try reader.integer(value, member.key)
                 case "required": schema.required = try reader.strings(value, member.key)
                 case "propertyOrdering": schema.propertyOrdering = try reader.strings(value, member.key)
-                case "example": schema.example = value
+                case "example":
+                    guard value.numbersAreFinite else {
+                        throw GeminiSchemaError.invalidValue(
+                            path: keyPath, expected: "a value whose numbers are finite doubles")
+                    }
+                    schema.example = value
                 case "items":
                     if case .array = value {
                         throw GeminiSchemaError.unsupported(

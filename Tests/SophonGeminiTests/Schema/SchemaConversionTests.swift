@@ -164,6 +164,15 @@ import Testing
             .unsupported(path: "$.items", reason: "tuple items (an array of schemas) cannot be converted")
         ),
         (#"{"required":"a"}"#, .invalidValue(path: "$.required", expected: "an array of strings")),
+        (
+            #"{"type":["string","null"],"example":1e400}"#,
+            .invalidValue(path: "$.example", expected: "a value whose numbers are finite doubles")
+        ),
+        (
+            #"{"properties":{"a":{"example":{"n":[1,-1e400]}}}}"#,
+            .invalidValue(
+                path: "$.properties.a.example", expected: "a value whose numbers are finite doubles")
+        ),
     ]
 
     @Test(arguments: errorCases)

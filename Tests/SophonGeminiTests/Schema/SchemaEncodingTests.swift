@@ -80,6 +80,17 @@ import Testing
         #expect(properties.names == ["alpha", "mid", "zeta"])
     }
 
+    /// An example number no `Double` holds (`1e400`) is refused where it is read, with its
+    /// path: the request could not carry it (found by the json-schema fuzz harness).
+    @Test func anExampleNumberOutOfDoubleRangeIsRefused() throws {
+        let json = try JSONValue(
+            parsing: #"{"type":"OBJECT","properties":{"a":{"type":"NUMBER","example":1e400}}}"#)
+        #expect(
+            throws: GeminiSchemaError.invalidValue(
+                path: "$.properties.a.example", expected: "a value whose numbers are finite doubles")
+        ) { try GeminiSchema(jsonValue: json, strict: false) }
+    }
+
     @Test func propertiesSubscriptReplacesInPlaceAndRemoves() {
         var properties: GeminiSchemaProperties = ["a": .string(), "b": .string()]
         properties["a"] = .integer()
