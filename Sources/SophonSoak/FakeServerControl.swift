@@ -44,6 +44,14 @@ import Foundation
         self.session = URLSession(configuration: .ephemeral)
     }
 
+    /// Stops the server and waits for it: a top-level instance is never deinitialized, so the
+    /// soak calls this before it exits (else the server outlives it).
+    func stop() {
+        session.invalidateAndCancel()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
     isolated deinit {
         session.invalidateAndCancel()
         if process.isRunning { process.terminate() }

@@ -88,6 +88,7 @@ do {
         })
 } catch {
     FileHandle.standardError.write(Data("soak: could not script the server: \(error)\n".utf8))
+    server.stop()
     exit(2)
 }
 // Warm-up: a first client, dropped again, so process-wide one-time set-up (URLSession, curl,
@@ -141,6 +142,7 @@ let quarters = (1...4).compactMap { q in
 }
 print("RSS over the main phase (quarters, kB): " + quarters.map(String.init).joined(separator: ", "))
 print("file descriptors: \(fdBefore.count) before, \(fdAfter.count) after")
+server.stop()
 if violations.isEmpty {
     print("soak: OK")
 } else {
