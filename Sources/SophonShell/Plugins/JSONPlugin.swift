@@ -135,9 +135,20 @@ enum ExtractCommand {
         if joined.isEmpty {
             guard context.mode == .oneCommand, let descriptor = context.io.inputDescriptor else { return nil }
             name = "stdin"
-            mapped =
-                MappedInput.map(descriptor: descriptor, limit: maximumInputBytes)
-                ?? MappedInput.read(pipe: descriptor)
+            do throws(MappedInput.PipeFailure) {
+                if let file = MappedInput.map(descriptor: descriptor, limit: maximumInputBytes) {
+                    mapped = file
+                } else {
+                    mapped = try MappedInput.read(pipe: descriptor, limit: maximumInputBytes)
+                }
+            } catch .overLimit(let limit) {
+                // The wording of the other commands that read stdin (ShellIO).
+                throw CommandFailure(kind: .usage, message: "stdin: larger than \(limit / (1024 * 1024)) MiB")
+            } catch .readError(let error) {
+                throw CommandFailure(
+                    kind: .fileError,
+                    message: "extract: cannot read stdin: \(String(cString: strerror(error)))")
+            }
         } else if joined.hasPrefix("@"), joined.count > 1 {
             name = context.resolve(String(joined.dropFirst()))
             mapped = MappedInput.map(path: name, limit: maximumInputBytes)

@@ -111,29 +111,51 @@ final class MappedInput: @unchecked Sendable {
         return input
     }
 
+    /// Why a pipe could not be read whole.
+    enum PipeFailure: Error, Equatable {
+        /// It brought more than the limit (the bytes beyond are not read).
+        case overLimit(Int)
+        /// `read` failed with this `errno` (not `EINTR`, which is retried).
+        case readError(Int32)
+    }
+
     /// Reads `descriptor` (a pipe, a terminal, ...) to its end into an anonymous mapping;
     /// `nil` when it is a regular file or nothing could be reserved (nothing read then).
-    static func read(pipe descriptor: Int32) -> MappedInput? {
+    /// - Parameter limit: the most bytes taken; more is ``PipeFailure/overLimit(_:)`` (so
+    ///   `extract < /dev/zero` ends at once instead of filling the memory).
+    /// - Throws: ``PipeFailure``: over `limit`, or a read error (never a silently shorter input).
+    static func read(pipe descriptor: Int32, limit: Int) throws(PipeFailure) -> MappedInput? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
-        var capacity = pipeReservation
+        var capacity = min(pipeReservation, limit + 1)
         guard var mapping = anonymousMapping(capacity) else { return nil }
         var filled = 0
         while true {
+            if filled > limit {
+                munmap(mapping, capacity)
+                throw .overLimit(limit)
+            }
             if filled == capacity {
-                guard let larger = anonymousMapping(2 * capacity) else { break }
+                guard let larger = anonymousMapping(min(2 * capacity, limit + 1)) else {
+                    munmap(mapping, capacity)
+                    throw .readError(ENOMEM)
+                }
                 larger.copyMemory(from: mapping, byteCount: filled)
                 munmap(mapping, capacity)
                 mapping = larger
-                capacity *= 2
+                capacity = min(2 * capacity, limit + 1)
             }
             let count = Foundation.read(descriptor, mapping + filled, capacity - filled)
             if count > 0 {
                 filled += count
             } else if count < 0, errno == EINTR {
                 continue
+            } else if count < 0 {
+                let error = errno
+                munmap(mapping, capacity)
+                throw .readError(error)
             } else {
-                break  // End of input, or a read error: what was read is the input.
+                break  // End of input.
             }
         }
         return MappedInput(

@@ -218,6 +218,27 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// `extract` from a pipe stops at the same limit (it read a pipe to its end into a mapping
+    /// that kept doubling: `extract < /dev/zero` grew without end).
+    @Test func extractFromAPipePastTheLimitIsRefused() throws {
+        let shell = try GeminiShell()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "head -c 270000000 /dev/zero | \"$0\" extract", SophonProcess.binary.path]
+        process.environment = shell.environment
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(String(decoding: stderr, as: UTF8.self) == "error: stdin: larger than 256 MiB\n")
+        #expect(process.terminationStatus == 1)
+    }
+
     /// `--record` onto a folder is refused before the run (it ran, then left its tape in
     /// `FOLDER.partial` beside the folder).
     @Test func recordOntoAFolderIsRefusedBeforeTheRun() throws {
