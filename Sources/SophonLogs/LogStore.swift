@@ -82,7 +82,10 @@ public final class LogStore: @unchecked Sendable {
         // The first read of the header: a file that is not a database fails here.
         let version = try integer("PRAGMA user_version")
         if version > Self.schemaVersion { throw LogStoreError.newerSchema(path: path, version: version) }
-        try execute("PRAGMA journal_mode=WAL")
+        // Turning WAL on takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+        // the busy handler, while another connection is opening the same new file (two shells
+        // starting together): retried for the busy timeout.
+        try executeRetryingBusy("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=NORMAL")
         if version < Self.schemaVersion { try migrate() }
     }
@@ -307,6 +310,19 @@ public final class LogStore: @unchecked Sendable {
     private func execute(_ sql: String) throws {
         guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else {
             throw failure(String(sql.prefix(40)))
+        }
+    }
+
+    /// ``execute(_:)``, tried again every 10 ms while SQLite answers busy or locked, for at
+    /// most ``busyTimeoutMilliseconds``.
+    private func executeRetryingBusy(_ sql: String) throws {
+        let deadline = ContinuousClock.now + .milliseconds(Int(Self.busyTimeoutMilliseconds))
+        while true {
+            let status = sqlite3_exec(database, sql, nil, nil, nil)
+            if status == SQLITE_OK { return }
+            let busy = status & 0xFF == SQLITE_BUSY || status & 0xFF == SQLITE_LOCKED
+            guard busy, ContinuousClock.now < deadline else { throw failure(String(sql.prefix(40))) }
+            usleep(10_000)
         }
     }
 
