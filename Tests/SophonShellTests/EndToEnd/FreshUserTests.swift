@@ -416,7 +416,7 @@ import Testing
         let toolLines = """
             tool crash: \(crash)
             tool crash {} -> {"error":"\(crash)"}
-            tool add {"a":"x"} -> {"error":"invalid arguments: $: missing required property \\"b\\""}
+            tool add {"a":"x"} -> {"error":"invalid arguments: $: missing required property \\"b\\"; $.a: expected integer, got string \\"x\\""}
 
             """
         let recorded = try shell.run(["--record", "s.tape", "s.sophon"])

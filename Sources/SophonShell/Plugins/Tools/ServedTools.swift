@@ -6,9 +6,9 @@ import SophonGemini
 /// external plugins started so far, then those of the MCP servers (docs/mcp.md), unless the
 /// session declared a function of the same name (then `tool-reply` answers it). Runs their calls
 /// with consent (``ToolConsent``), argument checks and the session's `tool-timeout`.
-struct ServedTools {
+struct ServedTools: Sendable {
     /// One served function.
-    struct Entry {
+    struct Entry: Sendable {
         /// The plugin's name, or the MCP server's.
         var plugin: String
         var declaration: FunctionDeclaration
@@ -99,6 +99,14 @@ struct ServedTools {
     /// The plugin serving `name`, if any.
     func plugin(for name: String) -> String? { entries[name]?.plugin }
 
+    /// The library loop's server of these functions: one call at a time (a call may ask for
+    /// consent), only the functions served here (the session's own wait for `tool-reply`).
+    func server(context: CommandContext, services: GeminiServices) -> GeminiToolServer {
+        GeminiToolServer(
+            declarations: declarations, oneAtATime: true, serves: { plugin(for: $0) != nil },
+            answer: { await serve($0, context: context, services: services) })
+    }
+
     /// `plugin NAME` or `mcp NAME`: who serves `name`, as `tools` lists it.
     func server(for name: String) -> String? {
         entries[name].map { ($0.mcp ? "mcp " : "plugin ") + $0.plugin }
@@ -153,8 +161,8 @@ struct ServedTools {
         if decision == .declined {
             response = ToolConsent.declinedResponse
             outcome = JSONMember("error", response["error"] ?? .null)
-        } else if let violation = entry.declaration.violations(of: arguments).first {
-            response = Self.error("invalid arguments: \(violation)")
+        } else if let problem = entry.declaration.argumentError(arguments) {
+            response = Self.error(problem)
             outcome = JSONMember("error", response["error"] ?? .null)
         } else {
             switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
@@ -205,9 +213,7 @@ struct ServedTools {
         return .object([JSONMember("result", value)])
     }
 
-    private static func error(_ message: String) -> JSONValue {
-        .object([JSONMember("error", .string(message))])
-    }
+    private static func error(_ message: String) -> JSONValue { GeminiToolServer.error(message) }
 
     /// At most 200 characters, with `…` when cut.
     static func abridged(_ text: String) -> String {
