@@ -399,34 +399,19 @@ final class MCPServerRegistry: Sendable {
             var tool = Tool(name: name)
             if tools.contains(where: { $0.name == name }) {
                 tool.unavailable = "listed twice"
-            } else if !FunctionDeclaration.isValidName(name) {
-                tool.unavailable =
-                    "not a valid function name (letters, digits, _ : . -; at most 64; a letter or _ first)"
             } else {
                 do {
-                    tool.declaration = try Self.declaration(name: name, item: item)
+                    tool.declaration = try FunctionDeclaration.converting(
+                        name: name, description: item["description"]?.stringValue,
+                        inputSchema: item["inputSchema"]
+                    ).declaration
                 } catch {
-                    tool.unavailable = "input schema " + error.description
+                    tool.unavailable = error.description
                 }
             }
             tools.append(tool)
         }
         return tools
-    }
-
-    /// The declaration of tool `item`: its description, and its `inputSchema` converted by
-    /// ``JSONSchemaConverter`` (an object without properties sends no parameters).
-    static func declaration(name: String, item: JSONValue) throws(GeminiSchemaError) -> FunctionDeclaration {
-        let description = item["description"]?.stringValue
-        var declaration = FunctionDeclaration(
-            name: name, description: description?.isEmpty == false ? description : nil)
-        guard let schema = item["inputSchema"] else { return declaration }
-        if case .object(let properties)? = schema["properties"], properties.isEmpty { return declaration }
-        if schema["properties"] == nil, schema["type"]?.stringValue == "object", schema["$ref"] == nil {
-            return declaration
-        }
-        declaration.parameters = try JSONSchemaConverter.convert(schema).schema
-        return declaration
     }
 
     /// The executable of `config.command`: a path as is, else the first match on `PATH`.

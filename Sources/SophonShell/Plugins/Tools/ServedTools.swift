@@ -51,14 +51,20 @@ struct ServedTools: Sendable {
         }
         for (plugin, tool) in context.runtime.pluginTools() where !declared.contains(tool.name) {
             guard entries[tool.name] == nil else { continue }
-            var declaration = FunctionDeclaration(
-                name: tool.name, description: tool.description.isEmpty ? nil : tool.description)
-            if let parameters = tool.parameters {
-                if let converted = try? GeminiSchemaDocument(parameters) {
-                    declaration.parameters = converted.schema
-                } else {
-                    declaration.parametersJsonSchema = parameters
+            let declaration: FunctionDeclaration
+            do {
+                declaration = try FunctionDeclaration.converting(
+                    name: tool.name, description: tool.description, inputSchema: tool.parameters
+                ).declaration
+            } catch {
+                // The one rule for what the conversion cannot take: not offered, said once.
+                let key = plugin + "/" + tool.name
+                if context.session.withToolState({ $0.reportedUnoffered.insert(key).inserted }) {
+                    context.io.printError(
+                        ShellMessages.warning(
+                            "plugin '\(plugin)': tool '\(tool.name)' is not offered: \(error.description)"))
                 }
+                continue
             }
             entries[tool.name] = Entry(plugin: plugin, declaration: declaration)
             declarations.append(declaration)
