@@ -108,14 +108,7 @@ struct BatchSession {
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = build(line)
-                var request = built.request
-                if let schema = built.schema {
-                    var config = request.generationConfig ?? GenerationConfig()
-                    config.responseMimeType = "application/json"
-                    config.responseSchema = schema
-                    request.generationConfig = config
-                }
-                try input.append(key: line.key, request: request)
+                try input.append(key: line.key, request: GeminiCall.asking(built.request, for: built.schema))
             }
             body = try input.finish()
         } catch let error as SophonFileError {

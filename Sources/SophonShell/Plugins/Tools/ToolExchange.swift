@@ -39,16 +39,11 @@ enum ToolExchange {
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
-        // One request for every round (the same path as `ask`): only its contents grow.
-        var request = try GeminiCall.request(
-            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, context: context)
-        if let schema {
-            // With a schema in force, every round also asks for JSON of that schema.
-            var config = request.generationConfig ?? GenerationConfig()
-            config.responseMimeType = "application/json"
-            config.responseSchema = schema
-            request.generationConfig = config
-        }
+        // One request for every round (the same builder as `ask`); with a schema in force,
+        // every round asks for JSON of it. Only its contents grow.
+        let request = try GeminiCall.request(
+            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, schema: schema,
+            context: context)
         var conversation = GeminiConversation(history: contents)
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []
