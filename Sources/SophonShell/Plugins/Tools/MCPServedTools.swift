@@ -11,32 +11,27 @@ enum MCPServedTools {
     /// started yet (a replay starts none).
     static func available(context: CommandContext, services: GeminiServices) async -> Bool {
         guard let servers = context.runtime.mcpServers else { return false }
-        if !services.isReplaying {
+        if services.transcript.runsLive {
             await servers.startAll(timeout: context.session.withToolState { $0.timeout })
         }
         return !offered(context: context, services: services).isEmpty
     }
 
-    /// The session's MCP tools; `services` tell whether the run replays a tape.
+    /// The session's MCP tools: the running servers', or those the transcript's record offers.
     static func offered(context: CommandContext, services: GeminiServices?) -> [MCPServerRegistry.OfferedTool]
     {
         guard let servers = context.runtime.mcpServers else { return [] }
-        guard let services, services.isReplaying else { return servers.offeredTools() }
+        guard let recorded = services?.transcript.recordedFunctions(orLast: true) else {
+            return servers.offeredTools()
+        }
         let names = Set(servers.names)
         guard !names.isEmpty else { return [] }
-        var serverOfTool: [String: String] = [:]
-        for call in services.replayedToolCalls {
-            if let name = call["name"]?.stringValue, let server = call["server"]?.stringValue,
-                names.contains(server), serverOfTool[name] == nil
-            {
-                serverOfTool[name] = server
-            }
-        }
-        return services.nextRecordedDeclarations().compactMap { value in
-            guard let name = value["name"]?.stringValue,
-                let server = serverOfTool[name] ?? servers.names.first,
+        return recorded.compactMap { function in
+            guard
+                let server = function.server.flatMap({ names.contains($0) ? $0 : nil })
+                    ?? servers.names.first,
                 let declaration = try? JSONDecoder().decode(
-                    FunctionDeclaration.self, from: Data(value.compactText.utf8))
+                    FunctionDeclaration.self, from: Data(function.declaration.compactText.utf8))
             else { return nil }
             return MCPServerRegistry.OfferedTool(
                 server: server, trusted: servers.config(named: server)?.trust ?? false,

@@ -24,26 +24,24 @@ struct ServedTools: Sendable {
     /// The MCP servers restarted in this command (once each).
     private let restarts = MCPRestartBudget()
 
-    /// The served functions of `context`'s session, plugins and MCP servers. In a replay (`services` is
-    /// replaying a tape), the served functions are those the recorded request declared beyond
+    /// The served functions of `context`'s session, plugins and MCP servers, or, when the
+    /// transcript's record offers them (a replay), those the recorded request declared beyond
     /// the session's own: the tape's `tool` lines answer their calls, so the plugins need not be
     /// there (docs/tapes.md).
     init(context: CommandContext, services: GeminiServices? = nil) {
         let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
         var entries: [String: Entry] = [:]
         var declarations: [FunctionDeclaration] = []
-        if let services, services.isReplaying {
+        if let recorded = services?.transcript.recordedFunctions(orLast: false) {
             let mcpNames = Set(context.runtime.mcpServers?.names ?? [])
-            let servers = Dictionary(
-                services.replayedToolCalls.compactMap { call in
-                    call["name"]?.stringValue.map { ($0, call["server"]?.stringValue ?? "tape") }
-                }, uniquingKeysWith: { first, _ in first })
-            for recorded in Self.recordedDeclarations(services.upcomingReplayedRequestBody())
-            where !declared.contains(recorded.name) && entries[recorded.name] == nil {
-                let server = servers[recorded.name] ?? "tape"
-                entries[recorded.name] = Entry(
-                    plugin: server, declaration: recorded, mcp: mcpNames.contains(server))
-                declarations.append(recorded)
+            for function in recorded {
+                guard let declaration = Self.recordedDeclaration(function.declaration),
+                    !declared.contains(declaration.name), entries[declaration.name] == nil
+                else { continue }
+                let server = function.server ?? "tape"
+                entries[declaration.name] = Entry(
+                    plugin: server, declaration: declaration, mcp: mcpNames.contains(server))
+                declarations.append(declaration)
             }
             self.entries = entries
             self.declarations = declarations
@@ -80,26 +78,17 @@ struct ServedTools: Sendable {
         self.declarations = declarations
     }
 
-    /// The function declarations of a recorded request body's `tools`, in order; the ones that
-    /// do not decode are skipped.
-    private static func recordedDeclarations(_ body: JSONValue?) -> [FunctionDeclaration] {
-        guard case .array(let tools)? = body?["tools"] else { return [] }
-        return tools.flatMap { tool -> [FunctionDeclaration] in
-            guard case .array(let items)? = tool["functionDeclarations"] else { return [] }
-            return items.compactMap { item in
-                guard let name = item["name"]?.stringValue else { return nil }
-                var declaration = FunctionDeclaration(
-                    name: name, description: item["description"]?.stringValue,
-                    parametersJsonSchema: item["parametersJsonSchema"])
-                if let parameters = item["parameters"] {
-                    guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else {
-                        return nil
-                    }
-                    declaration.parameters = schema
-                }
-                return declaration
-            }
+    /// A recorded function declaration; `nil` when it does not decode.
+    private static func recordedDeclaration(_ item: JSONValue) -> FunctionDeclaration? {
+        guard let name = item["name"]?.stringValue else { return nil }
+        var declaration = FunctionDeclaration(
+            name: name, description: item["description"]?.stringValue,
+            parametersJsonSchema: item["parametersJsonSchema"])
+        if let parameters = item["parameters"] {
+            guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else { return nil }
+            declaration.parameters = schema
         }
+        return declaration
     }
 
     /// The plugin serving `name`, if any.
@@ -125,30 +114,39 @@ struct ServedTools: Sendable {
     func serve(_ call: FunctionCall, context: CommandContext, services: GeminiServices) async -> JSONValue {
         guard let entry = entries[call.name] else { return Self.error("no tool named '\(call.name)'") }
         let arguments = call.args ?? .object([])
-        if services.isReplaying {
-            // Replays answer from the tape's `tool` lines and ask nothing (docs/tapes.md).
-            let recorded = services.replayedToolCall()
-            let response: JSONValue
-            if let recorded, recorded["name"]?.stringValue == call.name {
-                response =
-                    recorded["error"].map { Self.error($0.stringValue ?? $0.compactText) }
-                    ?? Self.wrapped(recorded["result"] ?? .null)
-                // A failed call says why on stderr as it did while recording; a declined call
-                // or arguments that broke the declaration never had that line.
-                if let failure = recorded["error"]?.stringValue, response != ToolConsent.declinedResponse,
-                    !failure.hasPrefix("invalid arguments: ")
-                {
-                    context.io.printError("tool \(call.name): \(failure)")
-                }
-            } else {
-                response = Self.error("the tape has no recorded call of '\(call.name)' here")
-                context.io.printError("tool \(call.name): the tape has no recorded call of it here")
-            }
-            context.io.printError(
-                "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
-            )
-            return response
+        // Live, recorded (every call, declined and refused ones too, so a replay answers the
+        // calls in the same order), or answered from the tape's `tool` lines without asking
+        // (docs/tapes.md): the transcript decides.
+        let outcome = await services.transcript.serve(call, server: entry.plugin) {
+            await runLive(entry, call, arguments: arguments, context: context)
         }
+        let response: JSONValue
+        switch outcome {
+        case .result(let value):
+            response = Self.wrapped(value)
+        case .error(let message):
+            response = Self.error(message)
+            // A failed call says why on stderr; a declined call or arguments that broke the
+            // declaration do not.
+            if response != ToolConsent.declinedResponse, !message.hasPrefix("invalid arguments: ") {
+                context.io.printError("tool \(call.name): \(message)")
+            }
+        case .unrecorded(let unrecorded, let missing):
+            guard missing else { return unrecorded }  // Cancelled: nothing more is said.
+            response = unrecorded
+            context.io.printError("tool \(call.name): the tape has no recorded call of it here")
+        }
+        context.io.printError(
+            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
+        )
+        return response
+    }
+
+    /// Serves a call live: consent (``ToolConsent``), the argument check, then the plugin or
+    /// MCP server under `tool-timeout`.
+    private func runLive(
+        _ entry: Entry, _ call: FunctionCall, arguments: JSONValue, context: CommandContext
+    ) async -> GeminiToolOutcome {
         let timeout = context.session.withToolState { $0.timeout }
         let trusted = entry.mcp ? entry.trusted : context.runtime.isPluginTrusted(entry.plugin)
         let decision: ToolConsent.Decision
@@ -158,43 +156,19 @@ struct ServedTools: Sendable {
         } catch {
             // Ctrl-C at the question: the command's task is cancelled and the loop stops before
             // sending anything.
-            return ToolConsent.declinedResponse
+            return .unrecorded(response: ToolConsent.declinedResponse, missing: false)
         }
-        let response: JSONValue
-        // What the tape's `tool` line holds: every call, declined and refused ones too, so a
-        // replay answers the calls in the same order (docs/tapes.md).
-        let outcome: JSONMember
-        if decision == .declined {
-            response = ToolConsent.declinedResponse
-            outcome = JSONMember("error", response["error"] ?? .null)
-        } else if let problem = entry.declaration.argumentError(arguments) {
-            response = Self.error(problem)
-            outcome = JSONMember("error", response["error"] ?? .null)
-        } else {
-            switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
-            case .success(let value):
-                response = Self.wrapped(value)
-                outcome = JSONMember("result", value)
-            case .failure where Task.isCancelled:
-                // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
-                return Self.error("cancelled")
-            case .failure(let failure):
-                context.io.printError("tool \(call.name): \(failure.message)")
-                response = Self.error(failure.message)
-                outcome = JSONMember("error", .string(failure.message))
-            }
+        if decision == .declined { return .error(ToolConsent.declinedResponse["error"]?.stringValue ?? "") }
+        if let problem = entry.declaration.argumentError(arguments) { return .error(problem) }
+        switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
+        case .success(let value):
+            return .result(value)
+        case .failure where Task.isCancelled:
+            // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
+            return .unrecorded(response: Self.error("cancelled"), missing: false)
+        case .failure(let failure):
+            return .error(failure.message)
         }
-        if !Task.isCancelled {  // A cancelled command sends nothing more: no line either.
-            services.recordToolCall(
-                .object([
-                    JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                    JSONMember("server", .string(entry.plugin)), outcome,
-                ]))
-        }
-        context.io.printError(
-            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
-        )
-        return response
     }
 
     /// Runs the call on the plugin or MCP server serving `entry`.

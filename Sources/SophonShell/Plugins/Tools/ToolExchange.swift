@@ -28,7 +28,7 @@ enum ToolExchange {
         let client = try client ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        if !services.isReplaying {
+        if services.transcript.runsLive {
             await context.runtime.mcpServers?.startAll(timeout: context.session.withToolState { $0.timeout })
         }
         let served = ServedTools(context: context, services: services)
