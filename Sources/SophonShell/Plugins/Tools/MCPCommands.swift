@@ -22,7 +22,8 @@ enum MCPCommands {
                 Array(words.dropFirst()), servers: servers, context: context, live: live)
         case "list" where words.count == 1:
             if live {
-                await servers.startAll(timeout: context.session.withToolState { $0.timeout })
+                await servers.startAll(
+                    timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
             }
             return .text(servers.listing())
         case "remove" where words.count == 2:
@@ -79,7 +80,8 @@ enum MCPCommands {
         let tools: [MCPServerRegistry.Tool]
         do {
             tools = try await servers.add(
-                config, start: live, timeout: context.session.withToolState { $0.timeout })
+                config, start: live, timeout: context.session.withToolState { $0.timeout },
+                check: MCPServedTools.check)
         } catch {
             throw error.failure
         }
@@ -96,7 +98,7 @@ enum MCPCommands {
             }
         }
         if context.mode == .interactive, live {
-            let offered = tools.filter { $0.declaration != nil }.map(\.name)
+            let offered = tools.filter { $0.unavailable == nil }.map(\.name)
             let count = offered.count == 1 ? "1 tool" : "\(offered.count) tools"
             let list = offered.isEmpty ? "" : " (" + offered.joined(separator: ", ") + ")"
             context.io.printError("added MCP server '\(name)': \(count)\(list)")

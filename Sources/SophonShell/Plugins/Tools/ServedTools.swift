@@ -183,7 +183,8 @@ struct ServedTools: Sendable {
             return .failure(PluginToolError(message: "no MCP server named '\(entry.plugin)'"))
         }
         return await servers.call(
-            server: entry.plugin, tool: name, arguments: arguments, timeout: timeout, restarts: restarts
+            server: entry.plugin, tool: name, arguments: arguments, timeout: timeout, restarts: restarts,
+            check: MCPServedTools.check
         ).mapError { PluginToolError(message: $0.message) }
     }
 

@@ -29,7 +29,8 @@ enum ToolExchange {
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         if services.transcript.runsLive {
-            await context.runtime.mcpServers?.startAll(timeout: context.session.withToolState { $0.timeout })
+            await context.runtime.mcpServers?.startAll(
+                timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
         }
         let served = ServedTools(context: context, services: services)
         var state = context.session.withToolState { $0 }

@@ -101,7 +101,8 @@ final class ToolsPlugin: ShellPlugin {
                 run: { [gemini] _, context in
                     if gemini.services?.transcript.runsLive != false {
                         await context.runtime.mcpServers?.startAll(
-                            timeout: context.session.withToolState { $0.timeout })
+                            timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check
+                        )
                     }
                     return ToolCommands.tools(context: context, services: gemini.services)
                 }),
