@@ -30,8 +30,8 @@ struct CommandOutline: Sendable {
     var models: [String]
     /// The setting names `set` and `show` take.
     var settings: [String]
-    /// The command-line flags, read from the `flags:` rows of `--help` (`--model ID`), plus
-    /// `-c` and `-i` of its usage lines.
+    /// The command-line flags of ``Invocation/flags`` (`--model`), plus `-c` and `-i` of the
+    /// usage lines.
     var flags: [String]
     /// The flags that take a value (`--model ID`, `-c LINE`).
     var valueFlags: [String]
@@ -63,16 +63,8 @@ struct CommandOutline: Sendable {
         self.commands = commands
         self.models = registry.optionValues("--model") ?? []
         self.settings = ShellSettings.names
-        var flags: [String] = []
-        var valueFlags = ["-c"]
-        for (name, _) in ManPage.rows(of: HelpText.usage(registry), section: "flags:") {
-            for spelling in name.split(separator: ",").map({ $0.trimmingPrefix(" ") }) {
-                let words = spelling.split(separator: " ")
-                guard let flag = words.first.map(String.init) else { continue }
-                flags.append(flag)
-                if words.count > 1 { valueFlags.append(flag) }
-            }
-        }
+        let flags = Invocation.flags.flatMap(\.spellings)
+        let valueFlags = ["-c"] + Invocation.flags.filter { $0.value != nil }.flatMap(\.spellings)
         self.flags = flags + ["-c", "-i"]
         self.valueFlags = valueFlags
     }

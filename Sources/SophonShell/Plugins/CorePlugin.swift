@@ -68,7 +68,7 @@ struct CorePlugin: ShellPlugin {
                 name: "test",
                 usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
                 summary: "run the *.sophon scripts under the paths as tests, each in its own session",
-                readsStartupFile: false, completion: .files,
+                options: TestOptions.declared, readsStartupFile: false, completion: .files,
                 run: { request, context in try await TestCommand.run(request, context: context) }),
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
@@ -88,7 +88,19 @@ struct CorePlugin: ShellPlugin {
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
-        return .text(ShellMessages.usage(command.usage) + "\n\(command.summary)" + details)
+        return .text(
+            ShellMessages.usage(command.usage) + "\n\(command.summary)" + optionRows(command) + details)
+    }
+
+    /// The `options:` rows `help COMMAND` prints from the command's declared options; empty
+    /// for a command without options.
+    static func optionRows(_ command: PluginCommand) -> String {
+        guard !command.options.isEmpty else { return "" }
+        let width = (command.options.map(\.synopsis.count).max() ?? 0) + 2
+        return "\noptions:"
+            + command.options.map { option in
+                "\n  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+            }.joined()
     }
 
     static func pluginList(_ registry: PluginRegistry) -> String {

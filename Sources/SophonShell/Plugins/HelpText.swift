@@ -14,25 +14,16 @@ enum HelpText {
                sophon COMMAND [ARGS...]      run one command (sophon extract < reply.txt)
 
         flags:
-          --bail            stop at the first failed command
-          --echo            print each command before running it
-          --json            one JSON object per command on stdout
-          --model ID        the model for this run
-          --replay TAPE     answer Gemini calls from a tape, offline
-          --record TAPE     record every Gemini exchange to a tape
-          --no-rc, -X       do not run sophonrc
-          --no-history      do not read or write the history file
-          --no-log          do not log Gemini exchanges to logs.db
-          --continue        resume the newest logged conversation
-          --verbose         log requests, responses and retries on stderr
-          --allow-tools     run tools served by plugins and MCP servers without asking
-          --version         print the version
-          --help            print this help
-          --completions SH  print the completion script for bash, zsh or fish
 
-
-        """ + environmentAndFiles + "\n" + commandList(registry)
+        """ + flagRows + "\n\n" + environmentAndFiles + "\n" + commandList(registry)
             + "\nMore: 'help COMMAND' in the shell, and 'man sophon' (docs/sophon.1).\n"
+    }
+
+    /// The `  --flag VALUE  what` rows of `--help`, from ``Invocation/flags``.
+    static var flagRows: String {
+        Invocation.flags.map { flag in
+            "  " + flag.synopsis.padding(toLength: 16, withPad: " ", startingAt: 0) + "  " + flag.help
+        }.joined(separator: "\n")
     }
 
     /// The environment variables and files the shell reads (docs/files.md), for `--help` and

@@ -17,7 +17,10 @@ struct PluginRegistry: Sendable {
         var grammar = ShellGrammar()
         for plugin in plugins {
             for command in plugin.commands {
-                if case .raw(let spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                if case .raw(var spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                    // The value options come from the command's declared options.
+                    spec.valueOptions.formUnion(
+                        command.options.filter { $0.value != nil }.flatMap(\.spellings))
                     grammar.rawCommands[command.name] = spec
                 }
             }

@@ -78,6 +78,9 @@ struct PluginCommand: Sendable {
     var usage: String
     /// A one-line summary for `help` and `--help`.
     var summary: String
+    /// The options it takes (parsed by ``CommandOption/parse(_:as:declared:)``, suggested by
+    /// "did you mean", completed by Tab, listed by `help COMMAND` and the man page).
+    var options: [CommandOption] = []
     /// How the arguments are read.
     var argumentStyle: ArgumentStyle = .words
     /// Whether the shell expands the words before running the command; `false` leaves

@@ -141,11 +141,11 @@ struct ShellSettings: Sendable, Equatable {
         case "temperature": temperature.flatMap { JSONNumber($0)?.text } ?? "default"
         case "max-tokens": maxTokens.map(String.init) ?? "default"
         case "system": system ?? ""
-        case "stream": stream ? "on" : "off"
+        case "stream": OnOff.text(stream)
         case "output": output.rawValue
-        case "bail": bail ? "on" : "off"
-        case "echo": echo ? "on" : "off"
-        case "dry-run": dryRun ? "on" : "off"
+        case "bail": OnOff.text(bail)
+        case "echo": OnOff.text(echo)
+        case "dry-run": OnOff.text(dryRun)
         case "thinking":
             switch thinking {
             case .none: "default"
@@ -161,11 +161,8 @@ struct ShellSettings: Sendable, Equatable {
     }
 
     private static func flag(_ value: String, orThrow error: CommandFailure) throws -> Bool {
-        switch value.lowercased() {
-        case "on", "true", "yes", "1": return true
-        case "off", "false", "no", "0": return false
-        default: throw error
-        }
+        guard let flag = OnOff.parse(value) else { throw error }
+        return flag
     }
 
     private static func unknown(_ name: String) -> CommandFailure {

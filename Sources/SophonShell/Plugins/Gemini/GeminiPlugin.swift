@@ -116,11 +116,12 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] PROMPT",
                 summary: "one turn: structured JSON with a schema, else text (streamed)",
-                argumentStyle: .raw(prompt),
+                options: AskCommands.declared(allowNoSchema: true), argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "chat", usage: "chat [--model ID] [--dry-run] [--continue] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
+                options: AskCommands.declared(allowNoSchema: false) + [ConversationResume.option],
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
             PluginCommand(
@@ -157,17 +158,18 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "tokens", usage: "tokens [--model ID] [--dry-run] TEXT",
                 summary: "count the tokens of TEXT",
-                argumentStyle: .raw(prompt),
+                options: AskCommands.declared(allowNoSchema: false), argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "models", usage: "models [--live]",
                 summary: "the model catalog; --live: what the key can reach",
+                options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "run", usage: "run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
-                completion: .files,
+                options: RunCommand.declared, completion: .files,
                 run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "batch",

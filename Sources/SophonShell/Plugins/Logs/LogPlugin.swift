@@ -44,11 +44,7 @@ final class LogPlugin: ShellPlugin {
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
         guard name == "log" else { return nil }
         let value = words.first ?? ""
-        let enabled: Bool
-        switch value {
-        case "on", "true", "yes", "1": enabled = true
-        case "off", "false", "no", "0": enabled = false
-        default:
+        guard let enabled = OnOff.parse(value) else {
             throw CommandFailure(
                 kind: .invalidSetting, message: "set log: expected on or off, got '\(value)'")
         }
@@ -59,7 +55,7 @@ final class LogPlugin: ShellPlugin {
     /// `show log`: on or off.
     func show(_ name: String, context: CommandContext) -> CommandResult? {
         guard name == "log" else { return nil }
-        return .text(isEnabled(context) ? "on" : "off")
+        return .text(OnOff.text(isEnabled(context)))
     }
 
     func settingValues(_ name: String) -> [String]? { name == "log" ? ["on", "off"] : nil }
@@ -71,6 +67,7 @@ final class LogPlugin: ShellPlugin {
             PluginCommand(
                 name: "logs", usage: "logs [-n N] [--json] | logs search TEXT | logs show ID",
                 summary: "the logged Gemini exchanges: newest, a full-text search, or one in full",
+                options: LogsCommand.declared,
                 run: { [self] request, context in try LogsCommand.run(request, context: context, plugin: self)
                 })
         ]
