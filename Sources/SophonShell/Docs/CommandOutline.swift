@@ -62,7 +62,7 @@ struct CommandOutline: Sendable {
         }
         self.commands = commands
         self.models = registry.optionValues("--model") ?? []
-        self.settings = ShellSettings.names
+        self.settings = registry.settingNames
         let flags = Invocation.flags.flatMap(\.spellings)
         let valueFlags = ["-c"] + Invocation.flags.filter { $0.value != nil }.flatMap(\.spellings)
         self.flags = flags + ["-c", "-i"]

@@ -1,6 +1,5 @@
 import Foundation
 import SophonCore
-import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (docs/commands.md).
 package enum SophonMain {
@@ -124,8 +123,6 @@ package enum SophonMain {
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        // Gemini error text follows the environment as in the library; `set language` wins.
-        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         registry.configure(&settings)
         let session = ShellSession(settings: settings)
         if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }

@@ -16,10 +16,8 @@ struct CorePlugin: ShellPlugin {
                 name: "set", usage: "set KEY VALUE", summary: "change a setting (see 'show')",
                 completion: .custom { earlier, registry in
                     switch earlier.count {
-                    case 0: .words(ShellSettings.names)
-                    case 1:
-                        (registry.settingValues(earlier[0]) ?? GenerationSettings.completions(for: earlier[0]))
-                            .map(ArgumentCompletion.words) ?? .none
+                    case 0: .words(registry.settingNames)
+                    case 1: registry.settingValues(earlier[0]).map(ArgumentCompletion.words) ?? .none
                     default: .none
                     }
                 },
@@ -27,7 +25,7 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "show", usage: "show [KEY]", summary: "print the settings, or one of them",
                 completion: .custom { earlier, registry in
-                    earlier.isEmpty ? .words(ShellSettings.names + registry.reportNames) : .none
+                    earlier.isEmpty ? .words(registry.settingNames + registry.reportNames) : .none
                 },
                 run: { request, context in try SessionCommands.show(request, context: context) }),
             PluginCommand(

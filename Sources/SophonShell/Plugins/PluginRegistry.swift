@@ -78,12 +78,7 @@ struct PluginRegistry: Sendable {
         plugins.lazy.compactMap { $0.optionValues(option) }.first
     }
 
-    /// The values Tab offers for `set name`, from the plugin owning the setting.
-    func settingValues(_ name: String) -> [String]? {
-        plugins.lazy.compactMap { $0.settingValues(name) }.first
-    }
-
-    /// The names `show NAME` accepts beyond the settings.
+    /// The names `show NAME` accepts beyond the settings (the settings table: SettingsTable.swift).
     var reportNames: [String] { plugins.flatMap(\.reportNames) }
 
     /// The plugins' parts of the REPL banner.

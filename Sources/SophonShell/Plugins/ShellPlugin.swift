@@ -21,9 +21,10 @@ protocol ShellPlugin: Sendable {
     /// The values Tab offers after `OPTION` (`--model`) in any command; `nil` when the plugin
     /// has none.
     func optionValues(_ option: String) -> [String]?
-    /// The values Tab offers for `set NAME` of a setting the plugin owns; `nil` when it does not
-    /// own `name`.
-    func settingValues(_ name: String) -> [String]?
+    /// The settings the plugin owns (its ``set(_:_:context:)`` and ``show(_:context:)`` answer
+    /// them), registered in the one settings table: `show` lists them, Tab after `set` offers
+    /// them and their values.
+    var settings: [SettingDefinition] { get }
     /// The names `show NAME` accepts beyond the settings (`usage`).
     var reportNames: [String] { get }
     /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
@@ -39,7 +40,7 @@ extension ShellPlugin {
     func bannerNotes() -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
     func optionValues(_ option: String) -> [String]? { nil }
-    func settingValues(_ name: String) -> [String]? { nil }
+    var settings: [SettingDefinition] { [] }
     var reportNames: [String] { [] }
 }
 

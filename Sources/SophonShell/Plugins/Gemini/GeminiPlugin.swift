@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 import SophonGemini
 import Synchronization
@@ -35,8 +36,10 @@ final class GeminiPlugin: ShellPlugin {
         }
     }
 
-    /// The saved model (`set model ID --save`), then `--model`.
+    /// The language of Gemini errors from the environment (as in the library; `set language`
+    /// wins), the saved model (`set model ID --save`), then `--model`.
     func configure(_ settings: inout ShellSettings) {
+        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         let (services, model) = run.withLock { ($0.services, $0.model) }
         if let saved = services.flatMap({
             JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
@@ -81,7 +84,7 @@ final class GeminiPlugin: ShellPlugin {
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
     /// `set model`: the model names.
-    func settingValues(_ name: String) -> [String]? { name == "model" ? Self.modelNames : nil }
+    var settings: [SettingDefinition] { [SettingDefinition(name: "model", values: Self.modelNames)] }
 
     /// `show usage`.
     var reportNames: [String] { ["usage"] }

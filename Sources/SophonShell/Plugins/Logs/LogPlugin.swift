@@ -58,9 +58,8 @@ final class LogPlugin: ShellPlugin {
         return .text(OnOff.text(isEnabled(context)))
     }
 
-    func settingValues(_ name: String) -> [String]? { name == "log" ? ["on", "off"] : nil }
-
-    var reportNames: [String] { ["log"] }
+    /// `set log on|off`.
+    var settings: [SettingDefinition] { [SettingDefinition(name: "log", values: ["on", "off"])] }
 
     var commands: [PluginCommand] {
         [

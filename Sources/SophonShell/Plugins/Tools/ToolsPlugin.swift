@@ -74,15 +74,15 @@ final class ToolsPlugin: ShellPlugin {
         }
     }
 
-    var reportNames: [String] { ["sources"] + Self.settingNames }
+    var reportNames: [String] { ["sources"] }
 
-    func settingValues(_ name: String) -> [String]? {
-        switch name {
-        case "tools": ["code", "search", "url", "none"]
-        case "tool-mode": ["auto", "any", "none", "validated"]
-        case "tool-confirm": ["on", "off"]
-        default: nil
-        }
+    /// The tool settings and what Tab offers for them.
+    var settings: [SettingDefinition] {
+        let values = [
+            "tools": ["code", "search", "url", "none"], "tool-mode": ["auto", "any", "none", "validated"],
+            "tool-confirm": ["on", "off"],
+        ]
+        return Self.settingNames.map { SettingDefinition(name: $0, values: values[$0] ?? []) }
     }
 
     var commands: [PluginCommand] {
