@@ -30,7 +30,7 @@ struct CommandOutline: Sendable {
     var models: [String]
     /// The setting names `set` and `show` take.
     var settings: [String]
-    /// The command-line flags of ``Invocation/flags`` (`--model`), plus `-c` and `-i` of the
+    /// The command-line flags of ``HelpText/flags`` (`--model`), plus `-c` and `-i` of the
     /// usage lines.
     var flags: [String]
     /// The flags that take a value (`--model ID`, `-c LINE`).
@@ -63,8 +63,8 @@ struct CommandOutline: Sendable {
         self.commands = commands
         self.models = registry.optionValues("--model") ?? []
         self.settings = registry.settingNames
-        let flags = Invocation.flags.flatMap(\.spellings)
-        let valueFlags = ["-c"] + Invocation.flags.filter { $0.value != nil }.flatMap(\.spellings)
+        let flags = HelpText.flags.flatMap(\.spellings)
+        let valueFlags = ["-c"] + HelpText.flags.filter { $0.value != nil }.flatMap(\.spellings)
         self.flags = flags + ["-c", "-i"]
         self.valueFlags = valueFlags
     }

@@ -1,6 +1,6 @@
 /// The man page `sophon.1` (roff, `man` macros) and the command table of docs/commands.md,
 /// generated from the command table (each command's declared options included), the
-/// command-line flags of ``Invocation/flags`` and the environment rows of ``HelpText``, so they never drift; written by
+/// command-line flags of ``HelpText/flags`` and the environment rows of ``HelpText``, so they never drift; written by
 /// scripts/gen-docs (`sophon --man`, `sophon --commands-markdown`).
 enum ManPage {
     /// The whole man page.
@@ -27,7 +27,7 @@ enum ManPage {
             .SH OPTIONS
 
             """
-        for flag in Invocation.flags {
+        for flag in HelpText.flags {
             page += ".TP\n.B \(escape(flag.synopsis))\n\(escape(flag.help))\n"
         }
         page += ".SH COMMANDS\n"

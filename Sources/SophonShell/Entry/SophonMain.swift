@@ -177,3 +177,20 @@ package enum SophonMain {
         return ShellExitStatus.usage
     }
 }
+
+extension PluginRegistry {
+    /// The registry with the built-in plugins: core (with `test` of Plugins/Testing), json,
+    /// gemini (which ``start(_:io:)`` gives the run's services), tools (which sends through
+    /// gemini's services) and logs. Built here, at the entry, so the plugin contract in
+    /// Plugins/ names none of the plugins on top.
+    static func standard() -> PluginRegistry {
+        var registry = PluginRegistry()
+        registry.register(CorePlugin(more: [TestCommand.definition]))
+        registry.register(JSONPlugin())
+        let gemini = GeminiPlugin()
+        registry.register(gemini)
+        registry.register(ToolsPlugin(gemini: gemini))
+        registry.register(LogPlugin())
+        return registry
+    }
+}

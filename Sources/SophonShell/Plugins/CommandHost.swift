@@ -1,8 +1,8 @@
 import SophonCore
 
 /// What a running command may ask of the shell running it (the runtime): its streams and
-/// session, running a nested script, finding commands and managing external plugins. Plugins
-/// see the runtime only through this protocol.
+/// session, running a nested script, finding commands and managing external plugins, and the
+/// services it offers (``service(_:)``). Plugins see the runtime only through this protocol.
 protocol CommandHost: AnyObject, Sendable {
     /// Standard streams.
     var io: ShellIO { get }
@@ -27,41 +27,20 @@ protocol CommandHost: AnyObject, Sendable {
     func externalHelp(for name: String) -> String?
     /// `plugin load PATH | plugin unload NAME`.
     func managePlugins(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult
-    /// The tools external plugins serve (plugins started so far), with the serving plugin.
-    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)]
     /// Asks the user a question on the terminal and reads the answer (a served tool's consent,
     /// docs/commands.md "Tools"); `nil` when the run has no terminal to ask on (scripts, `-c`,
     /// pipes). The closure returns `nil` at end of input or after Ctrl-C (then the running
     /// command's task is cancelled).
     var readAnswer: (@Sendable (String) -> String?)? { get }
-    /// Whether `plugin` was loaded as trusted (`plugin load --trust PATH`): its tools run
-    /// without asking.
-    func isPluginTrusted(_ plugin: String) -> Bool
-    /// Runs `name` of `plugin` with `arguments`, waiting at most `timeout`.
-    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
-        JSONValue, PluginToolError
-    >
-    /// The MCP servers of the run (docs/mcp.md); `nil` when the host has none.
-    var mcpServers: MCPServerRegistry? { get }
+    /// The service of type `Service` the host offers (the tool servers of MCP/ToolServers.swift),
+    /// or `nil`; plugins on top look their services up here, so the core does not name them.
+    func service<Service>(_ type: Service.Type) -> Service?
 }
 
 extension CommandHost {
-    /// The default host has no MCP servers.
-    var mcpServers: MCPServerRegistry? { nil }
-
     /// By default there is no terminal to ask on.
     var readAnswer: (@Sendable (String) -> String?)? { nil }
 
-    /// By default no plugin is trusted.
-    func isPluginTrusted(_ plugin: String) -> Bool { false }
-
-    /// The tools external plugins serve (plugins started so far), with the serving plugin.
-    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { [] }
-
-    /// Runs a plugin's tool; the default host has no plugins.
-    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
-        JSONValue, PluginToolError
-    > {
-        .failure(PluginToolError(message: "no plugin serves '\(name)'"))
-    }
+    /// By default the host offers no services.
+    func service<Service>(_ type: Service.Type) -> Service? { nil }
 }

@@ -3,6 +3,8 @@ import SophonCore
 /// The shell's own commands (docs/commands.md): help, settings, variables, expectations, scripts.
 struct CorePlugin: ShellPlugin {
     let name = "core"
+    /// Commands of plugins on top listed with the core ones, before `exit` (`test`).
+    var more: [PluginCommand] = []
 
     var commands: [PluginCommand] {
         [
@@ -62,12 +64,7 @@ struct CorePlugin: ShellPlugin {
                 },
                 run: { request, context in try await context.runtime.managePlugins(request, context: context)
                 }),
-            PluginCommand(
-                name: "test",
-                usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
-                summary: "run the *.sophon scripts under the paths as tests, each in its own session",
-                options: TestOptions.declared, readsStartupFile: false, completion: .files,
-                run: { request, context in try await TestCommand.run(request, context: context) }),
+        ] + more + [
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),

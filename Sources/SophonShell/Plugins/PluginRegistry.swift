@@ -83,17 +83,4 @@ struct PluginRegistry: Sendable {
 
     /// The plugins' parts of the REPL banner.
     var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
-
-    /// The registry with the built-in plugins: core, json, gemini (which ``start(_:io:)``
-    /// gives the run's services) and tools (which sends through gemini's services).
-    static func standard() -> PluginRegistry {
-        var registry = PluginRegistry()
-        registry.register(CorePlugin())
-        registry.register(JSONPlugin())
-        let gemini = GeminiPlugin()
-        registry.register(gemini)
-        registry.register(ToolsPlugin(gemini: gemini))
-        registry.register(LogPlugin())
-        return registry
-    }
 }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (docs/commands.md).
-final class ShellRuntime: CommandHost {
+final class ShellRuntime: CommandHost, ToolServers {
     /// What happens after a command.
     typealias Flow = CommandFlow
 
@@ -43,6 +43,9 @@ final class ShellRuntime: CommandHost {
         self.readAnswer = readAnswer
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
+
+    /// The runtime is its own tool server (external plugins and MCP servers).
+    func service<Service>(_ type: Service.Type) -> Service? { self as? Service }
 
     /// One line of standard input, without its line end; `nil` at end of input.
     static let readLineFromStandardInput: @Sendable (String) -> String? = { _ in

@@ -173,3 +173,19 @@ struct ShellSettings: Sendable, Equatable {
         return CommandFailure(kind: .unknownSetting, message: message)
     }
 }
+
+/// The one reading of an on/off word: `on`/`off`, `yes`/`no`, `true`/`false`, `1`/`0`, in any
+/// case (`set log YES`, `set tool-confirm yes`, `set stream Off`).
+enum OnOff {
+    /// The boolean `word` stands for; `nil` for any other word.
+    static func parse(_ word: String) -> Bool? {
+        switch word.lowercased() {
+        case "on", "yes", "true", "1": true
+        case "off", "no", "false", "0": false
+        default: nil
+        }
+    }
+
+    /// `on` or `off`, as `show` prints a switch.
+    static func text(_ value: Bool) -> String { value ? "on" : "off" }
+}

@@ -93,11 +93,11 @@ import Testing
                 """)
         let page = ManPage.text(registry)
         #expect(page.contains(".RS\n.TP\n.B \\-\\-jobs, \\-j N\nhow many files run at once\n"))
-        for flag in Invocation.flags {
+        for flag in HelpText.flags {
             #expect(page.contains(".B \(ManPage.escape(flag.synopsis))\n\(ManPage.escape(flag.help))\n"))
         }
         let outline = CommandOutline(registry)
-        #expect(outline.flags == Invocation.flags.flatMap(\.spellings) + ["-c", "-i"])
+        #expect(outline.flags == HelpText.flags.flatMap(\.spellings) + ["-c", "-i"])
     }
 
     @Test func everyDeclaredOptionIsInItsUsageLine() {
