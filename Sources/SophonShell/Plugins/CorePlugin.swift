@@ -97,10 +97,4 @@ struct CorePlugin: ShellPlugin {
                 "\n  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
             }.joined()
     }
-
-    static func pluginList(_ registry: PluginRegistry) -> String {
-        registry.plugins.map { plugin in
-            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
-        }.joined(separator: "\n")
-    }
 }

@@ -152,3 +152,24 @@ struct CommandContext: Sendable {
         path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path
     }
 }
+
+/// What Tab offers for a command's arguments (part of the command's definition).
+enum ArgumentCompletion: Sendable {
+    /// Nothing.
+    case none
+    /// File paths.
+    case files
+    /// These words.
+    case words([String])
+    /// Chosen by the argument words before the cursor (without the command name) and the
+    /// loaded plugins.
+    case custom(@Sendable (_ earlier: [String], _ registry: PluginRegistry) -> ArgumentCompletion)
+}
+
+/// What happens after a command.
+enum CommandFlow: Sendable, Equatable {
+    /// Go on with the next command.
+    case next
+    /// End the whole run: `exit [N]` (`nil`: computed) or `--bail` after a failure.
+    case stop(Int32?)
+}

@@ -83,4 +83,11 @@ struct PluginRegistry: Sendable {
 
     /// The plugins' parts of the REPL banner.
     var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
+
+    /// `plugins` for the built-in plugins: one `NAME (built-in): COMMANDS` line each.
+    var listing: String {
+        plugins.map { plugin in
+            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
 }
