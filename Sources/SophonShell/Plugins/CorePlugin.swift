@@ -59,6 +59,7 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "plugin", usage: "plugin load [--trust] PATH | plugin unload NAME",
                 summary: "start an external plugin from a file, or stop one",
+                options: [CommandOption(name: "--trust", help: "its tools run without asking (load)")],
                 completion: .custom { earlier, _ in
                     earlier == ["load"] || earlier == ["load", "--trust"] ? .files : .none
                 },

@@ -70,6 +70,22 @@ import Testing
                         """, status: 1))
     }
 
+    @Test func subcommandOptionsComeFromTheTableToo() throws {
+        // Refused before anything is sent (the server address is a closed port).
+        let outcome = try SophonProcess.run(
+            [
+                "-c", "plugin load --trsut x", "-c", "plugin unload --trust x", "-c",
+                "batch submit in.jsonl --max-requests",
+            ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: plugin: unknown option '--trsut' (did you mean '--trust'?)
+                -c:2:1: error: usage: plugin load [--trust] PATH | plugin unload NAME
+                -c:3:1: error: batch submit: --max-requests takes a whole number above 0
+
+                """)
+    }
+
     @Test func onOffSettingsTakeAnySpelling() throws {
         let outcome = try SophonProcess.run([
             "-c", "set log YES", "-c", "show log", "-c", "set tool-confirm yes", "-c", "show tool-confirm",

@@ -180,6 +180,7 @@ final class GeminiPlugin: ShellPlugin {
                     "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
+                options: BatchCommand.declared,
                 run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
