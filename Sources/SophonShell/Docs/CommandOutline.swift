@@ -22,6 +22,9 @@ struct CommandOutline: Sendable {
         var first: Candidates
         /// What its second argument completes to, by the first argument's word (`set model`).
         var second: [(word: String, candidates: Candidates)]
+        /// Its declared options, every spelling (`--jobs`, `-j`): what a word starting with `-`
+        /// completes to.
+        var options: [String] = []
     }
 
     /// The commands in plugin and declaration order (a name taken twice keeps its first owner).
@@ -57,7 +60,9 @@ struct CommandOutline: Sendable {
                     }
                 }
                 commands.append(
-                    Command(name: command.name, summary: command.summary, first: first, second: second))
+                    Command(
+                        name: command.name, summary: command.summary, first: first, second: second,
+                        options: command.options.flatMap(\.spellings)))
             }
         }
         self.commands = commands

@@ -113,6 +113,13 @@ import Testing
             #expect(page.contains(".B \(ManPage.escape(flag.synopsis))\n\(ManPage.escape(flag.help))\n"))
         }
         let outline = CommandOutline(registry)
+        let bash = CompletionScript(outline: outline).text(for: .bash)
+        #expect(
+            bash.contains(
+                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap' -- \"$cur\")); return ;;"
+            ))
+        let zsh = CompletionScript(outline: outline).text(for: .zsh)
+        #expect(zsh.contains("test) compadd -- --jobs -j --record-missing --live --junit --tap; return ;;"))
         #expect(outline.flags == HelpText.flags.flatMap(\.spellings) + ["-c", "-i"])
     }
 
