@@ -4,7 +4,7 @@ import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (docs/commands.md).
-final class ShellRuntime: CommandHost, ToolServers {
+final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     /// What happens after a command.
     typealias Flow = CommandFlow
 
@@ -44,7 +44,7 @@ final class ShellRuntime: CommandHost, ToolServers {
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
 
-    /// The runtime is its own tool server (external plugins and MCP servers).
+    /// The runtime is its own plugin host and tool server (external plugins, MCP servers).
     func service<Service>(_ type: Service.Type) -> Service? { self as? Service }
 
     /// One line of standard input, without its line end; `nil` at end of input.
