@@ -116,7 +116,7 @@ final class EditLineReader: LineSource {
             _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
         }
         loadHistory()
-        Self.registerForExit(editor)
+        EditorSignals.registerForExit(editor)
     }
 
     deinit { close() }
@@ -208,7 +208,7 @@ final class EditLineReader: LineSource {
     func close() {
         EditorSignals.setBracketedPaste(false)
         if let editor {
-            Self.unregisterForExit(editor)
+            EditorSignals.unregisterForExit(editor)
             el_end(editor)
             self.editor = nil
         }
@@ -392,8 +392,8 @@ final class EditLineReader: LineSource {
         guard let completer, let info = el_line(editor), let buffer = info.pointee.buffer,
             let cursor = info.pointee.cursor, let end = info.pointee.lastchar
         else { return UInt8(CC_REFRESH_BEEP) }
-        let before = Self.text(from: buffer, to: cursor)
-        let after = Self.text(from: cursor, to: end)
+        let before = LineCompletion.text(from: buffer, to: cursor)
+        let after = LineCompletion.text(from: cursor, to: end)
         let candidates = completer(before + after, before.count)
         switch LineCompletion.plan(textBeforeCursor: before, candidates: candidates) {
         case .none:
@@ -406,40 +406,5 @@ final class EditLineReader: LineSource {
             cedit_write_output(editor, "\n" + LineCompletion.columns(items, width: width))
             return UInt8(CC_REDISPLAY)
         }
-    }
-
-    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
-        let count = max(0, start.distance(to: end))
-        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
-    }
-
-    // MARK: - Restoring the terminal at exit()
-
-    /// The editors alive in this process, ended by an `atexit` handler so that `exit()`
-    /// from a command (`quit`) also leaves the terminal as it was found.
-    private static let liveEditors = Mutex<[UInt]>([])
-    private static let exitHandlerInstalled = Atomic<Bool>(false)
-
-    private static func registerForExit(_ editor: OpaquePointer) {
-        liveEditors.withLock { $0.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))) }
-        if !exitHandlerInstalled.exchange(true, ordering: .sequentiallyConsistent) {
-            atexit {
-                let editors = EditLineReader.liveEditors.withLock { editors in
-                    defer { editors.removeAll() }
-                    return editors
-                }
-                for address in editors {
-                    if let editor = OpaquePointer(bitPattern: address) { el_end(editor) }
-                }
-                EditorSignals.setBracketedPaste(false)
-            }
-        }
-    }
-
-    private static func unregisterForExit(_ editor: OpaquePointer) {
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))
-        liveEditors.withLock { $0.removeAll { $0 == address } }
     }
 }

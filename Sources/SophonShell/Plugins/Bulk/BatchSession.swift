@@ -29,30 +29,31 @@ struct BatchSession {
 
     /// `batch submit INPUT [--name N] [--max-requests M]`.
     func submit(_ words: [String]) async throws -> CommandResult {
-        var input: String?
-        var displayName: String?
-        var maxRequests = BatchCommand.defaultMaxRequests
-        var rest = words[...]
-        while let word = rest.popFirst() {
-            switch word {
-            case "--name":
-                guard let value = rest.popFirst(), !value.isEmpty else {
-                    throw CommandFailure(kind: .usage, message: "batch submit: --name needs a name")
-                }
-                displayName = value
-            case "--max-requests":
-                guard let value = rest.popFirst(), let number = Int(value), number > 0 else {
-                    throw CommandFailure(
-                        kind: .usage, message: "batch submit: --max-requests takes a whole number above 0")
-                }
-                maxRequests = number
-            case let other where other.hasPrefix("-") && other.count > 1:
-                throw CommandFailure(kind: .usage, message: "batch submit: unknown option '\(other)'")
-            default:
-                guard input == nil else { throw context.usageFailure("batch", hint: "one INPUT file") }
-                input = word
-            }
+        let badCount = CommandFailure(
+            kind: .usage, message: "batch submit: --max-requests takes a whole number above 0")
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: BatchCommand.declared)
+        } catch .missingValue(let option, _) where option.name == "--max-requests" {
+            throw badCount
+        } catch {
+            throw error.failure(command: "batch submit")
         }
+        if parsed.value("--name")?.isEmpty == true {
+            throw CommandFailure(kind: .usage, message: "batch submit: --name needs a name")
+        }
+        let displayName = parsed.value("--name")
+        var maxRequests = BatchCommand.defaultMaxRequests
+        if let value = parsed.value("--max-requests") {
+            guard let number = Int(value), number > 0 else { throw badCount }
+            maxRequests = number
+        }
+        if let output = parsed.given.first(where: { $0.name == "--output" }) {
+            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests"])
+                .failure(command: "batch submit")
+        }
+        guard parsed.operands.count <= 1 else { throw context.usageFailure("batch", hint: "one INPUT file") }
+        let input = parsed.operands.first
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input, command: "batch")
         let checked = try file.check()
@@ -241,18 +242,10 @@ struct BatchSession {
     /// `batch results NAME -o OUTPUT`: the output format of `run`, in input order, matched by
     /// key; blocked prompts and per-item errors are `ok: false`, and so are keys with no result.
     func results(_ words: [String]) async throws -> CommandResult {
-        var name: String?
-        var output: String?
-        var rest = words[...]
-        while let word = rest.popFirst() {
-            if word == "-o" || word == "--output" {
-                output = rest.popFirst()
-            } else if name == nil {
-                name = word
-            } else {
-                throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
-            }
-        }
+        let parsed = try? CommandOption.parse(words, declared: BatchCommand.declared)
+        let onlyOutput = parsed?.given.allSatisfy { $0.name == "--output" } == true
+        let name = parsed?.operands.count == 1 && onlyOutput ? parsed?.operands.first : nil
+        let output = parsed?.value("--output")
         guard let name, let output, !output.isEmpty else {
             throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
         }

@@ -14,25 +14,39 @@ enum HelpText {
                sophon COMMAND [ARGS...]      run one command (sophon extract < reply.txt)
 
         flags:
-          --bail            stop at the first failed command
-          --echo            print each command before running it
-          --json            one JSON object per command on stdout
-          --model ID        the model for this run
-          --replay TAPE     answer Gemini calls from a tape, offline
-          --record TAPE     record every Gemini exchange to a tape
-          --no-rc, -X       do not run sophonrc
-          --no-history      do not read or write the history file
-          --no-log          do not log Gemini exchanges to logs.db
-          --continue        resume the newest logged conversation
-          --verbose         log requests, responses and retries on stderr
-          --allow-tools     run tools served by plugins and MCP servers without asking
-          --version         print the version
-          --help            print this help
-          --completions SH  print the completion script for bash, zsh or fish
 
-
-        """ + environmentAndFiles + "\n" + commandList(registry)
+        """ + flagRows + "\n\n" + environmentAndFiles + "\n" + commandList(registry)
             + "\nMore: 'help COMMAND' in the shell, and 'man sophon' (docs/sophon.1).\n"
+    }
+
+    /// The flags of the `sophon` command line in `--help` order, declared once: `--help`, the
+    /// man page, the completion scripts and "did you mean" read them (`-c`, `-i` and the hidden
+    /// `--man`, `--commands-markdown` are in the usage lines instead).
+    static let flags: [CommandOption] = [
+        CommandOption(name: "--bail", help: "stop at the first failed command"),
+        CommandOption(name: "--echo", help: "print each command before running it"),
+        CommandOption(name: "--json", help: "one JSON object per command on stdout"),
+        CommandOption(name: "--model", value: "ID", help: "the model for this run"),
+        CommandOption(name: "--replay", value: "TAPE", help: "answer Gemini calls from a tape, offline"),
+        CommandOption(name: "--record", value: "TAPE", help: "record every Gemini exchange to a tape"),
+        CommandOption(name: "--no-rc", aliases: ["-X"], help: "do not run sophonrc"),
+        CommandOption(name: "--no-history", help: "do not read or write the history file"),
+        CommandOption(name: "--no-log", help: "do not log Gemini exchanges to logs.db"),
+        CommandOption(name: "--continue", help: "resume the newest logged conversation"),
+        CommandOption(name: "--verbose", help: "log requests, responses and retries on stderr"),
+        CommandOption(
+            name: "--allow-tools", help: "run tools served by plugins and MCP servers without asking"),
+        CommandOption(name: "--version", help: "print the version"),
+        CommandOption(name: "--help", help: "print this help"),
+        CommandOption(
+            name: "--completions", value: "SH", help: "print the completion script for bash, zsh or fish"),
+    ]
+
+    /// The `  --flag VALUE  what` rows of `--help`, from ``flags``.
+    static var flagRows: String {
+        flags.map { flag in
+            "  " + flag.synopsis.padding(toLength: 16, withPad: " ", startingAt: 0) + "  " + flag.help
+        }.joined(separator: "\n")
     }
 
     /// The environment variables and files the shell reads (docs/files.md), for `--help` and

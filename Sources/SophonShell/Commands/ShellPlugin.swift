@@ -21,9 +21,10 @@ protocol ShellPlugin: Sendable {
     /// The values Tab offers after `OPTION` (`--model`) in any command; `nil` when the plugin
     /// has none.
     func optionValues(_ option: String) -> [String]?
-    /// The values Tab offers for `set NAME` of a setting the plugin owns; `nil` when it does not
-    /// own `name`.
-    func settingValues(_ name: String) -> [String]?
+    /// The settings the plugin owns (its ``set(_:_:context:)`` and ``show(_:context:)`` answer
+    /// them), registered in the one settings table: `show` lists them, Tab after `set` offers
+    /// them and their values.
+    var settings: [SettingDefinition] { get }
     /// The names `show NAME` accepts beyond the settings (`usage`).
     var reportNames: [String] { get }
     /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
@@ -39,7 +40,7 @@ extension ShellPlugin {
     func bannerNotes() -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
     func optionValues(_ option: String) -> [String]? { nil }
-    func settingValues(_ name: String) -> [String]? { nil }
+    var settings: [SettingDefinition] { [] }
     var reportNames: [String] { [] }
 }
 
@@ -78,6 +79,9 @@ struct PluginCommand: Sendable {
     var usage: String
     /// A one-line summary for `help` and `--help`.
     var summary: String
+    /// The options it takes (parsed by ``CommandOption/parse(_:as:declared:)``, suggested by
+    /// "did you mean", completed by Tab, listed by `help COMMAND` and the man page).
+    var options: [CommandOption] = []
     /// How the arguments are read.
     var argumentStyle: ArgumentStyle = .words
     /// Whether the shell expands the words before running the command; `false` leaves
@@ -147,4 +151,25 @@ struct CommandContext: Sendable {
     func resolve(_ path: String) -> String {
         path.hasPrefix("/") || directory.isEmpty || directory == "." ? path : directory + "/" + path
     }
+}
+
+/// What Tab offers for a command's arguments (part of the command's definition).
+enum ArgumentCompletion: Sendable {
+    /// Nothing.
+    case none
+    /// File paths.
+    case files
+    /// These words.
+    case words([String])
+    /// Chosen by the argument words before the cursor (without the command name) and the
+    /// loaded plugins.
+    case custom(@Sendable (_ earlier: [String], _ registry: PluginRegistry) -> ArgumentCompletion)
+}
+
+/// What happens after a command.
+enum CommandFlow: Sendable, Equatable {
+    /// Go on with the next command.
+    case next
+    /// End the whole run: `exit [N]` (`nil`: computed) or `--bail` after a failure.
+    case stop(Int32?)
 }

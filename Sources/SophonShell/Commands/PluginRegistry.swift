@@ -17,7 +17,10 @@ struct PluginRegistry: Sendable {
         var grammar = ShellGrammar()
         for plugin in plugins {
             for command in plugin.commands {
-                if case .raw(let spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                if case .raw(var spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                    // The value options come from the command's declared options.
+                    spec.valueOptions.formUnion(
+                        command.options.filter { $0.value != nil }.flatMap(\.spellings))
                     grammar.rawCommands[command.name] = spec
                 }
             }
@@ -75,27 +78,16 @@ struct PluginRegistry: Sendable {
         plugins.lazy.compactMap { $0.optionValues(option) }.first
     }
 
-    /// The values Tab offers for `set name`, from the plugin owning the setting.
-    func settingValues(_ name: String) -> [String]? {
-        plugins.lazy.compactMap { $0.settingValues(name) }.first
-    }
-
-    /// The names `show NAME` accepts beyond the settings.
+    /// The names `show NAME` accepts beyond the settings (the settings table: SettingsTable.swift).
     var reportNames: [String] { plugins.flatMap(\.reportNames) }
 
     /// The plugins' parts of the REPL banner.
     var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
 
-    /// The registry with the built-in plugins: core, json, gemini (which ``start(_:io:)``
-    /// gives the run's services) and tools (which sends through gemini's services).
-    static func standard() -> PluginRegistry {
-        var registry = PluginRegistry()
-        registry.register(CorePlugin())
-        registry.register(JSONPlugin())
-        let gemini = GeminiPlugin()
-        registry.register(gemini)
-        registry.register(ToolsPlugin(gemini: gemini))
-        registry.register(LogPlugin())
-        return registry
+    /// `plugins` for the built-in plugins: one `NAME (built-in): COMMANDS` line each.
+    var listing: String {
+        plugins.map { plugin in
+            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
     }
 }
