@@ -3,9 +3,10 @@ import SophonCore
 
 extension GeminiAPIClient {
     /// Creates a Batch job with inline requests (`POST models/M:batchGenerateContent`), each
-    /// carrying its key in `metadata.key`. Create is not idempotent: it is sent once, never
-    /// retried here (docs/running-many-prompts.md: the caller journals the job first and looks
-    /// a lost answer up by display name with ``listBatches(pageSize:pageToken:)``).
+    /// carrying its key in `metadata.key`. Create is not idempotent: only a 429 is retried (per
+    /// the configured retry policy); a lost answer is not (docs/running-many-prompts.md: the
+    /// caller journals the job first and looks it up by display name with
+    /// ``listBatches(pageSize:pageToken:)``).
     /// - Throws: ``GeminiError`` (a 429 on create is `rateLimited`), or `CancellationError`.
     public func createBatch(
         displayName: String, model: GeminiModel?, requests: [(key: String, request: GenerateContentRequest)]
@@ -15,7 +16,7 @@ extension GeminiAPIClient {
     }
 
     /// Creates a Batch job whose input is an uploaded JSONL file (`files/ID`, one
-    /// `{"key": K, "request": {...}}` per line; upload it with the Files API). Sent once, never
+    /// `{"key": K, "request": {...}}` per line; upload it with the Files API). Only a 429 is
     /// retried, like ``createBatch(displayName:model:requests:)``.
     /// - Throws: ``GeminiError``, or `CancellationError`.
     public func createBatch(displayName: String, model: GeminiModel?, fileName: String) async throws
@@ -27,19 +28,24 @@ extension GeminiAPIClient {
         return GeminiBatch(operation: try await sendBatchCreate(body: body, model: model, as: JSONValue.self))
     }
 
-    /// `POST models/M:batchGenerateContent` with `body`, its 200 answer decoded as `Reply`. Sent
-    /// once (no retry, no fallback on a 404): create is not idempotent.
+    /// `POST models/M:batchGenerateContent` with `body`, its 200 answer decoded as `Reply`.
+    /// Create is not idempotent: only a 429 (nothing was created) is retried, as the configured
+    /// policy and ``RetryDecision`` decide; any other failure, a lost answer included, ends the
+    /// call at once (no fallback on a 404).
     /// - Throws: ``GeminiError``, or `CancellationError`.
     func sendBatchCreate<Reply: Decodable & Sendable>(body: Data, model: GeminiModel?, as reply: Reply.Type)
         async throws -> Reply
     {
-        var once = configuration.retryPolicy
-        once.attempts = 1
-        once.fallbackOn404 = false
-        let call = GeminiAPICall<Reply>.unary(
+        var policy = configuration.retryPolicy
+        policy.fallbackOn404 = false
+        var call = GeminiAPICall<Reply>.unary(
             label: "batchCreate", method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("batchGenerateContent", model: $0) }, body: { _ in body })
-        return try await perform(call, retryPolicy: once).value
+        call.mayRetry = { error in
+            if case .rateLimited = error { return true }
+            return false
+        }
+        return try await perform(call, retryPolicy: policy).value
     }
 
     /// One line of a JSONL batch input file: `{"key":K,"request":{...}}` and a newline.

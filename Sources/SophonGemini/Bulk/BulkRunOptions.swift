@@ -31,4 +31,14 @@ public struct BulkRunOptions: Sendable, Hashable {
         self.maxRateLimitRetries = maxRateLimitRetries
         self.defaultRateLimitWait = defaultRateLimitWait
     }
+
+    /// The rule for a key's 429s, as ``RetryDecision`` reads it: ``maxRateLimitRetries`` retries,
+    /// each after the server's wait (no cap) or else ``defaultRateLimitWait`` (no jitter).
+    var rateLimitPolicy: GeminiRetryPolicy {
+        GeminiRetryPolicy(
+            attempts: maxRateLimitRetries + 1, baseDelay: defaultRateLimitWait,
+            maxDelay: defaultRateLimitWait,
+            jitter: 0, honoursServerWait: true, maxServerWait: .seconds(Int64.max), fallbackOn404: false,
+            downscale: false)
+    }
 }

@@ -7,7 +7,8 @@ extension GeminiAPIClient {
     /// each result as its call finishes (docs/running-many-prompts.md).
     ///
     /// `requests` is read lazily, a few ahead of the calls, so a long input never sits whole in
-    /// memory. A 429 is not retried inside the call: the whole run pauses for the server's wait
+    /// memory. Every wait is decided by ``RetryDecision`` and waited on the client's injected
+    /// clock. A 429 is not retried inside the call: the whole run pauses for the server's wait
     /// (`RetryInfo` / `Retry-After`, else ``BulkRunOptions/defaultRateLimitWait``) and the key is
     /// asked again, up to ``BulkRunOptions/maxRateLimitRetries`` times. Other retryable failures
     /// follow ``BulkRunOptions/retryPolicy``. The value of a text answer is a string, except for a
@@ -26,7 +27,8 @@ extension GeminiAPIClient {
     ) -> AsyncThrowingStream<BulkResult, Error> where Requests.Element == BulkRequest {
         let limiter = BulkRateLimiter(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
-            tokensPerMinute: options.tokensPerMinute, recentSends: options.recentSends)
+            tokensPerMinute: options.tokensPerMinute, recentSends: options.recentSends,
+            now: configuration.now, sleep: configuration.sleep)
         let (stream, continuation) = AsyncThrowingStream<BulkResult, Error>.makeStream()
         let task = Task {
             do {
@@ -97,21 +99,29 @@ extension GeminiAPIClient {
                 if case .success(_, _, let usage) = outcome { used = usage?.totalTokenCount }
                 await limiter.finished(ticket, usedTokens: used, succeeded: true)
                 return BulkResult(key: item.key, outcome: outcome, rateLimitedCount: limited)
-            } catch GeminiError.rateLimited(let wait, let server) {
-                await limiter.rateLimited(ticket, wait: wait ?? options.defaultRateLimitWait)
-                limited += 1
-                if limited > options.maxRateLimitRetries {
-                    return BulkResult(
-                        key: item.key, outcome: .failure(.rateLimited(retryAfter: wait, server: server)),
-                        rateLimitedCount: limited)
-                }
             } catch let error as GeminiError {
+                if case .rateLimited(let wait, _) = error {
+                    // The wait is decided by the one rule; the limiter makes the whole run wait it.
+                    limited += 1
+                    let decision = RetryDecision.after(
+                        AttemptError(error, serverWait: wait), attempt: limited,
+                        of: options.maxRateLimitRetries + 1,
+                        policy: options.rateLimitPolicy, deadline: nil, random: configuration.random)
+                    guard case .retry(let pause) = decision else {
+                        await limiter.rateLimited(ticket, wait: wait ?? options.defaultRateLimitWait)
+                        return BulkResult(key: item.key, outcome: .failure(error), rateLimitedCount: limited)
+                    }
+                    await limiter.rateLimited(ticket, wait: pause)
+                    continue
+                }
                 await limiter.finished(ticket, usedTokens: nil, succeeded: false)
-                guard error.isRetryable, attempt < options.retryPolicy.attempts else {
+                let decision = RetryDecision.after(
+                    AttemptError(error), attempt: attempt, of: options.retryPolicy.attempts,
+                    policy: options.retryPolicy, deadline: nil, random: configuration.random)
+                guard case .retry(let wait) = decision else {
                     return BulkResult(key: item.key, outcome: .failure(error), rateLimitedCount: limited)
                 }
-                try await configuration.sleep(
-                    options.retryPolicy.computedWait(beforeRetry: attempt, random: configuration.random()))
+                try await configuration.sleep(wait)
                 attempt += 1
             } catch {
                 await limiter.finished(ticket, usedTokens: nil, succeeded: false)

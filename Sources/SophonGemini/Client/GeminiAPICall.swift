@@ -22,6 +22,9 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     var streaming = false
     /// Reads one attempt's reply; throws ``AttemptError`` or ``GeminiError`` for a failed attempt.
     var read: @Sendable (GeminiHTTPResponse, GeminiRequestVariant) async throws -> Reply
+    /// Which retryable failures the retry loop may retry (a create that is not idempotent
+    /// retries only a 429); every one by default.
+    var mayRetry: @Sendable (GeminiError) -> Bool = { _ in true }
     /// Checks the final reply after the retries (not retried when it throws).
     var check: @Sendable (Reply) throws -> Void = { _ in }
     /// Whether a failure is logged (`.error`, the label and the English description).

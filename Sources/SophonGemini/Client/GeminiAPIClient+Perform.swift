@@ -42,12 +42,19 @@ extension GeminiAPIClient {
         let result = try await withRetries(
             label: call.label, policy: policy, modelID: modelID, deadline: deadline
         ) { variant in
-            let body = try await call.body(variant)
-            let http = try await self.exchange(
-                label: call.label, method: call.method, endpoint: call.endpoint(variant.modelID), body: body,
-                key: key, attempt: variant.attempt, streaming: call.streaming, deadline: deadline,
-                extraHeaders: call.headers, absoluteURL: call.absoluteURL)
-            return try await call.read(http, variant)
+            do {
+                let body = try await call.body(variant)
+                let http = try await self.exchange(
+                    label: call.label, method: call.method, endpoint: call.endpoint(variant.modelID),
+                    body: body, key: key, attempt: variant.attempt, streaming: call.streaming,
+                    deadline: deadline, extraHeaders: call.headers, absoluteURL: call.absoluteURL)
+                return try await call.read(http, variant)
+            } catch var failure as AttemptError where !call.mayRetry(failure.error) {
+                failure.allowRetry = false
+                throw failure
+            } catch let error as GeminiError where !call.mayRetry(error) {
+                throw AttemptError(error, allowRetry: false)
+            }
         }
         try call.check(result.value)
         return result

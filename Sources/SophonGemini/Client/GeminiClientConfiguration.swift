@@ -40,6 +40,9 @@ public struct GeminiClientConfiguration: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
     /// Returns `u` in [0, 1) for backoff jitter.
     public var random: @Sendable () -> Double
+    /// The current instant of the clock `sleep` waits on (a bulk run's rate limiter reads it);
+    /// injectable with `sleep` so tests move time without waiting.
+    public var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// Receives request, response and retry events (for a `--verbose` display).
     public var observer: (@Sendable (GeminiClientEvent) -> Void)?
     /// Re-encodes image parts smaller on a retry after a transport failure when the policy
@@ -64,6 +67,7 @@ public struct GeminiClientConfiguration: Sendable {
         apiKeyProvider: (@Sendable () -> String?)? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         observer: (@Sendable (GeminiClientEvent) -> Void)? = nil
     ) {
         self.keychainAccount = keychainAccount
@@ -81,6 +85,7 @@ public struct GeminiClientConfiguration: Sendable {
         self.apiKeyProvider = apiKeyProvider ?? Self.keychainKeyProvider(account: keychainAccount)
         self.sleep = sleep
         self.random = random
+        self.now = now
         self.observer = observer
     }
 }

@@ -80,7 +80,8 @@ struct BatchSession {
     }
 
     /// Creates `job` unless the journal says it was created: journals it first, looks a lost
-    /// answer up by display name, waits out a 429 on create (nothing was created then).
+    /// answer up by display name. A 429 on create (nothing was created then) is waited out by
+    /// the client, as its retry policy says.
     /// - Returns: `batches/ID`.
     func create(_ job: BatchJournal.Job, file: BulkInput) async throws -> String {
         var journal = try BatchJournal.load(journalURL)
@@ -138,7 +139,6 @@ struct BatchSession {
             source = .file(fileName)
         }
         var lost = 0
-        var limited = 0
         while true {
             do {
                 let model = GeminiModel(selection: job.model)
@@ -152,9 +152,6 @@ struct BatchSession {
                     }
                 try record(job.displayName, input: job.input, name: batch.name)
                 return batch.name
-            } catch GeminiError.rateLimited(let wait, _) where limited < 5 {
-                limited += 1
-                try await Task.sleep(for: wait ?? .seconds(1))
             } catch GeminiError.transport(let failure, let detail) {
                 // The answer was lost: the job may exist. Look before sending again.
                 if let found = try await client.listAllBatches().first(where: {
