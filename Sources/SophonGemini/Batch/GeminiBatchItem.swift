@@ -19,37 +19,13 @@ public struct GeminiBatchItem: Sendable {
 }
 
 extension GeminiBatchItem {
-    /// The item as a result: the answer text (parsed as JSON when `structured` and it is
-    /// JSON), or the typed error a live call would have thrown: a per-item error by its HTTP
-    /// code (400 `invalidRequest`, 429 `rateLimited`, else `http`), a blocked prompt
-    /// `promptBlocked`, a blocked answer `contentBlocked`, no content `emptyResponse`.
+    /// The item as a result, read by ``GeminiAnswerReader`` (`structured`: the request asked for
+    /// JSON): the answer's value, or the typed error a live call would have thrown (a per-item
+    /// error by its status, a blocked prompt `promptBlocked`, a blocked answer `contentBlocked`,
+    /// no content `emptyResponse`).
     public func outcome(structured: Bool) -> Result<
         (value: JSONValue, response: GenerateContentResponse), GeminiError
     > {
-        if let error {
-            let code = error.code ?? 500
-            let message = error.message ?? ""
-            switch code {
-            case 400: return .failure(.invalidRequest(message: message, fieldViolations: []))
-            case 429:
-                return .failure(
-                    .rateLimited(
-                        retryAfter: nil,
-                        server: GeminiServerStatus(status: code, apiStatus: error.status, message: message)))
-            default:
-                return .failure(.http(status: code, apiStatus: error.status, message: message, details: []))
-            }
-        }
-        guard let response else { return .failure(.emptyResponse) }
-        do {
-            try ReplyCheck.check(response)
-        } catch let error as GeminiError {
-            return .failure(error)
-        } catch {
-            return .failure(.emptyResponse)
-        }
-        let text = response.text
-        if structured, let value = try? JSONValue(parsing: text) { return .success((value, response)) }
-        return .success((.string(text), response))
+        GeminiAnswerReader(wantsJSON: structured).read(self).map { ($0.value, $0.response) }
     }
 }

@@ -71,30 +71,15 @@ extension GeminiAPIClient {
             let ticket = try await limiter.acquire(tokens: estimate)
             onSend?(BulkSend(time: Date(), tokens: estimate))
             do {
-                let outcome: BulkResult.Outcome
-                if let schema = item.schema {
-                    let result = try await generateJSON(
-                        label: label, request: item.request, schema: schema, model: item.model,
-                        retryPolicy: single)
-                    outcome = .success(value: result.value, modelID: result.modelID, usage: result.usage)
-                } else {
-                    let body = item.request
-                    let result = try await sendRequest(label: label, model: item.model, retryPolicy: single) {
-                        _ in
-                        body
-                    }
-                    let text = result.value.text
-                    let calls = (result.value.candidates?.first?.content?.parts ?? []).compactMap(
-                        \.functionCall)
-                    // A request that asked for JSON itself gets the JSON value back, not its text;
-                    // an answer with function calls is `{"functionCalls": [...]}`, as `ask` shows it.
-                    let value =
-                        !calls.isEmpty
-                        ? Self.functionCallsValue(calls)
-                        : body.generationConfig?.responseMimeType == "application/json"
-                            ? ((try? JSONValue(parsing: text)) ?? .string(text)) : .string(text)
-                    outcome = .success(value: value, modelID: result.modelID, usage: result.usage)
+                // The answer is read as `batch results` reads it: one reader.
+                let body = item.request.answering(schema: item.schema)
+                let result = try await sendRequest(label: label, model: item.model, retryPolicy: single) {
+                    _ in
+                    body
                 }
+                let answer = try GeminiAnswerReader(request: body, schema: item.schema).read(result.response)
+                let outcome = BulkResult.Outcome.success(
+                    value: answer.value, modelID: result.modelID, usage: result.usage)
                 var used: Int?
                 if case .success(_, _, let usage) = outcome { used = usage?.totalTokenCount }
                 await limiter.finished(ticket, usedTokens: used, succeeded: true)
@@ -128,22 +113,5 @@ extension GeminiAPIClient {
                 throw error
             }
         }
-    }
-
-    /// `{"functionCalls": [{"id"?, "name", "args"}, ...]}`: the result of an answer that asks for
-    /// function calls (docs/running-many-prompts.md).
-    static func functionCallsValue(_ calls: [FunctionCall]) -> JSONValue {
-        .object([
-            JSONMember(
-                "functionCalls",
-                .array(
-                    calls.map { call in
-                        var members: [JSONMember] = []
-                        if let id = call.id { members.append(JSONMember("id", .string(id))) }
-                        members.append(JSONMember("name", .string(call.name)))
-                        members.append(JSONMember("args", call.args ?? .object([])))
-                        return .object(members)
-                    }))
-        ])
     }
 }

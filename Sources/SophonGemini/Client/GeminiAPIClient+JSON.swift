@@ -24,22 +24,11 @@ extension GeminiAPIClient {
         label: String, request: GenerateContentRequest, schema: GeminiSchema, model: GeminiModel? = nil,
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiResult<JSONValue> {
-        var structured = request
-        var config = structured.generationConfig ?? GenerationConfig()
-        config.responseMimeType = "application/json"
-        config.responseSchema = schema
-        structured.generationConfig = config
-        let body = structured
+        let body = request.answering(schema: schema)
         let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in body }
-        let choice = try StructuredReplyDecoder.choose(
-            from: result.response, schema: schema, allowPartial: true)
-        guard choice.violations.isEmpty else {
-            throw GeminiError.decodingFailed(
-                reason: choice.violations.map(\.description).joined(separator: "; "),
-                excerpt: StructuredReplyDecoder.excerpt(result.response.text))
-        }
+        let answer = try GeminiAnswerReader(schema: schema).read(result.response)
         return GeminiResult(
-            value: choice.value, response: result.response, modelID: result.modelID,
-            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: choice.notes)
+            value: answer.value, response: result.response, modelID: result.modelID,
+            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: answer.coercions)
     }
 }

@@ -18,12 +18,7 @@ extension GeminiAPIClient {
     public static func structuredValue(of response: GenerateContentResponse, schema: GeminiSchema) throws
         -> (value: JSONValue, coercions: [String])
     {
-        let choice = try StructuredReplyDecoder.choose(from: response, schema: schema, allowPartial: true)
-        guard choice.violations.isEmpty else {
-            throw GeminiError.decodingFailed(
-                reason: choice.violations.map(\.description).joined(separator: "; "),
-                excerpt: StructuredReplyDecoder.excerpt(response.text))
-        }
-        return (choice.value, choice.notes)
+        let answer = try GeminiAnswerReader(schema: schema).read(response)
+        return (answer.value, answer.coercions)
     }
 }

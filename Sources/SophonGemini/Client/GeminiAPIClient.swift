@@ -125,15 +125,11 @@ public final class GeminiAPIClient: Sendable {
         parts: [Part], promptText: String, responseSchema: GeminiSchema?, systemInstruction: String? = nil,
         generationConfig: GenerationConfig? = nil
     ) -> GenerateContentRequest {
-        var config = generationConfig ?? GenerationConfig()
-        if let responseSchema {
-            config.responseMimeType = "application/json"
-            config.responseSchema = responseSchema
-        }
-        return GenerateContentRequest(
+        GenerateContentRequest(
             contents: [Content(role: "user", parts: parts + [.text(promptText)])],
             systemInstruction: systemInstruction.map { Content(role: nil, parts: [.text($0)]) },
-            generationConfig: config)
+            generationConfig: generationConfig ?? GenerationConfig()
+        ).answering(schema: responseSchema)
     }
 
     /// Sends the request `buildRequest` makes for each attempt and decodes the JSON answer as

@@ -41,6 +41,21 @@ public struct GenerateContentRequest: Codable, Sendable, Hashable {
     }
 }
 
+extension GenerateContentRequest {
+    /// This request asking for an answer in `schema`'s shape: `generationConfig.responseMimeType`
+    /// `application/json` and `responseSchema` = `schema` (the rest of the configuration kept);
+    /// unchanged when `schema` is `nil`.
+    public func answering(schema: GeminiSchema?) -> GenerateContentRequest {
+        guard let schema else { return self }
+        var request = self
+        var config = request.generationConfig ?? GenerationConfig()
+        config.responseMimeType = "application/json"
+        config.responseSchema = schema
+        request.generationConfig = config
+        return request
+    }
+}
+
 /// `generationConfig`: sampling and output settings. Every field is optional; ranges are the
 /// API's (temperature 0...2, at most 5 stop sequences, logprobs 0...20).
 public struct GenerationConfig: Codable, Sendable, Hashable {

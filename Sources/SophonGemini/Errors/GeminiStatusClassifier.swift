@@ -54,4 +54,21 @@ enum GeminiStatusClassifier {
                 serverWait: serverWait)
         }
     }
+
+    /// The typed error of a Batch job's per-item error (a Google RPC status whose `code` is read
+    /// as the HTTP status), as a live call with that status gets it: a per-day quota is
+    /// ``GeminiError/quotaExhausted(quotaId:message:)``, another 429 `rateLimited`, a 400
+    /// `invalidRequest` (without the HTTP status line a live reply's has).
+    static func classify(itemError: GoogleRPCStatus) -> GeminiError {
+        var status = itemError
+        if status.message == nil { status.message = "" }
+        let error = classify(
+            status: status.code ?? 500, headers: [:], body: Data(), modelID: nil, rpc: status
+        ).error
+        // The item's request was refused inside a 200 reply: no HTTP status line to show.
+        if case .invalidRequest(let message, let violations, _) = error {
+            return .invalidRequest(message: message, fieldViolations: violations)
+        }
+        return error
+    }
 }

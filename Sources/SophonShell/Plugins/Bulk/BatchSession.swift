@@ -63,7 +63,7 @@ struct BatchSession {
         let shards = stride(from: 0, to: keys.count, by: maxRequests).map {
             Array(keys[$0..<min(keys.count, $0 + maxRequests)])
         }
-        let structured = context.session.withGeminiState { $0.schema } != nil
+        let schema = context.session.withGeminiState { $0.schema }
         let model = context.session.settings.model
         let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
         var names: [String] = []
@@ -71,7 +71,8 @@ struct BatchSession {
             let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
             var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
-                structured: structured)
+                structured: schema != nil)
+            job.schema = schema
             let numbers = shardKeys.filter { numberKeys.contains($0) }
             job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
@@ -109,14 +110,7 @@ struct BatchSession {
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = build(line)
-                var request = built.request
-                if let schema = built.schema {
-                    var config = request.generationConfig ?? GenerationConfig()
-                    config.responseMimeType = "application/json"
-                    config.responseSchema = schema
-                    request.generationConfig = config
-                }
-                try input.append(key: line.key, request: request)
+                try input.append(key: line.key, request: built.request.answering(schema: built.schema))
             }
             body = try input.finish()
         } catch let error as SophonFileError {
@@ -260,7 +254,8 @@ struct BatchSession {
             try BulkInput(path: job.input, name: job.input, command: "batch results")
                 .refuseAsOutput(context.resolve(output), shown: output)
         }
-        let structured = job?.structured ?? false
+        // Read as `run` reads the same answer: one reader.
+        let reader = GeminiAnswerReader(schema: job?.schema, wantsJSON: job?.structured ?? false)
         let language = context.session.settings.language
         let spill = try BatchResultSpill()
         var position = 0
@@ -273,7 +268,7 @@ struct BatchSession {
         func record(_ item: GeminiBatchItem) throws {
             position += 1
             let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
-            switch item.outcome(structured: structured) {
+            switch reader.read(item) {
             case .success(let answer):
                 try spill.add(
                     key: key,
@@ -380,6 +375,7 @@ struct BatchSession {
             displayName: "\(job.displayName)-resubmit-\(number)", name: nil, input: job.input,
             model: job.model,
             keys: missing, structured: job.structured)
+        next.schema = job.schema
         next.numberKeys = job.numberKeys.map { numbers in numbers.filter { Set(missing).contains($0) } }
         let file = BulkInput(path: job.input, name: job.input, command: "batch")
         return .text(try await create(next, file: file))
