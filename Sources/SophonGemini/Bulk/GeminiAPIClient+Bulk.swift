@@ -115,3 +115,121 @@ extension GeminiAPIClient {
         }
     }
 }
+
+/// One request of a bulk run (docs/running-many-prompts.md): a caller-chosen key, the request
+/// body, and the schema that makes it structured.
+public struct BulkRequest: Sendable, Hashable {
+    /// The key the result carries back; unique within a run.
+    public var key: String
+    /// The `generateContent` body.
+    public var request: GenerateContentRequest
+    /// When set, the answer is a JSON value chosen by this schema (as
+    /// ``GeminiAPIClient/generateJSON(label:request:schema:model:retryPolicy:)``); else text.
+    public var schema: GeminiSchema?
+    /// The model; `nil` uses the client's selected model.
+    public var model: GeminiModel?
+
+    /// Creates a request.
+    public init(
+        key: String, request: GenerateContentRequest, schema: GeminiSchema? = nil, model: GeminiModel? = nil
+    ) {
+        self.key = key
+        self.request = request
+        self.schema = schema
+        self.model = model
+    }
+}
+
+/// The outcome of one ``BulkRequest``, in the order calls finish (not input order).
+public struct BulkResult: Sendable {
+    /// What the call produced.
+    public enum Outcome: Sendable {
+        /// The answer: a JSON value for a structured request, a string for text; the model
+        /// that answered and the reply's token counts.
+        case success(value: JSONValue, modelID: String, usage: UsageMetadata?)
+        /// The call failed for good (after the run's retries).
+        case failure(GeminiError)
+    }
+
+    /// The request's key.
+    public var key: String
+    /// What came back.
+    public var outcome: Outcome
+    /// How many 429 answers this key met before its outcome.
+    public var rateLimitedCount: Int
+
+    /// Creates a result.
+    public init(key: String, outcome: Outcome, rateLimitedCount: Int = 0) {
+        self.key = key
+        self.outcome = outcome
+        self.rateLimitedCount = rateLimitedCount
+    }
+
+    /// Whether the call succeeded.
+    public var isSuccess: Bool {
+        if case .success = outcome { return true }
+        return false
+    }
+}
+
+/// How a bulk run paces itself (docs/running-many-prompts.md).
+public struct BulkRunOptions: Sendable, Hashable {
+    /// Calls in flight at most (at least 1).
+    public var jobs: Int
+    /// Requests per sliding 60 s window; `nil` for no client-side limit.
+    public var requestsPerMinute: Int?
+    /// Tokens per sliding 60 s window (estimated as request bytes / 4 before a call, corrected
+    /// from the reply's `totalTokenCount`); `nil` for no limit.
+    public var tokensPerMinute: Int?
+    /// The retry policy for failures other than 429: its `attempts` and backoff apply per key.
+    public var retryPolicy: GeminiRetryPolicy
+    /// How many 429 answers one key may meet before it fails with `rateLimited`.
+    public var maxRateLimitRetries: Int
+    /// The wait after a 429 that carried no server wait.
+    public var defaultRateLimitWait: Duration
+    /// Calls an earlier run of the same job started (a killed run's last minute): those of the
+    /// last 60 s fill the limiter's window from the start. Empty by default.
+    public var recentSends: [BulkSend] = []
+
+    /// Creates options; defaults: 8 jobs, no limits, the default retry policy, 20 retries per
+    /// key after 429, 1 s wait when the server gives none.
+    public init(
+        jobs: Int = 8, requestsPerMinute: Int? = nil, tokensPerMinute: Int? = nil,
+        retryPolicy: GeminiRetryPolicy = .default, maxRateLimitRetries: Int = 20,
+        defaultRateLimitWait: Duration = .seconds(1)
+    ) {
+        self.jobs = max(1, jobs)
+        self.requestsPerMinute = requestsPerMinute
+        self.tokensPerMinute = tokensPerMinute
+        self.retryPolicy = retryPolicy
+        self.maxRateLimitRetries = maxRateLimitRetries
+        self.defaultRateLimitWait = defaultRateLimitWait
+    }
+
+    /// The rule for a key's 429s, as ``RetryDecision`` reads it: ``maxRateLimitRetries`` retries,
+    /// each after the server's wait (no cap) or else ``defaultRateLimitWait`` (no jitter).
+    var rateLimitPolicy: GeminiRetryPolicy {
+        GeminiRetryPolicy(
+            attempts: maxRateLimitRetries + 1, baseDelay: defaultRateLimitWait,
+            maxDelay: defaultRateLimitWait,
+            jitter: 0, honoursServerWait: true, maxServerWait: .seconds(Int64.max), fallbackOn404: false,
+            downscale: false)
+    }
+}
+
+/// One call a bulk run started, as the rate limiter counts it: when (wall-clock time, so it
+/// outlives the process) and its estimated tokens. A run that is resumed after a kill passes the
+/// last minute's sends in ``BulkRunOptions/recentSends`` so its window starts as full as the
+/// server's still is (docs/running-many-prompts.md, "Resuming").
+public struct BulkSend: Sendable, Hashable {
+    /// When the call started.
+    public var time: Date
+    /// Its estimated tokens (request bytes / 4).
+    public var tokens: Int
+
+    /// Creates a send.
+    public init(time: Date, tokens: Int) {
+        self.time = time
+        self.tokens = tokens
+    }
+}
