@@ -100,7 +100,11 @@ package enum SophonMain {
         case .interactive:
             return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
         case .standardInput:
-            let data = runtime.io.readAllInput()
+            let data: Data
+            do { data = try runtime.io.readAllInput() } catch {
+                runtime.io.printError(ShellMessages.commandLine(error.message))
+                return runtime.finish(exitStatus: ShellExitStatus.failure)
+            }
             guard data.count <= ScriptFile.maximumLength else {
                 // The limit of a script file (docs/files.md), also for a script on stdin.
                 return usageError(

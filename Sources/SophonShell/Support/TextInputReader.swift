@@ -35,17 +35,9 @@ enum TextInputReader {
         var nulOffset: Int?
         var isValid = true
         let text = String(unsafeUninitializedCapacity: size) { buffer in
-            var filled = 0
-            while filled < size {
-                let count = Foundation.read(descriptor, buffer.baseAddress! + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
+            let filled =
+                (try? FileDescriptorReader.readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer)))
+                ?? 0
             var extra: UInt8 = 0
             guard filled == size, Foundation.read(descriptor, &extra, 1) == 0 else {
                 failed = true  // Shorter or longer than it said: the general path decides.

@@ -1,5 +1,6 @@
 import CEdit
 import Foundation
+import SophonCore
 import Synchronization
 
 /// The terminal line editor: libedit (BSD licence) through the `CEdit` shim. Nothing else
@@ -274,14 +275,15 @@ final class EditLineReader: LineSource {
                 return -1
             }
             var byte: CChar = 0
-            let count = read(input, &byte, 1)
+            let count: Int
+            do { count = try Self.readByte(input, into: &byte) } catch {
+                if error.errorNumber == EAGAIN { continue }
+                errno = error.errorNumber
+                return -1
+            }
             if count == 0 {
                 character.pointee = 0
                 return 0
-            }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return -1
             }
             bytes.append(byte)
             while !bytes.isEmpty {
@@ -361,15 +363,24 @@ final class EditLineReader: LineSource {
         while !PastedText.endsWithEndMarker(bytes) {
             if InterruptSignal.waitForInput(on: input) == .interrupted { return nil }
             var byte: UInt8 = 0
-            let count = read(input, &byte, 1)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            let count: Int
+            do { count = try Self.readByte(input, into: &byte) } catch {
+                if error.errorNumber == EAGAIN { continue }
                 break
             }
+            if count == 0 { break }
             bytes.append(byte)
         }
         return bytes
+    }
+
+    /// One byte from `input` (``FileDescriptorReader``); 0 at the end of input.
+    private static func readByte<Byte>(_ input: Int32, into byte: inout Byte) throws(FileDescriptorReadError)
+        -> Int
+    {
+        try withUnsafeMutableBytes(of: &byte) { buffer throws(FileDescriptorReadError) in
+            try FileDescriptorReader.read(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<1]))
+        }
     }
 
     private static let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in

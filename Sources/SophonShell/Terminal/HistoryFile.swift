@@ -233,12 +233,13 @@ final class HistoryFile: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         var offset = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, code: errno)
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes {
+                    try FileDescriptorReader.read(descriptor, into: $0, at: offset)
+                }
+            } catch {
+                throw .unreadable(path: path, code: (error as? FileDescriptorReadError)?.errorNumber ?? EIO)
             }
             if count == 0 { return result }
             result += chunk[0..<count]
@@ -249,16 +250,10 @@ final class HistoryFile: Sendable {
     private func readBytes(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset + filled))
-            }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { return nil }
-            filled += got
+        let filled = try? buffer.withUnsafeMutableBytes {
+            try FileDescriptorReader.readFully(descriptor, into: $0, at: offset)
         }
-        return buffer
+        return filled == count ? buffer : nil
     }
 
     private func fileSize(_ descriptor: Int32) throws(HistoryFileError) -> Int {

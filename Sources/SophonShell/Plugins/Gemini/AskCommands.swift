@@ -65,7 +65,7 @@ enum AskCommands {
     /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text or passes 256 MiB.
     static func pipedInput(context: CommandContext) throws -> String? {
         guard context.mode == .oneCommand, isatty(STDIN_FILENO) == 0 else { return nil }
-        let data = context.io.readAllInput()
+        let data = try context.io.readAllInput()
         guard !data.isEmpty else { return nil }
         guard data.count <= ShellIO.maximumInputBytes else {
             throw CommandFailure(
