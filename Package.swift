@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "SophonCore", targets: ["SophonCore"]),
         .library(name: "SophonGemini", targets: ["SophonGemini"]),
+        .library(name: "SophonMedia", targets: ["SophonMedia"]),
         .executable(name: "sophon", targets: ["sophon"]),
     ],
     targets: [

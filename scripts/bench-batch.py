@@ -18,12 +18,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from fake_gemini_client import FakeGemini
 
 
 def timed(command, env):
@@ -53,17 +52,9 @@ def main():
     parser.add_argument("--max-requests", type=int, default=100000)
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="sophon-bench-batch-")
-    server = subprocess.Popen(
-        [sys.executable, os.path.join(ROOT, "scripts/fake_gemini.py"), "--exit-on-stdin-eof"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    port = int(server.stdout.readline())
-    base = "http://127.0.0.1:%d" % port
-
-    def control(path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        return json.load(urllib.request.urlopen(urllib.request.Request(base + path, data=data)))
-
-    control("/_sophon/batch-faults", {"pendingFor": 5, "runningFor": 0, "outOfOrder": True})
+    server = FakeGemini()
+    base = server.url
+    server.post("/_sophon/batch-faults", {"pendingFor": 5, "runningFor": 0, "outOfOrder": True})
     source = os.path.join(folder, "in.jsonl")
     padding = "x" * args.prompt_bytes
     with open(source, "w") as handle:
@@ -73,9 +64,9 @@ def main():
     env = dict(os.environ, SOPHON_HOME=folder, SOPHON_GEMINI_BASE_URL=base, GEMINI_API_KEY="test-key")
     submit = timed([args.bin, "batch", "submit", source, "--name", "bench", "--max-requests",
                     str(args.max_requests)], env)
-    seen = control("/_sophon/requests")
+    seen = server.requests()
     creates = [r for r in seen if r["path"].endswith(":batchGenerateContent")]
-    uploads = control("/_sophon/uploads")
+    uploads = server.uploads()
     sent = {"creates": len(creates), "inlineBytes": sum(len(r["body"].encode()) for r in creates
                                                        if '"fileName"' not in r["body"][:200]),
             "uploadedBytes": sum(u["size"] for u in uploads)}
@@ -95,8 +86,7 @@ def main():
         server_get.update(fileSeconds=seconds, fileBytes=len(body))
     output = os.path.join(folder, "out.jsonl")
     results = timed([args.bin, "batch", "results", "bench", "-o", output], env)
-    server.stdin.close()
-    server.wait()
+    server.stop()
     with open(output) as handle:
         keys = [json.loads(line)["key"] for line in handle]
     print(json.dumps({

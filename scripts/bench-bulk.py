@@ -18,12 +18,11 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from fake_gemini_client import FakeGemini
+
 
 # The peer: google-genai's async client in a plain asyncio loop, JOBS calls at a time, no
 # limiter, its default retry options.
@@ -66,12 +65,8 @@ def main():
                         "async client instead (a plain asyncio loop, JOBS at a time, as a user writes it)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="sophon-bench-bulk-")
-    server = subprocess.Popen(
-        [sys.executable, os.path.join(ROOT, "scripts/fake_gemini.py"), "--rpm", str(args.rpm),
-         "--latency", str(args.latency), "--exit-on-stdin-eof"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    port = int(server.stdout.readline())
-    base = "http://127.0.0.1:%d" % port
+    server = FakeGemini(options=("--rpm", str(args.rpm), "--latency", str(args.latency)))
+    base = server.url
     source = os.path.join(folder, "in.jsonl")
     with open(source, "w") as handle:
         for number in range(args.prompts):
@@ -85,9 +80,8 @@ def main():
         peer = subprocess.run([args.peer, "-c", PEER, base, source, os.path.join(folder, "out.jsonl"),
                                str(args.jobs)], env=env, capture_output=True, text=True)
         wall = time.monotonic() - started
-        stats = json.load(urllib.request.urlopen(base + "/_sophon/stats"))
-        server.stdin.close()
-        server.wait()
+        stats = server.stats()
+        server.stop()
         report = json.loads(peer.stdout or "{}")
         print(json.dumps({
             "client": "google-genai", "prompts": args.prompts, "rpm": args.rpm, "latency": args.latency,
@@ -110,10 +104,9 @@ def main():
         stderr = process.communicate()[1]
         break
     wall = time.monotonic() - started
-    stats = json.load(urllib.request.urlopen(base + "/_sophon/stats"))
-    seen = json.load(urllib.request.urlopen(base + "/_sophon/requests"))
-    server.stdin.close()
-    server.wait()
+    stats = server.stats()
+    seen = server.requests()
+    server.stop()
     asked = {}
     for request in seen:
         body = request.get("body", "")

@@ -13,17 +13,12 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
+from fake_gemini_client import FakeGemini
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def start_server():
-    server = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_gemini.py"), "--exit-on-stdin-eof"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    return server, int(server.stdout.readline())
 
 
 def request(port, head, body=b""):
@@ -66,10 +61,10 @@ def main():
         path = os.path.join(home, "big.bin")
         with open(path, "wb") as handle:
             handle.write(data)
-        server, port = start_server()
+        server = FakeGemini()
+        port = server.port
         try:
-            env = dict(os.environ, SOPHON_HOME=home, GEMINI_API_KEY="test-key",
-                       SOPHON_GEMINI_BASE_URL="http://127.0.0.1:%d" % port)
+            env = dict(os.environ, SOPHON_HOME=home, **server.environment())
             sophon, raw = [], []
             for _ in range(args.runs):
                 started = time.perf_counter()
@@ -79,8 +74,7 @@ def main():
                 raw_upload(port, data)
                 raw.append(time.perf_counter() - started)
         finally:
-            server.stdin.close()
-            server.wait()
+            server.stop()
     for name, times in (("sophon attach (8 MiB chunks)", sophon), ("raw socket, one request", raw)):
         median = statistics.median(times)
         print("%-30s %6.3f s  %7.1f MB/s" % (name, median, len(data) / median / 1e6))

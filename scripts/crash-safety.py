@@ -35,8 +35,10 @@ import time
 
 import pexpect
 
+from fake_gemini_client import FakeGemini
+from pty_harness import PROMPT, end_with_ctrl_d, spawn
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-PROMPT = "sophon> "
 HISTORY_HEADER = b"_HiStOrY_V2_"
 TIMEOUT = 60
 
@@ -265,8 +267,7 @@ def scenario_history(kills, root):
         with open(target, "wb") as f:
             f.write(old)
         before = set(temporaries(home, "history.tmp-"))
-        child = pexpect.spawn(BINARY, ["-X"], env=base_env(home, TERM="xterm"), cwd=home,
-                              timeout=TIMEOUT, dimensions=(24, 200))
+        child = spawn(BINARY, home, ["-X"], cwd=home, timeout=TIMEOUT, encoding=None)
         child.expect_exact(PROMPT)
         if RNG.random() < 0.5:
             # Kill as the compaction's temp file appears (or soon after).
@@ -314,15 +315,13 @@ def scenario_history(kills, root):
                 fail(name, f"a cut line that is not part of a typed line: {partial[:80]!r}")
         counts[state] += 1
     # The REPL starts on what is left and loads the history: Up recalls the newest entry.
-    child = pexpect.spawn(BINARY, ["-X"], env=base_env(home, TERM="xterm"), cwd=home,
-                          timeout=TIMEOUT, dimensions=(24, 200))
+    child = spawn(BINARY, home, ["-X"], cwd=home, timeout=TIMEOUT, encoding=None)
     try:
         child.expect_exact(PROMPT)
         child.send("\x1b[A\r")
         child.expect(r"typed-\d+-t+\r\n")
         child.expect_exact(PROMPT)
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     except pexpect.ExceptionPexpect as error:
         fail(name, f"the REPL did not recall history after the kills: {type(error).__name__} "
                    f"{child.before!r:.300}")
@@ -332,27 +331,6 @@ def scenario_history(kills, root):
 
 
 # ---------------------------------------------------------------- --record
-
-
-class FakeServer:
-    """scripts/fake_gemini.py on a free port."""
-
-    def __init__(self, key):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(ROOT, "scripts", "fake_gemini.py"), "--port", "0",
-             "--key", key], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{int(self.process.stdout.readline())}"
-
-    def script(self, replies):
-        import urllib.request
-        body = json.dumps({"replies": replies, "reset": True}).encode()
-        request = urllib.request.Request(self.url + "/_sophon/script", data=body, method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            response.read()
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
 
 
 def tape_lines(path):
@@ -367,7 +345,7 @@ def scenario_record(kills, root):
     home = os.path.join(root, "record-home")
     os.makedirs(home)
     key = "AIzaSyCRASHSAFETY000000000000000000000"
-    server = FakeServer(key)
+    server = FakeGemini(key)
     asks = ["one", "two", "three"]
     with open(os.path.join(home, "asks.sophon"), "w") as f:
         f.write("".join(f"ask {a}\n" for a in asks))
@@ -379,7 +357,7 @@ def scenario_record(kills, root):
     env = {"SOPHON_GEMINI_BASE_URL": server.url, "GEMINI_API_KEY": key}
     tape = os.path.join(home, "run.tape")
     try:
-        server.script(replies())
+        server.script(*replies())
         result, seconds = timed_reference(["-X", "--record", tape, "asks.sophon"], home, home, **env)
         reference, rest = tape_lines(tape)
         if result.returncode != 0 or rest or len(reference) != 1 + len(asks):
@@ -389,7 +367,7 @@ def scenario_record(kills, root):
         print(f"  reference recording: {seconds:.2f} s, {os.stat(tape).st_size} bytes", flush=True)
         counts = {"killed": 0, "partial line": 0, "complete exchanges": 0, "empty": 0}
         for _ in range(kills):
-            server.script(replies())
+            server.script(*replies())
             # The run records into TAPE.partial and renames it to TAPE when it ends (docs/tapes.md).
             partial_tape = tape + ".partial"
             for stale in (tape, partial_tape):

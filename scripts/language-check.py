@@ -12,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from fake_gemini_client import FakeGemini
+
 # The server's status line follows the localized summary (docs/commands.md, errors).
 DETAIL = ("HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key. "
           "(Invalid API key: ••••1234)")
@@ -39,16 +40,13 @@ CASES = [
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    server = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0"],
-                              stdout=subprocess.PIPE, text=True)
+    server = FakeGemini()
     failures = []
     try:
-        port = int(server.stdout.readline())
         with tempfile.TemporaryDirectory() as home:
             for environment, before, language in CASES:
                 env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SOPHON_HOME": home,
-                       "SOPHON_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
-                       "GEMINI_API_KEY": "wrong-key-1234", **environment}
+                       **server.environment(key="wrong-key-1234"), **environment}
                 arguments = [binary, "--no-history"]
                 for line in before + ["ask hi"]:
                     arguments += ["-c", line]
@@ -62,8 +60,7 @@ def main():
                 else:
                     failures.append(f"{name}: got {got!r}, want {want!r}")
     finally:
-        server.kill()
-        server.wait()
+        server.stop()
     for failure in failures:
         print("FAIL " + failure)
     sys.exit(1 if failures else 0)

@@ -26,7 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+
+from fake_gemini_client import FakeGemini
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BINARY = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.environ.get(
@@ -40,28 +41,6 @@ def check(condition, message):
     if not condition:
         FAILURES.append(message)
         print(f"  FAIL {message}", flush=True)
-
-
-class FakeServer:
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(ROOT, "scripts", "fake_gemini.py"), "--port", "0",
-             "--key", KEY], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{int(self.process.stdout.readline())}"
-
-    def post(self, path, value):
-        request = urllib.request.Request(self.url + path, data=json.dumps(value).encode(),
-                                         method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.read()
-
-    def requests(self):
-        with urllib.request.urlopen(self.url + "/_sophon/requests", timeout=30) as response:
-            return json.loads(response.read())
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
 
 
 def env_for(home, server):
@@ -276,7 +255,7 @@ def check_no_key(root):
 
 def main():
     root = tempfile.mkdtemp(prefix="sophon-logs-")
-    server = FakeServer()
+    server = FakeGemini(KEY)
     try:
         for step in (check_two_processes, check_search, check_continue, check_continue_tools,
                      check_run, check_no_log, check_kill,

@@ -30,6 +30,9 @@ import urllib.request
 
 import pexpect
 
+from fake_gemini_client import FakeGemini
+from pty_harness import end_with_ctrl_d, spawn
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BINARY = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.environ.get(
     "SOPHON_BINARY", os.path.join(ROOT, ".build", "debug", "sophon"))
@@ -60,24 +63,6 @@ def run(label, args, home, cwd=None, stdin=None, **extra):
     OUTPUTS.append((f"{label} stdout", result.stdout))
     OUTPUTS.append((f"{label} stderr", result.stderr))
     return result
-
-
-class FakeServer:
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(ROOT, "scripts", "fake_gemini.py"), "--port", "0",
-             "--key", SENTINEL], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{int(self.process.stdout.readline())}"
-
-    def post(self, path, value):
-        request = urllib.request.Request(self.url + path, data=json.dumps(value).encode(),
-                                         method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.read()
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
 
 
 FAULTS = [
@@ -192,8 +177,7 @@ def check_non_ascii_key(root, server):
                  home, GEMINI_API_KEY=SENTINEL + "\u201d", SOPHON_GEMINI_BASE_URL=server.url)
     if result.returncode != 1 or b"not printable ASCII at position 31 (U+201D)" not in result.stderr:
         fail(f"a key with a non-ASCII character was not refused: {result.stderr!r}")
-    with urllib.request.urlopen(server.url + "/_sophon/requests", timeout=30) as reply:
-        seen = json.loads(reply.read())
+    seen = server.requests()
     if seen:
         fail(f"a key with a non-ASCII character was sent: {len(seen)} requests")
 
@@ -220,23 +204,22 @@ def check_repl(root, server):
     home = os.path.join(root, "repl")
     os.makedirs(home)
     server.post("/_sophon/script", {"replies": FAULTS, "reset": True})
-    child = pexpect.spawn(BINARY, ["-X", "--verbose"], cwd=home, timeout=TIMEOUT,
-                          env=env_for(home, TERM="xterm", SOPHON_GEMINI_BASE_URL=server.url),
-                          dimensions=(24, 200))
+    child = spawn(BINARY, home, ["-X", "--verbose"], cwd=home, timeout=TIMEOUT, encoding=None,
+                  SOPHON_GEMINI_BASE_URL=server.url)
     transcript = []
     child.logfile_read = _Collect(transcript)
     try:
         child.expect_exact("sophon> ")
         child.send("key set\r")
         child.expect(r"(?i)key")  # the no-echo prompt
+        child.waitnoecho()  # a key typed before echo is off would be echoed by the terminal
         child.send(SENTINEL + "\r")
         child.expect_exact("sophon> ")
         for line in ["retry-policy attempts=1", "ask first", "ask second", "key show",
                      "echo done"]:
             child.send(line + "\r")
             child.expect_exact("sophon> ")
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
+        end_with_ctrl_d(child)
     except pexpect.ExceptionPexpect as error:
         fail(f"the REPL session failed: {type(error).__name__}")
     child.close(force=True)
@@ -283,7 +266,7 @@ def search(root):
 
 def main():
     root = tempfile.mkdtemp(prefix="sophon-secrets-")
-    server = FakeServer()
+    server = FakeGemini(SENTINEL)
     try:
         check_examples(root)
         check_live(root, server)

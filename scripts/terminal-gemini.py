@@ -13,75 +13,20 @@ next `ask` works; 20 Ctrl-Cs timed just as replies finish never end the shell.
 Needs pexpect. Exits 0 when every test passed, 1 otherwise.
 """
 
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 
-import pexpect
+from pty_harness import PROMPT, GeminiShell, binary_path, run_tests
 
-from pty_harness import binary_path, run_tests, terminal_env
-
-PROMPT = "sophon> "
 TIMEOUT = 10  # seconds: catches a hang; only the Ctrl-C checks measure time (a 1 s budget)
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
 BINARY = binary_path()
 
 
-class FakeServer:
-    """scripts/fake_gemini.py on a free port, stopped by stop()."""
-
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0", "--key", "test-key"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.port = int(self.process.stdout.readline())
-        self.url = "http://127.0.0.1:%d" % self.port
-
-    def control(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return json.loads(response.read() or b"null")
-
-    def script(self, *replies):
-        self.control("POST", "/_sophon/script", {"reset": True, "replies": list(replies)})
-
-    def requests(self):
-        return self.control("GET", "/_sophon/requests")
-
-    def wait_for(self, condition, what):
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            if condition(self.requests()):
-                return
-            time.sleep(0.05)
-        raise AssertionError("the server never saw " + what + ": " + repr(self.requests()))
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
-
-
-class Session:
+class Session(GeminiShell):
     """A fresh SOPHON_HOME, a fake server, and the shell in a pty talking to it."""
 
     def __init__(self):
-        self.home = tempfile.mkdtemp(prefix="sophon-gemini-")
-        self.server = FakeServer()
-        env = terminal_env(self.home, SOPHON_GEMINI_BASE_URL=self.server.url, GEMINI_API_KEY="test-key")
-        self.child = pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT,
-                                   dimensions=(24, 200))
-        self.child.expect_exact(PROMPT)
-
-    def enter(self, line):
-        self.child.send(line + "\r")
+        super().__init__(BINARY, "sophon-gemini-", TIMEOUT)
 
     def interrupt_and_time_the_prompt(self):
         started = time.monotonic()
@@ -95,19 +40,6 @@ class Session:
         self.child.expect_exact(text)
         self.child.expect_exact(PROMPT)
 
-    def close(self):
-        """Ctrl-D; returns the shell's exit status."""
-        self.child.sendcontrol("d")
-        self.child.expect(pexpect.EOF)
-        self.child.close()
-        return self.child.exitstatus
-
-    def cleanup(self):
-        """Ends the shell if still running, stops the server, removes the home (idempotent)."""
-        self.child.close(force=True)
-        self.server.stop()
-        shutil.rmtree(self.home, ignore_errors=True)
-
 
 def ctrl_d_exits_0(session):
     status = session.close()
@@ -120,11 +52,11 @@ def ctrl_d_exits_0(session):
 def test_ctrl_c_during_an_ask_the_server_holds_for_20_s(session):
     session.server.script({"fault": "stall", "seconds": 20, "text": "too late"})
     session.enter("ask Are you there?")
-    session.server.wait_for(lambda seen: len(seen) == 1, "the ask")
+    session.server.wait_for(lambda seen: len(seen) == 1, "the ask", TIMEOUT)
     time.sleep(0.3)
     elapsed = session.interrupt_and_time_the_prompt()
     assert elapsed < 1.0, "Ctrl-C took %.2f s to get back to the prompt" % elapsed
-    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed")
+    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed", TIMEOUT)
     session.ask_works("Back again after the stall.")
 
 
@@ -135,7 +67,7 @@ def test_ctrl_c_during_a_stream_that_sends_one_chunk_a_second(session):
     session.child.expect_exact("one two ")
     elapsed = session.interrupt_and_time_the_prompt()
     assert elapsed < 1.0, "Ctrl-C took %.2f s to get back to the prompt" % elapsed
-    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed")
+    session.server.wait_for(lambda seen: seen[0].get("disconnected"), "the connection closed", TIMEOUT)
     assert "ten." not in session.child.before
     session.ask_works("Streams work after the interrupted one.")
 

@@ -26,9 +26,9 @@ import time
 
 import pexpect
 
-from pty_harness import binary_path, run_tests, terminal_env
+from pty_harness import (PROMPT, binary_path, end_with_ctrl_d, run_tests, spawn, terminal_env,
+                         wait_for_raw_mode)
 
-PROMPT = "sophon> "
 CONTINUATION = "   ...> "
 TIMEOUT = 10  # seconds: catches a hang; no test relies on it for timing
 
@@ -45,10 +45,8 @@ class Home:
     def env(self, **extra):
         return terminal_env(self.path, **extra)
 
-    def spawn(self, **extra):
-        child = pexpect.spawn(BINARY, [], env=self.env(**extra), encoding="utf-8",
-                              timeout=TIMEOUT, dimensions=(24, 100))
-        return child
+    def spawn(self, cwd=None, **extra):
+        return spawn(BINARY, self.path, timeout=TIMEOUT, columns=100, cwd=cwd, **extra)
 
     def history_entries(self):
         path = os.path.join(self.path, "history")
@@ -78,14 +76,7 @@ def expect_output_line(child, text):
 
 def finish(child):
     child.expect_exact(PROMPT)
-    # The prompt is written as libedit enters raw mode; on a loaded machine a Ctrl-D sent in
-    # the same instant can reach the terminal while it is still in canonical mode, where the
-    # kernel turns it into an end-of-file nobody reads. A user never types that fast.
-    time.sleep(0.2)
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
+    return end_with_ctrl_d(child)
 
 
 # ---------------------------------------------------------------- tests
@@ -94,10 +85,8 @@ def finish(child):
 def test_prompt_appears_and_ctrl_d_exits_0(home):
     child = home.spawn()
     child.expect_exact(PROMPT)
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.exitstatus
+    status = end_with_ctrl_d(child)
+    assert status == 0, status
 
 
 def test_backspace_deletes_a_character_not_a_byte(home):
@@ -128,8 +117,7 @@ def test_a_three_line_block_comes_back_as_one_entry(home):
     run_line(first, "inside", prompt=CONTINUATION)
     run_line(first, '"""', prompt=CONTINUATION)
     first.expect_exact(PROMPT)
-    first.sendcontrol("d")
-    first.expect(pexpect.EOF)
+    end_with_ctrl_d(first)
     entries = home.history_entries()
     assert entries == ['echo """\ninside\n"""'], entries
 
@@ -138,8 +126,7 @@ def test_a_three_line_block_comes_back_as_one_entry(home):
     second.send("\x1b[A")  # one Up: the whole block
     second.send("\r")
     second.expect_exact(PROMPT)
-    second.sendcontrol("d")
-    second.expect(pexpect.EOF)
+    end_with_ctrl_d(second)
     assert home.history_entries() == ['echo """\ninside\n"""'], home.history_entries()
 
 
@@ -333,7 +320,7 @@ def test_bracketed_paste_is_on_while_editing_and_off_when_sophon_exits(home):
     child = home.spawn()
     child.expect_exact("\x1b[?2004h")
     child.expect_exact(PROMPT)
-    time.sleep(0.2)
+    wait_for_raw_mode(child)
     child.sendcontrol("d")
     child.expect_exact("\x1b[?2004l")
     child.expect(pexpect.EOF)
@@ -429,8 +416,7 @@ def test_tab_quotes_a_file_name_with_a_space_and_completes_inside_a_quote(home):
         f.write("echo from-the-trip-plan\n")
     with open(os.path.join(work, "cost$.sophon"), "w") as f:
         f.write("echo from-the-cost-file\n")
-    child = pexpect.spawn(BINARY, [], env=home.env(), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 100), cwd=work)
+    child = home.spawn(cwd=work)
     # What the screen shows depends on how libedit redraws; the entered lines are exact
     # (history drops the repeated first line).
     for typed, output in (("source tri", "from-the-trip-plan"), ("source 'tr", "from-the-trip-plan"),
@@ -454,7 +440,7 @@ def test_ctrl_z_then_fg_goes_on_editing_and_the_shell_gets_its_terminal_back(hom
     shell.expect_exact("bash$ ")
     shell.send(f'"{BINARY}"\r')
     shell.expect_exact(PROMPT)
-    time.sleep(0.2)  # the prompt is written just before raw mode (see finish)
+    wait_for_raw_mode(shell)
     shell.sendcontrol("z")
     shell.expect_exact("bash$ ")
     shell.send("stty -a | grep -o -- '-\\?icanon'\r")
@@ -465,7 +451,7 @@ def test_ctrl_z_then_fg_goes_on_editing_and_the_shell_gets_its_terminal_back(hom
     shell.send("echo back\r")
     shell.expect(r"\r\nback\r\n")
     shell.expect_exact(PROMPT)
-    time.sleep(0.2)
+    wait_for_raw_mode(shell)
     shell.sendcontrol("d")
     shell.expect_exact("bash$ ")
     shell.send("exit\r")

@@ -18,9 +18,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.request
 
 import xmlschema
+
+from fake_gemini_client import FakeGemini
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -167,30 +168,10 @@ def mask(text):
     return re.sub(r"expects, \d+\.\d s\)", "expects, X s)", text)
 
 
-class Server:
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0", "--exit-on-stdin-eof"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.port = int(self.process.stdout.readline())
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def requests(self):
-        with urllib.request.urlopen(self.url + "/_sophon/requests") as reply:
-            return json.load(reply)
-
-    def reset(self):
-        urllib.request.urlopen(urllib.request.Request(self.url + "/_sophon/reset", data=b"{}", method="POST"))
-
-    def stop(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
-
-
 def main():
     binary = os.path.abspath(sys.argv[1])
     root = tempfile.mkdtemp(prefix="sophon-test-check-")
-    server = Server()
+    server = FakeGemini()
     try:
         run_checks(binary, root, server)
     finally:

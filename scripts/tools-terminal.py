@@ -16,18 +16,11 @@ during a call an MCP server is stuck in, the next call starts the server again a
 
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 
-import pexpect
+from pty_harness import PROMPT, GeminiShell, binary_path, run_tests
 
-from pty_harness import binary_path, run_tests, terminal_env
-
-PROMPT = "sophon> "
 TIMEOUT = 20  # seconds: catches a hang; no test relies on it for timing
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLUGIN = os.path.normpath(os.path.join(HERE, "..", "examples", "plugins", "sophon-plugin-csv"))
@@ -39,53 +32,11 @@ RAN = 'tool csv_columns {"text":"a,b"} -> {"columns":["a","b"]}'
 DECLINED = 'tool csv_columns {"text":"a,b"} -> {"error":"the user declined this call"}'
 
 
-class FakeServer:
-    """scripts/fake_gemini.py on a free port, stopped by stop()."""
-
-    def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0", "--key", "test-key"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.port = int(self.process.stdout.readline())
-        self.url = "http://127.0.0.1:%d" % self.port
-
-    def control(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            return json.loads(response.read() or b"null")
-
-    def script(self, *replies):
-        self.control("POST", "/_sophon/script", {"reset": True, "replies": list(replies)})
-
-    def requests(self):
-        return self.control("GET", "/_sophon/requests")
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
-
-
-class Session:
+class Session(GeminiShell):
     """A fresh SOPHON_HOME, a fake server, and the shell in a pty talking to it."""
 
     def __init__(self, term="xterm"):
-        self.home = tempfile.mkdtemp(prefix="sophon-tools-")
-        self.server = FakeServer()
-        env = terminal_env(self.home, SOPHON_GEMINI_BASE_URL=self.server.url, GEMINI_API_KEY="test-key",
-                           TERM=term)
-        self.child = pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT,
-                                   dimensions=(24, 200))
-        self.child.expect_exact(PROMPT)
-
-    def enter(self, line):
-        self.child.send(line + "\r")
-
-    def run(self, line):
-        """Enters `line` and waits for the next prompt; returns what was printed before it."""
-        self.enter(line)
-        self.child.expect_exact(PROMPT)
-        return self.child.before
+        super().__init__(BINARY, "sophon-tools-", TIMEOUT, term=term)
 
     def load(self, *flags):
         self.run(" ".join(("plugin", "load") + flags + (PLUGIN,)))
@@ -106,20 +57,6 @@ class Session:
                     if "functionResponse" in part:
                         found.append(part["functionResponse"]["response"])
         return found
-
-    def close(self):
-        """Ctrl-D; returns the shell's exit status."""
-        time.sleep(0.2)  # a Ctrl-D sent as libedit enters raw mode could reach canonical mode
-        self.child.sendcontrol("d")
-        self.child.expect(pexpect.EOF)
-        self.child.close()
-        return self.child.exitstatus
-
-    def cleanup(self):
-        """Ends the shell if still running, stops the server, removes the home (idempotent)."""
-        self.child.close(force=True)
-        self.server.stop()
-        shutil.rmtree(self.home, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- tests

@@ -15,13 +15,10 @@ import shutil
 import stat
 import sys
 import tempfile
-import time
 
-import pexpect
 
-from pty_harness import binary_path, run_tests, terminal_env
+from pty_harness import PROMPT, binary_path, end_with_ctrl_d, run_tests, spawn
 
-PROMPT = "sophon> "
 TIMEOUT = 20  # seconds: catches a hang; no test relies on it for timing
 BINARY = binary_path()
 
@@ -33,8 +30,7 @@ class Home:
         self.path = tempfile.mkdtemp(prefix="sophon-trust-")
 
     def spawn(self, **extra):
-        env = terminal_env(self.path, **extra)
-        return pexpect.spawn(BINARY, [], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 200))
+        return spawn(BINARY, self.path, timeout=TIMEOUT, **extra)
 
     def cleanup(self):
         shutil.rmtree(self.path, ignore_errors=True)
@@ -46,12 +42,7 @@ def run_and_quit(child):
     child.send("echo ok\r")
     child.expect(r"\r\nok\r\n")
     child.expect_exact(PROMPT)
-    # A Ctrl-D sent as libedit enters raw mode could reach a terminal still in canonical mode.
-    time.sleep(0.2)
-    child.sendcontrol("d")
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
+    return end_with_ctrl_d(child)
 
 
 def refused_history(home, make):

@@ -53,10 +53,13 @@ public struct FileSnapshot: Sendable, Hashable {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SophonFileError(path: path, operation: .read, errorNumber: errno)
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try FileDescriptorReader.read(fd, into: $0) }
+            } catch {
+                throw SophonFileError(
+                    path: path, operation: .read,
+                    errorNumber: (error as? FileDescriptorReadError)?.errorNumber ?? EIO)
             }
             if count == 0 { break }
             if data.count + count > maxBytes {
@@ -66,9 +69,4 @@ public struct FileSnapshot: Sendable, Hashable {
         }
         return FileSnapshot(data: data, permissions: status.st_mode & 0o7777, ownerID: status.st_uid)
     }
-}
-
-/// The C library's `read(2)` (inside ``FileSnapshot`` the name `read` means its own method).
-private func systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, bytes, count)
 }

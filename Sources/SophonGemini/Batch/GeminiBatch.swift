@@ -87,3 +87,64 @@ public struct GeminiBatch: Sendable {
         try? JSONDecoder().decode(type, from: Data(value.compactText.utf8))
     }
 }
+
+/// The state of a Batch job (docs/running-many-prompts.md). The wire uses `BATCH_STATE_*`;
+/// Google's REST sample compares against `JOB_STATE_*`: both prefixes are read.
+public enum GeminiBatchState: String, Sendable, Hashable, CaseIterable {
+    /// Waiting to run.
+    case pending = "PENDING"
+    /// Running.
+    case running = "RUNNING"
+    /// Done; results are ready (items may still have failed).
+    case succeeded = "SUCCEEDED"
+    /// The job failed (``GeminiBatch/error`` says why); no results.
+    case failed = "FAILED"
+    /// Cancelled by the user.
+    case cancelled = "CANCELLED"
+    /// Pending or running for more than 48 h; no results: resubmit.
+    case expired = "EXPIRED"
+    /// A state this client does not know.
+    case unspecified = "UNSPECIFIED"
+
+    /// Reads `BATCH_STATE_X`, `JOB_STATE_X` or `X`; anything else is ``unspecified``.
+    public init(wire: String) {
+        var text = wire
+        for prefix in ["BATCH_STATE_", "JOB_STATE_"] where text.hasPrefix(prefix) {
+            text.removeFirst(prefix.count)
+        }
+        self = GeminiBatchState(rawValue: text) ?? .unspecified
+    }
+
+    /// Whether the job will not change any more (SUCCEEDED, FAILED, CANCELLED, EXPIRED).
+    public var isTerminal: Bool { [.succeeded, .failed, .cancelled, .expired].contains(self) }
+}
+
+/// One answered request of a Batch job: its key (`metadata.key` inline, `key` in a results
+/// file; `nil` when the server sent none) and its response or per-item error.
+public struct GeminiBatchItem: Sendable {
+    /// The request's key.
+    public var key: String?
+    /// The response; a blocked prompt has `promptFeedback.blockReason` and no candidates.
+    public var response: GenerateContentResponse?
+    /// The per-item error.
+    public var error: GoogleRPCStatus?
+
+    /// Creates an item.
+    public init(key: String?, response: GenerateContentResponse?, error: GoogleRPCStatus?) {
+        self.key = key
+        self.response = response
+        self.error = error
+    }
+}
+
+extension GeminiBatchItem {
+    /// The item as a result, read by ``GeminiAnswerReader`` (`structured`: the request asked for
+    /// JSON): the answer's value, or the typed error a live call would have thrown (a per-item
+    /// error by its status, a blocked prompt `promptBlocked`, a blocked answer `contentBlocked`,
+    /// no content `emptyResponse`).
+    public func outcome(structured: Bool) -> Result<
+        (value: JSONValue, response: GenerateContentResponse), GeminiError
+    > {
+        GeminiAnswerReader(wantsJSON: structured).read(self).map { ($0.value, $0.response) }
+    }
+}

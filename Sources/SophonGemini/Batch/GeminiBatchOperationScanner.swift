@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 #if canImport(Glibc)
     import Glibc
@@ -58,13 +59,11 @@ struct GeminiBatchOperationScanner {
         consumed += end
         position = 0
         end = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            end = count
-            return true
-        }
+        let count =
+            (try? buffer.withUnsafeMutableBytes { try FileDescriptorReader.read(descriptor, into: $0) }) ?? 0
+        guard count > 0 else { return false }
+        end = count
+        return true
     }
 
     private mutating func peek() -> UInt8? {

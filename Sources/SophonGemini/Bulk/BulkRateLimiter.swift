@@ -34,6 +34,8 @@ public actor BulkRateLimiter {
     private var inFlight = 0
     private var pausedUntil: ContinuousClock.Instant?
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let sleep: @Sendable (Duration) async throws -> Void
     /// The slow-down factor, 0.1 ... 1.
     public private(set) var factor = 1.0
 
@@ -43,12 +45,19 @@ public actor BulkRateLimiter {
 
     /// Creates a limiter for `jobs` calls in flight at most and the given per-minute limits
     /// (`nil`: no limit). `recentSends` of the last 60 s (wall clock) start in the window, as
-    /// ended calls at their start plus ``recordedSendMargin``.
-    public init(jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?, recentSends: [BulkSend] = []) {
+    /// ended calls at their start plus ``recordedSendMargin``. `now` and `sleep` are the clock
+    /// the window and a pause are measured on (the client's injected clock in a bulk run).
+    public init(
+        jobs: Int, requestsPerMinute: Int?, tokensPerMinute: Int?, recentSends: [BulkSend] = [],
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
         self.jobs = max(1, jobs)
         self.requestsPerMinute = requestsPerMinute
         self.tokensPerMinute = tokensPerMinute
-        let now = ContinuousClock.now
+        self.now = now
+        self.sleep = sleep
+        let start = now()
         let wallNow = Date()
         for send in recentSends.sorted(by: { $0.time < $1.time }) {
             let age = wallNow.timeIntervalSince(send.time)
@@ -56,7 +65,7 @@ public actor BulkRateLimiter {
             nextID += 1
             // Counted from a second after its start: the server counted it when it arrived,
             // a little later (in a live run the entry moves to the call's end for that reason).
-            let time = now - .milliseconds(Int(age * 1000)) + Self.recordedSendMargin
+            let time = start - .milliseconds(Int(age * 1000)) + Self.recordedSendMargin
             entries.append(Entry(id: nextID, time: time, tokens: send.tokens))
             windowTokens += send.tokens
         }
@@ -64,7 +73,7 @@ public actor BulkRateLimiter {
 
     /// The calls counted in the window now (started or ended within the last 60 s).
     public var callsInWindow: Int {
-        prune(ContinuousClock.now)
+        prune(now())
         return entries.count - head
     }
 
@@ -88,7 +97,7 @@ public actor BulkRateLimiter {
     public func acquire(tokens: Int) async throws -> Ticket {
         while true {
             try Task.checkCancellation()
-            let now = ContinuousClock.now
+            let now = self.now()
             prune(now)
             var wakeAt: ContinuousClock.Instant?
             if let paused = pausedUntil, now < paused {
@@ -102,7 +111,7 @@ public actor BulkRateLimiter {
                 wakeAt = entries[head].time + window
             }
             if let wakeAt {
-                try await Task.sleep(until: wakeAt, clock: .continuous)
+                try await sleep(wakeAt - now)
                 continue
             }
             nextID += 1
@@ -119,7 +128,7 @@ public actor BulkRateLimiter {
         if let index = entries[head...].firstIndex(where: { $0.id == ticket.id }) {
             // The server counted the call somewhere between its start and now: counting it
             // from now on keeps this window behind the server's, never ahead of it.
-            entries[index].time = ContinuousClock.now
+            entries[index].time = now()
             if let usedTokens {
                 windowTokens += usedTokens - entries[index].tokens
                 entries[index].tokens = usedTokens
@@ -131,7 +140,7 @@ public actor BulkRateLimiter {
 
     /// The call of `ticket` was answered 429: every call waits `wait`, and the run slows down.
     public func rateLimited(_ ticket: Ticket, wait: Duration) {
-        let until = ContinuousClock.now + wait
+        let until = now() + wait
         if pausedUntil.map({ $0 < until }) ?? true { pausedUntil = until }
         factor = max(0.1, factor * 0.8)
         release()

@@ -21,8 +21,8 @@ public enum GeminiError: Error, Sendable, Hashable {
     /// 429 rate limiting; `retryAfter` is the server's requested wait when it gave one.
     /// `server` is the status line the limit came with (`HTTP 429 RESOURCE_EXHAUSTED: ...`,
     /// shown after the summary); `nil` when the error was built without a reply, so
-    /// `.rateLimited(retryAfter: wait)` constructs as in the seed. Match it with
-    /// `case .rateLimited(let wait, _)`.
+    /// `.rateLimited(retryAfter: wait)` still constructs it (as before `server` was added).
+    /// Match it with `case .rateLimited(let wait, _)`.
     case rateLimited(retryAfter: Duration?, server: GeminiServerStatus? = nil)
     /// 429 for an exhausted quota that a short wait will not reset (per-day quotas).
     case quotaExhausted(quotaId: String?, message: String)
@@ -144,4 +144,126 @@ public enum GeminiTransportFailure: String, Sendable, Hashable, CaseIterable {
     case badResponse
     /// Any other network error.
     case other
+}
+
+extension GeminiError {
+    /// What the server said with the error status this error comes from (`HTTP 429
+    /// RESOURCE_EXHAUSTED: ...`), shown after the localized summary (docs/library.md, "Errors");
+    /// `nil` for errors that did not come from an error status, or were built without one.
+    public var serverStatus: GeminiServerStatus? {
+        switch self {
+        case .invalidAPIKey(_, let server), .modelRetired(_, let server), .invalidRequest(_, _, let server),
+            .rateLimited(_, let server):
+            return server
+        case .http(let status, let apiStatus, let message, _):
+            return GeminiServerStatus(status: status, apiStatus: apiStatus, message: message)
+        case .quotaExhausted(_, let message):
+            return GeminiServerStatus(status: 429, apiStatus: "RESOURCE_EXHAUSTED", message: message)
+        default:
+            return nil
+        }
+    }
+}
+
+/// What the server said with an error status: the HTTP status code, its Google RPC `status`
+/// and its `message`, kept after the localized summary of an error so a user sees the server's
+/// own words (docs/library.md, "Errors").
+///
+/// `description` reads `HTTP 404 NOT_FOUND: models/x is not found for API version v1beta`
+/// (`HTTP 404: ...` when the body had no RPC status).
+public struct GeminiServerStatus: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status code (e.g. 404).
+    public var status: Int
+    /// The RPC status name (`NOT_FOUND`, `INVALID_ARGUMENT`), when the body had one.
+    public var apiStatus: String?
+    /// The server's message, or an excerpt of a body that was not an RPC error.
+    public var message: String
+
+    /// Creates a status from its parts.
+    public init(status: Int, apiStatus: String?, message: String) {
+        self.status = status
+        self.apiStatus = apiStatus
+        self.message = message
+    }
+
+    /// `HTTP STATUS API_STATUS` (`HTTP 400 INVALID_ARGUMENT`), without the message.
+    public var label: String {
+        let name = apiStatus.map { $0.isEmpty ? "" : " " + $0 } ?? ""
+        return "HTTP \(status)\(name)"
+    }
+
+    /// `HTTP STATUS API_STATUS: MESSAGE`.
+    public var description: String { "\(label): \(message)" }
+}
+
+/// Reason phrases of the statuses the API and proxies send.
+enum HTTPStatusText {
+    /// `Too Many Requests` for 429; empty for a status not listed.
+    static func text(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 429: "Too Many Requests"
+        case 499: "Client Closed Request"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}
+
+/// What can go wrong with a file of the Files API beyond the errors every call shares
+/// (``GeminiError``): the file's own state, or a reply the upload protocol does not allow
+/// (docs/library.md, "Files").
+public enum GeminiFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server ended processing with `FAILED`; `message` is its `error.message` when given.
+    case processingFailed(name: String, message: String?)
+    /// The file was still `PROCESSING` when the wait's limit passed.
+    case processingTimedOut(name: String, waited: Duration)
+    /// A 403 `PERMISSION_DENIED` for a file: it is missing, deleted, expired or someone else's
+    /// ("... or it may not exist"). Not a key problem.
+    case notFound(name: String, message: String)
+    /// The file's `expirationTime` has passed (``GeminiFile/checkUsable(now:)``, before it is used).
+    case expired(name: String, expirationTime: String)
+    /// The upload protocol broke: no session URL, a status the protocol does not allow, all
+    /// bytes sent but the upload not finalized, or an offset outside the file.
+    case uploadFailed(detail: String)
+    /// Download asked for a file that has no download (uploaded files cannot be downloaded).
+    case notDownloadable(name: String)
+
+    /// An English, one-line description.
+    public var description: String {
+        switch self {
+        case .processingFailed(let name, let message):
+            "File \(name) failed processing" + (message.map { ": \($0)" } ?? ".")
+        case .processingTimedOut(let name, let waited):
+            "File \(name) was still PROCESSING after \(Self.seconds(waited)) s."
+        case .notFound(let name, let message):
+            "File \(name) does not exist, has expired or is not yours (403): \(message)"
+        case .expired(let name, let time):
+            "File \(name) expired at \(time)."
+        case .uploadFailed(let detail):
+            "Upload failed: \(detail)"
+        case .notDownloadable(let name):
+            "File \(name) cannot be downloaded: only generated files can."
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
+
+extension GeminiFileError: LocalizedError {
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// Turns a reply that is not a success (a non-200 status, or a Google RPC error body) into the
 /// typed error a caller sees, with the server's wait and whether the retry loop may retry it.
@@ -53,5 +54,49 @@ enum GeminiStatusClassifier {
                 .http(status: status, apiStatus: rpc?.status, message: message, details: rpc?.details ?? []),
                 serverWait: serverWait)
         }
+    }
+
+    /// The typed error of a Batch job's per-item error (a Google RPC status whose `code` is read
+    /// as the HTTP status), as a live call with that status gets it: a per-day quota is
+    /// ``GeminiError/quotaExhausted(quotaId:message:)``, another 429 `rateLimited`, a 400
+    /// `invalidRequest` (without the HTTP status line a live reply's has).
+    static func classify(itemError: GoogleRPCStatus) -> GeminiError {
+        var status = itemError
+        if status.message == nil { status.message = "" }
+        let error = classify(
+            status: status.code ?? 500, headers: [:], body: Data(), modelID: nil, rpc: status
+        ).error
+        // The item's request was refused inside a 200 reply: no HTTP status line to show.
+        if case .invalidRequest(let message, let violations, _) = error {
+            return .invalidRequest(message: message, fieldViolations: violations)
+        }
+        return error
+    }
+}
+
+/// A short, readable part of a reply body for error messages.
+enum ReplyExcerpt {
+    /// The first 200 characters of `data` as text, whitespace collapsed; an HTML page (a
+    /// proxy's error page) is reduced to its title, or its text without tags.
+    static func excerpt(_ data: Data, limit: Int = 200) -> String {
+        let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
+        guard text.drop(while: \.isWhitespace).first == "<" else {
+            return TextExcerpt.collapsed(String(text.prefix(limit * 4)), limit: limit)
+        }
+        if let open = text.range(of: "<title>", options: .caseInsensitive),
+            let close = text.range(
+                of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
+        {
+            return "an HTML page: "
+                + TextExcerpt.collapsed(String(text[open.upperBound..<close.lowerBound]), limit: limit)
+        }
+        var plain = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; plain.append(" "); continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { plain.append(character) }
+        }
+        return "an HTML page: " + TextExcerpt.collapsed(plain, limit: limit)
     }
 }

@@ -10,8 +10,8 @@ extension GeminiAPIClient {
 
     /// Uploads `data` with the resumable protocol (docs/library.md, "Files"): a `start`
     /// request, then chunks of `chunkSize` bytes, the last one `upload, finalize`. A chunk
-    /// that fails with a retryable error is retried under the retry policy (its attempts and
-    /// backoff count per chunk); before each retry the client asks the server how many bytes
+    /// that fails with a retryable error is retried under the retry policy, after the wait
+    /// ``RetryDecision`` decides (its attempts count per chunk); before each retry the client asks the server how many bytes
     /// it holds (`query`) and resumes from there, so no byte is sent twice once received.
     /// Every request goes through the client's one call path (key, deadline, masking).
     /// - Parameters:
@@ -49,8 +49,16 @@ extension GeminiAPIClient {
                     policy: single)
             } catch let error as GeminiError where error.isRetryable {
                 failures += 1
-                guard failures < max(policy.attempts, 1) else { throw error }
-                let wait = policy.computedWait(beforeRetry: failures, random: configuration.random())
+                var serverWait: Duration?
+                if case .rateLimited(let wait, _) = error { serverWait = wait }
+                let decision = RetryDecision.after(
+                    AttemptError(error, serverWait: serverWait), attempt: failures,
+                    of: max(policy.attempts, 1),
+                    policy: policy, deadline: nil, random: configuration.random)
+                guard case .retry(let wait) = decision else {
+                    if case .fail(let failure) = decision { throw failure }
+                    throw error
+                }
                 log(
                     .notice,
                     "uploadFile: chunk at \(offset) failed (\(error.description(language: "en"))); resuming")

@@ -225,3 +225,128 @@ public enum GeminiModel: Sendable, Hashable, Codable, CustomStringConvertible {
         try container.encode(id)
     }
 }
+
+/// How a model selection became the model to call: directly, through Google's successor chain,
+/// or by falling back. The shell says so when it is not ``Outcome/direct``.
+public struct GeminiModelResolution: Sendable, Hashable {
+    /// What happened.
+    public enum Outcome: Sendable, Hashable {
+        /// The requested model is available (or custom) and is used as is.
+        case direct
+        /// The requested preset is outside the catalog; `chain` lists the successors walked,
+        /// the last one being the model used.
+        case successor(chain: [GeminiModel])
+        /// Neither the model nor any successor is available: the fallback is used.
+        case fallback
+    }
+
+    /// The model asked for.
+    public let requested: GeminiModel
+    /// The model to call.
+    public let resolved: GeminiModel
+    /// How ``resolved`` was reached.
+    public let outcome: Outcome
+
+    /// One English line for the user when the model changed, else `nil`:
+    /// `gemini-2.5-flash is not available; using its successor gemini-3.5-flash` or
+    /// `gemini-2.5-pro is not available; falling back to gemini-3.1-flash-lite`.
+    public var notice: String? {
+        switch outcome {
+        case .direct: nil
+        case .successor: "\(requested.id) is not available; using its successor \(resolved.id)"
+        case .fallback: "\(requested.id) is not available; falling back to \(resolved.id)"
+        }
+    }
+
+    /// Creates a resolution record.
+    public init(requested: GeminiModel, resolved: GeminiModel, outcome: Outcome) {
+        self.requested = requested
+        self.resolved = resolved
+        self.outcome = outcome
+    }
+}
+
+extension GeminiModel {
+    /// Resolves `self` against the app's catalog.
+    ///
+    /// A custom model passes through. A preset in `available` is used directly. Otherwise its
+    /// successors are walked (at most `allPresets.count` hops) and the first available one is
+    /// used; failing that, `fallback`.
+    /// - Parameters:
+    ///   - available: the models the app offers (its configuration's available models).
+    ///   - fallback: the model to use when nothing in the chain is available.
+    public func resolved(
+        in available: [GeminiModel] = GeminiModel.allPresets, fallback: GeminiModel = .defaultFallback
+    ) -> GeminiModelResolution {
+        if case .custom = self {
+            return GeminiModelResolution(requested: self, resolved: self, outcome: .direct)
+        }
+        if available.contains(self) {
+            return GeminiModelResolution(requested: self, resolved: self, outcome: .direct)
+        }
+        var walked: [GeminiModel] = []
+        for next in successorChain {
+            walked.append(next)
+            if available.contains(next) {
+                return GeminiModelResolution(
+                    requested: self, resolved: next, outcome: .successor(chain: walked))
+            }
+        }
+        return GeminiModelResolution(requested: self, resolved: fallback, outcome: .fallback)
+    }
+
+    /// Resolves a stored selection (a model ID, or `nil` when nothing is stored, which selects
+    /// `defaultModel`) with ``resolved(in:fallback:)``.
+    public static func resolveSelection(
+        _ storedID: String?, defaultModel: GeminiModel = .defaultModel,
+        available: [GeminiModel] = GeminiModel.allPresets, fallback: GeminiModel = .defaultFallback
+    ) -> GeminiModelResolution {
+        let requested = storedID.map(GeminiModel.init(id:)) ?? defaultModel
+        return requested.resolved(in: available, fallback: fallback)
+    }
+}
+
+/// One model of `GET /v1beta/models` (the API's `Model`). Every field is optional: real
+/// pages omit `baseModelId` everywhere and sampling fields on embedding models.
+public struct GeminiModelInfo: Codable, Sendable, Hashable {
+    /// The resource name, e.g. `models/gemini-2.5-flash`.
+    public var name: String?
+    /// The base model ID.
+    public var baseModelId: String?
+    /// The version, free-form (`001`, `2.5`, `3-flash-preview-12-2025`).
+    public var version: String?
+    /// A display name.
+    public var displayName: String?
+    /// A description.
+    public var description: String?
+    /// The input token limit.
+    public var inputTokenLimit: Int?
+    /// The output token limit.
+    public var outputTokenLimit: Int?
+    /// Methods such as `generateContent`, `countTokens` (never lists streaming).
+    public var supportedGenerationMethods: [String]?
+    /// The default temperature.
+    public var temperature: Double?
+    /// The highest accepted temperature.
+    public var maxTemperature: Double?
+    /// The default top-p.
+    public var topP: Double?
+    /// The default top-k.
+    public var topK: Int?
+    /// Whether the model thinks.
+    public var thinking: Bool?
+
+    /// The model ID without the `models/` prefix (`gemini-2.5-flash`), or `""`.
+    public var id: String {
+        guard let name else { return "" }
+        return name.hasPrefix("models/") ? String(name.dropFirst("models/".count)) : name
+    }
+}
+
+/// One page of `GET /v1beta/models`: `{"models": [...], "nextPageToken": "..."}`.
+public struct ListModelsResponse: Codable, Sendable, Hashable {
+    /// The models of this page.
+    public var models: [GeminiModelInfo]?
+    /// The token of the next page; absent or empty on the last page.
+    public var nextPageToken: String?
+}

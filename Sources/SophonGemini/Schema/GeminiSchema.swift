@@ -127,3 +127,143 @@ public struct GeminiSchema: Sendable, Hashable {
         return copy
     }
 }
+
+extension GeminiSchema {
+    /// An `OBJECT` schema whose properties keep the order written; `propertyOrdering` is filled
+    /// with that order.
+    /// - Parameters:
+    ///   - properties: the members, in order (`["name": .string(), "age": .integer()]`).
+    ///   - required: the names that must be present.
+    ///   - description: guidance for the model.
+    ///   - nullable: whether `null` is allowed instead of an object.
+    public static func object(
+        properties: KeyValuePairs<String, GeminiSchema>, required: [String],
+        description: String? = nil, nullable: Bool? = nil
+    ) -> GeminiSchema {
+        let ordered = GeminiSchemaProperties(properties)
+        return GeminiSchema(
+            type: .object, description: description, nullable: nullable, properties: ordered,
+            required: required, propertyOrdering: ordered.names)
+    }
+
+    /// A `STRING` schema.
+    /// - Parameters:
+    ///   - description: guidance for the model.
+    ///   - format: `date-time` or `enum` (the formats the API documents for strings).
+    ///   - values: the allowed values (`enum`).
+    ///   - nullable: whether `null` is allowed.
+    public static func string(
+        description: String? = nil, format: String? = nil, enum values: [String]? = nil,
+        nullable: Bool? = nil
+    ) -> GeminiSchema {
+        GeminiSchema(
+            type: .string, format: format, description: description, nullable: nullable,
+            enumValues: values)
+    }
+
+    /// An `INTEGER` schema, optionally bounded (inclusive).
+    public static func integer(
+        description: String? = nil, format: String? = nil, minimum: Double? = nil,
+        maximum: Double? = nil, nullable: Bool? = nil
+    ) -> GeminiSchema {
+        GeminiSchema(
+            type: .integer, format: format, description: description, nullable: nullable,
+            minimum: minimum, maximum: maximum)
+    }
+
+    /// A `NUMBER` schema, optionally bounded (inclusive).
+    public static func number(
+        description: String? = nil, format: String? = nil, minimum: Double? = nil,
+        maximum: Double? = nil, nullable: Bool? = nil
+    ) -> GeminiSchema {
+        GeminiSchema(
+            type: .number, format: format, description: description, nullable: nullable,
+            minimum: minimum, maximum: maximum)
+    }
+
+    /// A `BOOLEAN` schema.
+    public static func boolean(description: String? = nil, nullable: Bool? = nil) -> GeminiSchema {
+        GeminiSchema(type: .boolean, description: description, nullable: nullable)
+    }
+
+    /// An `ARRAY` schema of `items`, optionally with element-count bounds.
+    public static func array(
+        items: GeminiSchema, description: String? = nil, minItems: Int? = nil,
+        maxItems: Int? = nil, nullable: Bool? = nil
+    ) -> GeminiSchema {
+        GeminiSchema(
+            type: .array, description: description, nullable: nullable, items: items,
+            minItems: minItems, maxItems: maxItems)
+    }
+}
+
+extension GeminiSchema: Codable {
+    /// Encodes the schema as ``jsonValue`` does.
+    ///
+    /// Keyed containers of Foundation's `JSONEncoder` on Linux do not keep insertion order
+    /// (their object storage is a dictionary): for byte-stable text use ``jsonValue`` with
+    /// `compactText`/`prettyText`, or set `outputFormatting = .sortedKeys` (properties then go
+    /// out sorted; `propertyOrdering` still carries the intended order).
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        try jsonValue.encode(to: encoder)
+    }
+
+    /// Decodes Gemini Schema JSON, ignoring keys it does not know (forward compatibility).
+    ///
+    /// A `Decoder` does not report the order of object keys, so properties are read sorted by
+    /// name; `propertyOrdering`, when present, still sets the output order. To keep a file's
+    /// order, parse the text to a `JSONValue` and use ``init(jsonValue:strict:path:)``.
+    /// - Throws: `DecodingError.dataCorrupted` with the ``GeminiSchemaError`` description when
+    ///   a field has the wrong kind of value.
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        do {
+            try self.init(jsonValue: value, strict: false)
+        } catch let error as GeminiSchemaError {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: error.description,
+                    underlyingError: error))
+        }
+    }
+}
+
+extension GeminiSchema {
+    /// Parses a schema SPEC as the shell's `schema` command does: text starting with `{` or `[`
+    /// (after whitespace) is the type syntax (``parseTypeSyntax(_:)``), anything else is `llm`'s
+    /// concise syntax (``parseConciseSyntax(_:)``).
+    /// - Throws: ``GeminiSchemaSyntaxError`` with the line and column of the first mistake.
+    public static func parseSpec(_ text: String) throws(GeminiSchemaSyntaxError) -> GeminiSchema {
+        let first = text.first { !$0.isWhitespace }
+        if first == "{" || first == "[" { return try parseTypeSyntax(text) }
+        return try parseConciseSyntax(text)
+    }
+
+    /// Parses the type syntax of docs/commands.md:
+    /// `{ title: string, year: integer, rating?: number "0-10", tags: [string],
+    /// status: "draft" | "final", author: { name: string } }`.
+    ///
+    /// - Properties are separated by `,` or line breaks; `name?` makes one optional (left out
+    ///   of `required`); names are words of letters, digits, `_` and `-`, or quoted.
+    /// - Types: `string`, `integer`, `number`, `boolean` (aliases `str`, `int`, `float`,
+    ///   `double`, `bool`), `[T]` for arrays, `{ ... }` for objects, `"a" | "b"` for a string
+    ///   enum; `T | null` makes a type nullable.
+    /// - A quoted string after a type, on the same line, is its description.
+    /// - Objects get `propertyOrdering` in the order written; empty objects are refused.
+    /// - Throws: ``GeminiSchemaSyntaxError`` (`expected ':' after property name at column 12`).
+    public static func parseTypeSyntax(_ text: String) throws(GeminiSchemaSyntaxError) -> GeminiSchema {
+        var parser = SchemaTypeSyntaxParser(text)
+        return try parser.parseSpec()
+    }
+
+    /// Parses `llm`'s concise syntax, `name, age int, bio: a short bio`, into an object whose
+    /// fields are all required: fields separated by commas (or by line breaks when there are
+    /// any), each `NAME [TYPE] [: DESCRIPTION]`, TYPE one of `str` (default), `int`, `float`,
+    /// `bool` (or `string`, `integer`, `number`, `boolean`).
+    /// - Throws: ``GeminiSchemaSyntaxError`` for an unknown type, a word after the type, a
+    ///   repeated field or an empty spec.
+    public static func parseConciseSyntax(_ text: String) throws(GeminiSchemaSyntaxError) -> GeminiSchema {
+        try SchemaConciseSyntaxParser(text).parse()
+    }
+}

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The end of a call's whole-call time limit (``GeminiClientConfiguration/callTimeout``,
 /// docs/library.md: 180 s by default), covering every attempt and every wait between them.
 ///
@@ -35,5 +38,84 @@ public struct GeminiCallDeadline: Sendable, Hashable {
     /// The error the call fails with: `.timedOut`, "The call exceeded its limit of N s."
     public var error: GeminiError {
         .transport(.timedOut, detail: "The call exceeded its limit of \(GeminiErrorText.seconds(limit)) s.")
+    }
+}
+
+/// Runs an action when a deadline passes, for many in-flight requests with one timer: the
+/// timer is armed for the earliest deadline watched, so watching a request costs a table
+/// insert and removal, not a timer of its own (requests finish long before their 180 s limit;
+/// a timer per request would stay queued for the full limit after the request ended).
+final class DeadlineWatch: Sendable {
+    private struct Entry {
+        let instant: ContinuousClock.Instant
+        let expire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var entries: [Int: Entry] = [:]
+        var nextToken = 0
+        /// The deadline the timer is armed for; `nil` when it is idle.
+        var armedFor: ContinuousClock.Instant?
+        var timer: (any DispatchSourceTimer)?
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "sophon.deadline-watch")
+
+    deinit { state.withLock { $0.timer?.cancel() } }
+
+    /// Calls `expire` once `instant` passes, unless ``unwatch(_:)`` comes first.
+    /// - Returns: the token for ``unwatch(_:)``.
+    func watch(until instant: ContinuousClock.Instant, expire: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state in
+            let token = state.nextToken
+            state.nextToken &+= 1
+            state.entries[token] = Entry(instant: instant, expire: expire)
+            if let armed = state.armedFor, armed <= instant { return token }
+            arm(&state, at: instant)
+            return token
+        }
+    }
+
+    /// Stops watching; the timer stays armed for the earliest deadline it knew and re-arms
+    /// for the next one when it fires.
+    func unwatch(_ token: Int) {
+        state.withLock { _ = $0.entries.removeValue(forKey: token) }
+    }
+
+    private func arm(_ state: inout State, at instant: ContinuousClock.Instant) {
+        let timer: any DispatchSourceTimer
+        if let existing = state.timer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.fire() }
+            timer.activate()
+            state.timer = timer
+        }
+        let wait = max(.zero, instant - .now).components
+        let nanoseconds = wait.seconds * 1_000_000_000 + wait.attoseconds / 1_000_000_000
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .milliseconds(5))
+        state.armedFor = instant
+    }
+
+    private func fire() {
+        let now = ContinuousClock.now
+        let expired = state.withLock { state -> [Entry] in
+            var due: [Entry] = []
+            var next: ContinuousClock.Instant?
+            for (token, entry) in state.entries {
+                if entry.instant <= now {
+                    due.append(entry)
+                    state.entries.removeValue(forKey: token)
+                } else if next.map({ entry.instant < $0 }) ?? true {
+                    next = entry.instant
+                }
+            }
+            state.armedFor = nil
+            if let next { arm(&state, at: next) }
+            return due
+        }
+        for entry in expired { entry.expire() }
     }
 }

@@ -22,6 +22,9 @@ struct CommandOutline: Sendable {
         var first: Candidates
         /// What its second argument completes to, by the first argument's word (`set model`).
         var second: [(word: String, candidates: Candidates)]
+        /// Its declared options, every spelling (`--jobs`, `-j`): what a word starting with `-`
+        /// completes to.
+        var options: [String] = []
     }
 
     /// The commands in plugin and declaration order (a name taken twice keeps its first owner).
@@ -30,8 +33,8 @@ struct CommandOutline: Sendable {
     var models: [String]
     /// The setting names `set` and `show` take.
     var settings: [String]
-    /// The command-line flags, read from the `flags:` rows of `--help` (`--model ID`), plus
-    /// `-c` and `-i` of its usage lines.
+    /// The command-line flags of ``HelpText/flags`` (`--model`), plus `-c` and `-i` of the
+    /// usage lines.
     var flags: [String]
     /// The flags that take a value (`--model ID`, `-c LINE`).
     var valueFlags: [String]
@@ -57,22 +60,16 @@ struct CommandOutline: Sendable {
                     }
                 }
                 commands.append(
-                    Command(name: command.name, summary: command.summary, first: first, second: second))
+                    Command(
+                        name: command.name, summary: command.summary, first: first, second: second,
+                        options: command.options.flatMap(\.spellings)))
             }
         }
         self.commands = commands
         self.models = registry.optionValues("--model") ?? []
-        self.settings = ShellSettings.names
-        var flags: [String] = []
-        var valueFlags = ["-c"]
-        for (name, _) in ManPage.rows(of: HelpText.usage(registry), section: "flags:") {
-            for spelling in name.split(separator: ",").map({ $0.trimmingPrefix(" ") }) {
-                let words = spelling.split(separator: " ")
-                guard let flag = words.first.map(String.init) else { continue }
-                flags.append(flag)
-                if words.count > 1 { valueFlags.append(flag) }
-            }
-        }
+        self.settings = registry.settingNames
+        let flags = HelpText.flags.flatMap(\.spellings)
+        let valueFlags = ["-c"] + HelpText.flags.filter { $0.value != nil }.flatMap(\.spellings)
         self.flags = flags + ["-c", "-i"]
         self.valueFlags = valueFlags
     }

@@ -1,7 +1,8 @@
 /// The completion scripts `sophon --completions bash|zsh|fish` prints, generated from the
 /// command table (docs/commands.md, "Completion"). They complete the flags, the command names,
 /// each command's first argument and the second argument after a fixed first word (`set model
-/// MODEL`), model names after `--model`, and file paths (scripts, `@FILE`, `source FILE`).
+/// MODEL`), each command's declared options after `-`, model names after `--model`, and file
+/// paths (scripts, `@FILE`, `source FILE`).
 struct CompletionScript: Sendable {
     /// A shell the scripts are written for.
     enum Shell: String, Sendable, Equatable, CaseIterable {
@@ -30,6 +31,9 @@ struct CompletionScript: Sendable {
     }
 
     private static func quoted(_ words: [String]) -> String { "'" + words.joined(separator: " ") + "'" }
+
+    /// The commands that declare options.
+    private var withOptions: [CommandOutline.Command] { outline.commands.filter { !$0.options.isEmpty } }
 
     private var bash: String {
         var text = """
@@ -62,6 +66,17 @@ struct CompletionScript: Sendable {
                         COMPREPLY=($(compgen -W \(Self.quoted(outline.commands.map(\.name))) -- "$cur") $(compgen -f -- "$cur"))
                     fi
                     return
+                fi
+                if [[ "$cur" == -* ]]; then
+                    case "$cmd" in
+
+            """
+        for command in withOptions {
+            text +=
+                "            \(command.name)) COMPREPLY=($(compgen -W \(Self.quoted(command.options)) -- \"$cur\")); return ;;\n"
+        }
+        text += """
+                    esac
                 fi
                 local n=$((COMP_CWORD - start)) key="$cmd"
                 [ "$n" -eq 2 ] && key="$cmd ${COMP_WORDS[start + 1]}"
@@ -126,6 +141,17 @@ struct CompletionScript: Sendable {
                         _describe command commands; _files
                     fi
                     return
+                fi
+                if [[ "$PREFIX" == -* ]]; then
+                    case "$cmd" in
+
+            """
+        for command in withOptions {
+            text +=
+                "            \(command.name)) compadd -- \(command.options.joined(separator: " ")); return ;;\n"
+        }
+        text += """
+                    esac
                 fi
                 local n=$(( CURRENT - start )) key="$cmd"
                 (( n == 2 )) && key="$cmd $words[start+1]"
@@ -193,6 +219,14 @@ struct CompletionScript: Sendable {
                 .replacingOccurrences(of: "'", with: "\\'")
             text +=
                 "complete -c sophon -n 'test (__sophon_position) = 0' -a \(command.name) -d '\(summary)'\n"
+        }
+        for command in withOptions {
+            let condition = "string match -qr '^[0-9]+ \(command.name)( |\\$)' -- (__sophon_position)"
+            for option in command.options {
+                let (kind, name) =
+                    option.hasPrefix("--") ? ("l", option.dropFirst(2)) : ("s", option.dropFirst())
+                text += "complete -c sophon -n \"\(condition)\" -\(kind) \(name)\n"
+            }
         }
         for (key, candidates) in cases {
             switch candidates {

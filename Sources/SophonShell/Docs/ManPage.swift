@@ -1,5 +1,6 @@
 /// The man page `sophon.1` (roff, `man` macros) and the command table of docs/commands.md,
-/// generated from the command table and the `--help` text so they never drift; written by
+/// generated from the command table (each command's declared options included), the
+/// command-line flags of ``HelpText/flags`` and the environment rows of ``HelpText``, so they never drift; written by
 /// scripts/gen-docs (`sophon --man`, `sophon --commands-markdown`).
 enum ManPage {
     /// The whole man page.
@@ -26,14 +27,20 @@ enum ManPage {
             .SH OPTIONS
 
             """
-        for (name, text) in rows(of: HelpText.usage(registry), section: "flags:") {
-            page += ".TP\n.B \(escape(name))\n\(escape(text))\n"
+        for flag in HelpText.flags {
+            page += ".TP\n.B \(escape(flag.synopsis))\n\(escape(flag.help))\n"
         }
         page += ".SH COMMANDS\n"
         for plugin in registry.plugins {
             page += ".SS \(escape(plugin.name))\n"
             for command in plugin.commands {
                 page += ".TP\n.B \(escape(command.usage))\n\(escape(command.summary))\n"
+                guard !command.options.isEmpty else { continue }
+                page += ".RS\n"
+                for option in command.options {
+                    page += ".TP\n.B \(escape(option.synopsis))\n\(escape(option.help))\n"
+                }
+                page += ".RE\n"
             }
         }
         page += ".SH ENVIRONMENT\n"

@@ -1,6 +1,5 @@
 import Foundation
 import SophonCore
-import SophonGemini
 
 /// The `sophon` process: parses the command line, then dispatches (docs/commands.md).
 package enum SophonMain {
@@ -100,7 +99,11 @@ package enum SophonMain {
         case .interactive:
             return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
         case .standardInput:
-            let data = runtime.io.readAllInput()
+            let data: Data
+            do { data = try runtime.io.readAllInput() } catch {
+                runtime.io.printError(ShellMessages.commandLine(error.message))
+                return runtime.finish(exitStatus: ShellExitStatus.failure)
+            }
             guard data.count <= ScriptFile.maximumLength else {
                 // The limit of a script file (docs/files.md), also for a script on stdin.
                 return usageError(
@@ -124,8 +127,6 @@ package enum SophonMain {
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        // Gemini error text follows the environment as in the library; `set language` wins.
-        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         registry.configure(&settings)
         let session = ShellSession(settings: settings)
         if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }
@@ -178,5 +179,22 @@ package enum SophonMain {
             io.printError(ShellMessages.seeHelp)
         }
         return ShellExitStatus.usage
+    }
+}
+
+extension PluginRegistry {
+    /// The registry with the built-in plugins: core (with `test` of Plugins/Testing), json,
+    /// gemini (which ``start(_:io:)`` gives the run's services), tools (which sends through
+    /// gemini's services) and logs. Built here, at the entry, so the plugin contract in
+    /// Plugins/ names none of the plugins on top.
+    static func standard() -> PluginRegistry {
+        var registry = PluginRegistry()
+        registry.register(CorePlugin(more: [TestCommand.definition]))
+        registry.register(JSONPlugin())
+        let gemini = GeminiPlugin()
+        registry.register(gemini)
+        registry.register(ToolsPlugin(gemini: gemini))
+        registry.register(LogPlugin())
+        return registry
     }
 }

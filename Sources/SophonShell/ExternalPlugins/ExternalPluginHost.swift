@@ -11,7 +11,8 @@ import Synchronization
 /// keeps running; one that crashed, broke the protocol or timed out starts again on next use.
 /// `plugins` and `help` start every discovered plugin to list its commands.
 final class ExternalPluginHost: Sendable {
-    private struct Entry: Sendable {
+    /// One plugin, discovered or loaded (read by the listings in ExternalPlugin.swift).
+    struct Entry: Sendable {
         var name: String
         var path: String
         var loaded: Bool
@@ -22,7 +23,8 @@ final class ExternalPluginHost: Sendable {
         var trusted = false
     }
 
-    private struct State: Sendable {
+    /// The plugins and the names `plugin unload` removed.
+    struct State: Sendable {
         var entries: [Entry] = []
         var unloaded: Set<String> = []
     }
@@ -30,11 +32,11 @@ final class ExternalPluginHost: Sendable {
     /// The longest a handshake may take, whatever the session's timeout.
     static let handshakeTimeout: Duration = .seconds(10)
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let discovery: PluginDiscovery
     private let environment: [String: String]
     private let stderr: any ShellTextSink
-    private let builtInNames: Set<String>
+    let builtInNames: Set<String>
     /// How long a plugin may take to answer a cancel before it is killed.
     let cancelGrace: Duration
 
@@ -145,78 +147,6 @@ final class ExternalPluginHost: Sendable {
         } catch {
             return .failure(PluginToolError(message: "\(error)"))
         }
-    }
-
-    /// The plugins that completed a handshake, in order, as ``ShellPlugin`` values.
-    func startedPlugins() -> [ExternalPlugin] {
-        let entries = state.withLock { $0.entries }
-        var taken = builtInNames
-        var plugins: [ExternalPlugin] = []
-        for entry in entries {
-            guard let manifest = entry.manifest else { continue }
-            var commands: [PluginCommand] = []
-            var hidden: [String] = []
-            for command in manifest.commands {
-                guard !taken.contains(command.name) else {
-                    hidden.append(command.name)
-                    continue
-                }
-                taken.insert(command.name)
-                commands.append(pluginCommand(command, plugin: entry.name))
-            }
-            plugins.append(
-                ExternalPlugin(
-                    name: entry.name, version: manifest.version, path: entry.path, commands: commands,
-                    hiddenCommands: hidden))
-        }
-        return plugins
-    }
-
-    /// One line per external plugin for `plugins`: started ones with their commands, the
-    /// others as `not started` with the reason when starting failed.
-    func listing() -> [String] {
-        let started = Dictionary(
-            startedPlugins().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return state.withLock { $0.entries }.map { entry in
-            if let plugin = started[entry.name] { return plugin.listing }
-            return "\(entry.name) (external, \(entry.path)): "
-                + (entry.startError.map { "failed to start: \($0)" } ?? "not started")
-        }
-    }
-
-    /// The long help text of an external command, or `nil`.
-    func helpText(for command: String) -> String? {
-        let manifests = state.withLock { $0.entries.compactMap(\.manifest) }
-        for manifest in manifests {
-            guard let found = manifest.commands.first(where: { $0.name == command }) else { continue }
-            let help =
-                found.help.hasPrefix(found.summary)
-                ? found.help.dropFirst(found.summary.count) : Substring(found.help)
-            let rest = help.drop { $0 == "\n" }
-            return rest.isEmpty ? nil : String(rest)
-        }
-        return nil
-    }
-
-    /// Command names for Tab: commands of started plugins, and names of plugins not started
-    /// (searching the folders again, so a plugin installed meanwhile is offered).
-    func completionNames() -> [String] {
-        refresh()
-        let started = startedPlugins()
-        let waiting = state.withLock { $0.entries.filter { $0.manifest == nil }.map(\.name) }
-        return started.flatMap { $0.commands.map(\.name) } + waiting
-    }
-
-    /// The static completions a started plugin declared for `command`, or `nil`.
-    func completions(for command: String) -> [String]? {
-        let manifests = state.withLock { $0.entries.compactMap(\.manifest) }
-        return manifests.lazy.compactMap { $0.commands.first { $0.name == command }?.completions }.first
-    }
-
-    /// The names of the external plugins, discovered or loaded (for `plugin unload` completion).
-    var pluginNames: [String] {
-        refresh()
-        return state.withLock { $0.entries.map(\.name) }
     }
 
     // MARK: - load / unload
@@ -381,7 +311,7 @@ final class ExternalPluginHost: Sendable {
     }
 
     /// Adds newly found executables (not unloaded, not known yet) as not-started entries.
-    private func refresh() {
+    func refresh() {
         let found = discovery.scan()
         state.withLock { state in
             for (name, path) in found
@@ -399,7 +329,7 @@ final class ExternalPluginHost: Sendable {
         }
     }
 
-    private func pluginCommand(_ command: PluginManifest.Command, plugin: String) -> PluginCommand {
+    func pluginCommand(_ command: PluginManifest.Command, plugin: String) -> PluginCommand {
         PluginCommand(
             name: command.name, usage: command.usage, summary: command.summary,
             run: { [self] request, context in

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// Reads a plugin's stdout and stderr on one thread of its own, line by line.
 ///
@@ -101,13 +102,7 @@ struct PluginOutputReader: Sendable {
 
     /// `read(2)`, retried on `EINTR`; the byte count, 0 at end of file, -1 on error.
     private static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
-        while true {
-            let count = buffer.withUnsafeMutableBytes {
-                Foundation.read(descriptor, $0.baseAddress, $0.count)
-            }
-            if count < 0, errno == EINTR { continue }
-            return count
-        }
+        (try? buffer.withUnsafeMutableBytes { try FileDescriptorReader.read(descriptor, into: $0) }) ?? -1
     }
 
     /// Removes every complete line from `buffer` and returns them decoded.

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 import Synchronization
 
 /// Where a text stream goes: the process's stdout or stderr, or a buffer in tests.
@@ -25,8 +26,9 @@ package struct ShellIO: Sendable {
     var stderr: any ShellTextSink
     /// Reads all of standard input (blocking until end of file); the process's own reader stops
     /// after ``maximumInputBytes`` + 1 bytes, so `sophon ask hi < /dev/zero` ends instead of
-    /// filling the memory (a caller seeing more than the limit refuses the input).
-    var readAllInput: @Sendable () -> Data
+    /// filling the memory (a caller seeing more than the limit refuses the input). A read error
+    /// is thrown (``CommandFailure`` `fileError`), never taken for the end of input.
+    var readAllInput: @Sendable () throws(CommandFailure) -> Data
     /// Standard input's file descriptor when it is the process's own (read directly when it
     /// is a regular file, see ``TextInputReader``); `nil` in tests.
     var inputDescriptor: Int32? = nil
@@ -35,7 +37,7 @@ package struct ShellIO: Sendable {
     package static let standard = ShellIO(
         stdout: FileDescriptorSink(descriptor: STDOUT_FILENO),
         stderr: FileDescriptorSink(descriptor: STDERR_FILENO),
-        readAllInput: { readStandardInput(limit: maximumInputBytes) },
+        readAllInput: { () throws(CommandFailure) in try readStandardInput(limit: maximumInputBytes) },
         inputDescriptor: STDIN_FILENO
     )
 
@@ -43,21 +45,20 @@ package struct ShellIO: Sendable {
     static let maximumInputBytes = 256 * 1024 * 1024
 
     /// Standard input up to its end or `limit` + 1 bytes, whichever comes first.
-    static func readStandardInput(limit: Int) -> Data {
+    /// - Throws: ``CommandFailure`` `fileError` (`stdin: REASON`) when a read fails.
+    static func readStandardInput(limit: Int) throws(CommandFailure) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while data.count <= limit {
             let wanted = min(buffer.count, limit + 1 - data.count)
-            let count = buffer.withUnsafeMutableBytes {
-                Foundation.read(STDIN_FILENO, $0.baseAddress!, wanted)
-            }
-            if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                break
-            }
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes {
+                    try FileDescriptorReader.read(STDIN_FILENO, into: .init(rebasing: $0[0..<wanted]))
+                }
+            } catch { throw CommandFailure(kind: .fileError, message: "stdin: \(error)") }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
         }
         return data
     }

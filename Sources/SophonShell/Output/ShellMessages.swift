@@ -1,3 +1,5 @@
+import SophonCore
+
 /// The wording the shell shares across commands: the prefixes of notices on stderr, usage
 /// lines, "did you mean" suggestions and the messages of the command line and interrupts.
 /// Command-specific messages stay with their command; their shape comes from here.
@@ -41,4 +43,15 @@ enum ShellMessages {
     static func commandLine(_ message: String) -> String { "sophon: " + message }
     /// The hint after an unknown or malformed option.
     static let seeHelp = "see 'sophon --help'"
+}
+
+/// "Did you mean" suggestions by edit distance with transpositions (SophonCore's
+/// ``EditDistance``), by the rule of docs/language.md ("Errors and locations").
+enum Suggestions {
+    /// The candidates closest to `word` (distance at most 2, or at most 1 when `word` has 4
+    /// characters or fewer), closest first, ties in the candidates' order.
+    static func closest(to word: String, in candidates: [String]) -> [String] {
+        let limit = word.count <= 4 ? 1 : 2
+        return EditDistance.closest(to: word, among: candidates, limit: limit)
+    }
 }

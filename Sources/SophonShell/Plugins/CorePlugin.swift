@@ -3,6 +3,8 @@ import SophonCore
 /// The shell's own commands (docs/commands.md): help, settings, variables, expectations, scripts.
 struct CorePlugin: ShellPlugin {
     let name = "core"
+    /// Commands of plugins on top listed with the core ones, before `exit` (`test`).
+    var more: [PluginCommand] = []
 
     var commands: [PluginCommand] {
         [
@@ -16,10 +18,8 @@ struct CorePlugin: ShellPlugin {
                 name: "set", usage: "set KEY VALUE", summary: "change a setting (see 'show')",
                 completion: .custom { earlier, registry in
                     switch earlier.count {
-                    case 0: .words(ShellSettings.names)
-                    case 1:
-                        (registry.settingValues(earlier[0]) ?? GenerationSettings.completions(for: earlier[0]))
-                            .map(ArgumentCompletion.words) ?? .none
+                    case 0: .words(registry.settingNames)
+                    case 1: registry.settingValues(earlier[0]).map(ArgumentCompletion.words) ?? .none
                     default: .none
                     }
                 },
@@ -27,7 +27,7 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "show", usage: "show [KEY]", summary: "print the settings, or one of them",
                 completion: .custom { earlier, registry in
-                    earlier.isEmpty ? .words(ShellSettings.names + registry.reportNames) : .none
+                    earlier.isEmpty ? .words(registry.settingNames + registry.reportNames) : .none
                 },
                 run: { request, context in try SessionCommands.show(request, context: context) }),
             PluginCommand(
@@ -59,17 +59,13 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "plugin", usage: "plugin load [--trust] PATH | plugin unload NAME",
                 summary: "start an external plugin from a file, or stop one",
+                options: [CommandOption(name: "--trust", help: "its tools run without asking (load)")],
                 completion: .custom { earlier, _ in
                     earlier == ["load"] || earlier == ["load", "--trust"] ? .files : .none
                 },
                 run: { request, context in try await context.runtime.managePlugins(request, context: context)
                 }),
-            PluginCommand(
-                name: "test",
-                usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
-                summary: "run the *.sophon scripts under the paths as tests, each in its own session",
-                readsStartupFile: false, completion: .files,
-                run: { request, context in try await TestCommand.run(request, context: context) }),
+        ] + more + [
             PluginCommand(
                 name: "exit", usage: "exit [N]", summary: "end the run (status N)",
                 run: { request, _ in try ScriptCommands.exit(request) }),
@@ -88,12 +84,51 @@ struct CorePlugin: ShellPlugin {
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
-        return .text(ShellMessages.usage(command.usage) + "\n\(command.summary)" + details)
+        return .text(
+            ShellMessages.usage(command.usage) + "\n\(command.summary)" + optionRows(command) + details)
     }
 
-    static func pluginList(_ registry: PluginRegistry) -> String {
-        registry.plugins.map { plugin in
-            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
-        }.joined(separator: "\n")
+    /// The `options:` rows `help COMMAND` prints from the command's declared options; empty
+    /// for a command without options.
+    static func optionRows(_ command: PluginCommand) -> String {
+        guard !command.options.isEmpty else { return "" }
+        let width = (command.options.map(\.synopsis.count).max() ?? 0) + 2
+        return "\noptions:"
+            + command.options.map { option in
+                "\n  " + option.synopsis.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+            }.joined()
+    }
+}
+
+/// `expect A OP B` and `expect valid` (docs/language.md): counts toward the closing tally; a
+/// failed or malformed expectation is a failed command. Never changes `$last`.
+enum ExpectCommand {
+    static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+        let words = request.parsed?.arguments ?? ArraySlice(request.arguments.map { ShellWord.literal($0) })
+        let expander = ShellExpander(lookup: context.session.variable)
+        let outcome: ExpectOutcome
+        do {
+            let expression = try ExpectExpression.parse(words)
+            outcome = try ExpectEvaluator.evaluate(expression, expander: expander) {
+                validateLast(context)
+            }
+        } catch {
+            context.session.withState { $0.failed += 1 }
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(error.message)")
+        }
+        switch outcome {
+        case .passed:
+            context.session.withState { $0.passed += 1 }
+            return .none
+        case .failed(let message):
+            context.session.withState { $0.failed += 1 }
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(message)")
+        }
+    }
+
+    /// `expect valid`: `$last` checked by the plugin that owns validation (the schema's).
+    static func validateLast(_ context: CommandContext) -> ExpectOutcome {
+        context.registry.expectValid(context: context)
+            ?? .failed(message: "no schema is set; set one with 'schema SPEC'")
     }
 }

@@ -11,7 +11,7 @@ struct JSONPlugin: ShellPlugin {
             PluginCommand(
                 name: "extract", usage: "extract [--schema SPEC] [TEXT | @FILE]",
                 summary: "repair a model reply into strict JSON (stdin in one-command mode)",
-                argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--schema"], wordPrefixes: ["@"])),
+                options: ExtractCommand.declared, argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])),
                 run: { request, context in try ExtractCommand.run(request, context: context) })
         ]
     }
@@ -26,25 +26,22 @@ enum ExtractCommand {
     /// mistaken `@/dev/zero` or a huge file from exhausting memory).
     static let maximumInputBytes = 256 * 1024 * 1024
 
+    /// The options of `extract`.
+    static let declared = [
+        CommandOption(
+            name: "--schema", value: "SPEC", help: "choose and coerce by this schema (inline or @FILE)",
+            missing: "a SPEC")
+    ]
+
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        var schemaSpec: String?
-        var words = request.arguments[...]
-        while let option = words.first, option.hasPrefix("--") {
-            words.removeFirst()
-            switch option {
-            case "--schema":
-                guard let spec = words.popFirst() else {
-                    throw CommandFailure(kind: .usage, message: "extract: --schema needs a SPEC")
-                }
-                schemaSpec = spec
-            case let other where other.hasPrefix("--schema="):
-                schemaSpec = String(other.dropFirst("--schema=".count))
-            default:
-                throw CommandFailure(
-                    kind: .usage,
-                    message: "extract: " + ShellMessages.unknownOption(option, among: ["--schema"]))
-            }
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(request.arguments, as: .leading, declared: declared)
+        } catch {
+            throw error.failure(command: "extract")
         }
+        let schemaSpec = parsed.value("--schema")
+        let words = parsed.operands
         let schema = try schemaSpec.map { try SchemaSource.load($0, command: "extract", context: context) }
         let arguments = Array(words) + (request.rawArgument.map { [$0] } ?? [])
         let found: [ExtractedJSON]

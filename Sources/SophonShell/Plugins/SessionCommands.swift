@@ -6,27 +6,16 @@ enum SessionCommands {
         guard request.arguments.count >= 2 else {
             throw context.usageFailure("set")
         }
-        let name = request.arguments[0]
-        if let result = try context.registry.set(name, Array(request.arguments.dropFirst()), context: context)
-        {
-            return result
-        }
-        let words = Array(request.arguments.dropFirst())
-        try context.session.withState { state in try state.settings.set(name, words: words) }
-        return .none
+        return try context.registry.setSetting(
+            request.arguments[0], Array(request.arguments.dropFirst()), context: context)
     }
 
     static func show(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        let settings = context.session.settings
         switch request.arguments.count {
         case 0:
-            return .text(
-                ShellSettings.names.map { name in
-                    "\(name): \((try? settings.value(of: name)) ?? "")"
-                }.joined(separator: "\n"))
+            return .text(context.registry.showAll(context: context))
         case 1:
-            if let result = context.registry.show(request.arguments[0], context: context) { return result }
-            return .text(try settings.value(of: request.arguments[0]))
+            return try context.registry.showSetting(request.arguments[0], context: context)
         default:
             throw context.usageFailure("show")
         }

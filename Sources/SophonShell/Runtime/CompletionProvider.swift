@@ -1,7 +1,8 @@
 import Foundation
 
 /// Tab completion for the REPL (docs/plugin-protocol.md): command names, file paths after
-/// `@`, option values the plugins offer (`--model`), and each command's own completion.
+/// `@`, option values the plugins offer (`--model`), a command's declared options after `-`, and
+/// each command's own completion.
 struct CompletionProvider: Sendable {
     let registry: PluginRegistry
     /// External plugins: their command names and static argument completions.
@@ -27,6 +28,9 @@ struct CompletionProvider: Sendable {
         }
         if let option = earlier.last, let values = registry.optionValues(option) {
             return values.filter { $0.hasPrefix(word) }
+        }
+        if word.hasPrefix("-"), let options = registry.command(named: command)?.options, !options.isEmpty {
+            return CommandOption.completions(word, declared: options)
         }
         let definition = registry.command(named: command)?.completion ?? .none
         return candidates(definition, earlier: Array(earlier.dropFirst()), word: word)

@@ -1,6 +1,5 @@
 import Foundation
 import SophonCore
-import SophonGemini
 
 /// The REPL (docs/language.md, "The REPL"): banner, prompt, continuation prompt, history,
 /// Tab completion, Ctrl-C cancelling the running command, Ctrl-D exiting 0.

@@ -10,11 +10,17 @@ enum PluginManagementCommand {
         -> CommandResult
     {
         let host = runtime.externalPlugins
-        switch (request.arguments.first, request.arguments.count) {
-        case ("load", 2) where request.arguments[1] != "--trust",
-            ("load", 3) where request.arguments[1] == "--trust":
-            let trusted = request.arguments.count == 3
-            let path = context.resolve(request.arguments[trusted ? 2 : 1])
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(
+                request.arguments, declared: context.registry.command(named: "plugin")?.options ?? [])
+        } catch {
+            throw error.failure(command: "plugin")
+        }
+        let trusted = parsed.has("--trust")
+        switch (parsed.operands.first, parsed.operands.count) {
+        case ("load", 2):
+            let path = context.resolve(parsed.operands[1])
             if context.session.withToolState({ $0.replaying }), !FileManager.default.fileExists(atPath: path)
             {
                 // A replay answers the plugin's tool calls from the tape: it need not be here
@@ -37,8 +43,8 @@ enum PluginManagementCommand {
                 context.io.printError("loaded plugin '\(manifest.name)' \(manifest.version): \(names)")
             }
             return .none
-        case ("unload", 2):
-            let name = request.arguments[1]
+        case ("unload", 2) where !trusted:
+            let name = parsed.operands[1]
             if context.registry.plugins.contains(where: { $0.name == name }) {
                 throw CommandFailure(
                     kind: .usage, message: "plugin unload: '\(name)' is built in and cannot be unloaded")

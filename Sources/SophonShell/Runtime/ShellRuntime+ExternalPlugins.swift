@@ -38,7 +38,7 @@ extension ShellRuntime {
     /// with their commands, others with why they are not running).
     func pluginListing() async -> String {
         await externalPlugins.startAll(timeout: session.settings.timeout)
-        return ([CorePlugin.pluginList(registry)] + externalPlugins.listing()).joined(separator: "\n")
+        return ([registry.listing] + externalPlugins.listing()).joined(separator: "\n")
     }
 
     /// The help an external plugin gives for its command `name`, if any.

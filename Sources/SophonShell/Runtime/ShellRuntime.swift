@@ -4,7 +4,7 @@ import Synchronization
 
 /// Runs commands against one session: parsing, expansion, dispatch to plugins, printing,
 /// error locations, `--bail`, `exit` and the closing tally (docs/commands.md).
-final class ShellRuntime: CommandHost {
+final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     /// What happens after a command.
     typealias Flow = CommandFlow
 
@@ -43,6 +43,9 @@ final class ShellRuntime: CommandHost {
         self.readAnswer = readAnswer
         parser = ShellParser(grammar: registry.grammar, parseJSON: ShellParser.strictJSON)
     }
+
+    /// The runtime is its own plugin host and tool server (external plugins, MCP servers).
+    func service<Service>(_ type: Service.Type) -> Service? { self as? Service }
 
     /// One line of standard input, without its line end; `nil` at end of input.
     static let readLineFromStandardInput: @Sendable (String) -> String? = { _ in
@@ -263,4 +266,12 @@ final class CommandCursor: Sendable {
             return commands[index]
         }
     }
+}
+
+/// Exit statuses of `sophon` (docs/commands.md).
+enum ShellExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let interrupted: Int32 = 130
 }

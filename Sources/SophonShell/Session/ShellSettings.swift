@@ -141,11 +141,11 @@ struct ShellSettings: Sendable, Equatable {
         case "temperature": temperature.flatMap { JSONNumber($0)?.text } ?? "default"
         case "max-tokens": maxTokens.map(String.init) ?? "default"
         case "system": system ?? ""
-        case "stream": stream ? "on" : "off"
+        case "stream": OnOff.text(stream)
         case "output": output.rawValue
-        case "bail": bail ? "on" : "off"
-        case "echo": echo ? "on" : "off"
-        case "dry-run": dryRun ? "on" : "off"
+        case "bail": OnOff.text(bail)
+        case "echo": OnOff.text(echo)
+        case "dry-run": OnOff.text(dryRun)
         case "thinking":
             switch thinking {
             case .none: "default"
@@ -161,17 +161,64 @@ struct ShellSettings: Sendable, Equatable {
     }
 
     private static func flag(_ value: String, orThrow error: CommandFailure) throws -> Bool {
-        switch value.lowercased() {
-        case "on", "true", "yes", "1": return true
-        case "off", "false", "no", "0": return false
-        default: throw error
+        guard let flag = OnOff.parse(value) else { throw error }
+        return flag
+    }
+
+    /// `unknown setting 'NAME'` (cut at 64 characters) with the closest of `candidates`.
+    static func unknown(_ name: String, among candidates: [String] = names) -> CommandFailure {
+        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
+        var message = "unknown setting '\(shown)'"
+        message += ShellMessages.didYouMean(Suggestions.closest(to: name, in: candidates).first)
+        return CommandFailure(kind: .unknownSetting, message: message)
+    }
+}
+
+/// The one reading of an on/off word: `on`/`off`, `yes`/`no`, `true`/`false`, `1`/`0`, in any
+/// case (`set log YES`, `set tool-confirm yes`, `set stream Off`).
+enum OnOff {
+    /// The boolean `word` stands for; `nil` for any other word.
+    static func parse(_ word: String) -> Bool? {
+        switch word.lowercased() {
+        case "on", "yes", "true", "1": true
+        case "off", "no", "false", "0": false
+        default: nil
         }
     }
 
-    private static func unknown(_ name: String) -> CommandFailure {
-        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
-        var message = "unknown setting '\(shown)'"
-        message += ShellMessages.didYouMean(Suggestions.closest(to: name, in: names).first)
-        return CommandFailure(kind: .unknownSetting, message: message)
+    /// `on` or `off`, as `show` prints a switch.
+    static func text(_ value: Bool) -> String { value ? "on" : "off" }
+}
+
+/// Parses the shell's durations: `500ms`, `0.8s`, `6s`, `2m`, `1h`; a bare number is seconds
+/// (docs/library.md, "Retry policies", `retry-policy` values and `sleep`).
+enum DurationParser {
+    /// The duration `text` denotes, or `nil` when it is not a non-negative finite duration.
+    static func parse(_ text: String) -> Duration? {
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = Substring(text)
+        var scale = 1.0
+        for unit in units where text.hasSuffix(unit.suffix) {
+            number = text.dropLast(unit.suffix.count)
+            scale = unit.seconds
+            break
+        }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(number), value.isFinite
+        else { return nil }
+        let seconds = value * scale
+        guard seconds <= 365 * 24 * 3600 else { return nil }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// Shortest readable form: `500ms`, `0.8s`, `6s`, `2m`.
+    static func format(_ duration: Duration) -> String {
+        let milliseconds =
+            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds)ms" }
+        if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+        let seconds = Double(milliseconds) / 1000
+        return "\(seconds)s"
     }
 }

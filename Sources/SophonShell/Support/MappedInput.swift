@@ -145,18 +145,17 @@ final class MappedInput: @unchecked Sendable {
                 mapping = larger
                 capacity = min(2 * capacity, limit + 1)
             }
-            let count = Foundation.read(descriptor, mapping + filled, capacity - filled)
-            if count > 0 {
-                filled += count
-            } else if count < 0, errno == EINTR {
-                continue
-            } else if count < 0 {
-                let error = errno
+            let count: Int
+            do {
+                count = try FileDescriptorReader.read(
+                    descriptor,
+                    into: UnsafeMutableRawBufferPointer(start: mapping + filled, count: capacity - filled))
+            } catch {
                 munmap(mapping, capacity)
-                throw .readError(error)
-            } else {
-                break  // End of input.
+                throw .readError(error.errorNumber)
             }
+            if count == 0 { break }  // End of input.
+            filled += count
         }
         return MappedInput(
             mapping: mapping, mappedLength: capacity, start: 0, count: filled, isFileMapping: false,

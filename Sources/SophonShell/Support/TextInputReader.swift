@@ -35,17 +35,9 @@ enum TextInputReader {
         var nulOffset: Int?
         var isValid = true
         let text = String(unsafeUninitializedCapacity: size) { buffer in
-            var filled = 0
-            while filled < size {
-                let count = Foundation.read(descriptor, buffer.baseAddress! + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
+            let filled =
+                (try? FileDescriptorReader.readFully(descriptor, into: UnsafeMutableRawBufferPointer(buffer)))
+                ?? 0
             var extra: UInt8 = 0
             guard filled == size, Foundation.read(descriptor, &extra, 1) == 0 else {
                 failed = true  // Shorter or longer than it said: the general path decides.
@@ -79,5 +71,22 @@ enum TextInputReader {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return read(descriptor: descriptor, limit: limit, dropsByteOrderMark: dropsByteOrderMark)
+    }
+}
+
+/// The rule for files the shell reads without being named on the command line: `sophonrc`,
+/// `settings.json`, the REPL history, `logs.db` (docs/files.md, "Files the shell reads"). Such a file that is
+/// not a regular file is never opened: a FIFO would block start-up until some writer came, and
+/// a device such as `/dev/zero` never ends. Files a user names (`source FILE`, `@FILE`, a
+/// script, `--replay TAPE`) are read as named, a FIFO included, as `psql`'s `\i` reads one.
+enum ImplicitFile {
+    /// Why the file at `path` is not read, or `nil` when it is a regular file or missing:
+    /// `ROLE 'PATH' is a FIFO, not a regular file` (`a folder`, `a device`, `a socket`; links
+    /// followed).
+    /// - Parameters:
+    ///   - path: the file's path, as shown.
+    ///   - role: how the file is named in the message (`sophonrc`, `history file`).
+    static func problem(_ path: String, role: String) -> String? {
+        AtomicFile.nonRegularKind(at: path).map { "\(role) '\(path)' is \($0), not a regular file" }
     }
 }

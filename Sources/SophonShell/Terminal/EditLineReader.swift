@@ -1,5 +1,6 @@
 import CEdit
 import Foundation
+import SophonCore
 import Synchronization
 
 /// The terminal line editor: libedit (BSD licence) through the `CEdit` shim. Nothing else
@@ -115,7 +116,7 @@ final class EditLineReader: LineSource {
             _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
         }
         loadHistory()
-        Self.registerForExit(editor)
+        EditorSignals.registerForExit(editor)
     }
 
     deinit { close() }
@@ -207,7 +208,7 @@ final class EditLineReader: LineSource {
     func close() {
         EditorSignals.setBracketedPaste(false)
         if let editor {
-            Self.unregisterForExit(editor)
+            EditorSignals.unregisterForExit(editor)
             el_end(editor)
             self.editor = nil
         }
@@ -274,14 +275,15 @@ final class EditLineReader: LineSource {
                 return -1
             }
             var byte: CChar = 0
-            let count = read(input, &byte, 1)
+            let count: Int
+            do { count = try Self.readByte(input, into: &byte) } catch {
+                if error.errorNumber == EAGAIN { continue }
+                errno = error.errorNumber
+                return -1
+            }
             if count == 0 {
                 character.pointee = 0
                 return 0
-            }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return -1
             }
             bytes.append(byte)
             while !bytes.isEmpty {
@@ -361,15 +363,24 @@ final class EditLineReader: LineSource {
         while !PastedText.endsWithEndMarker(bytes) {
             if InterruptSignal.waitForInput(on: input) == .interrupted { return nil }
             var byte: UInt8 = 0
-            let count = read(input, &byte, 1)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+            let count: Int
+            do { count = try Self.readByte(input, into: &byte) } catch {
+                if error.errorNumber == EAGAIN { continue }
                 break
             }
+            if count == 0 { break }
             bytes.append(byte)
         }
         return bytes
+    }
+
+    /// One byte from `input` (``FileDescriptorReader``); 0 at the end of input.
+    private static func readByte<Byte>(_ input: Int32, into byte: inout Byte) throws(FileDescriptorReadError)
+        -> Int
+    {
+        try withUnsafeMutableBytes(of: &byte) { buffer throws(FileDescriptorReadError) in
+            try FileDescriptorReader.read(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<1]))
+        }
     }
 
     private static let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
@@ -381,8 +392,8 @@ final class EditLineReader: LineSource {
         guard let completer, let info = el_line(editor), let buffer = info.pointee.buffer,
             let cursor = info.pointee.cursor, let end = info.pointee.lastchar
         else { return UInt8(CC_REFRESH_BEEP) }
-        let before = Self.text(from: buffer, to: cursor)
-        let after = Self.text(from: cursor, to: end)
+        let before = LineCompletion.text(from: buffer, to: cursor)
+        let after = LineCompletion.text(from: cursor, to: end)
         let candidates = completer(before + after, before.count)
         switch LineCompletion.plan(textBeforeCursor: before, candidates: candidates) {
         case .none:
@@ -395,40 +406,5 @@ final class EditLineReader: LineSource {
             cedit_write_output(editor, "\n" + LineCompletion.columns(items, width: width))
             return UInt8(CC_REDISPLAY)
         }
-    }
-
-    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
-        let count = max(0, start.distance(to: end))
-        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-        }
-    }
-
-    // MARK: - Restoring the terminal at exit()
-
-    /// The editors alive in this process, ended by an `atexit` handler so that `exit()`
-    /// from a command (`quit`) also leaves the terminal as it was found.
-    private static let liveEditors = Mutex<[UInt]>([])
-    private static let exitHandlerInstalled = Atomic<Bool>(false)
-
-    private static func registerForExit(_ editor: OpaquePointer) {
-        liveEditors.withLock { $0.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))) }
-        if !exitHandlerInstalled.exchange(true, ordering: .sequentiallyConsistent) {
-            atexit {
-                let editors = EditLineReader.liveEditors.withLock { editors in
-                    defer { editors.removeAll() }
-                    return editors
-                }
-                for address in editors {
-                    if let editor = OpaquePointer(bitPattern: address) { el_end(editor) }
-                }
-                EditorSignals.setBracketedPaste(false)
-            }
-        }
-    }
-
-    private static func unregisterForExit(_ editor: OpaquePointer) {
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))
-        liveEditors.withLock { $0.removeAll { $0 == address } }
     }
 }

@@ -1,3 +1,4 @@
+import CEdit
 import Foundation
 import Synchronization
 
@@ -164,5 +165,37 @@ enum EditorSignals {
         sigemptyset(&action.sa_mask)
         action.sa_flags = restart ? Int32(SA_RESTART) : 0
         sigaction(signo, &action, nil)
+    }
+}
+
+/// Restoring the terminal at `exit()`: editors still alive are ended by an `atexit` handler.
+extension EditorSignals {
+
+    /// The editors alive in this process, ended by an `atexit` handler so that `exit()`
+    /// from a command (`quit`) also leaves the terminal as it was found.
+    private static let liveEditors = Mutex<[UInt]>([])
+    private static let exitHandlerInstalled = Atomic<Bool>(false)
+
+    /// Ends `editor` at `exit()` if it is still alive then (the handler is installed once).
+    static func registerForExit(_ editor: OpaquePointer) {
+        liveEditors.withLock { $0.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))) }
+        if !exitHandlerInstalled.exchange(true, ordering: .sequentiallyConsistent) {
+            atexit {
+                let editors = EditorSignals.liveEditors.withLock { editors in
+                    defer { editors.removeAll() }
+                    return editors
+                }
+                for address in editors {
+                    if let editor = OpaquePointer(bitPattern: address) { el_end(editor) }
+                }
+                EditorSignals.setBracketedPaste(false)
+            }
+        }
+    }
+
+    /// Forgets `editor` (it was ended by ``EditLineReader/close()``).
+    static func unregisterForExit(_ editor: OpaquePointer) {
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(editor)))
+        liveEditors.withLock { $0.removeAll { $0 == address } }
     }
 }

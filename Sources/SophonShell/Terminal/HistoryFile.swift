@@ -233,12 +233,13 @@ final class HistoryFile: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         var offset = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, code: errno)
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes {
+                    try FileDescriptorReader.read(descriptor, into: $0, at: offset)
+                }
+            } catch {
+                throw .unreadable(path: path, code: (error as? FileDescriptorReadError)?.errorNumber ?? EIO)
             }
             if count == 0 { return result }
             result += chunk[0..<count]
@@ -249,16 +250,10 @@ final class HistoryFile: Sendable {
     private func readBytes(_ descriptor: Int32, at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = buffer.withUnsafeMutableBytes { raw in
-                pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset + filled))
-            }
-            if got < 0, errno == EINTR { continue }
-            if got <= 0 { return nil }
-            filled += got
+        let filled = try? buffer.withUnsafeMutableBytes {
+            try FileDescriptorReader.readFully(descriptor, into: $0, at: offset)
         }
-        return buffer
+        return filled == count ? buffer : nil
     }
 
     private func fileSize(_ descriptor: Int32) throws(HistoryFileError) -> Int {
@@ -304,5 +299,36 @@ final class HistoryFile: Sendable {
             let result = flock(descriptor, operation)
             if result == 0 || errno != EINTR { return result }
         }
+    }
+}
+
+/// Why the history file could not be read or written. The file is left as it was in
+/// every case: nothing is ever rewritten after a failure.
+enum HistoryFileError: Error, Equatable, CustomStringConvertible {
+    /// Opening or reading the file failed; `code` is the `errno` value (e.g. `EISDIR`,
+    /// `EACCES`, `EIO`). A missing file is not an error: it loads as empty.
+    case unreadable(path: String, code: Int32)
+    /// The file exists and is not empty, but its first line is not `_HiStOrY_V2_`, so it
+    /// is not a libedit history file; it is neither appended to nor compacted.
+    case notAHistoryFile(path: String)
+    /// Creating the folder or the file, locking, or writing failed; `code` is `errno`.
+    case unwritable(path: String, code: Int32)
+
+    /// One line for the user, naming the file and the system's reason.
+    var description: String {
+        switch self {
+        case .unreadable(let path, let code):
+            return "cannot read history file \(path): \(Self.reason(code))"
+        case .notAHistoryFile(let path):
+            return "\(path) is not a history file (its first line is not \(HistoryEncoding.header)); "
+                + "it was left unchanged"
+        case .unwritable(let path, let code):
+            return "cannot write history file \(path): \(Self.reason(code))"
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
     }
 }

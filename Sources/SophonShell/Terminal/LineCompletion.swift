@@ -123,4 +123,13 @@ enum LineCompletion {
             return false
         }
     }
+
+    /// The UTF-8 text of the line editor's buffer from `start` up to `end` (libedit's
+    /// `LineInfo` pointers); invalid bytes are replaced.
+    static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>) -> String {
+        let count = max(0, start.distance(to: end))
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
 }

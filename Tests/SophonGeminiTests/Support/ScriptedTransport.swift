@@ -78,9 +78,11 @@ final class ScriptedTransport: GeminiTransport {
     }
 }
 
-/// Collects the waits handed to the injected sleep; never sleeps.
+/// Collects the waits handed to the injected sleep; never sleeps, but moves its own clock
+/// (``now``, frozen otherwise) on by each wait, so a rate limiter reading it sees the time pass.
 final class SleepRecorder: Sendable {
     private let waits = Mutex<[Duration]>([])
+    private let start = ContinuousClock.now
 
     var recorded: [Duration] { waits.withLock { $0 } }
 
@@ -89,6 +91,11 @@ final class SleepRecorder: Sendable {
             waits.withLock { $0.append(duration) }
             try Task.checkCancellation()
         }
+    }
+
+    /// The instant this recorder was made plus every wait recorded so far.
+    var now: @Sendable () -> ContinuousClock.Instant {
+        { [self] in start + waits.withLock { $0.reduce(.zero, +) } }
     }
 }
 
@@ -104,6 +111,6 @@ extension GeminiClientConfiguration {
             defaultModel: .gemini38Flash, fallbackModel: .gemini35FlashLite, baseURL: baseURL,
             requestTimeout: requestTimeout, callTimeout: .seconds(600), retryPolicy: policy,
             modelStore: store,
-            apiKeyProvider: { key }, sleep: recorder.sleep, random: { 0.5 })
+            apiKeyProvider: { key }, sleep: recorder.sleep, random: { 0.5 }, now: recorder.now)
     }
 }

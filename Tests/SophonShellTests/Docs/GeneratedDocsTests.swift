@@ -24,7 +24,7 @@ import Testing
     @Test func outlineReadsTheCommandTable() throws {
         let outline = CommandOutline(PluginRegistry.standard())
         let set = try #require(outline.commands.first { $0.name == "set" })
-        #expect(set.first == .words(ShellSettings.names))
+        #expect(set.first == .words(PluginRegistry.standard().settingNames))
         let model = try #require(set.second.first { $0.word == "model" })
         #expect(model.candidates == .words(outline.models))
         #expect(outline.models.contains("gemini-2.5-flash"))

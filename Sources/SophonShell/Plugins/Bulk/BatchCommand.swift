@@ -10,6 +10,14 @@ enum BatchCommand {
     /// `--max-requests` when not given.
     static let defaultMaxRequests = 50_000
 
+    /// The options of `batch submit` and `batch results`, declared once.
+    static let declared = [
+        CommandOption(name: "--name", value: "N", help: "the job's display name (submit)", missing: "a name"),
+        CommandOption(name: "--max-requests", value: "M", help: "at most M lines a job (submit; 50000)"),
+        CommandOption(
+            name: "--output", aliases: ["-o"], value: "OUTPUT", help: "where the results go (results)"),
+    ]
+
     /// Runs `batch SUBCOMMAND ...`.
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult

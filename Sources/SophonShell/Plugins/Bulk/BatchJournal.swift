@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// `batches.json` in the state folder: every Batch job `batch submit` meant to create, written
 /// before the create is sent, so a create whose answer was lost is looked up by display name
@@ -21,6 +22,9 @@ struct BatchJournal: Codable, Sendable {
         var structured: Bool
         /// The keys the input wrote as numbers (written back as numbers); `nil` for none.
         var numberKeys: [String]? = nil
+        /// The session's schema the prompt lines were sent with (their answers are read by it,
+        /// as `run` reads them); `nil` for none, or a job journaled before it was kept.
+        var schema: GeminiSchema? = nil
     }
 
     var jobs: [Job] = []

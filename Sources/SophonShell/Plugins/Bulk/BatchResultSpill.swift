@@ -67,17 +67,14 @@ final class BatchResultSpill {
     func line(for key: String) throws -> String? {
         guard let place = places[key] else { return nil }
         var bytes = [UInt8](repeating: 0, count: place.length)
-        var done = 0
-        while done < place.length {
-            let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, place.length - done, off_t(place.offset + done))
+        let done: Int
+        do {
+            done = try bytes.withUnsafeMutableBytes {
+                try FileDescriptorReader.readFully(descriptor, into: $0, at: place.offset)
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw CommandFailure(
-                    kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
-            }
-            done += count
+        } catch { throw CommandFailure(kind: .fileError, message: "\(path): \(error)") }
+        guard done == place.length else {
+            throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(EIO)))")
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -29,30 +29,31 @@ struct BatchSession {
 
     /// `batch submit INPUT [--name N] [--max-requests M]`.
     func submit(_ words: [String]) async throws -> CommandResult {
-        var input: String?
-        var displayName: String?
-        var maxRequests = BatchCommand.defaultMaxRequests
-        var rest = words[...]
-        while let word = rest.popFirst() {
-            switch word {
-            case "--name":
-                guard let value = rest.popFirst(), !value.isEmpty else {
-                    throw CommandFailure(kind: .usage, message: "batch submit: --name needs a name")
-                }
-                displayName = value
-            case "--max-requests":
-                guard let value = rest.popFirst(), let number = Int(value), number > 0 else {
-                    throw CommandFailure(
-                        kind: .usage, message: "batch submit: --max-requests takes a whole number above 0")
-                }
-                maxRequests = number
-            case let other where other.hasPrefix("-") && other.count > 1:
-                throw CommandFailure(kind: .usage, message: "batch submit: unknown option '\(other)'")
-            default:
-                guard input == nil else { throw context.usageFailure("batch", hint: "one INPUT file") }
-                input = word
-            }
+        let badCount = CommandFailure(
+            kind: .usage, message: "batch submit: --max-requests takes a whole number above 0")
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: BatchCommand.declared)
+        } catch .missingValue(let option, _) where option.name == "--max-requests" {
+            throw badCount
+        } catch {
+            throw error.failure(command: "batch submit")
         }
+        if parsed.value("--name")?.isEmpty == true {
+            throw CommandFailure(kind: .usage, message: "batch submit: --name needs a name")
+        }
+        let displayName = parsed.value("--name")
+        var maxRequests = BatchCommand.defaultMaxRequests
+        if let value = parsed.value("--max-requests") {
+            guard let number = Int(value), number > 0 else { throw badCount }
+            maxRequests = number
+        }
+        if let output = parsed.given.first(where: { $0.name == "--output" }) {
+            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests"])
+                .failure(command: "batch submit")
+        }
+        guard parsed.operands.count <= 1 else { throw context.usageFailure("batch", hint: "one INPUT file") }
+        let input = parsed.operands.first
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input, command: "batch")
         let checked = try file.check()
@@ -63,7 +64,7 @@ struct BatchSession {
         let shards = stride(from: 0, to: keys.count, by: maxRequests).map {
             Array(keys[$0..<min(keys.count, $0 + maxRequests)])
         }
-        let structured = context.session.withGeminiState { $0.schema } != nil
+        let schema = context.session.withGeminiState { $0.schema }
         let model = context.session.settings.model
         let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
         var names: [String] = []
@@ -71,7 +72,8 @@ struct BatchSession {
             let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
             var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
-                structured: structured)
+                structured: schema != nil)
+            job.schema = schema
             let numbers = shardKeys.filter { numberKeys.contains($0) }
             job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
@@ -80,7 +82,8 @@ struct BatchSession {
     }
 
     /// Creates `job` unless the journal says it was created: journals it first, looks a lost
-    /// answer up by display name, waits out a 429 on create (nothing was created then).
+    /// answer up by display name. A 429 on create (nothing was created then) is waited out by
+    /// the client, as its retry policy says.
     /// - Returns: `batches/ID`.
     func create(_ job: BatchJournal.Job, file: BulkInput) async throws -> String {
         var journal = try BatchJournal.load(journalURL)
@@ -108,7 +111,7 @@ struct BatchSession {
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = build(line)
-                try input.append(key: line.key, request: GeminiCall.asking(built.request, for: built.schema))
+                try input.append(key: line.key, request: built.request.answering(schema: built.schema))
             }
             body = try input.finish()
         } catch let error as SophonFileError {
@@ -131,7 +134,6 @@ struct BatchSession {
             source = .file(fileName)
         }
         var lost = 0
-        var limited = 0
         while true {
             do {
                 let model = GeminiModel(selection: job.model)
@@ -145,9 +147,6 @@ struct BatchSession {
                     }
                 try record(job.displayName, input: job.input, name: batch.name)
                 return batch.name
-            } catch GeminiError.rateLimited(let wait, _) where limited < 5 {
-                limited += 1
-                try await Task.sleep(for: wait ?? .seconds(1))
             } catch GeminiError.transport(let failure, let detail) {
                 // The answer was lost: the job may exist. Look before sending again.
                 if let found = try await client.listAllBatches().first(where: {
@@ -234,18 +233,10 @@ struct BatchSession {
     /// `batch results NAME -o OUTPUT`: the output format of `run`, in input order, matched by
     /// key; blocked prompts and per-item errors are `ok: false`, and so are keys with no result.
     func results(_ words: [String]) async throws -> CommandResult {
-        var name: String?
-        var output: String?
-        var rest = words[...]
-        while let word = rest.popFirst() {
-            if word == "-o" || word == "--output" {
-                output = rest.popFirst()
-            } else if name == nil {
-                name = word
-            } else {
-                throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
-            }
-        }
+        let parsed = try? CommandOption.parse(words, declared: BatchCommand.declared)
+        let onlyOutput = parsed?.given.allSatisfy { $0.name == "--output" } == true
+        let name = parsed?.operands.count == 1 && onlyOutput ? parsed?.operands.first : nil
+        let output = parsed?.value("--output")
         guard let name, let output, !output.isEmpty else {
             throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
         }
@@ -256,7 +247,8 @@ struct BatchSession {
             try BulkInput(path: job.input, name: job.input, command: "batch results")
                 .refuseAsOutput(context.resolve(output), shown: output)
         }
-        let structured = job?.structured ?? false
+        // Read as `run` reads the same answer: one reader.
+        let reader = GeminiAnswerReader(schema: job?.schema, wantsJSON: job?.structured ?? false)
         let language = context.session.settings.language
         let spill = try BatchResultSpill()
         var position = 0
@@ -269,7 +261,7 @@ struct BatchSession {
         func record(_ item: GeminiBatchItem) throws {
             position += 1
             let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
-            switch item.outcome(structured: structured) {
+            switch reader.read(item) {
             case .success(let answer):
                 try spill.add(
                     key: key,
@@ -376,6 +368,7 @@ struct BatchSession {
             displayName: "\(job.displayName)-resubmit-\(number)", name: nil, input: job.input,
             model: job.model,
             keys: missing, structured: job.structured)
+        next.schema = job.schema
         next.numberKeys = job.numberKeys.map { numbers in numbers.filter { Set(missing).contains($0) } }
         let file = BulkInput(path: job.input, name: job.input, command: "batch")
         return .text(try await create(next, file: file))

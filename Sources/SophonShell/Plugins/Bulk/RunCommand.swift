@@ -16,51 +16,46 @@ enum RunCommand {
         var retryFailed = false
     }
 
+    /// The options of `run`, declared once.
+    static let declared: [CommandOption] = [
+        CommandOption(
+            name: "--output", aliases: ["-o"], value: "OUTPUT", help: "where the answers go (JSON Lines)",
+            missing: "a file name"),
+        CommandOption(
+            name: "--jobs", value: "N", help: "requests in flight at once (8)", missing: "a number"),
+        CommandOption(name: "--rpm", value: "R", help: "at most R requests a minute", missing: "a number"),
+        CommandOption(name: "--tpm", value: "T", help: "at most T tokens a minute", missing: "a number"),
+        CommandOption(name: "--retry-failed", help: "ask again the lines OUTPUT holds as failed"),
+    ]
+
     /// Reads the words after `run`.
     /// - Throws: ``CommandFailure`` `usage` for an unknown option, a missing or bad value, or a
     ///   missing INPUT or OUTPUT.
     static func options(_ request: CommandRequest, context: CommandContext) throws -> Options {
-        var input: String?
-        var output: String?
-        var jobs = 8
-        var rpm: Int?
-        var tpm: Int?
-        var retryFailed = false
-        var words = request.arguments[...]
-        func count(_ option: String, _ value: String?) throws -> Int {
-            guard let value else {
-                throw CommandFailure(kind: .usage, message: "run: \(option) needs a number")
-            }
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(request.arguments, declared: declared)
+        } catch {
+            throw error.failure(command: "run")
+        }
+        func count(_ option: String) throws -> Int? {
+            guard let value = parsed.value(option) else { return nil }
             guard let number = Int(value), number > 0 else {
                 throw CommandFailure(
                     kind: .usage, message: "run: \(option) takes a whole number above 0, not '\(value)'")
             }
             return number
         }
-        while let word = words.popFirst() {
-            let (option, inline) =
-                word.hasPrefix("--") && word.contains("=")
-                ? (String(word.prefix { $0 != "=" }), String(word.drop { $0 != "=" }.dropFirst()))
-                : (word, nil)
-            switch option {
-            case "-o", "--output":
-                guard let value = inline ?? words.popFirst(), !value.isEmpty else {
-                    throw CommandFailure(kind: .usage, message: "run: \(option) needs a file name")
-                }
-                output = value
-            case "--jobs": jobs = try count(option, inline ?? words.popFirst())
-            case "--rpm": rpm = try count(option, inline ?? words.popFirst())
-            case "--tpm": tpm = try count(option, inline ?? words.popFirst())
-            case "--retry-failed": retryFailed = true
-            case let other where other.hasPrefix("-") && other.count > 1:
-                throw CommandFailure(kind: .usage, message: "run: unknown option '\(other)'")
-            default:
-                guard input == nil else {
-                    throw context.usageFailure("run", hint: "one INPUT file; '\(word)' is one too many")
-                }
-                input = word
-            }
+        if let given = parsed.given.last(where: { $0.name == "--output" }), given.value.isEmpty {
+            throw CommandFailure(kind: .usage, message: "run: \(given.spelling) needs a file name")
         }
+        let output = parsed.value("--output")
+        let (jobs, rpm, tpm) = (try count("--jobs") ?? 8, try count("--rpm"), try count("--tpm"))
+        let retryFailed = parsed.has("--retry-failed")
+        if parsed.operands.count > 1 {
+            throw context.usageFailure("run", hint: "one INPUT file; '\(parsed.operands[1])' is one too many")
+        }
+        let input = parsed.operands.first
         guard let input else { throw context.usageFailure("run", hint: "INPUT is missing") }
         guard let output else { throw context.usageFailure("run", hint: "-o OUTPUT is missing") }
         return Options(

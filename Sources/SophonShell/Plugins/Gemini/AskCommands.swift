@@ -24,34 +24,32 @@ enum AskCommands {
         var text: String
     }
 
+    /// The options of `ask` (`allowNoSchema`), `chat` and `tokens`, declared once.
+    static func declared(allowNoSchema: Bool) -> [CommandOption] {
+        [CommandOption(name: "--model", value: "ID", help: "the model for this turn", missing: "a model ID")]
+            + (allowNoSchema
+                ? [CommandOption(name: "--no-schema", help: "leave the session's schema out")] : [])
+            + [CommandOption(name: "--dry-run", help: "print the request instead of sending it")]
+    }
+
     static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws
         -> Options
     {
-        var model: String?
-        var noSchema = false
-        var dryRun = context.session.settings.dryRun
-        var words = request.arguments[...]
-        if let first = words.first, first == request.name { words.removeFirst() }
-        while let option = words.popFirst() {
-            switch option {
-            case "--model":
-                guard let value = words.popFirst() else {
-                    throw CommandFailure(kind: .usage, message: "\(request.name): --model needs a model ID")
-                }
-                model = value
-            case let other where other.hasPrefix("--model="):
-                model = String(other.dropFirst("--model=".count))
-            case "--no-schema" where allowNoSchema:
-                noSchema = true
-            case "--dry-run":
-                dryRun = true
-            default:
-                let known = allowNoSchema ? ["--model", "--no-schema"] : ["--model"]
-                throw CommandFailure(
-                    kind: .usage,
-                    message: "\(request.name): " + ShellMessages.unknownOption(option, among: known))
-            }
+        var words = request.arguments
+        if words.first == request.name { words.removeFirst() }
+        let declared = declared(allowNoSchema: allowNoSchema)
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: declared)
+        } catch {
+            throw error.failure(command: request.name)
         }
+        if let extra = parsed.operands.first {
+            throw OptionError.unknown(extra, among: declared.map(\.name)).failure(command: request.name)
+        }
+        let model = parsed.value("--model")
+        let noSchema = parsed.has("--no-schema")
+        let dryRun = context.session.settings.dryRun || parsed.has("--dry-run")
         let input = try pipedInput(context: context)
         if let prompt = request.rawArgument, !prompt.isEmpty {
             return Options(model: model, noSchema: noSchema, prompt: prompt, dryRun: dryRun, input: input)
@@ -65,7 +63,7 @@ enum AskCommands {
     /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text or passes 256 MiB.
     static func pipedInput(context: CommandContext) throws -> String? {
         guard context.mode == .oneCommand, isatty(STDIN_FILENO) == 0 else { return nil }
-        let data = context.io.readAllInput()
+        let data = try context.io.readAllInput()
         guard !data.isEmpty else { return nil }
         guard data.count <= ShellIO.maximumInputBytes else {
             throw CommandFailure(

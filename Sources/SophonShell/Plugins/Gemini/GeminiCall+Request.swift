@@ -31,19 +31,6 @@ extension GeminiCall {
             generationConfig: generationConfig(settings))
         try fitThinking(&request, model: model, context: context)
         try fitGeneration(&request, model: model, context: context)
-        return asking(request, for: schema)
-    }
-
-    /// `request` asking for JSON of `schema` (`responseMimeType` and `responseSchema`); as is
-    /// when `schema` is `nil`. The one place the shell puts a schema into a request.
-    static func asking(_ request: GenerateContentRequest, for schema: GeminiSchema?) -> GenerateContentRequest
-    {
-        guard let schema else { return request }
-        var request = request
-        var config = request.generationConfig ?? GenerationConfig()
-        config.responseMimeType = "application/json"
-        config.responseSchema = schema
-        request.generationConfig = config
-        return request
+        return request.answering(schema: schema)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 import SophonGemini
 import Synchronization
@@ -35,8 +36,10 @@ final class GeminiPlugin: ShellPlugin {
         }
     }
 
-    /// The saved model (`set model ID --save`), then `--model`.
+    /// The language of Gemini errors from the environment (as in the library; `set language`
+    /// wins), the saved model (`set model ID --save`), then `--model`.
     func configure(_ settings: inout ShellSettings) {
+        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         let (services, model) = run.withLock { ($0.services, $0.model) }
         if let saved = services.flatMap({
             JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
@@ -81,7 +84,7 @@ final class GeminiPlugin: ShellPlugin {
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
     /// `set model`: the model names.
-    func settingValues(_ name: String) -> [String]? { name == "model" ? Self.modelNames : nil }
+    var settings: [SettingDefinition] { [SettingDefinition(name: "model", values: Self.modelNames)] }
 
     /// `show usage`.
     var reportNames: [String] { ["usage"] }
@@ -116,11 +119,12 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] PROMPT",
                 summary: "one turn: structured JSON with a schema, else text (streamed)",
-                argumentStyle: .raw(prompt),
+                options: AskCommands.declared(allowNoSchema: true), argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "chat", usage: "chat [--model ID] [--dry-run] [--continue] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
+                options: AskCommands.declared(allowNoSchema: false) + [ConversationResume.option],
                 argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
             PluginCommand(
@@ -157,17 +161,18 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "tokens", usage: "tokens [--model ID] [--dry-run] TEXT",
                 summary: "count the tokens of TEXT",
-                argumentStyle: .raw(prompt),
+                options: AskCommands.declared(allowNoSchema: false), argumentStyle: .raw(prompt),
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "models", usage: "models [--live]",
                 summary: "the model catalog; --live: what the key can reach",
+                options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "run", usage: "run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
-                completion: .files,
+                options: RunCommand.declared, completion: .files,
                 run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "batch",
@@ -175,6 +180,7 @@ final class GeminiPlugin: ShellPlugin {
                     "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
+                options: BatchCommand.declared,
                 run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",

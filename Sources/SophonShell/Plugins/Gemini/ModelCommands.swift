@@ -54,19 +54,23 @@ enum ModelCommands {
         return notice
     }
 
+    /// The options of `models`.
+    static let declared = [CommandOption(name: "--live", help: "list what the key can reach")]
+
     /// `models`: the catalog with successors and free-tier marks; `models --live`: what the
     /// key can reach, one model per line, and the presets the server does not serve.
     static func models(
         _ request: CommandRequest, context: CommandContext, services: GeminiServices
     ) async throws -> CommandResult {
-        switch request.arguments {
-        case []:
-            return .text(catalog(current: context.session.settings.model))
-        case ["--live"]:
-            return try await live(context: context, services: services)
-        default:
-            throw context.usageFailure("models")
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(request.arguments, declared: declared)
+        } catch {
+            throw error.failure(command: "models")
         }
+        guard parsed.operands.isEmpty, parsed.given.count <= 1 else { throw context.usageFailure("models") }
+        guard parsed.has("--live") else { return .text(catalog(current: context.session.settings.model)) }
+        return try await live(context: context, services: services)
     }
 
     static func catalog(current: String) -> String {

@@ -57,11 +57,8 @@ enum RetryPolicyCommand {
                 kind: .usage, message: "retry-policy \(key): expected \(expectation), got '\(value)'")
         }
         func flag() throws -> Bool {
-            switch value {
-            case "on": return true
-            case "off": return false
-            default: throw invalid("on or off")
-            }
+            guard let flag = OnOff.parse(value) else { throw invalid("on or off") }
+            return flag
         }
         func duration() throws -> Duration {
             guard let parsed = DurationParser.parse(value) else {

@@ -47,6 +47,9 @@ enum ConversationResume {
         }
     }
 
+    /// `chat --continue`, declared with `chat`'s options.
+    static let option = CommandOption(name: "--continue", help: "resume the newest logged conversation first")
+
     /// `chat --continue [MESSAGE]`: removes `--continue` from the request's options and resumes.
     /// - Returns: the request without it, and whether it was there.
     static func take(_ request: CommandRequest, context: CommandContext) throws -> (CommandRequest, Bool) {

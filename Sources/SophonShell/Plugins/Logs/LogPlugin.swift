@@ -44,11 +44,7 @@ final class LogPlugin: ShellPlugin {
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
         guard name == "log" else { return nil }
         let value = words.first ?? ""
-        let enabled: Bool
-        switch value {
-        case "on", "true", "yes", "1": enabled = true
-        case "off", "false", "no", "0": enabled = false
-        default:
+        guard let enabled = OnOff.parse(value) else {
             throw CommandFailure(
                 kind: .invalidSetting, message: "set log: expected on or off, got '\(value)'")
         }
@@ -59,18 +55,18 @@ final class LogPlugin: ShellPlugin {
     /// `show log`: on or off.
     func show(_ name: String, context: CommandContext) -> CommandResult? {
         guard name == "log" else { return nil }
-        return .text(isEnabled(context) ? "on" : "off")
+        return .text(OnOff.text(isEnabled(context)))
     }
 
-    func settingValues(_ name: String) -> [String]? { name == "log" ? ["on", "off"] : nil }
-
-    var reportNames: [String] { ["log"] }
+    /// `set log on|off`.
+    var settings: [SettingDefinition] { [SettingDefinition(name: "log", values: ["on", "off"])] }
 
     var commands: [PluginCommand] {
         [
             PluginCommand(
                 name: "logs", usage: "logs [-n N] [--json] | logs search TEXT | logs show ID",
                 summary: "the logged Gemini exchanges: newest, a full-text search, or one in full",
+                options: LogsCommand.declared,
                 run: { [self] request, context in try LogsCommand.run(request, context: context, plugin: self)
                 })
         ]
@@ -79,5 +75,23 @@ final class LogPlugin: ShellPlugin {
     /// The log plugin of the context's registry.
     static func of(_ context: CommandContext) -> LogPlugin? {
         context.registry.plugins.lazy.compactMap { $0 as? LogPlugin }.first
+    }
+}
+
+/// The log plugin's part of a session (docs/logs.md): whether exchanges are logged
+/// (`set log on|off`, `--no-log`) and the ID of the chat conversation in progress.
+struct LogSessionState: PluginSessionState {
+    /// `set log off` turns logging off for this session; `nil` until set (then the run's
+    /// `--no-log` decides).
+    var enabled: Bool?
+    /// The conversation `chat` turns are logged under; a new one starts with an empty
+    /// conversation (the first `chat`, or after `reset`).
+    var conversationID: String?
+}
+
+extension ShellSession {
+    /// Runs `body` with exclusive access to the log plugin's state in this session.
+    func withLogState<Result>(_ body: (inout LogSessionState) throws -> Result) rethrows -> Result {
+        try withPluginState(LogSessionState.self, body)
     }
 }

@@ -7,31 +7,37 @@ enum LogsCommand {
     /// How many entries `logs` lists without `-n`.
     static let defaultCount = 20
 
+    /// The options of `logs`.
+    static let declared = [
+        CommandOption(
+            name: "-n", value: "N", help: "list the newest N (20)", missing: "a positive whole number"),
+        CommandOption(name: "--json", help: "one JSON object per entry"),
+    ]
+
     static func run(_ request: CommandRequest, context: CommandContext, plugin: LogPlugin) throws
         -> CommandResult
     {
-        var words = request.arguments[...]
+        var words = request.arguments
         if words.first == request.name { words.removeFirst() }
-        var json = context.session.settings.output == .json
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: declared)
+        } catch {
+            throw error.failure(command: "logs")
+        }
+        let json = parsed.has("--json") || context.session.settings.output == .json
         var count = defaultCount
-        var mode = "list"
-        var rest: [String] = []
-        while let word = words.popFirst() {
-            switch word {
-            case "--json": json = true
-            case "-n":
-                guard let value = words.popFirst(), let number = Int(value), number > 0 else {
-                    throw CommandFailure(kind: .usage, message: "logs: -n needs a positive whole number")
-                }
-                count = number
-            case "search" where mode == "list" && rest.isEmpty: mode = "search"
-            case "show" where mode == "list" && rest.isEmpty: mode = "show"
-            default:
-                guard mode != "list" else {
-                    throw CommandFailure(kind: .usage, message: "logs: unknown option '\(word)'")
-                }
-                rest.append(word)
+        if let value = parsed.value("-n") {
+            guard let number = Int(value), number > 0 else {
+                throw CommandFailure(kind: .usage, message: "logs: -n needs a positive whole number")
             }
+            count = number
+        }
+        var rest = parsed.operands
+        let mode = rest.first.flatMap { ["search", "show"].contains($0) ? $0 : nil } ?? "list"
+        if mode != "list" { rest.removeFirst() }
+        if mode == "list", let word = rest.first {
+            throw OptionError.unknown(word, among: declared.map(\.name)).failure(command: "logs")
         }
         return try plugin.withStore(io: context.io) { try query($0, mode, rest, count, json) }
     }

@@ -10,6 +10,14 @@ import SophonCore
 /// 0 when every file passed, 1 when any failed, 2 for a usage error; elsewhere a failed file
 /// fails the command.
 enum TestCommand {
+    /// The command's definition, listed with the core commands (``CorePlugin/more``).
+    static let definition = PluginCommand(
+        name: "test",
+        usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
+        summary: "run the *.sophon scripts under the paths as tests, each in its own session",
+        options: TestOptions.declared, readsStartupFile: false, completion: .files,
+        run: { request, context in try await TestCommand.run(request, context: context) })
+
     static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         let options: TestOptions
         let files: [String]

@@ -16,59 +16,46 @@ struct TestOptions: Sendable, Equatable {
     /// Print the report as TAP instead of the per-file lines.
     var tap = false
 
+    /// The options of `test`, declared once (usage, help, completion and parsing read them).
+    static let declared: [CommandOption] = [
+        CommandOption(name: "--jobs", aliases: ["-j"], value: "N", help: "how many files run at once"),
+        CommandOption(name: "--record-missing", help: "record a tape for each file that has none"),
+        CommandOption(name: "--live", help: "ignore tapes: every file calls the server"),
+        CommandOption(name: "--junit", value: "FILE", help: "write a JUnit XML report to FILE"),
+        CommandOption(name: "--tap", help: "print the report as TAP"),
+    ]
+
     /// Parses the words after `test`. Options may come before, between or after the paths;
     /// `--` ends them.
     /// - Throws: ``CommandFailure`` (`usage`) naming the bad option or value.
     static func parse(_ words: [String]) throws -> TestOptions {
-        var options = TestOptions()
-        var index = 0
-        var optionsEnded = false
         func usage(_ message: String) -> CommandFailure {
             CommandFailure(kind: .usage, message: "test: \(message)")
         }
-        func value(_ option: String) throws -> String {
-            index += 1
-            guard index < words.count else { throw usage("option '\(option)' needs a value") }
-            return words[index]
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: declared)
+        } catch {
+            throw error.failure(command: "test")
         }
-        while index < words.count {
-            let word = words[index]
-            if optionsEnded || !word.hasPrefix("-") || word == "-" {
-                options.paths.append(word)
-                index += 1
-                continue
+        var options = TestOptions()
+        options.paths = parsed.operands
+        if let text = parsed.value("--jobs") {
+            guard let jobs = Int(text), jobs >= 1 else {
+                throw usage("--jobs: expected a whole number of at least 1, got '\(text)'")
             }
-            let (name, inline) = Self.split(word)
-            switch name {
-            case "--":
-                optionsEnded = true
-            case "--jobs", "-j":
-                let text = try inline ?? value(name)
-                guard let jobs = Int(text), jobs >= 1 else {
-                    throw usage("--jobs: expected a whole number of at least 1, got '\(text)'")
-                }
-                options.jobs = jobs
-            case "--junit":
-                let path = try inline ?? value(name)
-                guard !path.isEmpty else { throw usage("--junit: expected a file path") }
-                options.junit = path
-            case "--record-missing" where inline == nil: options.recordMissing = true
-            case "--live" where inline == nil: options.live = true
-            case "--tap" where inline == nil: options.tap = true
-            default:
-                throw usage("unknown option '\(word)'")
-            }
-            index += 1
+            options.jobs = jobs
         }
+        if let path = parsed.value("--junit") {
+            guard !path.isEmpty else { throw usage("--junit: expected a file path") }
+            options.junit = path
+        }
+        options.recordMissing = parsed.has("--record-missing")
+        options.live = parsed.has("--live")
+        options.tap = parsed.has("--tap")
         if options.live, options.recordMissing {
             throw usage("--live and --record-missing cannot be combined (--live ignores tapes)")
         }
         return options
-    }
-
-    /// `--name=value` as its name and value; other words as themselves and `nil`.
-    private static func split(_ word: String) -> (String, String?) {
-        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
-        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 }

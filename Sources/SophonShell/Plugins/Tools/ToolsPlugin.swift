@@ -53,11 +53,8 @@ final class ToolsPlugin: ShellPlugin {
             }
             context.session.withToolState { $0.timeout = duration }
         default:
-            switch value {
-            case "on": context.session.withToolState { $0.confirm = true }
-            case "off": context.session.withToolState { $0.confirm = false }
-            default: throw invalid("on or off")
-            }
+            guard let confirm = OnOff.parse(value) else { throw invalid("on or off") }
+            context.session.withToolState { $0.confirm = confirm }
         }
         return CommandResult.none
     }
@@ -72,20 +69,20 @@ final class ToolsPlugin: ShellPlugin {
         case "tool-mode": return .text(state.mode?.rawValue.lowercased() ?? "auto")
         case "tool-rounds": return .text(String(state.rounds))
         case "tool-timeout": return .text(DurationParser.format(state.timeout))
-        case "tool-confirm": return .text(state.confirm ? "on" : "off")
+        case "tool-confirm": return .text(OnOff.text(state.confirm))
         default: return nil
         }
     }
 
-    var reportNames: [String] { ["sources"] + Self.settingNames }
+    var reportNames: [String] { ["sources"] }
 
-    func settingValues(_ name: String) -> [String]? {
-        switch name {
-        case "tools": ["code", "search", "url", "none"]
-        case "tool-mode": ["auto", "any", "none", "validated"]
-        case "tool-confirm": ["on", "off"]
-        default: nil
-        }
+    /// The tool settings and what Tab offers for them.
+    var settings: [SettingDefinition] {
+        let values = [
+            "tools": ["code", "search", "url", "none"], "tool-mode": ["auto", "any", "none", "validated"],
+            "tool-confirm": ["on", "off"],
+        ]
+        return Self.settingNames.map { SettingDefinition(name: $0, values: values[$0] ?? []) }
     }
 
     var commands: [PluginCommand] {

@@ -101,6 +101,12 @@ import Testing
                 response-modalities: text,image
                 media-resolution: low
                 media-dir: default
+                tools: none
+                tool-mode: auto
+                tool-rounds: 10
+                tool-timeout: 1m
+                tool-confirm: on
+                log: on
 
                 """)
         #expect(outcome.status == 0)

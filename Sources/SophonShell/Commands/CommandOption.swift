@@ -1,0 +1,133 @@
+/// One option a command (or the `sophon` command line) takes, declared with it: the one table
+/// the option parser, "did you mean", `help`, the man page and the completion scripts read
+/// (PRODUCT §11, docs/commands.md).
+struct CommandOption: Sendable, Equatable {
+    /// The long spelling with its dashes (`--jobs`); a short-only option has its short one.
+    var name: String
+    /// Other spellings (`-j`, `-o`).
+    var aliases: [String] = []
+    /// What the value is called (`N`, `FILE`); `nil` for a flag without a value.
+    var value: String?
+    /// One line of help.
+    var help: String
+    /// What the usage error says is missing after the option (`a number`: `run: --jobs needs a
+    /// number`); `nil` gives `CMD: option '--jobs' needs a value`.
+    var missing: String?
+
+    /// Every spelling: the name, then the aliases.
+    var spellings: [String] { [name] + aliases }
+
+    /// The option as a help row names it: `--model ID`, `--no-rc, -X`.
+    var synopsis: String {
+        spellings.joined(separator: ", ") + (value.map { " " + $0 } ?? "")
+    }
+}
+
+/// The options and operands found in a command's words by ``CommandOption/parse(_:as:declared:)``.
+struct ParsedOptions: Sendable, Equatable {
+    /// Each option given, by its declared name, with its value (`""` for a flag), in order.
+    var given: [Given] = []
+    /// The words that are not options, in order.
+    var operands: [String] = []
+
+    /// One option as given.
+    struct Given: Sendable, Equatable {
+        /// The declared name (`--jobs` for `-j`).
+        var name: String
+        /// The spelling typed (`-j`).
+        var spelling: String
+        /// The value; `""` for a flag.
+        var value: String
+    }
+
+    /// Whether option `name` was given.
+    func has(_ name: String) -> Bool { given.contains { $0.name == name } }
+    /// The last value given for option `name`.
+    func value(_ name: String) -> String? { given.last { $0.name == name }?.value }
+}
+
+/// Why a command's words do not fit its declared options: a usage error.
+enum OptionError: Error, Equatable {
+    /// A word that looks like an option and is none of the declared ones (the word, with the
+    /// declared names to suggest from).
+    case unknown(String, among: [String])
+    /// A value option at the end of the words, as spelled there (`-o`).
+    case missingValue(CommandOption, spelling: String)
+
+    /// The message of command `command` (`run: unknown option '--lvie' (did you mean
+    /// '--live'?)`); `nil` gives the command-line wording, without a prefix.
+    func message(command: String?) -> String {
+        let prefix = command.map { $0 + ": " } ?? ""
+        switch self {
+        case .unknown(let word, let names):
+            return prefix + ShellMessages.unknownOption(word, among: names)
+        case .missingValue(let option, let spelling):
+            guard let missing = option.missing else { return prefix + "option '\(spelling)' needs a value" }
+            return prefix + "\(spelling) needs \(missing)"
+        }
+    }
+
+    /// The usage failure of command `command`.
+    func failure(command: String) -> CommandFailure {
+        CommandFailure(kind: .usage, message: message(command: command))
+    }
+}
+
+extension CommandOption {
+    /// How option words are read.
+    enum Layout: Sendable {
+        /// Options anywhere among the operands; `--` ends them (`test`, `run`).
+        case interleaved
+        /// Options first; the first operand ends them (`ask`, `extract`).
+        case leading
+    }
+
+    /// Reads `words` by the options `declared`: `--name VALUE`, `--name=VALUE`, flags; a word
+    /// starting with `-` (but not `-` alone) is an option. The one option parser of the shell.
+    /// - Throws: ``OptionError`` for an undeclared option (a flag given `=VALUE` is one) or a
+    ///   value option without its value.
+    static func parse(_ words: [String], as layout: Layout = .interleaved, declared: [CommandOption])
+        throws(OptionError) -> ParsedOptions
+    {
+        var parsed = ParsedOptions()
+        var index = 0
+        var ended = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if ended || !word.hasPrefix("-") || word == "-" {
+                parsed.operands.append(word)
+                if layout == .leading { ended = true }
+                continue
+            }
+            if word == "--" {
+                ended = true
+                continue
+            }
+            let equals = word.hasPrefix("--") ? word.firstIndex(of: "=") : nil
+            let spelling = equals.map { String(word[..<$0]) } ?? word
+            let inline = equals.map { String(word[word.index(after: $0)...]) }
+            guard let option = declared.first(where: { $0.spellings.contains(spelling) }),
+                option.value != nil || inline == nil
+            else {
+                throw .unknown(word, among: declared.flatMap(\.spellings).filter { $0.hasPrefix("--") })
+            }
+            guard option.value != nil else {
+                parsed.given.append(.init(name: option.name, spelling: spelling, value: ""))
+                continue
+            }
+            guard let value = inline ?? (index < words.count ? words[index] : nil) else {
+                throw .missingValue(option, spelling: spelling)
+            }
+            if inline == nil { index += 1 }
+            parsed.given.append(.init(name: option.name, spelling: spelling, value: value))
+        }
+        return parsed
+    }
+
+    /// The option spellings (a value option's with its value) that `word` may complete to
+    /// after a command: Tab after `-`.
+    static func completions(_ word: String, declared: [CommandOption]) -> [String] {
+        declared.flatMap(\.spellings).filter { $0.hasPrefix("--") && $0.hasPrefix(word) }
+    }
+}

@@ -1,0 +1,93 @@
+/// The plugins loaded in this shell and the command table built from them.
+struct PluginRegistry: Sendable {
+    /// Plugins in registration order.
+    private(set) var plugins: [any ShellPlugin] = []
+    private var commandsByName: [String: PluginCommand] = [:]
+
+    /// Adds `plugin`; a command name already taken keeps its first owner.
+    mutating func register(_ plugin: any ShellPlugin) {
+        plugins.append(plugin)
+        for command in plugin.commands where commandsByName[command.name] == nil {
+            commandsByName[command.name] = command
+        }
+    }
+
+    /// The grammar the parser needs: the prompt-like commands and their options.
+    var grammar: ShellGrammar {
+        var grammar = ShellGrammar()
+        for plugin in plugins {
+            for command in plugin.commands {
+                if case .raw(var spec) = command.argumentStyle, grammar.rawCommands[command.name] == nil {
+                    // The value options come from the command's declared options.
+                    spec.valueOptions.formUnion(
+                        command.options.filter { $0.value != nil }.flatMap(\.spellings))
+                    grammar.rawCommands[command.name] = spec
+                }
+            }
+        }
+        return grammar
+    }
+
+    /// The command named `name`, if a plugin provides it.
+    func command(named name: String) -> PluginCommand? { commandsByName[name] }
+
+    /// Every command name, in plugin and declaration order.
+    var commandNames: [String] { plugins.flatMap { $0.commands.map(\.name) } }
+
+    /// The error for an unknown command, with "did you mean" suggestions.
+    func unknownCommand(_ name: String) -> CommandFailure {
+        // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
+        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
+        let message = "unknown command '\(shown)'"
+        guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
+            return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
+        }
+        return CommandFailure(kind: .unknownCommand, message: message + ShellMessages.didYouMean(suggestion))
+    }
+
+    /// Starts every plugin for the run (in registration order; the first failure stops).
+    func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
+        for plugin in plugins { try plugin.start(options, io: io) }
+    }
+
+    /// New-session settings with every plugin's defaults applied.
+    func configure(_ settings: inout ShellSettings) {
+        for plugin in plugins { plugin.configure(&settings) }
+    }
+
+    /// `set NAME WORDS...` by the plugin owning `name`; `nil` when none does.
+    func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        for plugin in plugins {
+            if let result = try plugin.set(name, words, context: context) { return result }
+        }
+        return nil
+    }
+
+    /// `show NAME` by the plugin owning `name`; `nil` when none does.
+    func show(_ name: String, context: CommandContext) -> CommandResult? {
+        plugins.lazy.compactMap { $0.show(name, context: context) }.first
+    }
+
+    /// `expect valid` by the first plugin that checks validity; `nil` when none does.
+    func expectValid(context: CommandContext) -> ExpectOutcome? {
+        plugins.lazy.compactMap { $0.expectValid(context: context) }.first
+    }
+
+    /// The values Tab offers after `option`, from the first plugin that has some.
+    func optionValues(_ option: String) -> [String]? {
+        plugins.lazy.compactMap { $0.optionValues(option) }.first
+    }
+
+    /// The names `show NAME` accepts beyond the settings (the settings table: SettingsTable.swift).
+    var reportNames: [String] { plugins.flatMap(\.reportNames) }
+
+    /// The plugins' parts of the REPL banner.
+    var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
+
+    /// `plugins` for the built-in plugins: one `NAME (built-in): COMMANDS` line each.
+    var listing: String {
+        plugins.map { plugin in
+            "\(plugin.name) (built-in): " + plugin.commands.map(\.name).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,44 @@
+import SophonCore
+
+/// The processes that serve tools to the model: external plugins (docs/plugin-protocol.md) and
+/// MCP servers (docs/mcp.md). The runtime offers them as a service (``CommandHost/service(_:)``);
+/// the tools plugin on top reaches them through the ``CommandHost`` members below, so the
+/// core's command contract names neither.
+protocol ToolServers: AnyObject, Sendable {
+    /// The tools external plugins serve (plugins started so far), with the serving plugin.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)]
+    /// Whether `plugin` was loaded as trusted (`plugin load --trust PATH`): its tools run
+    /// without asking.
+    func isPluginTrusted(_ plugin: String) -> Bool
+    /// Runs `name` of `plugin` with `arguments`, waiting at most `timeout`.
+    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    >
+    /// The MCP servers of the run; `nil` when there are none.
+    var mcpServers: MCPServerRegistry? { get }
+}
+
+extension CommandHost {
+    /// The host's tool servers, if it has any.
+    var toolServers: (any ToolServers)? { service((any ToolServers).self) }
+
+    /// The MCP servers of the run (docs/mcp.md); `nil` when the host has none.
+    var mcpServers: MCPServerRegistry? { toolServers?.mcpServers }
+
+    /// The tools external plugins serve (plugins started so far), with the serving plugin.
+    func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { toolServers?.pluginTools() ?? [] }
+
+    /// Whether `plugin` was loaded with `plugin load --trust`; no plugin is trusted without
+    /// tool servers.
+    func isPluginTrusted(_ plugin: String) -> Bool { toolServers?.isPluginTrusted(plugin) ?? false }
+
+    /// Runs a plugin's tool; a host without tool servers has no plugins.
+    func runPluginTool(plugin: String, name: String, arguments: JSONValue, timeout: Duration) async -> Result<
+        JSONValue, PluginToolError
+    > {
+        guard let servers = toolServers else {
+            return .failure(PluginToolError(message: "no plugin serves '\(name)'"))
+        }
+        return await servers.runPluginTool(plugin: plugin, name: name, arguments: arguments, timeout: timeout)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import SophonShell
+
+/// Declared options (PRODUCT §11): the one option parser, "did you mean" for an unknown
+/// option, the one on/off reading, and the docs generated from the table.
+@Suite struct CommandOptionTests {
+    static let declared = [
+        CommandOption(name: "--jobs", aliases: ["-j"], value: "N", help: "", missing: "a number"),
+        CommandOption(name: "--live", help: ""),
+        CommandOption(name: "--junit", value: "FILE", help: ""),
+    ]
+
+    @Test func optionsValuesAndOperands() throws {
+        let parsed = try CommandOption.parse(
+            ["a", "-j", "3", "--live", "b", "--junit=x.xml", "--", "--c"], declared: Self.declared)
+        #expect(parsed.operands == ["a", "b", "--c"])
+        #expect(parsed.value("--jobs") == "3")
+        #expect(parsed.given.first?.spelling == "-j")
+        #expect(parsed.has("--live"))
+        #expect(parsed.value("--junit") == "x.xml")
+        let leading = try CommandOption.parse(
+            ["--live", "a", "--live"], as: .leading, declared: Self.declared)
+        #expect(leading.operands == ["a", "--live"])
+    }
+
+    @Test func badWordsAreNamedWithTheClosestOption() {
+        let cases: [([String], String)] = [
+            (["--lvie"], "test: unknown option '--lvie' (did you mean '--live'?)"),
+            (["--live=1"], "test: unknown option '--live=1' (did you mean '--live'?)"),
+            (["--zzzzzz"], "test: unknown option '--zzzzzz'"),
+            (["-j"], "test: -j needs a number"),
+            (["--junit"], "test: option '--junit' needs a value"),
+        ]
+        for (words, message) in cases {
+            #expect(throws: CommandFailure(kind: .usage, message: message)) {
+                do {
+                    _ = try CommandOption.parse(words, declared: Self.declared)
+                } catch let error as OptionError {
+                    throw error.failure(command: "test")
+                }
+            }
+        }
+    }
+
+    @Test func onOffWordsInAnyCase() {
+        for word in ["on", "YES", "True", "1"] { #expect(OnOff.parse(word) == true) }
+        for word in ["off", "No", "FALSE", "0"] { #expect(OnOff.parse(word) == false) }
+        #expect(OnOff.parse("maybe") == nil)
+    }
+
+    @Test func anUnknownOptionSuggestsTheDeclaredOne() throws {
+        let outcome = try SophonProcess.run(["test", "--lvie"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "", stderr: "sophon: test: unknown option '--lvie' (did you mean '--live'?)\n",
+                    status: 2))
+        // A usage error in a script fails the script as every other usage error does (status 1).
+        let models = try SophonProcess.run(["-c", "models --lvie", "-c", "models x"])
+        #expect(
+            models
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        -c:1:1: error: models: unknown option '--lvie' (did you mean '--live'?)
+                        -c:2:1: error: usage: models [--live]
+
+                        """, status: 1))
+    }
+
+    @Test func subcommandOptionsComeFromTheTableToo() throws {
+        // Refused before anything is sent (the server address is a closed port).
+        let outcome = try SophonProcess.run(
+            [
+                "-c", "plugin load --trsut x", "-c", "plugin unload --trust x", "-c",
+                "batch submit in.jsonl --max-requests",
+            ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: plugin: unknown option '--trsut' (did you mean '--trust'?)
+                -c:2:1: error: usage: plugin load [--trust] PATH | plugin unload NAME
+                -c:3:1: error: batch submit: --max-requests takes a whole number above 0
+
+                """)
+    }
+
+    @Test func onOffSettingsTakeAnySpelling() throws {
+        let outcome = try SophonProcess.run([
+            "-c", "set log YES", "-c", "show log", "-c", "set tool-confirm yes", "-c", "show tool-confirm",
+            "-c", "set stream Off", "-c", "show stream",
+        ])
+        #expect(outcome == .init(stdout: "on\non\noff\n", stderr: "", status: 0))
+    }
+
+    @Test func helpAndTheManPageListTheDeclaredOptions() throws {
+        let registry = PluginRegistry.standard()
+        let run = try #require(registry.command(named: "test"))
+        #expect(
+            CorePlugin.optionRows(run) == """
+
+                options:
+                  --jobs, -j N      how many files run at once
+                  --record-missing  record a tape for each file that has none
+                  --live            ignore tapes: every file calls the server
+                  --junit FILE      write a JUnit XML report to FILE
+                  --tap             print the report as TAP
+                """)
+        let page = ManPage.text(registry)
+        #expect(page.contains(".RS\n.TP\n.B \\-\\-jobs, \\-j N\nhow many files run at once\n"))
+        for flag in HelpText.flags {
+            #expect(page.contains(".B \(ManPage.escape(flag.synopsis))\n\(ManPage.escape(flag.help))\n"))
+        }
+        let outline = CommandOutline(registry)
+        let bash = CompletionScript(outline: outline).text(for: .bash)
+        #expect(
+            bash.contains(
+                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap' -- \"$cur\")); return ;;"
+            ))
+        let zsh = CompletionScript(outline: outline).text(for: .zsh)
+        #expect(zsh.contains("test) compadd -- --jobs -j --record-missing --live --junit --tap; return ;;"))
+        #expect(outline.flags == HelpText.flags.flatMap(\.spellings) + ["-c", "-i"])
+    }
+
+    @Test func everyDeclaredOptionIsInItsUsageLine() {
+        for plugin in PluginRegistry.standard().plugins {
+            for command in plugin.commands {
+                for option in command.options {
+                    #expect(
+                        option.spellings.contains { command.usage.contains($0) },
+                        "\(command.name): \(option.name) is not in '\(command.usage)'")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import SophonShell
+
+/// The one settings table (PRODUCT §11): the session's settings and those the plugins register
+/// are seen alike by `show`, `set`, Tab after `set` and "did you mean".
+@Suite struct SettingsTableTests {
+    @Test func thePluginsSettingsAreInTheTable() throws {
+        let registry = PluginRegistry.standard()
+        let names = registry.settingNames
+        #expect(Array(names.prefix(ShellSettings.names.count)) == ShellSettings.names)
+        #expect(
+            Array(names.dropFirst(ShellSettings.names.count))
+                == ["tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log"])
+        #expect(registry.settingValues("log") == ["on", "off"])
+        #expect(registry.settingValues("tool-confirm") == ["on", "off"])
+        #expect(registry.settingValues("stop") == ["none"])
+        #expect(registry.settingValues("model")?.isEmpty == false)
+        #expect(registry.settingValues("system") == nil)
+        let set = try #require(registry.command(named: "set"))
+        guard case .custom(let choose) = set.completion, case .words(let words) = choose([], registry) else {
+            Issue.record("set completes no words")
+            return
+        }
+        #expect(words.contains("log") && words.contains("tool-confirm"))
+        #expect(CommandOutline(registry).settings == names)
+    }
+
+    @Test func showListsThePluginsSettingsAndSetSuggestsThem() throws {
+        let outcome = try SophonProcess.run(["--no-log", "-c", "show", "-c", "set tool-confrim on"])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.suffix(6) == [
+                "tools: none", "tool-mode: auto", "tool-rounds: 10", "tool-timeout: 1m", "tool-confirm: on",
+                "log: off",
+            ])
+        #expect(
+            outcome.stderr == "-c:2:1: error: unknown setting 'tool-confrim' (did you mean 'tool-confirm'?)\n"
+        )
+    }
+}

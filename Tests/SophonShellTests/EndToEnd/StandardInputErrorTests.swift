@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// A standard input that cannot be read (here a folder: `read(2)` fails with `EISDIR`) is an
+/// error the shell reports, never an empty input.
+struct StandardInputErrorTests {
+    @Test(arguments: [
+        ([String](), "sophon: stdin: Is a directory\n"),
+        (["ask", "hi"], "error: stdin: Is a directory\n"),
+    ])
+    func aFolderAsStandardInputIsAReadError(arguments: [String], stderr: String) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-stdin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let process = Process()
+        process.executableURL = SophonProcess.binary
+        process.arguments = arguments
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8",
+            "GEMINI_API_KEY": "test-key", "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:9",
+        ]
+        process.currentDirectoryURL = home
+        process.standardInput = try #require(FileHandle(forReadingAtPath: home.path))
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let reported = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: printed, as: UTF8.self) == "")
+        #expect(String(decoding: reported, as: UTF8.self) == stderr)
+        #expect(process.terminationStatus == 1)
+    }
+}
