@@ -43,70 +43,100 @@ extension GeminiAPIClient {
         let tools: JSONValue? =
             handlers.isEmpty
             ? nil : .array([Tool(functionDeclarations: handlers.map(\.declaration)).jsonValue])
+        let request = GenerateContentRequest(
+            contents: [], systemInstruction: systemInstruction, tools: tools,
+            toolConfig: toolConfig?.jsonValue, generationConfig: generationConfig)
+        return try await runTools(
+            label: label, conversation: &conversation, request: request,
+            server: GeminiToolServer(handlers: handlers), model: model, maxToolRounds: maxToolRounds,
+            retryPolicy: retryPolicy)
+    }
+
+    /// The one function-calling loop (docs/library.md, "Tools"): sends `request` with
+    /// `conversation` as its contents, answers the calls of each answer through `server`, and
+    /// repeats until an answer has no calls, or has a call `server` does not serve (those stay
+    /// pending in `conversation` for the caller to answer).
+    ///
+    /// - Parameters:
+    ///   - label: a short name for logs and events.
+    ///   - conversation: the turns so far, ending with the user turn to answer; the model's
+    ///     answers and the function responses are appended to it.
+    ///   - request: everything but the contents, the same for every round (system, tools,
+    ///     settings); its `contents` are replaced by `conversation` each round.
+    ///   - server: answers the calls.
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - maxToolRounds: model requests allowed; an answer with served calls in the last one
+    ///     throws ``GeminiToolError/tooManyRounds(rounds:calls:)`` (its calls stay pending).
+    ///   - retryPolicy: overrides the configured policy for each model request.
+    ///   - onEvent: told before each request and after each answer, in order.
+    /// - Returns: the final answer, the summed usage and every call made.
+    /// - Throws: ``GeminiToolError/tooManyRounds(rounds:calls:)``, ``GeminiError``, or
+    ///   `CancellationError` (checked after the calls of a round are answered).
+    public func runTools(
+        label: String, conversation: inout GeminiConversation, request: GenerateContentRequest,
+        server: GeminiToolServer, model: GeminiModel? = nil, maxToolRounds: Int = 10,
+        retryPolicy: GeminiRetryPolicy? = nil, onEvent: (GeminiToolLoopEvent) -> Void = { _ in }
+    ) async throws -> GeminiToolRun {
         var usage = UsageMetadata(
             promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
         var rounds = 0
         var calls: [FunctionCall] = []
+        var request = request
         while true {
             rounds += 1
-            let request = GenerateContentRequest(
-                contents: conversation.history, systemInstruction: systemInstruction, tools: tools,
-                toolConfig: toolConfig?.jsonValue, generationConfig: generationConfig)
+            request.contents = conversation.history
+            let sent = request
+            onEvent(.sending(round: rounds))
             let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in
-                request
+                sent
             }
-            Self.add(result.usage, to: &usage)
+            usage.add(result.usage)
             conversation.appendModel(
                 result.response.candidates?.first?.content ?? Content(role: "model", parts: []))
             let pending = conversation.pendingCalls
             configuration.observer?(
                 .toolRound(label: label, round: rounds, calls: pending, usage: result.usage))
-            guard !pending.isEmpty else {
+            let answering = !pending.isEmpty && pending.allSatisfy { server.serves($0.name) }
+            onEvent(.received(round: rounds, result: result, answering: answering))
+            guard answering else {
                 return GeminiToolRun(
                     text: result.response.text, response: result.response, usage: usage, rounds: rounds,
-                    calls: calls)
+                    calls: calls + pending, lastResult: result)
             }
             calls += pending
             guard rounds < maxToolRounds else {
                 throw GeminiToolError.tooManyRounds(rounds: rounds, calls: calls)
             }
-            let responses = await withTaskGroup(of: (Int, JSONValue).self) { group in
-                for (index, call) in pending.enumerated() {
-                    group.addTask { (index, await Self.serve(call, handlers: handlers)) }
-                }
-                var answers = [JSONValue](repeating: .null, count: pending.count)
-                for await (index, answer) in group { answers[index] = answer }
-                return answers
+            try conversation.answer(await Self.answer(pending, server: server))
+            try Task.checkCancellation()
+        }
+    }
+
+    /// The responses to `calls` in call order, answered one at a time or concurrently.
+    private static func answer(_ calls: [FunctionCall], server: GeminiToolServer) async -> [JSONValue] {
+        if server.oneAtATime {
+            var answers: [JSONValue] = []
+            for call in calls { answers.append(await server.answer(call)) }
+            return answers
+        }
+        return await withTaskGroup(of: (Int, JSONValue).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask { (index, await server.answer(call)) }
             }
-            try conversation.answer(responses)
+            var answers = [JSONValue](repeating: .null, count: calls.count)
+            for await (index, answer) in group { answers[index] = answer }
+            return answers
         }
     }
+}
 
-    /// One call's response: the handler's result, or `{"error": MESSAGE}` for an unknown
-    /// function, arguments that break the declaration (the handler is not called), or a thrown
-    /// error.
-    static func serve(_ call: FunctionCall, handlers: [GeminiFunctionHandler]) async -> JSONValue {
-        func failure(_ message: String) -> JSONValue { .object([JSONMember("error", .string(message))]) }
-        guard let handler = handlers.first(where: { $0.declaration.name == call.name }) else {
-            return failure("no function named '\(call.name)' is declared")
-        }
-        let arguments = call.args ?? .object([])
-        let violations = handler.declaration.violations(of: arguments)
-        guard violations.isEmpty else {
-            return failure("invalid arguments: " + violations.joined(separator: "; "))
-        }
-        do {
-            return try await handler.run(arguments)
-        } catch {
-            return failure("\(error)")
-        }
-    }
-
-    private static func add(_ usage: UsageMetadata?, to total: inout UsageMetadata) {
-        guard let usage else { return }
-        total.promptTokenCount = (total.promptTokenCount ?? 0) + (usage.promptTokenCount ?? 0)
-        total.candidatesTokenCount = (total.candidatesTokenCount ?? 0) + (usage.candidatesTokenCount ?? 0)
-        total.thoughtsTokenCount = (total.thoughtsTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0)
-        total.totalTokenCount = (total.totalTokenCount ?? 0) + (usage.totalTokenCount ?? 0)
+extension UsageMetadata {
+    /// Adds `other`'s counts to these (absent counts count as zero).
+    public mutating func add(_ other: UsageMetadata?) {
+        guard let other else { return }
+        promptTokenCount = (promptTokenCount ?? 0) + (other.promptTokenCount ?? 0)
+        candidatesTokenCount = (candidatesTokenCount ?? 0) + (other.candidatesTokenCount ?? 0)
+        thoughtsTokenCount = (thoughtsTokenCount ?? 0) + (other.thoughtsTokenCount ?? 0)
+        totalTokenCount = (totalTokenCount ?? 0) + (other.totalTokenCount ?? 0)
     }
 }

@@ -11,4 +11,6 @@ public struct GeminiToolRun: Sendable {
     public var rounds: Int
     /// Every function call the model made, in order.
     public var calls: [FunctionCall]
+    /// The last round's result: the model that answered, its usage, retries and fallback.
+    public var lastResult: GeminiResult<GenerateContentResponse>
 }

@@ -1,5 +1,4 @@
 import SophonCore
-import SophonGemini
 
 /// What a plugin said about itself in its handshake reply (docs/plugin-protocol.md,
 /// "Handshake"): its name, version, the protocol version it chose, and its commands.
@@ -93,9 +92,10 @@ struct PluginManifest: Sendable, Equatable {
         if let field = reply["tools"] {
             guard case .array(let items) = field else { throw bad("\"tools\" must be an array") }
             for (index, item) in items.enumerated() {
-                guard case .object = item, let toolName = item["name"]?.stringValue,
-                    FunctionDeclaration.isValidName(toolName)
-                else { throw bad("tools[\(index)] needs a \"name\" the Gemini API accepts") }
+                // The name is checked where the declaration is built (the Tools plugin):
+                // a name the API refuses leaves the tool not offered.
+                guard case .object = item, let toolName = item["name"]?.stringValue, !toolName.isEmpty
+                else { throw bad("tools[\(index)] needs a \"name\" string") }
                 if let parameters = item["parameters"], case .object = parameters {
                 } else if item["parameters"] != nil {
                     throw bad("tools[\(index)].parameters must be a JSON Schema object")

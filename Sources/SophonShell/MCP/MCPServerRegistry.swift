@@ -1,6 +1,5 @@
 import Foundation
 import SophonCore
-import SophonGemini
 import Synchronization
 
 /// The MCP servers of one shell run (docs/mcp.md): those of `mcp.json` (read on first use,
@@ -11,21 +10,27 @@ import Synchronization
 /// not offered. A server that stopped (crash, timeout, garbage) starts again on its next call,
 /// once per command (``MCPRestartBudget``).
 final class MCPServerRegistry: Sendable {
-    /// One tool a server lists.
+    /// One tool a server lists, as it lists it (the tools plugin turns it into a declaration).
     struct Tool: Sendable, Equatable {
         /// The tool's name.
         var name: String
-        /// The declaration sent to the model; `nil` when the tool cannot be offered.
-        var declaration: FunctionDeclaration?
-        /// Why it is not offered (`$.properties.x: ...`), when it is not.
+        /// Its `description`, if any.
+        var description: String?
+        /// Its `inputSchema` (JSON Schema), if any.
+        var inputSchema: JSONValue?
+        /// Why it is not offered (`input schema $.properties.x: ...`), when it is not.
         var unavailable: String?
     }
+
+    /// Why a listed tool cannot be offered, decided by the tools plugin (its one conversion of
+    /// a tool's JSON Schema); `nil` when it can.
+    typealias ToolCheck = @Sendable (_ tool: Tool) -> String?
 
     /// A tool offered to the model and the server serving it.
     struct OfferedTool: Sendable {
         var server: String
         var trusted: Bool
-        var declaration: FunctionDeclaration
+        var tool: Tool
     }
 
     private struct Server: Sendable {
@@ -91,11 +96,13 @@ final class MCPServerRegistry: Sendable {
     /// under its name, replacing (and stopping) a server of that name.
     /// - Returns: the server's tools.
     /// - Throws: ``MCPFault`` when it cannot start; nothing is added then.
-    func add(_ config: MCPServerConfig, start: Bool, timeout: Duration) async throws(MCPFault) -> [Tool] {
+    func add(
+        _ config: MCPServerConfig, start: Bool, timeout: Duration, check: @escaping ToolCheck
+    ) async throws(MCPFault) -> [Tool] {
         loadIfNeeded()
         var server = Server(config: config)
         if start {
-            let (connection, tools) = try await handshake(config, timeout: timeout)
+            let (connection, tools) = try await handshake(config, timeout: timeout, check: check)
             server.connection = connection
             server.tools = tools
             server.started = true
@@ -128,14 +135,14 @@ final class MCPServerRegistry: Sendable {
     // MARK: - Tools
 
     /// Starts every server not started yet and not failed; a failure prints one warning.
-    func startAll(timeout: Duration) async {
+    func startAll(timeout: Duration, check: @escaping ToolCheck) async {
         loadIfNeeded()
         let waiting = state.withLock { state in
             state.servers.filter { !$0.started && $0.failure == nil && $0.invalid == nil }.map(\.config)
         }
         for config in waiting {
             do {
-                let (connection, tools) = try await handshake(config, timeout: timeout)
+                let (connection, tools) = try await handshake(config, timeout: timeout, check: check)
                 let kept = update(config.name) { server in
                     server.connection = connection
                     server.tools = tools
@@ -156,10 +163,9 @@ final class MCPServerRegistry: Sendable {
         var offered: [OfferedTool] = []
         for server in state.withLock({ $0.servers }) where server.started {
             for tool in server.tools {
-                guard let declaration = tool.declaration, seen.insert(tool.name).inserted else { continue }
+                guard tool.unavailable == nil, seen.insert(tool.name).inserted else { continue }
                 offered.append(
-                    OfferedTool(
-                        server: server.config.name, trusted: server.config.trust, declaration: declaration))
+                    OfferedTool(server: server.config.name, trusted: server.config.trust, tool: tool))
             }
         }
         return offered
@@ -170,7 +176,9 @@ final class MCPServerRegistry: Sendable {
     /// - Returns: the function response (``MCPToolResult``) or the error text: the tool's own
     ///   (`isError`) or the fault, naming the server.
     func call(
-        server name: String, tool: String, arguments: JSONValue, timeout: Duration, restarts: MCPRestartBudget
+        server name: String, tool: String, arguments: JSONValue, timeout: Duration,
+        restarts: MCPRestartBudget,
+        check: @escaping ToolCheck
     ) async -> Result<JSONValue, MCPToolError> {
         guard let server = state.withLock({ $0.servers.first { $0.config.name == name } }) else {
             return .failure(MCPToolError(message: "no MCP server named '\(name)'"))
@@ -184,7 +192,7 @@ final class MCPServerRegistry: Sendable {
                 return .failure(MCPToolError(message: MCPFault.restartedOnce(server: name).message))
             }
             do {
-                let (started, tools) = try await handshake(server.config, timeout: timeout)
+                let (started, tools) = try await handshake(server.config, timeout: timeout, check: check)
                 let kept = update(name) { entry in
                     entry.connection = started
                     entry.tools = tools
@@ -228,12 +236,12 @@ final class MCPServerRegistry: Sendable {
         // ``offeredTools()`` decides.
         var offeredBy: [String: String] = [:]
         for server in servers where server.started {
-            for tool in server.tools where tool.declaration != nil && offeredBy[tool.name] == nil {
+            for tool in server.tools where tool.unavailable == nil && offeredBy[tool.name] == nil {
                 offeredBy[tool.name] = server.config.name
             }
         }
         func shadowingServer(_ tool: Tool, of server: Server) -> String? {
-            guard tool.declaration != nil, let first = offeredBy[tool.name], first != server.config.name
+            guard tool.unavailable == nil, let first = offeredBy[tool.name], first != server.config.name
             else { return nil }
             return first
         }
@@ -251,7 +259,7 @@ final class MCPServerRegistry: Sendable {
                 stateText = "stopped"
             }
             let offered = server.tools.filter {
-                $0.declaration != nil && shadowingServer($0, of: server) == nil
+                $0.unavailable == nil && shadowingServer($0, of: server) == nil
             }
             .count
             let tools = server.started ? (offered == 1 ? "1 tool" : "\(offered) tools") : "-"
@@ -326,7 +334,8 @@ final class MCPServerRegistry: Sendable {
 
     /// Starts `config`'s process and runs `initialize`, `notifications/initialized` and the
     /// paged `tools/list`; kills the process when any of it fails.
-    private func handshake(_ config: MCPServerConfig, timeout: Duration) async throws(MCPFault)
+    private func handshake(_ config: MCPServerConfig, timeout: Duration, check: ToolCheck)
+        async throws(MCPFault)
         -> (MCPConnection, [Tool])
     {
         let executable = try resolveExecutable(config)
@@ -349,7 +358,7 @@ final class MCPServerRegistry: Sendable {
                 throw MCPFault.versionMismatch(server: config.name, version: version)
             }
             connection.notify(method: "notifications/initialized")
-            let tools = try await listTools(connection, server: config.name, timeout: wait)
+            let tools = try await listTools(connection, server: config.name, timeout: wait, check: check)
             return (connection, tools)
         } catch {
             connection.kill()
@@ -364,7 +373,9 @@ final class MCPServerRegistry: Sendable {
 
     /// `tools/list`, page after page while `nextCursor` is new; a repeated cursor stops the
     /// listing with a warning.
-    private func listTools(_ connection: MCPConnection, server: String, timeout: Duration) async throws
+    private func listTools(
+        _ connection: MCPConnection, server: String, timeout: Duration, check: ToolCheck
+    ) async throws
         -> [Tool]
     {
         var raw: [JSONValue] = []
@@ -396,37 +407,12 @@ final class MCPServerRegistry: Sendable {
                 tools.append(nameless)
                 continue
             }
-            var tool = Tool(name: name)
-            if tools.contains(where: { $0.name == name }) {
-                tool.unavailable = "listed twice"
-            } else if !FunctionDeclaration.isValidName(name) {
-                tool.unavailable =
-                    "not a valid function name (letters, digits, _ : . -; at most 64; a letter or _ first)"
-            } else {
-                do {
-                    tool.declaration = try Self.declaration(name: name, item: item)
-                } catch {
-                    tool.unavailable = "input schema " + error.description
-                }
-            }
+            var tool = Tool(
+                name: name, description: item["description"]?.stringValue, inputSchema: item["inputSchema"])
+            tool.unavailable = tools.contains(where: { $0.name == name }) ? "listed twice" : check(tool)
             tools.append(tool)
         }
         return tools
-    }
-
-    /// The declaration of tool `item`: its description, and its `inputSchema` converted by
-    /// ``JSONSchemaConverter`` (an object without properties sends no parameters).
-    static func declaration(name: String, item: JSONValue) throws(GeminiSchemaError) -> FunctionDeclaration {
-        let description = item["description"]?.stringValue
-        var declaration = FunctionDeclaration(
-            name: name, description: description?.isEmpty == false ? description : nil)
-        guard let schema = item["inputSchema"] else { return declaration }
-        if case .object(let properties)? = schema["properties"], properties.isEmpty { return declaration }
-        if schema["properties"] == nil, schema["type"]?.stringValue == "object", schema["$ref"] == nil {
-            return declaration
-        }
-        declaration.parameters = try JSONSchemaConverter.convert(schema).schema
-        return declaration
     }
 
     /// The executable of `config.command`: a path as is, else the first match on `PATH`.

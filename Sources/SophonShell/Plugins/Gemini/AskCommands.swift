@@ -84,7 +84,7 @@ enum AskCommands {
             let (reply, _) = try await ExchangeLog.recording(
                 "ask", options: options, history: [], context: context
             ) {
-                try await turn(history: [], options: options, context: context, services: services)
+                try await AskTurn.run(history: [], options: options, context: context, services: services)
             }
             return .reply(reply)
         } catch let dryRun as DryRun {
@@ -105,7 +105,7 @@ enum AskCommands {
             let (reply, turns) = try await ExchangeLog.recording(
                 "chat", options: options, history: history, context: context
             ) {
-                try await turn(
+                try await AskTurn.run(
                     history: history, options: options, isChat: true, context: context, services: services)
             }
             context.session.withGeminiState { $0.conversation += turns }
@@ -113,217 +113,6 @@ enum AskCommands {
         } catch let dryRun as DryRun {
             return .text(dryRun.text)
         }
-    }
-
-    /// One call: builds the request (history, attachments, prompt), sends it structured when a
-    /// schema is in force, else as text (streamed when `stream on`).
-    /// - Returns: the reply, and the user and model contents of this turn.
-    private static func turn(
-        history: [Content], options: Options, isChat: Bool = false, context: CommandContext,
-        services: GeminiServices
-    ) async throws -> (CallReply, [Content]) {
-        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
-            throw failure
-        }
-        let dryRun = options.dryRun ? DryRunTransport() : nil
-        let client =
-            try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
-        let settings = context.session.settings
-        let (schema, attachments, policy) = context.session.withGeminiState {
-            ($0.schema, $0.attachments, $0.retryPolicy)
-        }
-        let userTurn = Content(role: "user", parts: attachments + options.promptParts)
-        var (hasTools, tools, toolConfig) = context.session.withToolState {
-            ($0.hasTools, $0.toolsValue, $0.toolConfigValue)
-        }
-        hasTools = hasTools || !ServedTools(context: context, services: services).declarations.isEmpty
-        if !hasTools { hasTools = await MCPServedTools.available(context: context, services: services) }
-        if hasTools {
-            defer {
-                context.session.withGeminiState {
-                    $0.attachments = []; $0.attachmentNames = []
-                }
-            }
-            do {
-                let reply = try await ToolExchange.send(
-                    contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
-                    model: options.model, context: context, services: services,
-                    schema: options.noSchema ? nil : schema, client: dryRun == nil ? nil : client)
-                return (reply, [])
-            } catch let error as DryRunTransport.Stopped {
-                // `--dry-run` with tools: the first request, as it would go; no key needed.
-                guard let sent = dryRun?.request else { throw error }
-                throw DryRun(text: DryRunTransport.rendered(sent))
-            }
-        }
-        let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
-        let model = GeminiModel(selection: options.model ?? settings.model)
-        let request = try GeminiCall.request(
-            contents: history + [userTurn], tools: tools, toolConfig: toolConfig, model: model,
-            context: context)
-        services.retriesInFlight.reset()
-        let started = ContinuousClock.now
-        defer {
-            context.session.withGeminiState {
-                $0.attachments = []; $0.attachmentNames = []
-            }
-        }
-        do {
-            if let schema, !options.noSchema {
-                let result = try await client.generateJSON(
-                    label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
-                for coercion in result.coercions {
-                    context.io.printError(ShellMessages.coerced("\(coercion)"))
-                }
-                let saved = try ReplyMedia.save(
-                    result.response.candidates?.first?.content?.parts ?? [], context: context,
-                    services: services)
-                let envelope =
-                    GeminiCall.finish(
-                        model: result.modelID, requested: requested, usage: result.usage,
-                        retries: result.retryCount,
-                        usedFallback: result.usedFallback, started: started, context: context)
-                    + ReplyMedia.members(saved)
-                let modelTurn = Self.modelTurn(
-                    result.response.candidates?.first?.content, text: result.response.text)
-                return (
-                    CallReply(value: services.redact(result.value), envelope: envelope),
-                    [userTurn, modelTurn]
-                )
-            }
-            if settings.stream, !hasTools {
-                // `--json` changes what is printed, never the request: the answer still streams
-                // and prints once, as JSON, at the end (docs/tapes.md).
-                return try await streamed(
-                    request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    printsChunks: settings.output != .json, client: client, context: context,
-                    services: services, callsGo: (isChat: isChat, model: options.model))
-            }
-            let result = try await client.generateText(
-                label: "ask", request: request, model: model, retryPolicy: policy)
-            let saved = try ReplyMedia.save(
-                result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
-            let envelope =
-                GeminiCall.finish(
-                    model: result.modelID, requested: requested, usage: result.usage,
-                    retries: result.retryCount,
-                    usedFallback: result.usedFallback, started: started, context: context)
-                + ReplyMedia.members(saved)
-            if !ToolExchange.hasCalls(result.response) {
-                ToolExchange.reportUnknownParts(
-                    result.response.candidates?.first?.content?.parts ?? [], context: context)
-            }
-            if ToolExchange.hasCalls(result.response) {
-                // Calls to a request that declared no tools: returned as calls, never as "".
-                let reply = try ToolExchange.handle(
-                    result.response, contents: history + [userTurn], isChat: isChat,
-                    conversationCount: history.count, model: options.model, envelope: envelope,
-                    context: context, services: services)
-                return (reply, [])
-            }
-            let answer = services.redact(result.value)
-            let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
-            let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
-            return (reply, [userTurn, modelTurn])
-        } catch let error as GeminiError {
-            throw GeminiCall.failure(
-                error, requested: requested, fallback: services.retriesInFlight.fallbackModel,
-                context: context)
-        } catch let error as DryRunTransport.Stopped {
-            guard let sent = dryRun?.request else { throw error }
-            throw DryRun(text: DryRunTransport.rendered(sent))
-        }
-    }
-
-    /// A text answer printed chunk by chunk as it arrives (when `printsChunks`; else printed
-    /// whole by the result printer, as `--json` does). An error after some text keeps what
-    /// was printed, ends the line, and fails the command.
-    private static func streamed(
-        request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
-        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
-        context: CommandContext, services: GeminiServices, callsGo: (isChat: Bool, model: String?)
-    ) async throws -> (CallReply, [Content]) {
-        var accumulator = GeminiStreamAccumulator()
-        var signatures: [Part] = []
-        var callParts: [Part] = []
-        var media: [Part] = []
-        var printedAny = false
-        var endsWithNewline = true
-        do {
-            for try await chunk in client.streamGenerateContent(
-                label: "ask", model: model, retryPolicy: policy, request: request)
-            {
-                accumulator.add(chunk)
-                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
-                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
-                signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
-                    $0.thoughtSignature != nil && $0.thought != true
-                }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
-                let text = services.redact(chunk.text)
-                if printsChunks, !text.isEmpty {
-                    context.io.stdout.write(text)
-                    printedAny = true
-                    endsWithNewline = text.hasSuffix("\n")
-                }
-            }
-        } catch {
-            if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
-            throw error
-        }
-        if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
-        // A cancelled consumer sees the stream end without an error: say it was interrupted.
-        try Task.checkCancellation()
-        if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
-            throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
-        }
-        if !callParts.isEmpty {
-            // Function calls to a request without tools: returned as calls, never as "".
-            let envelope = GeminiCall.finish(
-                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
-                usage: accumulator.usage, retries: services.retriesInFlight.value,
-                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
-                context: context)
-            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
-            let response = GenerateContentResponse(candidates: [
-                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
-            ])
-            let reply = try ToolExchange.handle(
-                response, contents: request.contents, isChat: callsGo.isChat,
-                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
-                context: context, services: services)
-            return (reply, [])
-        }
-        if accumulator.text.isEmpty, media.isEmpty {
-            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
-                throw GeminiError.stoppedWithoutContent(
-                    reason: reason, finishMessage: accumulator.finishMessage)
-            }
-            throw GeminiError.emptyResponse
-        }
-        let saved = try ReplyMedia.save(media, context: context, services: services)
-        let retries = services.retriesInFlight.value
-        let fallback = services.retriesInFlight.fallbackModel
-        let envelope =
-            GeminiCall.finish(
-                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
-                usedFallback: fallback != nil,
-                started: started,
-                context: context) + ReplyMedia.members(saved)
-        let answer = services.redact(accumulator.text)
-        let reply = CallReply(
-            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
-        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
-        return (reply, [userTurn, modelTurn])
-    }
-
-    /// The model's turn for the conversation, as the model sent it: its parts without the
-    /// thought summaries, thought signatures kept (they go back unchanged, per the API); the
-    /// text alone when the reply had no usable content.
-    static func modelTurn(_ content: Content?, text: String) -> Content {
-        let parts = (content?.parts ?? []).filter { $0.thought != true }
-        guard !parts.isEmpty else { return Content(role: "model", parts: [.text(text)]) }
-        return Content(role: "model", parts: parts)
     }
 
     /// `history`: the conversation, one turn per line.
@@ -352,22 +141,19 @@ enum AskCommands {
         return .none
     }
 
-    /// What `ask PROMPT` would send now (attachments, prompt, system instruction, generation
-    /// settings, the schema in force), for `tokens` to count. Attachments stay for the next ask.
-    static func countedRequest(parts: [Part], context: CommandContext) -> GenerateContentRequest {
-        let settings = context.session.settings
+    /// What `ask PROMPT` would send now, from the one turn builder (attachments, prompt, system
+    /// instruction, safety and generation settings fitted to `model`, tools, the schema in
+    /// force), for `tokens` to count. Attachments stay for the next ask.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting.
+    static func countedRequest(parts: [Part], model: GeminiModel, context: CommandContext) throws
+        -> GenerateContentRequest
+    {
         let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
-        var request = GenerateContentRequest(
-            contents: [Content(role: "user", parts: attachments + parts)],
-            systemInstruction: GeminiCall.systemInstruction(settings),
-            generationConfig: GeminiCall.generationConfig(settings))
-        if let schema {
-            var config = request.generationConfig ?? GenerationConfig()
-            config.responseMimeType = "application/json"
-            config.responseSchema = schema
-            request.generationConfig = config
-        }
-        return request
+        let (tools, toolConfig) = GeminiCall.sessionTools(servedToo: true, context: context)
+        return try GeminiCall.request(
+            contents: [Content(role: "user", parts: attachments + parts)], tools: tools,
+            toolConfig: toolConfig,
+            model: model, schema: schema, context: context)
     }
 
     /// `tokens TEXT`: the total token count of what `ask TEXT` would send.
@@ -385,8 +171,7 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
-            var counted = countedRequest(parts: options.promptParts, context: context)
-            try GeminiCall.fitThinking(&counted, model: model, context: context)
+            let counted = try countedRequest(parts: options.promptParts, model: model, context: context)
             let reply = try await client.countTokens(
                 request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })

@@ -1,27 +1,28 @@
 import SophonCore
 import SophonGemini
 
-/// The one way a prompt becomes a request under the session's settings, shared by `ask`,
-/// `chat`, each round of a tool exchange, and every `prompt` line of `run` and `batch`
-/// (docs/commands.md, "Settings"; docs/running-many-prompts.md).
+/// The one turn builder (docs/commands.md, "Settings"; docs/running-many-prompts.md): every
+/// request a prompt becomes under the session's settings, for `ask`, `chat`, `tokens`, each
+/// round of a tool exchange, and every `prompt` line of `run` and `batch`.
 extension GeminiCall {
     /// The session's tools as a request carries them: the declared functions and built-ins, and,
-    /// when `servedToo`, the functions of external plugins (what a tool exchange sends), with
-    /// `toolConfig` when `tool-mode` is set.
-    static func sessionTools(servedToo: Bool, context: CommandContext) -> (
+    /// when `servedToo`, the functions of external plugins and running MCP servers (what a tool
+    /// exchange sends), with `toolConfig` when `tool-mode` is set.
+    static func sessionTools(servedToo: Bool, context: CommandContext, services: GeminiServices? = nil) -> (
         tools: JSONValue?, toolConfig: JSONValue?
     ) {
         var state = context.session.withToolState { $0 }
-        if servedToo { state.declarations += ServedTools(context: context).declarations }
+        if servedToo { state.declarations += ServedTools(context: context, services: services).declarations }
         return (state.toolsValue, state.toolConfigValue)
     }
 
     /// A request of `contents` with the session's system instruction, safety settings and
-    /// generation settings, and `tools` / `toolConfig`, fitted to `model` (notes on stderr).
+    /// generation settings, and `tools` / `toolConfig`, fitted to `model` (notes on stderr),
+    /// asking for JSON of `schema` when one is given.
     /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting.
     static func request(
         contents: [Content], tools: JSONValue?, toolConfig: JSONValue?, model: GeminiModel,
-        context: CommandContext
+        schema: GeminiSchema? = nil, context: CommandContext
     ) throws -> GenerateContentRequest {
         let settings = context.session.settings
         var request = GenerateContentRequest(
@@ -30,6 +31,6 @@ extension GeminiCall {
             generationConfig: generationConfig(settings))
         try fitThinking(&request, model: model, context: context)
         try fitGeneration(&request, model: model, context: context)
-        return request
+        return request.answering(schema: schema)
     }
 }

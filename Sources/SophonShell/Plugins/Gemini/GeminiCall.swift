@@ -11,7 +11,7 @@ enum GeminiCall {
         if let problem = services.baseURLProblem {
             throw CommandFailure(kind: .invalidBaseURL, message: problem)
         }
-        if !services.isReplaying, try services.apiKey() == nil {
+        if services.transcript.runsLive, try services.apiKey() == nil {
             throw CommandFailure(
                 kind: .missingAPIKey,
                 message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'")

@@ -5,8 +5,9 @@ import SophonMedia
 import Synchronization
 
 /// The Gemini side of one `sophon` run: the client (made on first use, so runs that never call
-/// the API never start URLSession), the transport (live, recording or replaying a tape), the
-/// key lookup and the `--verbose` log (docs/tapes.md).
+/// the API never start URLSession), the transcript (live, recording or replaying a tape: HTTP
+/// exchanges and served tool results go through it), the key lookup and the `--verbose` log
+/// (docs/tapes.md).
 final class GeminiServices: Sendable {
     /// How the run was started.
     struct Options: Sendable {
@@ -32,7 +33,8 @@ final class GeminiServices: Sendable {
     /// The key lookup: the environment first, then the key file. One instance, so the
     /// "both variables are set" warning comes once.
     let keychain: SophonKeychain
-    private let transport: any GeminiTransport
+    /// Where exchanges and served tool results go: made once from `--record` / `--replay`.
+    let transcript: any GeminiTranscript
     private let client = Mutex<GeminiAPIClient?>(nil)
     /// Retries and fallback of the call in flight, from the client's events.
     let retriesInFlight = RetryCounter()
@@ -57,19 +59,19 @@ final class GeminiServices: Sendable {
         let output = io
         do {
             if let replay = options.replayTape {
-                transport = try GeminiTapeReplayer(
+                transcript = try GeminiTapeReplayer(
                     contentsOf: URL(fileURLWithPath: replay), baseURL: baseURL,
                     warning: { output.printError(ShellMessages.warning("\(replay): \($0)")) })
             } else if let record = options.recordTape {
                 // A folder, FIFO or device at TAPE is refused before anything runs, not after
                 // the run, when its tape could not take TAPE's place (docs/tapes.md).
                 _ = try AtomicFile.resolvedTarget(record)
-                transport = try GeminiTapeRecorder(
+                transcript = try GeminiTapeRecorder(
                     wrapping: URLSessionTransport(),
                     tapeURL: URL(fileURLWithPath: RecordedTape.partialPath(of: record)), baseURL: baseURL,
                     secrets: [], warning: { output.printError(ShellMessages.warning("\(record): \($0)")) })
             } else {
-                transport = URLSessionTransport()
+                transcript = GeminiLiveTranscript(transport: URLSessionTransport())
             }
         } catch {
             let path = options.replayTape ?? options.recordTape ?? ""
@@ -93,38 +95,6 @@ final class GeminiServices: Sendable {
         }
         return url
     }
-
-    /// Whether calls are answered from a tape (no key needed).
-    var isReplaying: Bool { options.replayTape != nil }
-
-    /// The next tool call of the tape being replayed; `nil` when not replaying or none is left.
-    func replayedToolCall() -> JSONValue? { (transport as? GeminiTapeReplayer)?.takeToolCall() }
-
-    /// The body of the recorded request the next request must match; `nil` when not replaying
-    /// or none is left.
-    func upcomingReplayedRequestBody() -> JSONValue? {
-        (transport as? GeminiTapeReplayer)?.upcomingRequest?.body
-    }
-
-    /// Every tool call of the tape being replayed, in order (docs/tapes.md); empty otherwise.
-    var replayedToolCalls: [JSONValue] { (transport as? GeminiTapeReplayer)?.tape.toolCalls ?? [] }
-
-    /// The function declarations of the next recorded request of the tape being replayed (a
-    /// replay offers the MCP tools it recorded without starting the servers, docs/mcp.md); after
-    /// the tape's last exchange, those of its last request, so `tools` at the end of a replayed
-    /// script lists what the recorded run listed.
-    func nextRecordedDeclarations() -> [JSONValue] {
-        let replayer = transport as? GeminiTapeReplayer
-        let body = replayer?.upcomingRequest?.body ?? replayer?.tape.exchanges.last?.request.body
-        guard case .array(let tools)? = body?["tools"] else { return [] }
-        return tools.flatMap { tool -> [JSONValue] in
-            guard case .array(let declarations)? = tool["functionDeclarations"] else { return [] }
-            return declarations
-        }
-    }
-
-    /// Records a served tool call on the tape being recorded, if any.
-    func recordToolCall(_ call: JSONValue) { (transport as? GeminiTapeRecorder)?.recordToolCall(call) }
 
     /// The key calls use, and where it came from; `nil` when none is set.
     /// - Throws: ``CommandFailure`` (`insecureKeyFile`, `keyStoreError`) when the key file is
@@ -176,8 +146,9 @@ final class GeminiServices: Sendable {
             // again keeps the previous one's.
             let made =
                 existing.map {
-                    GeminiAPIClient(configuration: settings, transport: transport, sharingUploadsWith: $0)
-                } ?? GeminiAPIClient(configuration: settings, transport: transport)
+                    GeminiAPIClient(
+                        configuration: settings, transport: transcript.transport, sharingUploadsWith: $0)
+                } ?? GeminiAPIClient(configuration: settings, transport: transcript.transport)
             existing = made
             return made
         }
@@ -218,12 +189,11 @@ final class GeminiServices: Sendable {
             })
         // Downscale on retry re-encodes image parts with SophonMedia's codec (docs/commands.md).
         configuration.imageDownscaler = MediaImageDownscaler()
-        if isReplaying {
-            configuration = configuration.replayingTape(skippedWait: { wait in
+        return transcript.configured(
+            configuration,
+            skippedWait: { wait in
                 if verbose { output.printError("(replay: skipped a \(DurationParser.format(wait)) wait)") }
             })
-        }
-        return configuration
     }
 }
 

@@ -4,11 +4,11 @@ import SophonCore
 /// `mcp add`, `mcp list` and `mcp remove` (docs/commands.md, "MCP servers"; docs/mcp.md).
 enum MCPCommands {
     /// Runs `mcp` with the request's words.
-    /// - Parameter replaying: whether the run replays a tape (then `mcp add` starts nothing and
-    ///   `mcp list` starts no server).
+    /// - Parameter live: whether tools run live (the transcript's ``GeminiTranscript/runsLive``;
+    ///   a replay's `mcp add` starts nothing and its `mcp list` starts no server).
     /// - Throws: ``CommandFailure``: `usage`, the server's start fault, `fileError` for
     ///   `mcp.json`, `pluginNotFound` for an unknown server.
-    static func run(_ request: CommandRequest, context: CommandContext, replaying: Bool) async throws
+    static func run(_ request: CommandRequest, context: CommandContext, live: Bool) async throws
         -> CommandResult
     {
         guard let servers = context.runtime.mcpServers else {
@@ -19,10 +19,11 @@ enum MCPCommands {
         switch words.first {
         case "add":
             return try await add(
-                Array(words.dropFirst()), servers: servers, context: context, replaying: replaying)
+                Array(words.dropFirst()), servers: servers, context: context, live: live)
         case "list" where words.count == 1:
-            if !replaying {
-                await servers.startAll(timeout: context.session.withToolState { $0.timeout })
+            if live {
+                await servers.startAll(
+                    timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
             }
             return .text(servers.listing())
         case "remove" where words.count == 2:
@@ -49,7 +50,7 @@ enum MCPCommands {
     /// `mcp add [--trust] NAME -- COMMAND [ARGS...]`: starts the server (its tools are listed),
     /// then saves it in `mcp.json`.
     private static func add(
-        _ words: [String], servers: MCPServerRegistry, context: CommandContext, replaying: Bool
+        _ words: [String], servers: MCPServerRegistry, context: CommandContext, live: Bool
     ) async throws -> CommandResult {
         var rest = words[...]
         var trust = false
@@ -79,7 +80,8 @@ enum MCPCommands {
         let tools: [MCPServerRegistry.Tool]
         do {
             tools = try await servers.add(
-                config, start: !replaying, timeout: context.session.withToolState { $0.timeout })
+                config, start: live, timeout: context.session.withToolState { $0.timeout },
+                check: MCPServedTools.check)
         } catch {
             throw error.failure
         }
@@ -95,8 +97,8 @@ enum MCPCommands {
                     "warning: MCP server '\(name)': tool '\(tool.name)' is not offered: \(reason)")
             }
         }
-        if context.mode == .interactive, !replaying {
-            let offered = tools.filter { $0.declaration != nil }.map(\.name)
+        if context.mode == .interactive, live {
+            let offered = tools.filter { $0.unavailable == nil }.map(\.name)
             let count = offered.count == 1 ? "1 tool" : "\(offered.count) tools"
             let list = offered.isEmpty ? "" : " (" + offered.joined(separator: ", ") + ")"
             context.io.printError("added MCP server '\(name)': \(count)\(list)")

@@ -7,38 +7,63 @@ import SophonGemini
 /// session's and the plugins' (docs/tapes.md), each served by the server the tape's `tool` lines
 /// name for it (the first MCP server when none does).
 enum MCPServedTools {
+    /// An MCP tool offered to the model: its declaration and the server serving it.
+    struct Offered {
+        var server: String
+        var trusted: Bool
+        var declaration: FunctionDeclaration
+    }
+
+    /// What MCP hosting asks of each listed tool: the reason it cannot be offered, by the one
+    /// conversion of a tool's JSON Schema (``FunctionDeclaration/converting(name:description:inputSchema:)``).
+    static let check: MCPServerRegistry.ToolCheck = { tool in
+        do {
+            _ = try declaration(tool)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The declaration of a listed tool.
+    static func declaration(_ tool: MCPServerRegistry.Tool) throws(FunctionDeclarationError)
+        -> FunctionDeclaration
+    {
+        try FunctionDeclaration.converting(
+            name: tool.name, description: tool.description, inputSchema: tool.inputSchema
+        ).declaration
+    }
+
     /// Whether MCP servers offer tools to this command, starting the servers of `mcp.json` not
     /// started yet (a replay starts none).
     static func available(context: CommandContext, services: GeminiServices) async -> Bool {
         guard let servers = context.runtime.mcpServers else { return false }
-        if !services.isReplaying {
-            await servers.startAll(timeout: context.session.withToolState { $0.timeout })
+        if services.transcript.runsLive {
+            await servers.startAll(timeout: context.session.withToolState { $0.timeout }, check: check)
         }
         return !offered(context: context, services: services).isEmpty
     }
 
-    /// The session's MCP tools; `services` tell whether the run replays a tape.
-    static func offered(context: CommandContext, services: GeminiServices?) -> [MCPServerRegistry.OfferedTool]
-    {
+    /// The session's MCP tools: the running servers', or those the transcript's record offers.
+    static func offered(context: CommandContext, services: GeminiServices?) -> [Offered] {
         guard let servers = context.runtime.mcpServers else { return [] }
-        guard let services, services.isReplaying else { return servers.offeredTools() }
-        let names = Set(servers.names)
-        guard !names.isEmpty else { return [] }
-        var serverOfTool: [String: String] = [:]
-        for call in services.replayedToolCalls {
-            if let name = call["name"]?.stringValue, let server = call["server"]?.stringValue,
-                names.contains(server), serverOfTool[name] == nil
-            {
-                serverOfTool[name] = server
+        guard let recorded = services?.transcript.recordedFunctions(orLast: true) else {
+            return servers.offeredTools().compactMap { offered in
+                (try? declaration(offered.tool)).map {
+                    Offered(server: offered.server, trusted: offered.trusted, declaration: $0)
+                }
             }
         }
-        return services.nextRecordedDeclarations().compactMap { value in
-            guard let name = value["name"]?.stringValue,
-                let server = serverOfTool[name] ?? servers.names.first,
+        let names = Set(servers.names)
+        guard !names.isEmpty else { return [] }
+        return recorded.compactMap { function in
+            guard
+                let server = function.server.flatMap({ names.contains($0) ? $0 : nil })
+                    ?? servers.names.first,
                 let declaration = try? JSONDecoder().decode(
-                    FunctionDeclaration.self, from: Data(value.compactText.utf8))
+                    FunctionDeclaration.self, from: Data(function.declaration.compactText.utf8))
             else { return nil }
-            return MCPServerRegistry.OfferedTool(
+            return Offered(
                 server: server, trusted: servers.config(named: server)?.trust ?? false,
                 declaration: declaration)
         }

@@ -6,9 +6,9 @@ import SophonGemini
 /// external plugins started so far, then those of the MCP servers (docs/mcp.md), unless the
 /// session declared a function of the same name (then `tool-reply` answers it). Runs their calls
 /// with consent (``ToolConsent``), argument checks and the session's `tool-timeout`.
-struct ServedTools {
+struct ServedTools: Sendable {
     /// One served function.
-    struct Entry {
+    struct Entry: Sendable {
         /// The plugin's name, or the MCP server's.
         var plugin: String
         var declaration: FunctionDeclaration
@@ -24,26 +24,24 @@ struct ServedTools {
     /// The MCP servers restarted in this command (once each).
     private let restarts = MCPRestartBudget()
 
-    /// The served functions of `context`'s session, plugins and MCP servers. In a replay (`services` is
-    /// replaying a tape), the served functions are those the recorded request declared beyond
+    /// The served functions of `context`'s session, plugins and MCP servers, or, when the
+    /// transcript's record offers them (a replay), those the recorded request declared beyond
     /// the session's own: the tape's `tool` lines answer their calls, so the plugins need not be
     /// there (docs/tapes.md).
     init(context: CommandContext, services: GeminiServices? = nil) {
         let declared = Set(context.session.withToolState { $0.declarations.map(\.name) })
         var entries: [String: Entry] = [:]
         var declarations: [FunctionDeclaration] = []
-        if let services, services.isReplaying {
+        if let recorded = services?.transcript.recordedFunctions(orLast: false) {
             let mcpNames = Set(context.runtime.mcpServers?.names ?? [])
-            let servers = Dictionary(
-                services.replayedToolCalls.compactMap { call in
-                    call["name"]?.stringValue.map { ($0, call["server"]?.stringValue ?? "tape") }
-                }, uniquingKeysWith: { first, _ in first })
-            for recorded in Self.recordedDeclarations(services.upcomingReplayedRequestBody())
-            where !declared.contains(recorded.name) && entries[recorded.name] == nil {
-                let server = servers[recorded.name] ?? "tape"
-                entries[recorded.name] = Entry(
-                    plugin: server, declaration: recorded, mcp: mcpNames.contains(server))
-                declarations.append(recorded)
+            for function in recorded {
+                guard let declaration = Self.recordedDeclaration(function.declaration),
+                    !declared.contains(declaration.name), entries[declaration.name] == nil
+                else { continue }
+                let server = function.server ?? "tape"
+                entries[declaration.name] = Entry(
+                    plugin: server, declaration: declaration, mcp: mcpNames.contains(server))
+                declarations.append(declaration)
             }
             self.entries = entries
             self.declarations = declarations
@@ -51,14 +49,20 @@ struct ServedTools {
         }
         for (plugin, tool) in context.runtime.pluginTools() where !declared.contains(tool.name) {
             guard entries[tool.name] == nil else { continue }
-            var declaration = FunctionDeclaration(
-                name: tool.name, description: tool.description.isEmpty ? nil : tool.description)
-            if let parameters = tool.parameters {
-                if let converted = try? GeminiSchemaDocument(parameters) {
-                    declaration.parameters = converted.schema
-                } else {
-                    declaration.parametersJsonSchema = parameters
+            let declaration: FunctionDeclaration
+            do {
+                declaration = try FunctionDeclaration.converting(
+                    name: tool.name, description: tool.description, inputSchema: tool.parameters
+                ).declaration
+            } catch {
+                // The one rule for what the conversion cannot take: not offered, said once.
+                let key = plugin + "/" + tool.name
+                if context.session.withToolState({ $0.reportedUnoffered.insert(key).inserted }) {
+                    context.io.printError(
+                        ShellMessages.warning(
+                            "plugin '\(plugin)': tool '\(tool.name)' is not offered: \(error.description)"))
                 }
+                continue
             }
             entries[tool.name] = Entry(plugin: plugin, declaration: declaration)
             declarations.append(declaration)
@@ -74,30 +78,29 @@ struct ServedTools {
         self.declarations = declarations
     }
 
-    /// The function declarations of a recorded request body's `tools`, in order; the ones that
-    /// do not decode are skipped.
-    private static func recordedDeclarations(_ body: JSONValue?) -> [FunctionDeclaration] {
-        guard case .array(let tools)? = body?["tools"] else { return [] }
-        return tools.flatMap { tool -> [FunctionDeclaration] in
-            guard case .array(let items)? = tool["functionDeclarations"] else { return [] }
-            return items.compactMap { item in
-                guard let name = item["name"]?.stringValue else { return nil }
-                var declaration = FunctionDeclaration(
-                    name: name, description: item["description"]?.stringValue,
-                    parametersJsonSchema: item["parametersJsonSchema"])
-                if let parameters = item["parameters"] {
-                    guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else {
-                        return nil
-                    }
-                    declaration.parameters = schema
-                }
-                return declaration
-            }
+    /// A recorded function declaration; `nil` when it does not decode.
+    private static func recordedDeclaration(_ item: JSONValue) -> FunctionDeclaration? {
+        guard let name = item["name"]?.stringValue else { return nil }
+        var declaration = FunctionDeclaration(
+            name: name, description: item["description"]?.stringValue,
+            parametersJsonSchema: item["parametersJsonSchema"])
+        if let parameters = item["parameters"] {
+            guard let schema = try? GeminiSchema(jsonValue: parameters, strict: false) else { return nil }
+            declaration.parameters = schema
         }
+        return declaration
     }
 
     /// The plugin serving `name`, if any.
     func plugin(for name: String) -> String? { entries[name]?.plugin }
+
+    /// The library loop's server of these functions: one call at a time (a call may ask for
+    /// consent), only the functions served here (the session's own wait for `tool-reply`).
+    func server(context: CommandContext, services: GeminiServices) -> GeminiToolServer {
+        GeminiToolServer(
+            declarations: declarations, oneAtATime: true, serves: { plugin(for: $0) != nil },
+            answer: { await serve($0, context: context, services: services) })
+    }
 
     /// `plugin NAME` or `mcp NAME`: who serves `name`, as `tools` lists it.
     func server(for name: String) -> String? {
@@ -111,30 +114,39 @@ struct ServedTools {
     func serve(_ call: FunctionCall, context: CommandContext, services: GeminiServices) async -> JSONValue {
         guard let entry = entries[call.name] else { return Self.error("no tool named '\(call.name)'") }
         let arguments = call.args ?? .object([])
-        if services.isReplaying {
-            // Replays answer from the tape's `tool` lines and ask nothing (docs/tapes.md).
-            let recorded = services.replayedToolCall()
-            let response: JSONValue
-            if let recorded, recorded["name"]?.stringValue == call.name {
-                response =
-                    recorded["error"].map { Self.error($0.stringValue ?? $0.compactText) }
-                    ?? Self.wrapped(recorded["result"] ?? .null)
-                // A failed call says why on stderr as it did while recording; a declined call
-                // or arguments that broke the declaration never had that line.
-                if let failure = recorded["error"]?.stringValue, response != ToolConsent.declinedResponse,
-                    !failure.hasPrefix("invalid arguments: ")
-                {
-                    context.io.printError("tool \(call.name): \(failure)")
-                }
-            } else {
-                response = Self.error("the tape has no recorded call of '\(call.name)' here")
-                context.io.printError("tool \(call.name): the tape has no recorded call of it here")
-            }
-            context.io.printError(
-                "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
-            )
-            return response
+        // Live, recorded (every call, declined and refused ones too, so a replay answers the
+        // calls in the same order), or answered from the tape's `tool` lines without asking
+        // (docs/tapes.md): the transcript decides.
+        let outcome = await services.transcript.serve(call, server: entry.plugin) {
+            await runLive(entry, call, arguments: arguments, context: context)
         }
+        let response: JSONValue
+        switch outcome {
+        case .result(let value):
+            response = Self.wrapped(value)
+        case .error(let message):
+            response = Self.error(message)
+            // A failed call says why on stderr; a declined call or arguments that broke the
+            // declaration do not.
+            if response != ToolConsent.declinedResponse, !message.hasPrefix("invalid arguments: ") {
+                context.io.printError("tool \(call.name): \(message)")
+            }
+        case .unrecorded(let unrecorded, let missing):
+            guard missing else { return unrecorded }  // Cancelled: nothing more is said.
+            response = unrecorded
+            context.io.printError("tool \(call.name): the tape has no recorded call of it here")
+        }
+        context.io.printError(
+            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
+        )
+        return response
+    }
+
+    /// Serves a call live: consent (``ToolConsent``), the argument check, then the plugin or
+    /// MCP server under `tool-timeout`.
+    private func runLive(
+        _ entry: Entry, _ call: FunctionCall, arguments: JSONValue, context: CommandContext
+    ) async -> GeminiToolOutcome {
         let timeout = context.session.withToolState { $0.timeout }
         let trusted = entry.mcp ? entry.trusted : context.runtime.isPluginTrusted(entry.plugin)
         let decision: ToolConsent.Decision
@@ -144,43 +156,19 @@ struct ServedTools {
         } catch {
             // Ctrl-C at the question: the command's task is cancelled and the loop stops before
             // sending anything.
-            return ToolConsent.declinedResponse
+            return .unrecorded(response: ToolConsent.declinedResponse, missing: false)
         }
-        let response: JSONValue
-        // What the tape's `tool` line holds: every call, declined and refused ones too, so a
-        // replay answers the calls in the same order (docs/tapes.md).
-        let outcome: JSONMember
-        if decision == .declined {
-            response = ToolConsent.declinedResponse
-            outcome = JSONMember("error", response["error"] ?? .null)
-        } else if let violation = entry.declaration.violations(of: arguments).first {
-            response = Self.error("invalid arguments: \(violation)")
-            outcome = JSONMember("error", response["error"] ?? .null)
-        } else {
-            switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
-            case .success(let value):
-                response = Self.wrapped(value)
-                outcome = JSONMember("result", value)
-            case .failure where Task.isCancelled:
-                // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
-                return Self.error("cancelled")
-            case .failure(let failure):
-                context.io.printError("tool \(call.name): \(failure.message)")
-                response = Self.error(failure.message)
-                outcome = JSONMember("error", .string(failure.message))
-            }
+        if decision == .declined { return .error(ToolConsent.declinedResponse["error"]?.stringValue ?? "") }
+        if let problem = entry.declaration.argumentError(arguments) { return .error(problem) }
+        switch await run(entry, call.name, arguments: arguments, timeout: timeout, context: context) {
+        case .success(let value):
+            return .result(value)
+        case .failure where Task.isCancelled:
+            // Ctrl-C while the tool ran: the command is cancelled; nothing to report.
+            return .unrecorded(response: Self.error("cancelled"), missing: false)
+        case .failure(let failure):
+            return .error(failure.message)
         }
-        if !Task.isCancelled {  // A cancelled command sends nothing more: no line either.
-            services.recordToolCall(
-                .object([
-                    JSONMember("name", .string(call.name)), JSONMember("args", arguments),
-                    JSONMember("server", .string(entry.plugin)), outcome,
-                ]))
-        }
-        context.io.printError(
-            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
-        )
-        return response
     }
 
     /// Runs the call on the plugin or MCP server serving `entry`.
@@ -195,7 +183,8 @@ struct ServedTools {
             return .failure(PluginToolError(message: "no MCP server named '\(entry.plugin)'"))
         }
         return await servers.call(
-            server: entry.plugin, tool: name, arguments: arguments, timeout: timeout, restarts: restarts
+            server: entry.plugin, tool: name, arguments: arguments, timeout: timeout, restarts: restarts,
+            check: MCPServedTools.check
         ).mapError { PluginToolError(message: $0.message) }
     }
 
@@ -205,9 +194,7 @@ struct ServedTools {
         return .object([JSONMember("result", value)])
     }
 
-    private static func error(_ message: String) -> JSONValue {
-        .object([JSONMember("error", .string(message))])
-    }
+    private static func error(_ message: String) -> JSONValue { GeminiToolServer.error(message) }
 
     /// At most 200 characters, with `…` when cut.
     static func abridged(_ text: String) -> String {

@@ -28,10 +28,7 @@ enum ToolDeclarationSource {
                 if let description { declaration.description = description }
                 return declaration
             }
-            var declaration = try parameters(document, context: context)
-            declaration.name = name
-            declaration.description = description
-            return declaration
+            return try parameters(document, name: name, description: description, context: context)
         }
         if spec.isEmpty { return FunctionDeclaration(name: name, description: description) }
         let schema: GeminiSchema
@@ -89,32 +86,32 @@ enum ToolDeclarationSource {
                 message: "tool: '\(name)' has both \"parameters\" and \"parametersJsonSchema\"; give one")
         }
         if let parameters = value["parameters"] {
-            // A JSON Schema the converter refuses goes as `parametersJsonSchema`, as for
-            // `tool NAME @FILE`; it is never left out.
-            let converted = try self.parameters(parameters, context: context)
-            declaration.parameters = converted.parameters
-            declaration.parametersJsonSchema = converted.parametersJsonSchema
+            // A schema the converter refuses is refused, as for MCP and plugin tools; it is
+            // never left out (a raw JSON Schema goes only as `parametersJsonSchema`).
+            declaration = try self.parameters(
+                parameters, name: name, description: declaration.description, context: context)
         } else if let schema = value["parametersJsonSchema"] {
             declaration.parametersJsonSchema = schema
         }
         return declaration
     }
 
-    /// The parameters of a schema document: `parameters` when the converter takes it, else (a
-    /// JSON Schema it cannot convert) `parametersJsonSchema` as written.
-    private static func parameters(_ document: JSONValue, context: CommandContext) throws
-        -> FunctionDeclaration
-    {
+    /// The declaration of `name` with the parameters of a schema document, through the one
+    /// conversion (``FunctionDeclaration/converting(name:description:inputSchema:)``); its
+    /// notes go to stderr.
+    /// - Throws: ``CommandFailure`` `schemaError`: `tool: 'NAME' input schema PATH: REASON`
+    ///   when the converter cannot take it, or when it is not an object type.
+    private static func parameters(
+        _ document: JSONValue, name: String, description: String?, context: CommandContext
+    ) throws -> FunctionDeclaration {
         do {
-            let loaded = try GeminiSchemaDocument(document)
-            for note in loaded.notes { context.io.printError(ShellMessages.note("\(note)")) }
-            try checkObject(loaded.schema)
-            return FunctionDeclaration(name: "", parameters: loaded.schema)
-        } catch let error as GeminiSchemaError {
-            guard GeminiSchemaDocument.Dialect.detect(document) == .jsonSchema else {
-                throw CommandFailure(kind: .schemaError, message: "tool: \(error)")
-            }
-            return FunctionDeclaration(name: "", parametersJsonSchema: document)
+            let (declaration, notes) = try FunctionDeclaration.converting(
+                name: name, description: description, inputSchema: document)
+            for note in notes { context.io.printError(ShellMessages.note("\(note)")) }
+            if let schema = declaration.parameters { try checkObject(schema) }
+            return declaration
+        } catch let error as FunctionDeclarationError {
+            throw CommandFailure(kind: .schemaError, message: "tool: '\(name)' \(error)")
         }
     }
 

@@ -28,8 +28,9 @@ enum ToolExchange {
         let client = try client ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        if !services.isReplaying {
-            await context.runtime.mcpServers?.startAll(timeout: context.session.withToolState { $0.timeout })
+        if services.transcript.runsLive {
+            await context.runtime.mcpServers?.startAll(
+                timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
         }
         let served = ServedTools(context: context, services: services)
         var state = context.session.withToolState { $0 }
@@ -39,91 +40,56 @@ enum ToolExchange {
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
         let selection = GeminiModel(selection: model ?? settings.model)
-        var contents = contents
-        // One request for every round (the same path as `ask`): only its contents grow.
-        var request = try GeminiCall.request(
-            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, context: context)
-        if let schema {
-            // With a schema in force, every round also asks for JSON of that schema.
-            var config = request.generationConfig ?? GenerationConfig()
-            config.responseMimeType = "application/json"
-            config.responseSchema = schema
-            request.generationConfig = config
-        }
-        var total = UsageMetadata(
-            promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
-        var rounds = 0
-        while true {
-            rounds += 1
-            request.contents = contents
-            let sent = request
-            services.retriesInFlight.reset()
-            let started = ContinuousClock.now
-            let result: GeminiResult<GenerateContentResponse>
-            do {
-                result = try await client.sendRequest(label: "ask", model: selection, retryPolicy: policy) {
-                    _ in
-                    sent
-                }
-            } catch let error as GeminiError {
-                throw GeminiCall.failure(error, context: context)
-            }
-            sum(result.usage, into: &total)
-            var envelope = GeminiCall.finish(
-                model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
-                usedFallback: result.usedFallback, started: started, context: context)
-            envelope = envelope.map { $0.key == "usage" ? JSONMember("usage", usageValue(total)) : $0 }
-            let parts = result.response.candidates?.first?.content?.parts ?? []
-            let calls = parts.compactMap(\.functionCall)
-            guard !calls.isEmpty, calls.allSatisfy({ served.plugin(for: $0.name) != nil }) else {
-                do {
-                    return try handle(
-                        result.response, contents: contents, isChat: isChat,
-                        conversationCount: conversationCount, model: model, envelope: envelope,
-                        context: context,
-                        services: services, schema: schema)
-                } catch let error as GeminiError {
-                    throw GeminiCall.failure(error, context: context)
+        // One request for every round (the same builder as `ask`); with a schema in force,
+        // every round asks for JSON of it. Only its contents grow.
+        let request = try GeminiCall.request(
+            contents: contents, tools: tools, toolConfig: toolConfig, model: selection, schema: schema,
+            context: context)
+        var conversation = GeminiConversation(history: contents)
+        var started = ContinuousClock.now
+        var envelope: [JSONMember] = []
+        let run: GeminiToolRun
+        do {
+            run = try await client.runTools(
+                label: "ask", conversation: &conversation, request: request,
+                server: served.server(context: context, services: services), model: selection,
+                maxToolRounds: maxRounds, retryPolicy: policy
+            ) { event in
+                switch event {
+                case .sending:
+                    services.retriesInFlight.reset()
+                    started = .now
+                case .received(_, let result, let answering):
+                    envelope = GeminiCall.finish(
+                        model: result.modelID, requested: requested, usage: result.usage,
+                        retries: result.retryCount, usedFallback: result.usedFallback, started: started,
+                        context: context)
+                    guard answering else { return }
+                    let parts = result.response.candidates?.first?.content?.parts ?? []
+                    reportUnknownParts(parts, context: context)
+                    for step in codeSteps(parts) { context.io.printError(step.text) }
                 }
             }
-            reportUnknownParts(parts, context: context)
-            for step in codeSteps(parts) { context.io.printError(step.text) }
-            guard rounds < maxRounds else {
-                throw CommandFailure(
-                    kind: .toolRoundsExceeded,
-                    message:
-                        "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
-                        + calls.map(\.name).joined(separator: ", "))
-            }
-            var answers: [Part] = []
-            for call in calls {
-                let response = await served.serve(call, context: context, services: services)
-                answers.append(
-                    Part(functionResponse: FunctionResponse(id: call.id, name: call.name, response: response))
-                )
-            }
-            // Ctrl-C at a consent question cancels the command: nothing more is sent.
-            try Task.checkCancellation()
-            contents += [Content(role: "model", parts: parts), Content(role: "user", parts: answers)]
+        } catch GeminiToolError.tooManyRounds(let rounds, _) {
+            throw CommandFailure(
+                kind: .toolRoundsExceeded,
+                message:
+                    "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
+                    + conversation.pendingCalls.map(\.name).joined(separator: ", "))
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
         }
-    }
-
-    private static func sum(_ usage: UsageMetadata?, into total: inout UsageMetadata) {
-        guard let usage else { return }
-        total.promptTokenCount = (total.promptTokenCount ?? 0) + (usage.promptTokenCount ?? 0)
-        total.candidatesTokenCount = (total.candidatesTokenCount ?? 0) + (usage.candidatesTokenCount ?? 0)
-        total.thoughtsTokenCount = (total.thoughtsTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0)
-        total.totalTokenCount = (total.totalTokenCount ?? 0) + (usage.totalTokenCount ?? 0)
-    }
-
-    /// The `--json` `usage` member of summed counts.
-    private static func usageValue(_ usage: UsageMetadata) -> JSONValue {
-        .object([
-            JSONMember("promptTokens", .integer(usage.promptTokenCount ?? 0)),
-            JSONMember("outputTokens", .integer(usage.candidatesTokenCount ?? 0)),
-            JSONMember("thoughtsTokens", .integer(usage.thoughtsTokenCount ?? 0)),
-            JSONMember("totalTokens", .integer(usage.totalTokenCount ?? 0)),
-        ])
+        envelope = envelope.map {
+            $0.key == "usage" ? JSONMember("usage", GeminiCall.usageValue(run.usage)) : $0
+        }
+        do {
+            return try handle(
+                run.response, contents: Array(conversation.history.dropLast()), isChat: isChat,
+                conversationCount: conversationCount, model: model, envelope: envelope, context: context,
+                services: services, schema: schema)
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
+        }
     }
 
     /// Whether `response` asks for function calls.

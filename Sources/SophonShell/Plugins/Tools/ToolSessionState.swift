@@ -29,6 +29,9 @@ struct ToolSessionState: PluginSessionState {
     var pending: PendingToolCalls?
     /// The sources of the last grounded answer (`show sources`).
     var sources: [GroundingSource] = []
+    /// The plugin tools already reported as not offered (`plugin/tool`), so each warning
+    /// comes once a run.
+    var reportedUnoffered: Set<String> = []
 
     /// The built-in tool names of `set tools`, in the order they are sent.
     static let builtinNames = ["code", "search", "url"]

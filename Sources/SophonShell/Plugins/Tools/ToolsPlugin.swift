@@ -96,9 +96,10 @@ final class ToolsPlugin: ShellPlugin {
             PluginCommand(
                 name: "tools", usage: "tools", summary: "list the declared functions and built-in tools",
                 run: { [gemini] _, context in
-                    if gemini.services?.isReplaying != true {
+                    if gemini.services?.transcript.runsLive != false {
                         await context.runtime.mcpServers?.startAll(
-                            timeout: context.session.withToolState { $0.timeout })
+                            timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check
+                        )
                     }
                     return ToolCommands.tools(context: context, services: gemini.services)
                 }),
@@ -122,7 +123,7 @@ final class ToolsPlugin: ShellPlugin {
                 },
                 run: { [gemini] request, context in
                     try await MCPCommands.run(
-                        request, context: context, replaying: gemini.services?.isReplaying ?? false)
+                        request, context: context, live: gemini.services?.transcript.runsLive ?? true)
                 }),
         ]
     }

@@ -15,6 +15,30 @@ import Testing
         + #"{"id": "fc-1", "name": "get_weather", "args": {"city": "Paris"}}, "#
         + #"{"id": "fc-2", "name": "get_weather", "args": {"city": "Oslo"}}]}"#
 
+    /// `tokens` counts what `ask` sends, from the one turn builder: the same tools, safety and
+    /// fitted settings inside `generateContentRequest` (issue 24: it sent neither).
+    @Test func tokensCountsTheRequestAskSends() throws {
+        let shell = try GeminiShell()
+        let settings = [
+            "-c", "tool f { a: string }", "-c", "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH", "-c",
+            "set model gemini-2.5-flash", "-c", "set presence-penalty 0.5", "-c", "set thinking low",
+        ]
+        let outcome = try shell.run(settings + ["-c", "tokens hi"])
+        #expect(outcome.status == 0)
+        let sent = try #require(try shell.server.requests().last)
+        #expect(sent.path == "/v1beta/models/gemini-2.5-flash:countTokens")
+        let expected = try JSONValue(
+            parsing: #"""
+                {"generateContentRequest": {"model": "models/gemini-2.5-flash",
+                 "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+                 "tools": [{"functionDeclarations": [{"name": "f", "parameters": {"type": "OBJECT",
+                   "properties": {"a": {"type": "STRING"}}, "required": ["a"], "propertyOrdering": ["a"]}}]}],
+                 "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_ONLY_HIGH"}],
+                 "generationConfig": {"thinkingConfig": {"thinkingBudget": 1024}}}}
+                """#)
+        #expect(sent.body == expected)
+    }
+
     @Test func declarationsAreListedAndShownExactlyAsSent() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run([

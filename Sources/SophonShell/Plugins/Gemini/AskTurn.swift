@@ -1,0 +1,243 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// One turn of `ask` or `chat` (docs/commands.md): the user's turn (attachments, piped text,
+/// prompt) through the one turn builder (``GeminiCall/request(contents:tools:toolConfig:model:schema:context:)``),
+/// sent as a tool exchange when tools are on, else structured when a schema is in force, else
+/// as text (streamed when `stream on`). The command files parse and print; this sends.
+enum AskTurn {
+    /// Runs one turn.
+    /// - Returns: the reply, and the user and model contents of this turn (none when the reply
+    ///   is function calls: they wait for `tool-reply`).
+    /// - Throws: ``CommandFailure``; ``AskCommands/DryRun`` for `--dry-run` (the request that
+    ///   would have been sent).
+    static func run(
+        history: [Content], options: AskCommands.Options, isChat: Bool = false, context: CommandContext,
+        services: GeminiServices
+    ) async throws -> (CallReply, [Content]) {
+        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
+            throw failure
+        }
+        let dryRun = options.dryRun ? DryRunTransport() : nil
+        let client =
+            try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
+            ?? GeminiCall.client(context: context, services: services)
+        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        let userTurn = Content(role: "user", parts: attachments + options.promptParts)
+        do {
+            if await hasTools(context: context, services: services) {
+                defer { clearAttachments(context) }
+                let reply = try await ToolExchange.send(
+                    contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                    model: options.model, context: context, services: services,
+                    schema: options.noSchema ? nil : schema, client: dryRun == nil ? nil : client)
+                return (reply, [])
+            }
+            return try await single(
+                history: history, userTurn: userTurn, options: options,
+                schema: options.noSchema ? nil : schema,
+                isChat: isChat, client: client, context: context, services: services)
+        } catch let error as DryRunTransport.Stopped {
+            // `--dry-run`: the first request, as it would go; no key needed.
+            guard let sent = dryRun?.request else { throw error }
+            throw AskCommands.DryRun(text: DryRunTransport.rendered(sent))
+        }
+    }
+
+    /// Whether the turn goes as a tool exchange: functions declared, built-ins on, or
+    /// functions served by plugins or MCP servers (started now if need be).
+    private static func hasTools(context: CommandContext, services: GeminiServices) async -> Bool {
+        if context.session.withToolState({ $0.hasTools }) { return true }
+        if !ServedTools(context: context, services: services).declarations.isEmpty { return true }
+        return await MCPServedTools.available(context: context, services: services)
+    }
+
+    /// The attachments go with one turn only.
+    private static func clearAttachments(_ context: CommandContext) {
+        context.session.withGeminiState {
+            $0.attachments = []; $0.attachmentNames = []
+        }
+    }
+
+    /// A turn without tools: one request, structured with `schema`, streamed, or as text.
+    private static func single(
+        history: [Content], userTurn: Content, options: AskCommands.Options, schema: GeminiSchema?,
+        isChat: Bool, client: GeminiAPIClient, context: CommandContext, services: GeminiServices
+    ) async throws -> (CallReply, [Content]) {
+        let settings = context.session.settings
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let (tools, toolConfig) = GeminiCall.sessionTools(servedToo: false, context: context)
+        let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
+        let model = GeminiModel(selection: options.model ?? settings.model)
+        let request = try GeminiCall.request(
+            contents: history + [userTurn], tools: tools, toolConfig: toolConfig, model: model,
+            context: context)
+        services.retriesInFlight.reset()
+        let started = ContinuousClock.now
+        defer { clearAttachments(context) }
+        do {
+            if let schema {
+                let result = try await client.generateJSON(
+                    label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
+                for coercion in result.coercions {
+                    context.io.printError(ShellMessages.coerced("\(coercion)"))
+                }
+                let envelope = try finished(
+                    result, requested: requested, started: started, context: context, services: services)
+                let modelTurn = Self.modelTurn(
+                    result.response.candidates?.first?.content, text: result.response.text)
+                return (
+                    CallReply(value: services.redact(result.value), envelope: envelope),
+                    [userTurn, modelTurn]
+                )
+            }
+            if settings.stream {
+                // `--json` changes what is printed, never the request: the answer still streams
+                // and prints once, as JSON, at the end (docs/tapes.md).
+                return try await streamed(
+                    request: request, model: model, policy: policy, userTurn: userTurn, started: started,
+                    printsChunks: settings.output != .json, client: client, context: context,
+                    services: services, callsGo: (isChat: isChat, model: options.model))
+            }
+            return try await text(
+                request: request, model: model, requested: requested, userTurn: userTurn, history: history,
+                isChat: isChat, started: started, client: client, options: options, context: context,
+                services: services)
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(
+                error, requested: requested, fallback: services.retriesInFlight.fallbackModel,
+                context: context)
+        }
+    }
+
+    /// A text answer, whole; function calls to a request that declared no tools are the result.
+    private static func text(
+        request: GenerateContentRequest, model: GeminiModel, requested: String, userTurn: Content,
+        history: [Content], isChat: Bool, started: ContinuousClock.Instant, client: GeminiAPIClient,
+        options: AskCommands.Options, context: CommandContext, services: GeminiServices
+    ) async throws -> (CallReply, [Content]) {
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let result = try await client.generateText(
+            label: "ask", request: request, model: model, retryPolicy: policy)
+        let envelope = try finished(
+            result, requested: requested, started: started, context: context, services: services)
+        if ToolExchange.hasCalls(result.response) {
+            // Calls to a request that declared no tools: returned as calls, never as "".
+            let reply = try ToolExchange.handle(
+                result.response, contents: history + [userTurn], isChat: isChat,
+                conversationCount: history.count, model: options.model, envelope: envelope,
+                context: context, services: services)
+            return (reply, [])
+        }
+        ToolExchange.reportUnknownParts(
+            result.response.candidates?.first?.content?.parts ?? [], context: context)
+        let answer = services.redact(result.value)
+        let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
+        let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
+        return (reply, [userTurn, modelTurn])
+    }
+
+    /// After a whole answer: its media saved, then ``GeminiCall/finish(model:requested:usage:retries:usedFallback:started:context:)``;
+    /// the `--json` members with `media`.
+    private static func finished<Value>(
+        _ result: GeminiResult<Value>, requested: String, started: ContinuousClock.Instant,
+        context: CommandContext, services: GeminiServices
+    ) throws -> [JSONMember] {
+        let saved = try ReplyMedia.save(
+            result.response.candidates?.first?.content?.parts ?? [], context: context, services: services)
+        return GeminiCall.finish(
+            model: result.modelID, requested: requested, usage: result.usage, retries: result.retryCount,
+            usedFallback: result.usedFallback, started: started, context: context) + ReplyMedia.members(saved)
+    }
+
+    /// A text answer printed chunk by chunk as it arrives (when `printsChunks`; else printed
+    /// whole by the result printer, as `--json` does). An error after some text keeps what
+    /// was printed, ends the line, and fails the command.
+    private static func streamed(
+        request: GenerateContentRequest, model: GeminiModel, policy: GeminiRetryPolicy, userTurn: Content,
+        started: ContinuousClock.Instant, printsChunks: Bool, client: GeminiAPIClient,
+        context: CommandContext, services: GeminiServices, callsGo: (isChat: Bool, model: String?)
+    ) async throws -> (CallReply, [Content]) {
+        var accumulator = GeminiStreamAccumulator()
+        var signatures: [Part] = []
+        var callParts: [Part] = []
+        var media: [Part] = []
+        var printedAny = false
+        var endsWithNewline = true
+        do {
+            for try await chunk in client.streamGenerateContent(
+                label: "ask", model: model, retryPolicy: policy, request: request)
+            {
+                accumulator.add(chunk)
+                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
+                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
+                signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
+                    $0.thoughtSignature != nil && $0.thought != true
+                }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
+                let text = services.redact(chunk.text)
+                if printsChunks, !text.isEmpty {
+                    context.io.stdout.write(text)
+                    printedAny = true
+                    endsWithNewline = text.hasSuffix("\n")
+                }
+            }
+        } catch {
+            if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
+            throw error
+        }
+        if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
+        // A cancelled consumer sees the stream end without an error: say it was interrupted.
+        try Task.checkCancellation()
+        if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
+            throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
+        }
+        if !callParts.isEmpty {
+            // Function calls to a request without tools: returned as calls, never as "".
+            let envelope = GeminiCall.finish(
+                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                usage: accumulator.usage, retries: services.retriesInFlight.value,
+                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                context: context)
+            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
+            let response = GenerateContentResponse(candidates: [
+                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
+            ])
+            let reply = try ToolExchange.handle(
+                response, contents: request.contents, isChat: callsGo.isChat,
+                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
+                context: context, services: services)
+            return (reply, [])
+        }
+        if accumulator.text.isEmpty, media.isEmpty {
+            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
+                throw GeminiError.stoppedWithoutContent(
+                    reason: reason, finishMessage: accumulator.finishMessage)
+            }
+            throw GeminiError.emptyResponse
+        }
+        let saved = try ReplyMedia.save(media, context: context, services: services)
+        let retries = services.retriesInFlight.value
+        let fallback = services.retriesInFlight.fallbackModel
+        let envelope =
+            GeminiCall.finish(
+                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
+                usedFallback: fallback != nil,
+                started: started,
+                context: context) + ReplyMedia.members(saved)
+        let answer = services.redact(accumulator.text)
+        let reply = CallReply(
+            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
+        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
+        return (reply, [userTurn, modelTurn])
+    }
+
+    /// The model's turn for the conversation, as the model sent it: its parts without the
+    /// thought summaries, thought signatures kept (they go back unchanged, per the API); the
+    /// text alone when the reply had no usable content.
+    static func modelTurn(_ content: Content?, text: String) -> Content {
+        let parts = (content?.parts ?? []).filter { $0.thought != true }
+        guard !parts.isEmpty else { return Content(role: "model", parts: [.text(text)]) }
+        return Content(role: "model", parts: parts)
+    }
+}
