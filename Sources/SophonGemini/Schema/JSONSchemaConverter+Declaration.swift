@@ -25,17 +25,21 @@ extension FunctionDeclaration {
     ///
     /// The schema is read by ``GeminiSchemaDocument`` (Gemini Schema, or JSON Schema through
     /// ``JSONSchemaConverter``); an object schema without properties sends no parameters. One
-    /// rule for what it cannot take: the tool is refused with a
-    /// ``FunctionDeclarationError`` (MCP and plugin tools are then not offered); a raw schema
-    /// goes only where a declaration names it `parametersJsonSchema` itself.
+    /// rule for what it cannot take, with one reason text (``FunctionDeclarationError``): an
+    /// MCP tool is refused and not offered (docs/mcp.md); a schema the user wrote (`tool @FILE`,
+    /// a plugin's manifest) goes as written in `parametersJsonSchema` when `sendUnconvertible`
+    /// is set (docs/commands.md, "Tools": "`parameters` when the converter takes it, else
+    /// `parametersJsonSchema`").
     /// - Parameters:
     ///   - name: the function's name.
     ///   - description: what it does; an empty one is left out.
     ///   - inputSchema: the schema of the arguments object, if any.
+    ///   - sendUnconvertible: send a schema the converter cannot take as `parametersJsonSchema`
+    ///     instead of throwing (default `false`).
     /// - Returns: the declaration and what conversion dropped or changed.
     /// - Throws: ``FunctionDeclarationError``.
     public static func converting(
-        name: String, description: String?, inputSchema: JSONValue?
+        name: String, description: String?, inputSchema: JSONValue?, sendUnconvertible: Bool = false
     ) throws(FunctionDeclarationError) -> (declaration: FunctionDeclaration, notes: [GeminiSchemaIssue]) {
         guard isValidName(name) else { throw .invalidName(name) }
         var declaration = FunctionDeclaration(
@@ -54,7 +58,9 @@ extension FunctionDeclaration {
             declaration.parameters = document.schema
             return (declaration, document.notes)
         } catch {
-            throw .inputSchema(error)
+            guard sendUnconvertible else { throw .inputSchema(error) }
+            declaration.parametersJsonSchema = schema
+            return (declaration, [])
         }
     }
 }

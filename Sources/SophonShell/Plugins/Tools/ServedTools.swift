@@ -52,7 +52,8 @@ struct ServedTools: Sendable {
             let declaration: FunctionDeclaration
             do {
                 declaration = try FunctionDeclaration.converting(
-                    name: tool.name, description: tool.description, inputSchema: tool.parameters
+                    name: tool.name, description: tool.description, inputSchema: tool.parameters,
+                    sendUnconvertible: true
                 ).declaration
             } catch {
                 // The one rule for what the conversion cannot take: not offered, said once.

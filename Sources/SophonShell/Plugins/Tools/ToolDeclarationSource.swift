@@ -86,8 +86,8 @@ enum ToolDeclarationSource {
                 message: "tool: '\(name)' has both \"parameters\" and \"parametersJsonSchema\"; give one")
         }
         if let parameters = value["parameters"] {
-            // A schema the converter refuses is refused, as for MCP and plugin tools; it is
-            // never left out (a raw JSON Schema goes only as `parametersJsonSchema`).
+            // A JSON Schema the converter cannot take goes as written in
+            // `parametersJsonSchema` (docs/commands.md, "Tools"); it is never left out.
             declaration = try self.parameters(
                 parameters, name: name, description: declaration.description, context: context)
         } else if let schema = value["parametersJsonSchema"] {
@@ -106,7 +106,7 @@ enum ToolDeclarationSource {
     ) throws -> FunctionDeclaration {
         do {
             let (declaration, notes) = try FunctionDeclaration.converting(
-                name: name, description: description, inputSchema: document)
+                name: name, description: description, inputSchema: document, sendUnconvertible: true)
             for note in notes { context.io.printError(ShellMessages.note("\(note)")) }
             if let schema = declaration.parameters { try checkObject(schema) }
             return declaration
