@@ -65,14 +65,16 @@ public struct PromptDocument: Sendable, Hashable {
     }
 
     /// The frontmatter and body: the file starts with `---` (spaces allowed) and a line break,
-    /// and the YAML runs to the next line that is `---`.
+    /// and the YAML runs to the next line that is `---`. The body is trimmed of whitespace at
+    /// both ends, as Dotprompt does; `bodyLine` is its first line in the file.
     static func frontmatter(_ source: String) -> (yaml: String, body: String, bodyLine: Int)? {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let first = lines.first, first.trimmingWhitespace() == "---", lines.count > 1 else { return nil }
         for index in 1..<lines.count where lines[index].trimmingWhitespace() == "---" && index < lines.count - 1 {
-            let yaml = lines[1..<index].map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
-            let body = lines[(index + 1)...].joined(separator: "\n")
-            return (yaml.joined(separator: "\n"), body, index + 2)
+            let yaml = lines[1..<index].joined(separator: "\n")
+            let rest = source[lines[index + 1].startIndex...]
+            let leading = rest.prefix { $0.isWhitespace }
+            return (yaml, rest.trimmingWhitespace(), index + 2 + leading.filter(\.isNewline).count)
         }
         return nil
     }

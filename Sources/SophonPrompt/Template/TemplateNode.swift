@@ -8,8 +8,9 @@ public indirect enum TemplateNode: Sendable, Hashable {
     case mustache(TemplateCall)
     /// `{{#name params}}body{{else}}inverse{{/name}}`.
     case block(TemplateCall, body: [TemplateNode], inverse: [TemplateNode])
-    /// `{{> name}}`, with the location of the tag for the unknown-partial error.
-    case partial(name: String, context: TemplateExpression?, line: Int, column: Int)
+    /// `{{> name context key=value}}`: the partial over `context` (else the current one) with the
+    /// `key=value` members added; the tag's location is for the unknown-partial error.
+    case partial(name: String, context: TemplateExpression?, hash: [String: TemplateExpression], line: Int, column: Int)
 }
 
 /// A call in a tag: a path or helper name with positional and `key=value` parameters.

@@ -37,12 +37,17 @@ public enum TemplateParser {
                 case "!": continue
                 case "/", "else": return (nodes, tag)
                 case ">":
-                    let words = try words(tag.content, tag: tag, file: file)
-                    let name = words.first.map { $0.hasPrefix("\"") ? String($0.dropFirst().dropLast()) : $0 } ?? ""
-                    let context = try words.dropFirst().first.map { word throws(PromptError) in
-                        try expression(word, tag: tag, file: file)
+                    let partial = try call(tag.content, tag: tag, file: file)
+                    let name: String
+                    switch partial.head {
+                    case .literal(let value): name = value.stringValue ?? ""
+                    case .path(let parts, _, _): name = parts.joined(separator: "/")
+                    case .subexpression: name = ""
                     }
-                    nodes.append(.partial(name: name, context: context, line: tag.line, column: tag.column))
+                    nodes.append(
+                        .partial(
+                            name: name, context: partial.parameters.first, hash: partial.hash, line: tag.line,
+                            column: tag.column))
                 case "#", "^":
                     nodes.append(try block(tag, tokens, &index, file: file))
                 default:

@@ -43,14 +43,21 @@ public struct TemplateRenderer: Sendable {
             switch node {
             case .text(let text): output += text
             case .mustache(let call): output += Self.print(try evaluate(call, stack: stack))
-            case .partial(let name, let context, let line, let column):
+            case .partial(let name, let context, let hash, let line, let column):
                 guard depth < 32, let source = partials(name) else {
                     throw PromptError(
                         .unknownPartial, "unknown partial '\(name)'", file: file, line: line, column: column)
                 }
                 let nodes = try TemplateParser.parse(source, file: "_\(name).prompt")
                 var inner = stack
-                if let context { inner.append(Frame(value: try value(context, stack: stack), data: stack.last!.data)) }
+                if context != nil || !hash.isEmpty {
+                    var base = try context.map { expression throws(PromptError) in try value(expression, stack: stack) }
+                        ?? stack.last!.value
+                    for (key, expression) in hash.sorted(by: { $0.key < $1.key }) {
+                        base = Picoschema.setting(base, key, try value(expression, stack: stack))
+                    }
+                    inner.append(Frame(value: base, data: stack.last!.data))
+                }
                 try render(nodes, stack: inner, into: &output, depth: depth + 1)
             case .block(let call, let body, let inverse):
                 try block(call, body: body, inverse: inverse, stack: stack, into: &output, depth: depth)
