@@ -1,13 +1,16 @@
 import CYAML
 import SophonCore
 
-/// Reads YAML text into a ``JSONValue`` with the system libyaml (`libyaml-dev`): mappings become
+/// Reads YAML text into a `JSONValue` (SophonCore) with the system libyaml (`libyaml-dev`): mappings become
 /// objects in source order, sequences arrays, and plain scalars are typed as YAML 1.2's core
 /// schema says (`null`, `~`, `true`, `false`, integers and floats); quoted scalars stay strings.
 public enum YAMLReader {
     /// The value of the first document in `text`; `.null` when there is none.
-    /// - Parameter lineOffset: added to libyaml's line numbers, so errors name the line in the
-    ///   whole file (the frontmatter starts after its `---` line).
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - file: named in errors.
+    ///   - lineOffset: added to libyaml's line numbers, so errors name the line in the whole
+    ///     file (the frontmatter starts after its `---` line).
     /// - Throws: ``PromptError`` (`.yaml`) at the line and column libyaml reports.
     public static func read(_ text: String, file: String, lineOffset: Int = 0) throws(PromptError) -> JSONValue {
         var parser = yaml_parser_t()

@@ -27,6 +27,7 @@ public struct PromptRenderer: Sendable {
 
     /// The rendered prompt of `document`.
     /// - Parameters:
+    ///   - document: the parsed file.
     ///   - data: `{"input", "context", "messages", "docs"}` (each optional): `input` is the
     ///     template's data, `context`'s members are `@` variables (`@state`), `messages` the history.
     ///   - options: metadata overriding the frontmatter (`model`, `config`, `input.default`, ...).

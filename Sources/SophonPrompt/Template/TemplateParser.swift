@@ -5,6 +5,7 @@ import SophonCore
 public enum TemplateParser {
     /// The nodes of `source`.
     /// - Parameters:
+    ///   - source: the template text.
     ///   - file: named in errors.
     ///   - lineOffset: lines before `source` in the file (the frontmatter).
     /// - Throws: ``PromptError`` (`.template`) for an unclosed or mismatched block.
