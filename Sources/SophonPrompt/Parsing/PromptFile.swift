@@ -19,15 +19,17 @@ public enum PromptFile {
 
     /// The document at `path`, read byte for byte (CRLF kept); a variant file
     /// (`NAME.VARIANT.prompt`) gets `variant` in its metadata unless the frontmatter sets it.
+    /// Errors name `shownAs` (the path as the user typed it), else `path`.
     /// - Throws: ``PromptError`` (`.file` when unreadable or not UTF-8; the parse errors).
-    public static func load(_ path: String) throws(PromptError) -> PromptDocument {
+    public static func load(_ path: String, shownAs: String? = nil) throws(PromptError) -> PromptDocument {
+        let file = shownAs ?? path
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PromptError(.file, "cannot read the file", file: path, line: 1, column: 1)
+            throw PromptError(.file, "cannot read the file", file: file, line: 1, column: 1)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PromptError(.file, "not valid UTF-8", file: path, line: 1, column: 1)
+            throw PromptError(.file, "not valid UTF-8", file: file, line: 1, column: 1)
         }
-        var document = try PromptDocument(parsing: text, file: path)
+        var document = try PromptDocument(parsing: text, file: file)
         if let variant = nameAndVariant(ofFile: path).variant,
             !document.metadata.contains(where: { $0.key == "variant" })
         {

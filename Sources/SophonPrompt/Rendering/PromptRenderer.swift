@@ -42,10 +42,7 @@ public struct PromptRenderer: Sendable {
                 if member.key == "config", case .object(var merged) = Self.member(metadata, "config") ?? .object([]),
                     case .object(let more) = member.value
                 {
-                    for item in more {
-                        merged.removeAll { $0.key == item.key }
-                        merged.append(item)
-                    }
+                    for item in more { Self.set(&merged, item.key, item.value) }
                     Self.set(&metadata, "config", .object(merged))
                 } else {
                     Self.set(&metadata, member.key, member.value)
@@ -59,10 +56,7 @@ public struct PromptRenderer: Sendable {
         }
         var input = Self.member(metadata, "input")?["default"] ?? .object([])
         if case .object(let given) = data["input"] ?? .null, case .object(var merged) = input {
-            for item in given {
-                merged.removeAll { $0.key == item.key }
-                merged.append(item)
-            }
+            for item in given { Self.set(&merged, item.key, item.value) }
             input = .object(merged)
         } else if let given = data["input"] {
             input = given

@@ -44,7 +44,7 @@ enum PromptRenderCommand {
             tools: try registry(parsed.value("--tools"), option: "--tools", context: context),
             partialResolver: PromptFile.partials(besides: path))
         do {
-            return .value(try renderer.render(try PromptFile.load(path), data: data, options: options))
+            return .value(try renderer.render(try PromptFile.load(path, shownAs: parsed.operands[1]), data: data, options: options))
         } catch {
             let kind: ShellErrorKind =
                 switch error.kind {
