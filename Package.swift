@@ -57,7 +57,9 @@ let package = Package(
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
-            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia", "SophonPrompt"]
+            dependencies: [
+                "SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia", "SophonPrompt",
+            ]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(name: "sophon", dependencies: ["SophonShell"]),

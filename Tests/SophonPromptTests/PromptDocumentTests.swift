@@ -7,7 +7,8 @@ import Testing
 /// Frontmatter, metadata, options, variants, file partials and errors with locations.
 @Suite struct PromptDocumentTests {
     @Test func frontmatterSplitsIntoMetadataExtAndRaw() throws {
-        let source = "---\nmodel: m\nconfig:\n  temperature: 0.5\nacme.team.owner: ops\nnote: x\n---\n\nHello\n"
+        let source =
+            "---\nmodel: m\nconfig:\n  temperature: 0.5\nacme.team.owner: ops\nnote: x\n---\n\nHello\n"
         let document = try PromptDocument(parsing: source, file: "f.prompt")
         #expect(document.template == "Hello")
         #expect(document.templateLineOffset == 8)
@@ -55,7 +56,9 @@ import Testing
     }
 
     @Test func errorsNameFileLineAndColumn() {
-        let yaml = promptError { _ = try PromptDocument(parsing: "---\nmodel: m\nconfig: [1,\n---\nHi", file: "p.prompt") }
+        let yaml = promptError {
+            _ = try PromptDocument(parsing: "---\nmodel: m\nconfig: [1,\n---\nHi", file: "p.prompt")
+        }
         #expect(yaml?.kind == .yaml)
         #expect(yaml.map { "\($0.file):\($0.line)" } == "p.prompt:4")
         let helper = promptError { _ = try rendered("---\nmodel: m\n---\nline\n  {{shout name}}") }

@@ -9,7 +9,8 @@ import Testing
         let value = try rendered("{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi\n")
         #expect(
             value["messages"]?.compactText
-                == #"[{"role":"system","content":[{"text":"Be brief.\n"}]},{"role":"user","content":[{"text":"Hi\n"}]}]"#)
+                == #"[{"role":"system","content":[{"text":"Be brief.\n"}]},{"role":"user","content":[{"text":"Hi\n"}]}]"#
+        )
     }
 
     @Test func historyGoesWhereTheHelperIsWithPurposeMetadata() throws {
@@ -31,7 +32,8 @@ import Testing
 
     @Test func mediaAndSectionParts() throws {
         let value = try rendered(
-            "See {{media url=u contentType=\"image/png\"}}{{section \"code\"}}x", input: #"{"u": "https://e/i.png"}"#)
+            "See {{media url=u contentType=\"image/png\"}}{{section \"code\"}}x",
+            input: #"{"u": "https://e/i.png"}"#)
         #expect(
             value["messages"]?[0]?["content"]?.compactText
                 == #"[{"text":"See "},{"media":{"url":"https://e/i.png","contentType":"image/png"}},{"metadata":{"purpose":"code","pending":true}},{"text":"x"}]"#
@@ -42,12 +44,19 @@ import Testing
 
     @Test func jsonPrintsAsJavaScriptDoes() throws {
         #expect(try text("{{json this}}", input: #"{"a": [1, {"b": null}]}"#) == #"{"a":[1,{"b":null}]}"#)
-        #expect(try text("{{json this indent=2}}", input: #"{"a": [], "b": {}}"#) == "{\n  \"a\": [],\n  \"b\": {}\n}")
+        #expect(
+            try text("{{json this indent=2}}", input: #"{"a": [], "b": {}}"#)
+                == "{\n  \"a\": [],\n  \"b\": {}\n}")
     }
 
     @Test func ifEqualsAndUnlessEquals() throws {
-        #expect(try text("{{#ifEquals a b}}same{{else}}differ{{/ifEquals}}", input: #"{"a": 1, "b": 1}"#) == "same")
-        #expect(try text("{{#ifEquals a \"1\"}}same{{else}}differ{{/ifEquals}}", input: #"{"a": 1}"#) == "differ")
-        #expect(try text("{{#unlessEquals a b}}differ{{/unlessEquals}}", input: #"{"a": "x", "b": "y"}"#) == "differ")
+        #expect(
+            try text("{{#ifEquals a b}}same{{else}}differ{{/ifEquals}}", input: #"{"a": 1, "b": 1}"#)
+                == "same")
+        #expect(
+            try text("{{#ifEquals a \"1\"}}same{{else}}differ{{/ifEquals}}", input: #"{"a": 1}"#) == "differ")
+        #expect(
+            try text("{{#unlessEquals a b}}differ{{/unlessEquals}}", input: #"{"a": "x", "b": "y"}"#)
+                == "differ")
     }
 }

@@ -14,7 +14,8 @@ func rendered(
 
 /// The text of the only part of the only message of a render.
 func text(_ source: String, input: String = "{}", partials: [String: String] = [:]) throws -> String? {
-    try rendered(source, input: input, partials: partials)["messages"]?[0]?["content"]?[0]?["text"]?.stringValue
+    try rendered(source, input: input, partials: partials)["messages"]?[0]?["content"]?[0]?["text"]?
+        .stringValue
 }
 
 /// The error a throwing expression throws, as a ``PromptError``.

@@ -6,9 +6,13 @@ import Testing
 /// Each Handlebars construct of the subset (PRODUCT §12), with exact output.
 @Suite struct TemplateRendererTests {
     @Test func variablesAndPathsPrintWithoutEscaping() throws {
-        #expect(try text("Hi {{name}} <{{user.city}}>", input: #"{"name": "A&B", "user": {"city": "Oslo"}}"#) == "Hi A&B <Oslo>")
+        #expect(
+            try text("Hi {{name}} <{{user.city}}>", input: #"{"name": "A&B", "user": {"city": "Oslo"}}"#)
+                == "Hi A&B <Oslo>")
         #expect(try text("[{{missing}}][{{{name}}}]", input: #"{"name": "<b>"}"#) == "[][<b>]")
-        #expect(try text("{{n}} {{flag}} {{list}}", input: #"{"n": 2.5, "flag": false, "list": [1, "x"]}"#) == "2.5 false 1,x")
+        #expect(
+            try text("{{n}} {{flag}} {{list}}", input: #"{"n": 2.5, "flag": false, "list": [1, "x"]}"#)
+                == "2.5 false 1,x")
     }
 
     @Test func ifUnlessAndElse() throws {
@@ -22,9 +26,14 @@ import Testing
     @Test func eachOverArraysAndObjects() throws {
         let array = "{{#each items}}{{@index}}:{{this}}{{#if @first}}F{{/if}}{{#if @last}}L{{/if}} {{/each}}"
         #expect(try text(array, input: #"{"items": ["a", "b", "c"]}"#) == "0:aF 1:b 2:cL ")
-        #expect(try text("{{#each o}}{{@key}}={{this}};{{/each}}", input: #"{"o": {"x": 1, "y": 2}}"#) == "x=1;y=2;")
+        #expect(
+            try text("{{#each o}}{{@key}}={{this}};{{/each}}", input: #"{"o": {"x": 1, "y": 2}}"#)
+                == "x=1;y=2;")
         #expect(try text("{{#each items}}x{{else}}none{{/each}}", input: #"{"items": []}"#) == "none")
-        #expect(try text("{{#each items}}{{name}}@{{../place}} {{/each}}", input: #"{"items": [{"name": "a"}], "place": "p"}"#) == "a@p ")
+        #expect(
+            try text(
+                "{{#each items}}{{name}}@{{../place}} {{/each}}",
+                input: #"{"items": [{"name": "a"}], "place": "p"}"#) == "a@p ")
     }
 
     @Test func withChangesTheContext() throws {
@@ -46,7 +55,8 @@ import Testing
         let partials = ["card": "[{{name}}]", "hello": "Hello, {{who}}!"]
         #expect(try text("{{> card}}", input: #"{"name": "n"}"#, partials: partials) == "[n]")
         #expect(try text("{{> card user}}", input: #"{"user": {"name": "u"}}"#, partials: partials) == "[u]")
-        #expect(try text("{{> hello who=name}}", input: #"{"name": "Bo"}"#, partials: partials) == "Hello, Bo!")
+        #expect(
+            try text("{{> hello who=name}}", input: #"{"name": "Bo"}"#, partials: partials) == "Hello, Bo!")
     }
 
     @Test func contextMembersAreDataVariables() throws {

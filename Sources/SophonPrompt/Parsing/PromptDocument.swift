@@ -6,7 +6,8 @@ public struct PromptDocument: Sendable, Hashable {
     /// The keys of the frontmatter Dotprompt keeps as metadata; other keys with a dot
     /// (`a.b.c: v`) go to `ext` (`{"a.b": {"c": v}}`), the rest only to `raw`.
     public static let reservedKeys: Set<String> = [
-        "config", "description", "ext", "input", "model", "name", "output", "raw", "toolDefs", "tools", "variant",
+        "config", "description", "ext", "input", "model", "name", "output", "raw", "toolDefs", "tools",
+        "variant",
         "version",
     ]
 
@@ -37,7 +38,8 @@ public struct PromptDocument: Sendable, Hashable {
         }
         let value = try YAMLReader.read(split.yaml, file: file, lineOffset: 1)
         raw = value
-        frontmatterLines = split.yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        frontmatterLines = split.yaml.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         var members: [JSONMember] = []
         var ext: [JSONMember] = []
         if case .object(let fields) = value {
@@ -47,7 +49,9 @@ public struct PromptDocument: Sendable, Hashable {
                 } else if let dot = field.key.lastIndex(of: ".") {
                     let space = String(field.key[..<dot])
                     let name = String(field.key[field.key.index(after: dot)...])
-                    if let index = ext.firstIndex(where: { $0.key == space }), case .object(var inner) = ext[index].value {
+                    if let index = ext.firstIndex(where: { $0.key == space }),
+                        case .object(var inner) = ext[index].value
+                    {
                         inner.append(JSONMember(name, field.value))
                         ext[index].value = .object(inner)
                     } else {
@@ -69,8 +73,11 @@ public struct PromptDocument: Sendable, Hashable {
     /// both ends, as Dotprompt does; `bodyLine` is its first line in the file.
     static func frontmatter(_ source: String) -> (yaml: String, body: String, bodyLine: Int)? {
         let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard let first = lines.first, first.trimmingWhitespace() == "---", lines.count > 1 else { return nil }
-        for index in 1..<lines.count where lines[index].trimmingWhitespace() == "---" && index < lines.count - 1 {
+        guard let first = lines.first, first.trimmingWhitespace() == "---", lines.count > 1 else {
+            return nil
+        }
+        for index in 1..<lines.count
+        where lines[index].trimmingWhitespace() == "---" && index < lines.count - 1 {
             let yaml = lines[1..<index].joined(separator: "\n")
             let rest = source[lines[index + 1].startIndex...]
             let leading = rest.prefix { $0.isWhitespace }

@@ -12,7 +12,9 @@ public enum YAMLReader {
     ///   - lineOffset: added to libyaml's line numbers, so errors name the line in the whole
     ///     file (the frontmatter starts after its `---` line).
     /// - Throws: ``PromptError`` (`.yaml`) at the line and column libyaml reports.
-    public static func read(_ text: String, file: String, lineOffset: Int = 0) throws(PromptError) -> JSONValue {
+    public static func read(_ text: String, file: String, lineOffset: Int = 0) throws(PromptError)
+        -> JSONValue
+    {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw PromptError(.yaml, "cannot start the YAML parser", file: file, line: 1, column: 1)
@@ -73,7 +75,8 @@ public enum YAMLReader {
                 let text = String(
                     decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
                 let value =
-                    scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil ? Self.typed(text) : .string(text)
+                    scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
+                    ? Self.typed(text) : .string(text)
                 if let anchor = scalar.anchor { anchors[String(cString: anchor)] = value }
                 return value
             case YAML_SEQUENCE_START_EVENT:
@@ -118,7 +121,8 @@ public enum YAMLReader {
             default: break
             }
             if let first = text.first, first.isNumber || first == "-" || first == "+" || first == ".",
-                Double(text) != nil, let number = JSONNumber(text: text.hasPrefix("+") ? String(text.dropFirst()) : text)
+                Double(text) != nil,
+                let number = JSONNumber(text: text.hasPrefix("+") ? String(text.dropFirst()) : text)
             {
                 return .number(number)
             }

@@ -12,7 +12,9 @@ public enum PromptMessages {
         for piece in split(text, markers: ["<<<dotprompt:role:", PromptHelpers.historyMarker]) {
             if piece.hasPrefix("<<<dotprompt:role:") {
                 let role = String(piece.dropFirst("<<<dotprompt:role:".count).dropLast(3))
-                if sources[sources.count - 1].source.trimmingWhitespace().isEmpty, sources[sources.count - 1].message == nil {
+                if sources[sources.count - 1].source.trimmingWhitespace().isEmpty,
+                    sources[sources.count - 1].message == nil
+                {
                     sources[sources.count - 1].role = role
                 } else {
                     sources.append((role, "", nil))
@@ -27,7 +29,9 @@ public enum PromptMessages {
         let messages: [JSONValue] = sources.compactMap { source in
             if let message = source.message { return message }
             guard !source.source.isEmpty else { return nil }
-            return .object([JSONMember("role", .string(source.role)), JSONMember("content", .array(parts(source.source)))])
+            return .object([
+                JSONMember("role", .string(source.role)), JSONMember("content", .array(parts(source.source))),
+            ])
         }
         if messages.contains(where: { $0["metadata"]?["purpose"] == .string("history") }) || history.isEmpty {
             return messages
@@ -43,13 +47,15 @@ public enum PromptMessages {
     public static func parts(_ text: String) -> [JSONValue] {
         split(text, markers: ["<<<dotprompt:media:url", "<<<dotprompt:section"]).map { piece in
             if piece.hasPrefix("<<<dotprompt:media:url") {
-                let words = piece.dropLast(3).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+                let words = piece.dropLast(3).split(separator: " ", omittingEmptySubsequences: false).map(
+                    String.init)
                 var media = [JSONMember("url", .string(words.count > 1 ? words[1] : ""))]
                 if words.count > 2 { media.append(JSONMember("contentType", .string(words[2]))) }
                 return .object([JSONMember("media", .object(media))])
             }
             if piece.hasPrefix("<<<dotprompt:section") {
-                let words = piece.dropLast(3).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+                let words = piece.dropLast(3).split(separator: " ", omittingEmptySubsequences: false).map(
+                    String.init)
                 return .object([
                     JSONMember(
                         "metadata",

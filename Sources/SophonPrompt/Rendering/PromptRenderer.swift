@@ -16,7 +16,8 @@ public struct PromptRenderer: Sendable {
 
     /// A renderer with these registries.
     public init(
-        schemas: [String: JSONValue] = [:], tools: [String: JSONValue] = [:], partials: [String: String] = [:],
+        schemas: [String: JSONValue] = [:], tools: [String: JSONValue] = [:],
+        partials: [String: String] = [:],
         partialResolver: @escaping TemplateRenderer.PartialResolver = { _ in nil }
     ) {
         self.schemas = schemas
@@ -33,13 +34,16 @@ public struct PromptRenderer: Sendable {
     ///   - options: metadata overriding the frontmatter (`model`, `config`, `input.default`, ...).
     /// - Returns: an object: the metadata members, then `messages`.
     /// - Throws: ``PromptError`` (template, helper, partial, Picoschema errors, at FILE:LINE:COL).
-    public func render(_ document: PromptDocument, data: JSONValue = .object([]), options: JSONValue = .object([]))
+    public func render(
+        _ document: PromptDocument, data: JSONValue = .object([]), options: JSONValue = .object([])
+    )
         throws(PromptError) -> JSONValue
     {
         var metadata = document.metadata
         if case .object(let overrides) = options {
             for member in overrides {
-                if member.key == "config", case .object(var merged) = Self.member(metadata, "config") ?? .object([]),
+                if member.key == "config",
+                    case .object(var merged) = Self.member(metadata, "config") ?? .object([]),
                     case .object(let more) = member.value
                 {
                     for item in more { Self.set(&merged, item.key, item.value) }
@@ -79,7 +83,8 @@ public struct PromptRenderer: Sendable {
         let text = try renderer.render(nodes, root: input)
         var history: [JSONValue] = []
         if case .array(let messages) = data["messages"] ?? .null { history = messages }
-        return .object(metadata + [JSONMember("messages", .array(PromptMessages.messages(text, history: history)))])
+        return .object(
+            metadata + [JSONMember("messages", .array(PromptMessages.messages(text, history: history)))])
     }
 
     /// `input.schema` and `output.schema` from Picoschema to JSON Schema.

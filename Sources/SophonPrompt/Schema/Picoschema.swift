@@ -27,10 +27,14 @@ public struct Picoschema: Sendable {
         case .null: return .null
         case .string(let text): return try scalar(text)
         case .object:
-            if case .string(let type) = schema["type"] ?? .null, Self.scalarTypes.contains(type) || type == "object" || type == "array" {
+            if case .string(let type) = schema["type"] ?? .null,
+                Self.scalarTypes.contains(type) || type == "object" || type == "array"
+            {
                 return schema
             }
-            if case .object = schema["properties"] ?? .null { return Self.setting(schema, "type", .string("object")) }
+            if case .object = schema["properties"] ?? .null {
+                return Self.setting(schema, "type", .string("object"))
+            }
             return try object(schema)
         default: return schema
         }
@@ -76,12 +80,15 @@ public struct Picoschema: Sendable {
             switch type {
             case "array":
                 result = .object([
-                    JSONMember("type", optional ? .array([.string("array"), .string("null")]) : .string("array")),
+                    JSONMember(
+                        "type", optional ? .array([.string("array"), .string("null")]) : .string("array")),
                     JSONMember("items", try value(field.value)),
                 ])
             case "object":
                 result = try value(field.value)
-                if optional, let type = result["type"] { result = Self.setting(result, "type", .array([type, .string("null")])) }
+                if optional, let type = result["type"] {
+                    result = Self.setting(result, "type", .array([type, .string("null")]))
+                }
             case "enum":
                 var values: [JSONValue] = []
                 if case .array(let listed) = field.value { values = listed }
@@ -109,7 +116,8 @@ public struct Picoschema: Sendable {
     static func description(_ text: String) -> (String, String?) {
         guard let comma = text.firstIndex(of: ",") else { return (text, nil) }
         return (
-            String(text[..<comma]).trimmingWhitespace(), String(text[text.index(after: comma)...]).trimmingWhitespace()
+            String(text[..<comma]).trimmingWhitespace(),
+            String(text[text.index(after: comma)...]).trimmingWhitespace()
         )
     }
 

@@ -18,7 +18,8 @@ public enum PromptHelpers {
         switch name {
         case "role": return .string(roleMarker(arguments.first.map(TemplateRenderer.print) ?? "user"))
         case "history": return .string(historyMarker)
-        case "section": return .string("<<<dotprompt:section \(arguments.first.map(TemplateRenderer.print) ?? "")>>>")
+        case "section":
+            return .string("<<<dotprompt:section \(arguments.first.map(TemplateRenderer.print) ?? "")>>>")
         case "media":
             let url = hash["url"].map(TemplateRenderer.print) ?? ""
             let type = hash["contentType"].map(TemplateRenderer.print).map { " " + $0 } ?? ""
@@ -47,7 +48,8 @@ public enum PromptHelpers {
             let separator = indent > 0 ? ": " : ":"
             return wrap(
                 members.map {
-                    JSONValue.string($0.key).compactText + separator + stringify($0.value, indent: indent, level: level + 1)
+                    JSONValue.string($0.key).compactText + separator
+                        + stringify($0.value, indent: indent, level: level + 1)
                 }, "{", "}")
         default: return value.compactText
         }

@@ -63,7 +63,9 @@ struct TemplateLexer {
                 throw PromptError(.template, "unclosed '{{'", file: file, line: tagLine, column: tagColumn)
             }
             var contentEnd = end
-            if longComment { contentEnd = end } else if end > body, chars[end - 1] == "~" {
+            if longComment {
+                contentEnd = end
+            } else if end > body, chars[end - 1] == "~" {
                 contentEnd = end - 1
             }
             let stripAfter = longComment ? (end > body && chars[end - 1] == "~") : contentEnd < end
@@ -116,7 +118,8 @@ struct TemplateLexer {
             var before = ""
             var beforeOK = index == 0
             if index > 0, case .text(let text) = tokens[index - 1] {
-                let tail = text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+                let tail =
+                    text.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? ""
                 if tail.allSatisfy({ $0 == " " || $0 == "\t" }) {
                     beforeOK = text.contains("\n") || index == 1
                     before = tail
@@ -129,7 +132,9 @@ struct TemplateLexer {
                 afterText = text
                 let head = text.prefix { $0 == " " || $0 == "\t" }
                 let rest = text.dropFirst(head.count)
-                afterOK = rest.isEmpty ? index + 1 == tokens.count - 1 : (rest.first == "\n" || rest.hasPrefix("\r\n"))
+                afterOK =
+                    rest.isEmpty
+                    ? index + 1 == tokens.count - 1 : (rest.first == "\n" || rest.hasPrefix("\r\n"))
             }
             guard afterOK else { continue }
             if index > 0, case .text(let text) = tokens[index - 1] {
@@ -137,7 +142,9 @@ struct TemplateLexer {
             }
             if index + 1 < tokens.count {
                 var rest = Substring(afterText).drop { $0 == " " || $0 == "\t" }
-                if rest.hasPrefix("\r\n") { rest = rest.dropFirst(1) } else if rest.first == "\n" {
+                if rest.hasPrefix("\r\n") {
+                    rest = rest.dropFirst(1)
+                } else if rest.first == "\n" {
                     rest = rest.dropFirst()
                 }
                 tokens[index + 1] = .text(String(rest))

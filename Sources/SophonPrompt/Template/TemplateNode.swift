@@ -10,7 +10,9 @@ public indirect enum TemplateNode: Sendable, Hashable {
     case block(TemplateCall, body: [TemplateNode], inverse: [TemplateNode])
     /// `{{> name context key=value}}`: the partial over `context` (else the current one) with the
     /// `key=value` members added; the tag's location is for the unknown-partial error.
-    case partial(name: String, context: TemplateExpression?, hash: [String: TemplateExpression], line: Int, column: Int)
+    case partial(
+        name: String, context: TemplateExpression?, hash: [String: TemplateExpression], line: Int, column: Int
+    )
 }
 
 /// A call in a tag: a path or helper name with positional and `key=value` parameters.

@@ -74,7 +74,8 @@ public enum TemplateParser {
         let name = closingName ?? tag.content.split(separator: " ").first.map(String.init) ?? ""
         let (body, end) = try level(tokens, &index, file: file)
         guard let end else {
-            throw PromptError(.template, "'{{#\(name)}}' is not closed", file: file, line: tag.line, column: tag.column)
+            throw PromptError(
+                .template, "'{{#\(name)}}' is not closed", file: file, line: tag.line, column: tag.column)
         }
         guard end.sigil == "else" else {
             try check(end, name: name, open: tag, file: file)
@@ -83,14 +84,17 @@ public enum TemplateParser {
         guard end.content.isEmpty else {
             var nested = end
             nested.sigil = "#"
-            return .block(head, body: body, inverse: [try block(nested, tokens, &index, file: file, closingName: name)])
+            return .block(
+                head, body: body, inverse: [try block(nested, tokens, &index, file: file, closingName: name)])
         }
         let (inverse, close) = try level(tokens, &index, file: file)
         try check(close, name: name, open: tag, file: file)
         return .block(head, body: body, inverse: inverse)
     }
 
-    private static func check(_ close: TemplateLexer.Tag?, name: String, open: TemplateLexer.Tag, file: String)
+    private static func check(
+        _ close: TemplateLexer.Tag?, name: String, open: TemplateLexer.Tag, file: String
+    )
         throws(PromptError)
     {
         guard let close, close.sigil == "/", close.content == name else {
@@ -100,7 +104,9 @@ public enum TemplateParser {
     }
 
     /// A tag's content as a call: head, positional parameters, `key=value` pairs.
-    static func call(_ content: String, tag: TemplateLexer.Tag, file: String) throws(PromptError) -> TemplateCall {
+    static func call(_ content: String, tag: TemplateLexer.Tag, file: String) throws(PromptError)
+        -> TemplateCall
+    {
         let parts = try words(content, tag: tag, file: file)
         guard let first = parts.first else {
             throw PromptError(.template, "empty tag", file: file, line: tag.line, column: tag.column)
@@ -108,7 +114,9 @@ public enum TemplateParser {
         var parameters: [TemplateExpression] = []
         var hash: [String: TemplateExpression] = [:]
         for word in parts.dropFirst() {
-            if let equals = word.firstIndex(of: "="), !word.hasPrefix("\""), !word.hasPrefix("'"), !word.hasPrefix("(") {
+            if let equals = word.firstIndex(of: "="), !word.hasPrefix("\""), !word.hasPrefix("'"),
+                !word.hasPrefix("(")
+            {
                 hash[String(word[..<equals])] = try expression(
                     String(word[word.index(after: equals)...]), tag: tag, file: file)
             } else {
@@ -116,7 +124,8 @@ public enum TemplateParser {
             }
         }
         return TemplateCall(
-            head: try expression(first, tag: tag, file: file), parameters: parameters, hash: hash, line: tag.line,
+            head: try expression(first, tag: tag, file: file), parameters: parameters, hash: hash,
+            line: tag.line,
             column: tag.column)
     }
 
@@ -127,7 +136,9 @@ public enum TemplateParser {
         if word.hasPrefix("(") {
             return .subexpression(try call(String(word.dropFirst().dropLast()), tag: tag, file: file))
         }
-        if word.hasPrefix("\"") || word.hasPrefix("'") { return .literal(.string(String(word.dropFirst().dropLast()))) }
+        if word.hasPrefix("\"") || word.hasPrefix("'") {
+            return .literal(.string(String(word.dropFirst().dropLast())))
+        }
         switch word {
         case "true": return .literal(.bool(true))
         case "false": return .literal(.bool(false))
@@ -135,7 +146,9 @@ public enum TemplateParser {
         case "undefined": return .literal(.null)
         default: break
         }
-        if let first = word.first, first.isNumber || (first == "-" && word.count > 1), let number = JSONNumber(text: word) {
+        if let first = word.first, first.isNumber || (first == "-" && word.count > 1),
+            let number = JSONNumber(text: word)
+        {
             return .literal(.number(number))
         }
         var rest = Substring(word)
@@ -152,7 +165,8 @@ public enum TemplateParser {
     }
 
     /// Splits tag content at spaces outside quotes and parentheses.
-    static func words(_ content: String, tag: TemplateLexer.Tag, file: String) throws(PromptError) -> [String] {
+    static func words(_ content: String, tag: TemplateLexer.Tag, file: String) throws(PromptError) -> [String]
+    {
         var words: [String] = []
         var current = ""
         var quote: Character?
@@ -177,7 +191,8 @@ public enum TemplateParser {
             }
         }
         guard quote == nil, depth == 0 else {
-            throw PromptError(.template, "unbalanced quote or parenthesis", file: file, line: tag.line, column: tag.column)
+            throw PromptError(
+                .template, "unbalanced quote or parenthesis", file: file, line: tag.line, column: tag.column)
         }
         if !current.isEmpty { words.append(current) }
         return words

@@ -38,7 +38,9 @@ public struct TemplateRenderer: Sendable {
         return output
     }
 
-    func render(_ nodes: [TemplateNode], stack: [Frame], into output: inout String, depth: Int) throws(PromptError) {
+    func render(_ nodes: [TemplateNode], stack: [Frame], into output: inout String, depth: Int)
+        throws(PromptError)
+    {
         for node in nodes {
             switch node {
             case .text(let text): output += text
@@ -51,7 +53,10 @@ public struct TemplateRenderer: Sendable {
                 let nodes = try TemplateParser.parse(source, file: "_\(name).prompt")
                 var inner = stack
                 if context != nil || !hash.isEmpty {
-                    var base = try context.map { expression throws(PromptError) in try value(expression, stack: stack) }
+                    var base =
+                        try context.map { expression throws(PromptError) in
+                            try value(expression, stack: stack)
+                        }
                         ?? stack.last!.value
                     for (key, expression) in hash.sorted(by: { $0.key < $1.key }) {
                         base = Picoschema.setting(base, key, try value(expression, stack: stack))
@@ -68,10 +73,13 @@ public struct TemplateRenderer: Sendable {
     /// A block: the built-in `if`, `unless`, `each`, `with`, Dotprompt's `ifEquals` and
     /// `unlessEquals`, or a path used as a section (truthy: body over the value).
     func block(
-        _ call: TemplateCall, body: [TemplateNode], inverse: [TemplateNode], stack: [Frame], into output: inout String,
+        _ call: TemplateCall, body: [TemplateNode], inverse: [TemplateNode], stack: [Frame],
+        into output: inout String,
         depth: Int
     ) throws(PromptError) {
-        let arguments = try call.parameters.map { expression throws(PromptError) in try value(expression, stack: stack) }
+        let arguments = try call.parameters.map { expression throws(PromptError) in
+            try value(expression, stack: stack)
+        }
         let name = call.parameters.isEmpty ? nil : call.head.simpleName
         func branch(_ condition: Bool) throws(PromptError) {
             try render(condition ? body : inverse, stack: stack, into: &output, depth: depth)
@@ -83,7 +91,9 @@ public struct TemplateRenderer: Sendable {
         case "unlessEquals": try branch(!(arguments.count > 1 && arguments[0] == arguments[1]))
         case "with":
             guard Self.truthy(arguments[0]) else { return try branch(false) }
-            try render(body, stack: stack + [Frame(value: arguments[0], data: stack.last!.data)], into: &output, depth: depth)
+            try render(
+                body, stack: stack + [Frame(value: arguments[0], data: stack.last!.data)], into: &output,
+                depth: depth)
         case "each":
             let items: [(key: JSONValue, value: JSONValue)]
             switch arguments[0] {
@@ -98,11 +108,13 @@ public struct TemplateRenderer: Sendable {
                 data["key"] = item.key
                 data["first"] = .bool(offset == 0)
                 data["last"] = .bool(offset == items.count - 1)
-                try render(body, stack: stack + [Frame(value: item.value, data: data)], into: &output, depth: depth)
+                try render(
+                    body, stack: stack + [Frame(value: item.value, data: data)], into: &output, depth: depth)
             }
         case .some(let helper):
             throw PromptError(
-                .unknownHelper, "unknown block helper '\(helper)'", file: file, line: call.line, column: call.column)
+                .unknownHelper, "unknown block helper '\(helper)'", file: file, line: call.line,
+                column: call.column)
         case nil:
             let section = try value(call.head, stack: stack)
             try branch(Self.truthy(section))
@@ -111,13 +123,17 @@ public struct TemplateRenderer: Sendable {
 
     /// The value of a mustache: a helper's output or a path's value.
     func evaluate(_ call: TemplateCall, stack: [Frame]) throws(PromptError) -> JSONValue {
-        guard let name = call.head.simpleName, !call.parameters.isEmpty || !call.hash.isEmpty || PromptHelpers.takesNoArguments(name)
+        guard let name = call.head.simpleName,
+            !call.parameters.isEmpty || !call.hash.isEmpty || PromptHelpers.takesNoArguments(name)
         else { return try value(call.head, stack: stack) }
-        let arguments = try call.parameters.map { expression throws(PromptError) in try value(expression, stack: stack) }
+        let arguments = try call.parameters.map { expression throws(PromptError) in
+            try value(expression, stack: stack)
+        }
         var hash: [String: JSONValue] = [:]
         for (key, expression) in call.hash { hash[key] = try value(expression, stack: stack) }
         guard let result = PromptHelpers.call(name, arguments, hash: hash) else {
-            throw PromptError(.unknownHelper, "unknown helper '\(name)'", file: file, line: call.line, column: call.column)
+            throw PromptError(
+                .unknownHelper, "unknown helper '\(name)'", file: file, line: call.line, column: call.column)
         }
         return result
     }

@@ -15,11 +15,15 @@ import Testing
 
     @Test func rendersTheDotpromptShape() throws {
         let files = [
-            "greet.prompt": "---\nmodel: m\nconfig:\n  temperature: 0.5\n---\n{{role \"system\"}}Be kind.\n{{role \"user\"}}Hi {{name}}. {{> sig}}\n",
+            "greet.prompt":
+                "---\nmodel: m\nconfig:\n  temperature: 0.5\n---\n{{role \"system\"}}Be kind.\n{{role \"user\"}}Hi {{name}}. {{> sig}}\n",
             "_sig.prompt": "Bye.",
         ]
         let outcome = try Self.run(
-            ["prompt", "render", "greet.prompt", "--data", #"{"input": {"name": "Ann"}}"#, "--options", #"{"config": {"topK": 2}}"#],
+            [
+                "prompt", "render", "greet.prompt", "--data", #"{"input": {"name": "Ann"}}"#, "--options",
+                #"{"config": {"topK": 2}}"#,
+            ],
             files: files)
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
@@ -30,7 +34,9 @@ import Testing
     }
 
     @Test func anUnknownHelperIsAnErrorAtItsLocation() throws {
-        let outcome = try Self.run(["prompt", "render", "bad.prompt"], files: ["bad.prompt": "---\nmodel: m\n---\nHi {{shout name}}"])
+        let outcome = try Self.run(
+            ["prompt", "render", "bad.prompt"], files: ["bad.prompt": "---\nmodel: m\n---\nHi {{shout name}}"]
+        )
         #expect(outcome.status == 1)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr == "error: prompt render: bad.prompt:4:4: unknown helper 'shout'\n")

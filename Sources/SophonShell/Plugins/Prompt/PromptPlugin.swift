@@ -8,7 +8,8 @@ struct PromptPlugin: ShellPlugin {
         [
             PluginCommand(
                 name: "prompt",
-                usage: "prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
+                usage:
+                    "prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
                 summary: "render a Dotprompt file to Dotprompt's rendered-prompt JSON (nothing sent)",
                 options: PromptRenderCommand.declared,
                 run: { request, context in try PromptRenderCommand.run(request, context: context) })

@@ -9,7 +9,8 @@ enum PromptRenderCommand {
     /// The options of `prompt render`.
     static let declared = [
         CommandOption(
-            name: "--data", value: "JSON", help: "the data: {input, context, messages, docs} (inline or @FILE)",
+            name: "--data", value: "JSON",
+            help: "the data: {input, context, messages, docs} (inline or @FILE)",
             missing: "JSON or @FILE"),
         CommandOption(
             name: "--options", value: "JSON", help: "metadata overriding the frontmatter (inline or @FILE)",
@@ -18,7 +19,8 @@ enum PromptRenderCommand {
             name: "--schemas", value: "JSON", help: "named schemas for Picoschema: name -> JSON Schema",
             missing: "JSON or @FILE"),
         CommandOption(
-            name: "--tools", value: "JSON", help: "tool definitions: name -> definition", missing: "JSON or @FILE"),
+            name: "--tools", value: "JSON", help: "tool definitions: name -> definition",
+            missing: "JSON or @FILE"),
     ]
 
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
@@ -38,13 +40,16 @@ enum PromptRenderCommand {
         }
         let path = context.resolve(parsed.operands[1])
         let data = try json(parsed.value("--data"), option: "--data", context: context) ?? .object([])
-        let options = try json(parsed.value("--options"), option: "--options", context: context) ?? .object([])
+        let options =
+            try json(parsed.value("--options"), option: "--options", context: context) ?? .object([])
         let renderer = PromptRenderer(
             schemas: try registry(parsed.value("--schemas"), option: "--schemas", context: context),
             tools: try registry(parsed.value("--tools"), option: "--tools", context: context),
             partialResolver: PromptFile.partials(besides: path))
         do {
-            return .value(try renderer.render(try PromptFile.load(path, shownAs: parsed.operands[1]), data: data, options: options))
+            return .value(
+                try renderer.render(
+                    try PromptFile.load(path, shownAs: parsed.operands[1]), data: data, options: options))
         } catch {
             let kind: ShellErrorKind =
                 switch error.kind {
@@ -57,9 +62,13 @@ enum PromptRenderCommand {
     }
 
     /// An object option's members by name.
-    static func registry(_ text: String?, option: String, context: CommandContext) throws -> [String: JSONValue] {
-        guard case .object(let members) = try json(text, option: option, context: context) ?? .object([]) else {
-            throw CommandFailure(kind: .invalidInput, message: "prompt render: \(option) must be a JSON object")
+    static func registry(_ text: String?, option: String, context: CommandContext) throws -> [String:
+        JSONValue]
+    {
+        guard case .object(let members) = try json(text, option: option, context: context) ?? .object([])
+        else {
+            throw CommandFailure(
+                kind: .invalidInput, message: "prompt render: \(option) must be a JSON object")
         }
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
@@ -79,7 +88,8 @@ enum PromptRenderCommand {
             return try JSONValue(parsing: source)
         } catch {
             throw CommandFailure(
-                kind: .invalidInput, message: "prompt render: \(name):\(error.line):\(error.column): \(error.message)")
+                kind: .invalidInput,
+                message: "prompt render: \(name):\(error.line):\(error.column): \(error.message)")
         }
     }
 }
