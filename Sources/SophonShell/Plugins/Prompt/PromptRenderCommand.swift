@@ -24,14 +24,7 @@ enum PromptRenderCommand {
     ]
 
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        var words = request.arguments
-        if words.first == request.name { words.removeFirst() }
-        let parsed: ParsedOptions
-        do {
-            parsed = try CommandOption.parse(words, declared: declared)
-        } catch {
-            throw error.failure(command: "prompt")
-        }
+        let parsed = try CommandOption.parse(request, command: "prompt", declared: declared)
         guard parsed.operands.first == "render" else {
             throw CommandFailure(kind: .usage, message: "prompt: expected 'render FILE'")
         }
