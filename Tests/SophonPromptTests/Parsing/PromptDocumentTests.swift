@@ -60,7 +60,7 @@ import Testing
             _ = try PromptDocument(parsing: "---\nmodel: m\nconfig: [1,\n---\nHi", file: "p.prompt")
         }
         #expect(yaml?.kind == .yaml)
-        #expect(yaml.map { "\($0.file):\($0.line)" } == "p.prompt:4")
+        #expect(yaml?.description == "p.prompt:4:1: YAML: did not find expected node content")
         let helper = promptError { _ = try rendered("---\nmodel: m\n---\nline\n  {{shout name}}") }
         #expect(helper?.description == "t.prompt:5:3: unknown helper 'shout'")
         let partial = promptError { _ = try rendered("{{> nowhere}}") }
