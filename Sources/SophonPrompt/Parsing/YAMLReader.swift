@@ -81,34 +81,33 @@ public enum YAMLReader {
                 return value
             case YAML_SEQUENCE_START_EVENT:
                 let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
-                var items: [JSONValue] = []
-                while true {
-                    var child = try next()
-                    defer { yaml_event_delete(&child) }
-                    if child.type == YAML_SEQUENCE_END_EVENT { break }
-                    items.append(try node(&child))
-                }
+                let items = try nodes(until: YAML_SEQUENCE_END_EVENT)
                 if let anchor { anchors[anchor] = .array(items) }
                 return .array(items)
             case YAML_MAPPING_START_EVENT:
                 let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
+                let nodes = try nodes(until: YAML_MAPPING_END_EVENT)
                 var members: [JSONMember] = []
-                while true {
-                    var keyEvent = try next()
-                    defer { yaml_event_delete(&keyEvent) }
-                    if keyEvent.type == YAML_MAPPING_END_EVENT { break }
-                    let key = try node(&keyEvent)
-                    var valueEvent = try next()
-                    defer { yaml_event_delete(&valueEvent) }
-                    let value = try node(&valueEvent)
-                    let name = key.stringValue ?? key.compactText
+                for pair in stride(from: 0, to: nodes.count - 1, by: 2) {
+                    let name = nodes[pair].stringValue ?? nodes[pair].compactText
                     members.removeAll { $0.key == name }
-                    members.append(JSONMember(name, value))
+                    members.append(JSONMember(name, nodes[pair + 1]))
                 }
                 if let anchor { anchors[anchor] = .object(members) }
                 return .object(members)
             default:
                 return .null
+            }
+        }
+
+        /// The nodes up to the event `end` (a sequence's items; a mapping's keys and values in turn).
+        mutating func nodes(until end: yaml_event_type_t) throws(PromptError) -> [JSONValue] {
+            var nodes: [JSONValue] = []
+            while true {
+                var child = try next()
+                defer { yaml_event_delete(&child) }
+                if child.type == end { return nodes }
+                nodes.append(try node(&child))
             }
         }
 
