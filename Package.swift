@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SophonCore", targets: ["SophonCore"]),
         .library(name: "SophonGemini", targets: ["SophonGemini"]),
         .library(name: "SophonMedia", targets: ["SophonMedia"]),
+        .library(name: "SophonPrompt", targets: ["SophonPrompt"]),
         .executable(name: "sophon", targets: ["sophon"]),
     ],
     targets: [
@@ -45,10 +46,20 @@ let package = Package(
                 "SophonGemini", .target(name: "CImageCodecs", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The system libyaml, under the prompt-file frontmatter parser (docs/prompts.md).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // Dotprompt files: frontmatter, Handlebars, helpers, Picoschema (docs/prompts.md).
+        .target(name: "SophonPrompt", dependencies: ["SophonCore", "CYAML"]),
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
-            dependencies: ["SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia"]
+            dependencies: [
+                "SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia", "SophonPrompt",
+            ]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
@@ -71,6 +82,7 @@ let package = Package(
         .testTarget(
             name: "SophonMediaTests",
             dependencies: ["SophonMedia", "SophonGemini", "SophonCore", "SophonTestSupport"]),
+        .testTarget(name: "SophonPromptTests", dependencies: ["SophonPrompt", "SophonCore"]),
         .testTarget(
             name: "SophonShellTests",
             dependencies: [

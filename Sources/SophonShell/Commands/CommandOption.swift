@@ -131,3 +131,20 @@ extension CommandOption {
         declared.flatMap(\.spellings).filter { $0.hasPrefix("--") && $0.hasPrefix(word) }
     }
 }
+
+extension CommandOption {
+    /// The options and operands of `request`'s words (its name dropped when first), read by
+    /// `declared` with ``parse(_:as:declared:)``.
+    /// - Throws: ``CommandFailure`` (`usage`) worded for `command`.
+    static func parse(_ request: CommandRequest, command: String, declared: [CommandOption]) throws
+        -> ParsedOptions
+    {
+        var words = request.arguments
+        if words.first == request.name { words.removeFirst() }
+        do {
+            return try parse(words, declared: declared)
+        } catch {
+            throw error.failure(command: command)
+        }
+    }
+}

@@ -17,14 +17,7 @@ enum LogsCommand {
     static func run(_ request: CommandRequest, context: CommandContext, plugin: LogPlugin) throws
         -> CommandResult
     {
-        var words = request.arguments
-        if words.first == request.name { words.removeFirst() }
-        let parsed: ParsedOptions
-        do {
-            parsed = try CommandOption.parse(words, declared: declared)
-        } catch {
-            throw error.failure(command: "logs")
-        }
+        let parsed = try CommandOption.parse(request, command: "logs", declared: declared)
         let json = parsed.has("--json") || context.session.settings.output == .json
         var count = defaultCount
         if let value = parsed.value("-n") {

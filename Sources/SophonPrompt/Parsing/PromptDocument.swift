@@ -1,0 +1,88 @@
+import SophonCore
+
+/// A parsed prompt file: its frontmatter (YAML between `---` lines) and its Handlebars body
+/// (Dotprompt's `parseDocument`).
+public struct PromptDocument: Sendable, Hashable {
+    /// The keys of the frontmatter Dotprompt keeps as metadata; other keys with a dot
+    /// (`a.b.c: v`) go to `ext` (`{"a.b": {"c": v}}`), the rest only to `raw`.
+    public static let reservedKeys: Set<String> = [
+        "config", "description", "ext", "input", "model", "name", "output", "raw", "toolDefs", "tools",
+        "variant",
+        "version",
+    ]
+
+    /// The file named in errors.
+    public var file: String
+    /// The frontmatter as parsed; `nil` when the file has none.
+    public var raw: JSONValue?
+    /// The reserved keys of the frontmatter, then `ext`, in the order Dotprompt prints them.
+    public var metadata: [JSONMember]
+    /// The template text (after the frontmatter).
+    public var template: String
+    /// Lines before the template in the file, so template errors name file lines.
+    public var templateLineOffset: Int
+    /// The frontmatter's lines (for error locations); empty without frontmatter.
+    public var frontmatterLines: [String] = []
+
+    /// Parses `source` (read byte for byte; CRLF kept).
+    /// - Throws: ``PromptError`` (`.yaml`) for a frontmatter YAML error, at its line and column
+    ///   in the file.
+    public init(parsing source: String, file: String) throws(PromptError) {
+        self.file = file
+        guard let split = Self.frontmatter(source) else {
+            raw = nil
+            metadata = [JSONMember("ext", .object([]))]
+            template = source
+            templateLineOffset = 0
+            return
+        }
+        let value = try YAMLReader.read(split.yaml, file: file, lineOffset: 1)
+        raw = value
+        frontmatterLines = split.yaml.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
+        var members: [JSONMember] = []
+        var ext: [JSONMember] = []
+        if case .object(let fields) = value {
+            for field in fields {
+                if Self.reservedKeys.contains(field.key) {
+                    members.append(field)
+                } else if let dot = field.key.lastIndex(of: ".") {
+                    let space = String(field.key[..<dot])
+                    let name = String(field.key[field.key.index(after: dot)...])
+                    if let index = ext.firstIndex(where: { $0.key == space }),
+                        case .object(var inner) = ext[index].value
+                    {
+                        inner.append(JSONMember(name, field.value))
+                        ext[index].value = .object(inner)
+                    } else {
+                        ext.append(JSONMember(space, .object([JSONMember(name, field.value)])))
+                    }
+                }
+            }
+        }
+        members.removeAll { $0.key == "ext" }
+        members.append(JSONMember("ext", .object(ext)))
+        members.append(JSONMember("raw", value))
+        metadata = members
+        template = split.body
+        templateLineOffset = split.bodyLine - 1
+    }
+
+    /// The frontmatter and body: the file starts with `---` (spaces allowed) and a line break,
+    /// and the YAML runs to the next line that is `---`. The body is trimmed of whitespace at
+    /// both ends, as Dotprompt does; `bodyLine` is its first line in the file.
+    static func frontmatter(_ source: String) -> (yaml: String, body: String, bodyLine: Int)? {
+        let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let first = lines.first, first.trimmingWhitespace() == "---", lines.count > 1 else {
+            return nil
+        }
+        for index in 1..<lines.count
+        where lines[index].trimmingWhitespace() == "---" && index < lines.count - 1 {
+            let yaml = lines[1..<index].joined(separator: "\n")
+            let rest = source[lines[index + 1].startIndex...]
+            let leading = rest.prefix { $0.isWhitespace }
+            return (yaml, rest.trimmingWhitespace(), index + 2 + leading.filter(\.isNewline).count)
+        }
+        return nil
+    }
+}

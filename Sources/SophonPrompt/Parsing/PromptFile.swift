@@ -1,0 +1,49 @@
+import Foundation
+import SophonCore
+
+/// Prompt files on disk: `NAME.prompt`, its variants `NAME.VARIANT.prompt`, and partials
+/// `_NAME.prompt` beside them (Dotprompt's directory store).
+public enum PromptFile {
+    /// The file name of prompt `name`, or of its `variant`: `greet.prompt`, `greet.formal.prompt`.
+    public static func fileName(_ name: String, variant: String? = nil) -> String {
+        variant.map { "\(name).\($0).prompt" } ?? "\(name).prompt"
+    }
+
+    /// The name and variant of a prompt file name: `greet.formal.prompt` -> (`greet`, `formal`).
+    public static func nameAndVariant(ofFile fileName: String) -> (name: String, variant: String?) {
+        var base = (fileName as NSString).lastPathComponent
+        if base.hasSuffix(".prompt") { base.removeLast(".prompt".count) }
+        guard let dot = base.firstIndex(of: ".") else { return (base, nil) }
+        return (String(base[..<dot]), String(base[base.index(after: dot)...]))
+    }
+
+    /// The document at `path`, read byte for byte (CRLF kept); a variant file
+    /// (`NAME.VARIANT.prompt`) gets `variant` in its metadata unless the frontmatter sets it.
+    /// Errors name `shownAs` (the path as the user typed it), else `path`.
+    /// - Throws: ``PromptError`` (`.file` when unreadable or not UTF-8; the parse errors).
+    public static func load(_ path: String, shownAs: String? = nil) throws(PromptError) -> PromptDocument {
+        let file = shownAs ?? path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PromptError(.file, "cannot read the file", file: file, line: 1, column: 1)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw PromptError(.file, "not valid UTF-8", file: file, line: 1, column: 1)
+        }
+        var document = try PromptDocument(parsing: text, file: file)
+        if let variant = nameAndVariant(ofFile: path).variant,
+            !document.metadata.contains(where: { $0.key == "variant" })
+        {
+            document.metadata.insert(JSONMember("variant", .string(variant)), at: 0)
+        }
+        return document
+    }
+
+    /// The partial resolver of a template at `path`: `_NAME.prompt` in the same folder.
+    public static func partials(besides path: String) -> TemplateRenderer.PartialResolver {
+        let folder = (path as NSString).deletingLastPathComponent
+        return { name in
+            let file = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("_\(name).prompt")
+            return FileManager.default.contents(atPath: file).flatMap { String(data: $0, encoding: .utf8) }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CYAML
+import SophonCore
+
+/// Reads YAML text into a `JSONValue` (SophonCore) with the system libyaml (`libyaml-dev`): mappings become
+/// objects in source order, sequences arrays, and plain scalars are typed as YAML 1.2's core
+/// schema says (`null`, `~`, `true`, `false`, integers and floats); quoted scalars stay strings.
+public enum YAMLReader {
+    /// The value of the first document in `text`; `.null` when there is none.
+    /// - Parameters:
+    ///   - text: the YAML.
+    ///   - file: named in errors.
+    ///   - lineOffset: added to libyaml's line numbers, so errors name the line in the whole
+    ///     file (the frontmatter starts after its `---` line).
+    /// - Throws: ``PromptError`` (`.yaml`) at the line and column libyaml reports.
+    public static func read(_ text: String, file: String, lineOffset: Int = 0) throws(PromptError)
+        -> JSONValue
+    {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw PromptError(.yaml, "cannot start the YAML parser", file: file, line: 1, column: 1)
+        }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer throws(PromptError) -> JSONValue in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var reader = EventReader(parser: parser, file: file, lineOffset: lineOffset)
+            defer { parser = reader.parser }
+            return try reader.document()
+        }
+    }
+
+    /// Pulls libyaml events and builds values.
+    private struct EventReader {
+        var parser: yaml_parser_t
+        let file: String
+        let lineOffset: Int
+        var anchors: [String: JSONValue] = [:]
+
+        mutating func next() throws(PromptError) -> yaml_event_t {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                let mark = parser.problem_mark
+                let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
+                throw PromptError(
+                    .yaml, "YAML: " + problem, file: file, line: Int(mark.line) + 1 + lineOffset,
+                    column: Int(mark.column) + 1)
+            }
+            return event
+        }
+
+        mutating func document() throws(PromptError) -> JSONValue {
+            var value = JSONValue.null
+            while true {
+                var event = try next()
+                defer { yaml_event_delete(&event) }
+                switch event.type {
+                case YAML_STREAM_END_EVENT: return value
+                case YAML_DOCUMENT_START_EVENT:
+                    var first = try next()
+                    if first.type != YAML_DOCUMENT_END_EVENT { value = try node(&first) }
+                    yaml_event_delete(&first)
+                    return value
+                default: continue
+                }
+            }
+        }
+
+        mutating func node(_ event: inout yaml_event_t) throws(PromptError) -> JSONValue {
+            switch event.type {
+            case YAML_ALIAS_EVENT:
+                let name = String(cString: event.data.alias.anchor)
+                return anchors[name] ?? .null
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let value =
+                    scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
+                    ? Self.typed(text) : .string(text)
+                if let anchor = scalar.anchor { anchors[String(cString: anchor)] = value }
+                return value
+            case YAML_SEQUENCE_START_EVENT:
+                let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
+                let items = try nodes(until: YAML_SEQUENCE_END_EVENT)
+                if let anchor { anchors[anchor] = .array(items) }
+                return .array(items)
+            case YAML_MAPPING_START_EVENT:
+                let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
+                let nodes = try nodes(until: YAML_MAPPING_END_EVENT)
+                var members: [JSONMember] = []
+                for pair in stride(from: 0, to: nodes.count - 1, by: 2) {
+                    let name = nodes[pair].stringValue ?? nodes[pair].compactText
+                    members.removeAll { $0.key == name }
+                    members.append(JSONMember(name, nodes[pair + 1]))
+                }
+                if let anchor { anchors[anchor] = .object(members) }
+                return .object(members)
+            default:
+                return .null
+            }
+        }
+
+        /// The nodes up to the event `end` (a sequence's items; a mapping's keys and values in turn).
+        mutating func nodes(until end: yaml_event_type_t) throws(PromptError) -> [JSONValue] {
+            var nodes: [JSONValue] = []
+            while true {
+                var child = try next()
+                defer { yaml_event_delete(&child) }
+                if child.type == end { return nodes }
+                nodes.append(try node(&child))
+            }
+        }
+
+        /// A plain scalar typed by the YAML 1.2 core schema.
+        static func typed(_ text: String) -> JSONValue {
+            switch text {
+            case "", "~", "null", "Null", "NULL": return .null
+            case "true", "True", "TRUE": return .bool(true)
+            case "false", "False", "FALSE": return .bool(false)
+            default: break
+            }
+            if let first = text.first, first.isNumber || first == "-" || first == "+" || first == ".",
+                Double(text) != nil,
+                let number = JSONNumber(text: text.hasPrefix("+") ? String(text.dropFirst()) : text)
+            {
+                return .number(number)
+            }
+            return .string(text)
+        }
+    }
+}

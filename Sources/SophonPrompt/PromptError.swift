@@ -1,0 +1,41 @@
+/// Why a prompt file could not be parsed or rendered, at FILE:LINE:COL (docs/prompts.md).
+public struct PromptError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: String, Sendable, Hashable {
+        /// The frontmatter is not valid YAML (libyaml's problem and mark).
+        case yaml
+        /// A `{{name args}}` or block names a helper Sophon does not have.
+        case unknownHelper
+        /// A `{{> name}}` names no `_name.prompt` file and no resolver entry.
+        case unknownPartial
+        /// A Picoschema type that is neither a scalar type nor a named schema.
+        case unknownSchemaType
+        /// A template that does not parse (an unclosed block, a stray `{{/x}}`).
+        case template
+        /// The file cannot be read.
+        case file
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The message, without the location.
+    public var message: String
+    /// The file (as given), or `<template>` for text.
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+
+    /// An error of `kind` at `file`:`line`:`column`.
+    public init(_ kind: Kind, _ message: String, file: String, line: Int, column: Int) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `FILE:LINE:COL: message`.
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SophonCore
+import Testing
+
+@testable import SophonPrompt
+
+/// Frontmatter, metadata, options, variants, file partials and errors with locations.
+@Suite struct PromptDocumentTests {
+    @Test func frontmatterSplitsIntoMetadataExtAndRaw() throws {
+        let source =
+            "---\nmodel: m\nconfig:\n  temperature: 0.5\nacme.team.owner: ops\nnote: x\n---\n\nHello\n"
+        let document = try PromptDocument(parsing: source, file: "f.prompt")
+        #expect(document.template == "Hello")
+        #expect(document.templateLineOffset == 8)
+        #expect(
+            JSONValue.object(document.metadata).compactText
+                == #"{"model":"m","config":{"temperature":0.5},"ext":{"acme.team":{"owner":"ops"}},"raw":{"model":"m","config":{"temperature":0.5},"acme.team.owner":"ops","note":"x"}}"#
+        )
+    }
+
+    @Test func yamlScalarsAreTypedAndQuotedOnesStayStrings() throws {
+        let value = try YAMLReader.read("a: 1\nb: '1'\nc: true\nd: ~\ne: [x, 2.5]\n", file: "y")
+        #expect(value.compactText == #"{"a":1,"b":"1","c":true,"d":null,"e":["x",2.5]}"#)
+    }
+
+    @Test func optionsOverrideAndMergeConfigAndDefaultsFillInput() throws {
+        let source = "---\nmodel: a\nconfig:\n  temperature: 1\n  topK: 3\n---\nHi {{name}}"
+        let value = try rendered(
+            source, data: #"{"input": {}}"#,
+            options: #"{"model": "b", "config": {"temperature": 0}, "input": {"default": {"name": "D"}}}"#)
+        #expect(value["model"] == .string("b"))
+        #expect(value["config"]?.compactText == #"{"temperature":0,"topK":3}"#)
+        #expect(value["messages"]?[0]?["content"]?[0]?["text"] == .string("Hi D"))
+    }
+
+    @Test func schemasInTheFrontmatterBecomeJSONSchema() throws {
+        let value = try rendered("---\noutput:\n  format: json\n  schema:\n    answer: string\n---\nQ")
+        #expect(
+            value["output"]?.compactText
+                == #"{"format":"json","schema":{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"],"additionalProperties":false}}"#
+        )
+    }
+
+    @Test func variantFilesAndPartialsBesideTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(PromptFile.fileName("greet", variant: "formal")).path
+        try Data("Dear {{> sig}}".utf8).write(to: URL(fileURLWithPath: path))
+        try Data("Sir".utf8).write(to: folder.appendingPathComponent("_sig.prompt"))
+        #expect(PromptFile.nameAndVariant(ofFile: path) == ("greet", "formal"))
+        let value = try PromptRenderer(partialResolver: PromptFile.partials(besides: path))
+            .render(try PromptFile.load(path))
+        #expect(value["variant"] == .string("formal"))
+        #expect(value["messages"]?[0]?["content"]?[0]?["text"] == .string("Dear Sir"))
+    }
+
+    @Test func errorsNameFileLineAndColumn() {
+        let yaml = promptError {
+            _ = try PromptDocument(parsing: "---\nmodel: m\nconfig: [1,\n---\nHi", file: "p.prompt")
+        }
+        #expect(yaml?.kind == .yaml)
+        #expect(yaml?.description == "p.prompt:4:1: YAML: did not find expected node content")
+        let helper = promptError { _ = try rendered("---\nmodel: m\n---\nline\n  {{shout name}}") }
+        #expect(helper?.description == "t.prompt:5:3: unknown helper 'shout'")
+        let partial = promptError { _ = try rendered("{{> nowhere}}") }
+        #expect(partial?.description == "t.prompt:1:1: unknown partial 'nowhere'")
+        let type = promptError { _ = try rendered("---\ninput:\n  schema:\n    w: Widget\n---\nx") }
+        #expect(type?.description == "t.prompt:4:8: Picoschema: unknown type 'Widget'")
+        let block = promptError { _ = try rendered("{{#if a}}x") }
+        #expect(block?.description == "t.prompt:1:1: '{{#if}}' is not closed")
+    }
+}
