@@ -38,7 +38,7 @@ extension GeminiAPIClient {
 
     /// `POST models/M:batchGenerateContent` with `body`, its 200 answer decoded as `Reply`.
     /// Create is not idempotent: only a 429 (nothing was created) is retried, as the configured
-    /// policy and ``RetryDecision`` decide; any other failure, a lost answer included, ends the
+    /// policy and `RetryDecision` decide; any other failure, a lost answer included, ends the
     /// call at once (no fallback on a 404).
     /// - Throws: ``GeminiError``, or `CancellationError`.
     func sendBatchCreate<Reply: Decodable & Sendable>(body: Data, model: GeminiModel?, as reply: Reply.Type)

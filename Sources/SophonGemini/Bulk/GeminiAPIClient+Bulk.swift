@@ -7,7 +7,7 @@ extension GeminiAPIClient {
     /// each result as its call finishes (docs/running-many-prompts.md).
     ///
     /// `requests` is read lazily, a few ahead of the calls, so a long input never sits whole in
-    /// memory. Every wait is decided by ``RetryDecision`` and waited on the client's injected
+    /// memory. Every wait is decided by `RetryDecision` and waited on the client's injected
     /// clock. A 429 is not retried inside the call: the whole run pauses for the server's wait
     /// (`RetryInfo` / `Retry-After`, else ``BulkRunOptions/defaultRateLimitWait``) and the key is
     /// asked again, up to ``BulkRunOptions/maxRateLimitRetries`` times. Other retryable failures
@@ -206,7 +206,7 @@ public struct BulkRunOptions: Sendable, Hashable {
         self.defaultRateLimitWait = defaultRateLimitWait
     }
 
-    /// The rule for a key's 429s, as ``RetryDecision`` reads it: ``maxRateLimitRetries`` retries,
+    /// The rule for a key's 429s, as `RetryDecision` reads it: ``maxRateLimitRetries`` retries,
     /// each after the server's wait (no cap) or else ``defaultRateLimitWait`` (no jitter).
     var rateLimitPolicy: GeminiRetryPolicy {
         GeminiRetryPolicy(

@@ -42,7 +42,7 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
 
 extension GeminiAPICall where Reply: Decodable {
     /// A unary call: the whole body is read and a 200 decoded as `Reply`; any other status
-    /// becomes the typed error of ``GeminiStatusClassifier`` (about the attempt's model when
+    /// becomes the typed error of `GeminiStatusClassifier` (about the attempt's model when
     /// the call names one: its model ID is never empty then).
     static func unary(
         label: String, method: String, namesModel: Bool, model: GeminiModel?,

@@ -180,7 +180,7 @@ struct RetryOutcome: Sendable {
 
 extension GeminiAPIClient {
     /// Runs `operation` once per attempt under `policy` (docs/library.md): retries as
-    /// ``RetryDecision`` decides, after its wait (injected sleep), switches once to the
+    /// `RetryDecision` decides, after its wait (injected sleep), switches once to the
     /// fallback model on a 404 for the model (not counted in `attempts`) and resets the stored
     /// selection when it was the model that 404'd. Cancellation ends the loop at once.
     func withRetries<R>(

@@ -79,7 +79,7 @@ public struct GeminiAnswerReader: Sendable {
     }
 
     /// Reads one answered request of a Batch job: its per-item error as the typed error a live
-    /// call gets for that status (``GeminiStatusClassifier``), no response as
+    /// call gets for that status (`GeminiStatusClassifier`), no response as
     /// ``GeminiError/emptyResponse``, else as ``read(_:)``.
     public func read(_ item: GeminiBatchItem) -> Result<GeminiAnswer, GeminiError> {
         if let error = item.error {

@@ -11,7 +11,7 @@ extension GeminiAPIClient {
     /// Uploads `data` with the resumable protocol (docs/library.md, "Files"): a `start`
     /// request, then chunks of `chunkSize` bytes, the last one `upload, finalize`. A chunk
     /// that fails with a retryable error is retried under the retry policy, after the wait
-    /// ``RetryDecision`` decides (its attempts count per chunk); before each retry the client asks the server how many bytes
+    /// `RetryDecision` decides (its attempts count per chunk); before each retry the client asks the server how many bytes
     /// it holds (`query`) and resumes from there, so no byte is sent twice once received.
     /// Every request goes through the client's one call path (key, deadline, masking).
     /// - Parameters:

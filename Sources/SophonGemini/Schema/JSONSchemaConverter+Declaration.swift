@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Why a tool cannot become a declaration (``FunctionDeclaration/converting(name:description:inputSchema:)``).
+/// Why a tool cannot become a declaration (``FunctionDeclaration/converting(name:description:inputSchema:sendUnconvertible:)``).
 public enum FunctionDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name is not one the API accepts (``FunctionDeclaration/isValidName(_:)``).
     case invalidName(String)

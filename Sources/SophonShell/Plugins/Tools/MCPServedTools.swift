@@ -15,7 +15,7 @@ enum MCPServedTools {
     }
 
     /// What MCP hosting asks of each listed tool: the reason it cannot be offered, by the one
-    /// conversion of a tool's JSON Schema (``FunctionDeclaration/converting(name:description:inputSchema:)``).
+    /// conversion of a tool's JSON Schema (``FunctionDeclaration/converting(name:description:inputSchema:sendUnconvertible:)``).
     static let check: MCPServerRegistry.ToolCheck = { tool in
         do {
             _ = try declaration(tool)

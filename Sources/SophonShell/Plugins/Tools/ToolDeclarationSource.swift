@@ -97,7 +97,7 @@ enum ToolDeclarationSource {
     }
 
     /// The declaration of `name` with the parameters of a schema document, through the one
-    /// conversion (``FunctionDeclaration/converting(name:description:inputSchema:)``); its
+    /// conversion (``FunctionDeclaration/converting(name:description:inputSchema:sendUnconvertible:)``); its
     /// notes go to stderr.
     /// - Throws: ``CommandFailure`` `schemaError`: `tool: 'NAME' input schema PATH: REASON`
     ///   when the converter cannot take it, or when it is not an object type.
