@@ -260,6 +260,35 @@ final class MCPConnection: Sendable {
             duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         return Int(min(max(value, 1), 86_400_000))
     }
+
+    /// `tools/list`, page after page while `nextCursor` is new; a repeated cursor stops the
+    /// listing with a warning (`warn`).
+    /// - Returns: the raw tool items of every page, in order.
+    /// - Throws: ``MCPFault`` (`badReply` when a page has no `tools` array, or the request's
+    ///   faults).
+    func listTools(timeout: Duration, warn: (String) -> Void) async throws -> [JSONValue] {
+        var raw: [JSONValue] = []
+        var cursor: String?
+        var seen = Set<String>()
+        while true {
+            let page = try await request(
+                method: "tools/list", params: MCPProtocol.listParams(cursor: cursor), during: "tools/list",
+                timeout: timeout)
+            guard case .array(let items)? = page["tools"] else {
+                throw MCPFault.badReply(server: server, during: "to tools/list", reason: "no 'tools' array")
+            }
+            raw += items
+            guard let next = page["nextCursor"]?.stringValue else { break }
+            guard seen.insert(next).inserted else {
+                warn(
+                    "warning: MCP server '\(server)' sent the tools/list cursor '\(next)' twice; the listing stops there\n"
+                )
+                break
+            }
+            cursor = next
+        }
+        return raw
+    }
 }
 
 /// The MCP server processes still running, killed when the shell exits (docs/mcp.md,

@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 
 /// One MCP server as `mcp.json` and `mcp add` describe it (docs/files.md, "mcp.json"): the
@@ -91,4 +92,25 @@ struct MCPConfigError: Error, Sendable, Equatable {
     var message: String
 
     init(_ message: String) { self.message = message }
+}
+
+extension MCPServerConfig {
+    /// The executable of `command`: a path as is, else the first match on `PATH`.
+    func executable(searching environment: [String: String]) throws(MCPFault) -> String {
+        if command.contains("/") {
+            guard FileManager.default.fileExists(atPath: command) else {
+                throw .startFailed(server: name, reason: "no such file: \(command)")
+            }
+            guard PluginDiscovery.isExecutableFile(command) else {
+                throw .startFailed(server: name, reason: "not an executable file: \(command)")
+            }
+            return command
+        }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = "\(folder)/\(command)"
+            if PluginDiscovery.isExecutableFile(candidate) { return candidate }
+        }
+        throw .startFailed(server: name, reason: "command '\(command)' not found on PATH")
+    }
 }

@@ -338,7 +338,7 @@ final class MCPServerRegistry: Sendable {
         async throws(MCPFault)
         -> (MCPConnection, [Tool])
     {
-        let executable = try resolveExecutable(config)
+        let executable = try config.executable(searching: environment)
         var childEnvironment: [String: String] = [:]
         for name in Self.inheritedVariables { childEnvironment[name] = environment[name] }
         for (name, value) in config.env { childEnvironment[name] = value }
@@ -371,33 +371,14 @@ final class MCPServerRegistry: Sendable {
     /// interpreter starting on a loaded machine).
     static let minimumHandshakeTimeout: Duration = .seconds(30)
 
-    /// `tools/list`, page after page while `nextCursor` is new; a repeated cursor stops the
-    /// listing with a warning.
+    /// The server's tools (``MCPConnection/listTools(timeout:)``), each checked by `check`; a
+    /// tool without a name or listed twice is kept as not offered, never skipped silently.
     private func listTools(
         _ connection: MCPConnection, server: String, timeout: Duration, check: ToolCheck
     ) async throws
         -> [Tool]
     {
-        var raw: [JSONValue] = []
-        var cursor: String?
-        var seen = Set<String>()
-        while true {
-            let page = try await connection.request(
-                method: "tools/list", params: MCPProtocol.listParams(cursor: cursor), during: "tools/list",
-                timeout: timeout)
-            guard case .array(let items)? = page["tools"] else {
-                throw MCPFault.badReply(server: server, during: "to tools/list", reason: "no 'tools' array")
-            }
-            raw += items
-            guard let next = page["nextCursor"]?.stringValue else { break }
-            guard seen.insert(next).inserted else {
-                stderr.write(
-                    "warning: MCP server '\(server)' sent the tools/list cursor '\(next)' twice; the listing stops there\n"
-                )
-                break
-            }
-            cursor = next
-        }
+        let raw = try await connection.listTools(timeout: timeout) { stderr.write($0) }
         var tools: [Tool] = []
         for (index, item) in raw.enumerated() {
             guard let name = item["name"]?.stringValue else {
@@ -413,25 +394,5 @@ final class MCPServerRegistry: Sendable {
             tools.append(tool)
         }
         return tools
-    }
-
-    /// The executable of `config.command`: a path as is, else the first match on `PATH`.
-    private func resolveExecutable(_ config: MCPServerConfig) throws(MCPFault) -> String {
-        let command = config.command
-        if command.contains("/") {
-            guard FileManager.default.fileExists(atPath: command) else {
-                throw .startFailed(server: config.name, reason: "no such file: \(command)")
-            }
-            guard PluginDiscovery.isExecutableFile(command) else {
-                throw .startFailed(server: config.name, reason: "not an executable file: \(command)")
-            }
-            return command
-        }
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = "\(folder)/\(command)"
-            if PluginDiscovery.isExecutableFile(candidate) { return candidate }
-        }
-        throw .startFailed(server: config.name, reason: "command '\(command)' not found on PATH")
     }
 }
