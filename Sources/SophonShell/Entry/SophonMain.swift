@@ -195,7 +195,7 @@ extension PluginRegistry {
         registry.register(gemini)
         registry.register(ToolsPlugin(gemini: gemini))
         registry.register(LogPlugin())
-        registry.register(PromptPlugin())
+        registry.register(PromptPlugin(gemini: gemini))
         return registry
     }
 }

@@ -14,9 +14,19 @@ enum AskCommands {
         /// Piped stdin in one-command mode, sent as its own part before the prompt; `nil` when
         /// stdin is a terminal, empty, or became the prompt.
         var input: String?
+        /// A prompt file's turns (`prompt FILE`): sent instead of the prompt, the last as the
+        /// user's turn.
+        var contents: [Content]?
+        /// A prompt file's output schema, in place of the session's.
+        var schema: GeminiSchema?
+        /// A prompt file's system and config.
+        var overrides = TurnOverrides()
 
         /// The parts of the user's turn after the attachments: the piped text, then the prompt.
-        var promptParts: [Part] { (input.map { [Part.text($0)] } ?? []) + [.text(prompt)] }
+        var promptParts: [Part] {
+            if let last = contents?.last { return last.parts ?? [] }
+            return (input.map { [Part.text($0)] } ?? []) + [.text(prompt)]
+        }
     }
 
     /// A dry run ended: the request that would have been sent, rendered for stdout.

@@ -23,7 +23,9 @@ enum AskTurn {
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
             ?? GeminiCall.client(context: context, services: services)
-        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        let (sessionSchema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        let schema = options.schema ?? sessionSchema
+        let history = history + (options.contents?.dropLast() ?? [])
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
         do {
             if await hasTools(context: context, services: services) {
@@ -72,7 +74,7 @@ enum AskTurn {
         let model = GeminiModel(selection: options.model ?? settings.model)
         let request = try GeminiCall.request(
             contents: history + [userTurn], tools: tools, toolConfig: toolConfig, model: model,
-            context: context)
+            overrides: options.overrides, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         defer { clearAttachments(context) }

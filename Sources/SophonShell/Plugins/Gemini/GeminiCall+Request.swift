@@ -18,19 +18,41 @@ extension GeminiCall {
 
     /// A request of `contents` with the session's system instruction, safety settings and
     /// generation settings, and `tools` / `toolConfig`, fitted to `model` (notes on stderr),
-    /// asking for JSON of `schema` when one is given.
+    /// asking for JSON of `schema` when one is given; `overrides` (a prompt file's system and
+    /// config) win over the session's.
     /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting.
     static func request(
         contents: [Content], tools: JSONValue?, toolConfig: JSONValue?, model: GeminiModel,
-        schema: GeminiSchema? = nil, context: CommandContext
+        schema: GeminiSchema? = nil, overrides: TurnOverrides = TurnOverrides(), context: CommandContext
     ) throws -> GenerateContentRequest {
         let settings = context.session.settings
         var request = GenerateContentRequest(
-            contents: contents, systemInstruction: systemInstruction(settings), tools: tools,
-            toolConfig: toolConfig, safetySettings: safetySettings(settings),
-            generationConfig: generationConfig(settings))
+            contents: contents, systemInstruction: overrides.system ?? systemInstruction(settings),
+            tools: tools, toolConfig: toolConfig, safetySettings: safetySettings(settings),
+            generationConfig: overrides.applied(to: generationConfig(settings)))
         try fitThinking(&request, model: model, context: context)
         try fitGeneration(&request, model: model, context: context)
         return request.answering(schema: schema)
+    }
+}
+
+/// Per-call settings that win over the session's (`prompt FILE`: the file's system message and
+/// `config`).
+struct TurnOverrides: Sendable {
+    /// The system instruction.
+    var system: Content?
+    /// temperature, maxOutputTokens, topP, topK, stopSequences; `nil` members keep the session's.
+    var generation = GenerationConfig()
+
+    /// `config` with these members set.
+    func applied(to config: GenerationConfig?) -> GenerationConfig? {
+        guard generation != GenerationConfig() else { return config }
+        var config = config ?? GenerationConfig()
+        if let value = generation.temperature { config.temperature = value }
+        if let value = generation.maxOutputTokens { config.maxOutputTokens = value }
+        if let value = generation.topP { config.topP = value }
+        if let value = generation.topK { config.topK = value }
+        if let value = generation.stopSequences { config.stopSequences = value }
+        return config
     }
 }

@@ -134,9 +134,12 @@ final class GeminiPlugin: ShellPlugin {
                 name: "reset", usage: "reset", summary: "clear the conversation (settings stay)",
                 run: { _, context in AskCommands.reset(context: context) }),
             PluginCommand(
-                name: "schema", usage: "schema SPEC | @FILE | show [gemini|json-schema] | clear",
+                name: "schema",
+                usage:
+                    "schema SPEC | @FILE | show [gemini|json-schema|--picoschema] | picoschema TEXT | clear",
                 summary: "set the answer schema: { title: string, year: integer, tags: [string] }",
-                argumentStyle: .raw(RawArgumentSpec(wordKeywords: ["show", "clear"], wordPrefixes: ["@"])),
+                argumentStyle: .raw(
+                    RawArgumentSpec(wordKeywords: ["show", "clear", "picoschema"], wordPrefixes: ["@"])),
                 run: { request, context in try SchemaCommands.schema(request, context: context) }),
             PluginCommand(
                 name: "validate", usage: "validate [JSON | @FILE]",

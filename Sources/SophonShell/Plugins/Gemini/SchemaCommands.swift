@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `schema SPEC | @FILE | show [gemini|json-schema] | clear` and `validate [JSON | @FILE]`
+/// `schema SPEC | @FILE | show [gemini|json-schema|--picoschema] | picoschema TEXT | clear` and `validate [JSON | @FILE]`
 /// (docs/commands.md).
 enum SchemaCommands {
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
@@ -23,6 +23,13 @@ enum SchemaCommands {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .text(schema.jsonSchemaValue.prettyText)
+        case ["show", "--picoschema"]:
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
+            }
+            return .text(SchemaSideBySide.shown(schema))
+        case let words where words.first == "picoschema" && words.count > 1:
+            return .text(try SchemaSideBySide.fromPicoschema(words.dropFirst().joined(separator: " ")))
         case ["clear"]:
             context.session.withGeminiState { $0.schema = nil }
             return .none

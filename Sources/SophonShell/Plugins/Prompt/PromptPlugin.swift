@@ -3,16 +3,29 @@ import SophonCore
 /// Prompt files (PRODUCT §12, docs/prompts.md): `prompt render`.
 struct PromptPlugin: ShellPlugin {
     let name = "prompt"
+    /// The Gemini plugin, whose services `prompt FILE` sends through.
+    let gemini: GeminiPlugin
 
     var commands: [PluginCommand] {
         [
             PluginCommand(
                 name: "prompt",
                 usage:
-                    "prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
-                summary: "render a Dotprompt file to Dotprompt's rendered-prompt JSON (nothing sent)",
-                options: PromptRenderCommand.declared,
-                run: { request, context in try PromptRenderCommand.run(request, context: context) })
+                    "prompt [--dry-run] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
+                summary: "ask with a Dotprompt file, or render it to Dotprompt's rendered-prompt JSON",
+                options: PromptRenderCommand.declared + [PromptAskCommand.declared[1]],
+                run: { [gemini] request, context in
+                    var words = request.arguments
+                    if words.first == request.name { words.removeFirst() }
+                    if words.first == "render" {
+                        return try PromptRenderCommand.run(request, context: context)
+                    }
+                    guard let services = gemini.services else {
+                        throw CommandFailure(
+                            kind: .internalError, message: "prompt: the Gemini services are not set up")
+                    }
+                    return try await PromptAskCommand.run(request, context: context, services: services)
+                })
         ]
     }
 }

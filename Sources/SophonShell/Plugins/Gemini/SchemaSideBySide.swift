@@ -1,0 +1,104 @@
+import SophonCore
+import SophonGemini
+import SophonPrompt
+
+/// `schema show --picoschema` and `schema picoschema TEXT` (docs/prompts.md): one schema in the
+/// type syntax, in Picoschema and in JSON Schema, one after the other (teaching).
+enum SchemaSideBySide {
+    /// `schema picoschema TEXT`: TEXT is Picoschema (YAML, `{title: string, year?: integer}`).
+    static func fromPicoschema(_ text: String) throws -> String {
+        do {
+            let yaml = try YAMLReader.read(text, file: "picoschema")
+            let jsonSchema = try Picoschema().jsonSchema(yaml)
+            return shown(try GeminiSchemaDocument(jsonSchema).schema)
+        } catch let error as PromptError {
+            throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
+        } catch let error as PicoschemaError {
+            throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
+        } catch {
+            throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
+        }
+    }
+
+    /// The three forms of `schema`, headed.
+    static func shown(_ schema: GeminiSchema) -> String {
+        let pico = picoschema(schema, indent: "").map { $0.joined(separator: "\n") }
+        return """
+            type syntax:
+            \(typeSyntax(schema))
+
+            picoschema:
+            \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
+
+            json schema:
+            \(schema.jsonSchemaValue.prettyText)
+            """
+    }
+
+    /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back).
+    static func typeSyntax(_ schema: GeminiSchema) -> String {
+        var text: String
+        if let values = schema.enumValues {
+            text = values.map { JSONValue.string($0).compactText }.joined(separator: " | ")
+        } else if schema.type == .object {
+            let required = Set(schema.required ?? [])
+            text =
+                "{ "
+                + properties(schema).map { name, child in
+                    "\(name)\(required.contains(name) ? "" : "?"): \(typeSyntax(child))"
+                }.joined(separator: ", ") + " }"
+        } else if schema.type == .array {
+            text = "[\(schema.items.map(typeSyntax) ?? "string")]"
+        } else {
+            text = schema.type?.rawValue.lowercased() ?? "string"
+        }
+        if schema.nullable == true { text += " | null" }
+        if let description = schema.description { text += " \(JSONValue.string(description).compactText)" }
+        return text
+    }
+
+    /// The schema's Picoschema lines; `nil` when Picoschema cannot say it (an array of arrays,
+    /// `anyOf`, a scalar root).
+    static func picoschema(_ schema: GeminiSchema, indent: String) -> [String]? {
+        guard schema.type == .object, schema.anyOf == nil else { return nil }
+        let required = Set(schema.required ?? [])
+        var lines: [String] = []
+        for (name, child) in properties(schema) {
+            let key = name + (required.contains(name) ? "" : "?")
+            let description = child.description.map { ", \($0)" } ?? ""
+            if let values = child.enumValues {
+                lines.append("\(indent)\(key)(enum\(description)): [\(values.joined(separator: ", "))]")
+            } else if child.type == .object {
+                guard let nested = picoschema(child, indent: indent + "  ") else { return nil }
+                lines.append("\(indent)\(key)(object\(description)):")
+                lines += nested
+            } else if child.type == .array, let items = child.items {
+                if items.type == .object {
+                    guard let nested = picoschema(items, indent: indent + "  ") else { return nil }
+                    lines.append("\(indent)\(key)(array\(description)):")
+                    lines += nested
+                } else if items.type == .array || items.anyOf != nil || items.enumValues != nil {
+                    return nil
+                } else {
+                    lines.append("\(indent)\(key)(array\(description)): \(scalar(items))")
+                }
+            } else if child.anyOf != nil {
+                return nil
+            } else {
+                lines.append("\(indent)\(key): \(scalar(child))\(description)")
+            }
+        }
+        return lines
+    }
+
+    private static func scalar(_ schema: GeminiSchema) -> String {
+        schema.type?.rawValue.lowercased() ?? "any"
+    }
+
+    /// The properties in their order.
+    private static func properties(_ schema: GeminiSchema) -> [(String, GeminiSchema)] {
+        let all = schema.properties.map { Array($0) } ?? []
+        let order = schema.propertyOrdering ?? all.map(\.name)
+        return order.compactMap { name in all.first { $0.name == name }.map { (name, $0.schema) } }
+    }
+}

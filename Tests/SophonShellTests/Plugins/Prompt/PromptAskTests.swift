@@ -1,0 +1,68 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// `prompt FILE`: the real binary against scripts/fake_gemini.py over HTTP, checking the request
+/// the server saw (docs/prompts.md, PRODUCT §12).
+@Suite struct PromptAskTests {
+    static let file = """
+        ---
+        model: googleai/gemini-3.8-flash
+        config:
+          temperature: 0.2
+          maxOutputTokens: 200
+          topK: 5
+          stopSequences: [END]
+        input:
+          schema:
+            title: string
+            year?: integer
+          default:
+            year: 1965
+        output:
+          format: json
+          schema:
+            title: string
+            year: integer
+        ---
+        {{role "system"}}You are a librarian.
+        {{role "user"}}Tell me about {{title}} ({{year}}).
+        """
+
+    @Test func promptFileSendsSystemContentsConfigAndSchema() throws {
+        let shell = try GeminiShell()
+        try shell.write("book.prompt", Self.file)
+        try shell.server.script([#"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#])
+        let outcome = try shell.run([
+            "-c", "prompt book.prompt title=Dune", "-c", "expect ${last.year} == 1965",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(requests[0].path == "/v1beta/models/gemini-3.8-flash:generateContent")
+        let expected = try JSONValue(
+            parsing: #"""
+                {"contents":[{"role":"user","parts":[{"text":"Tell me about Dune (1965)."}]}],
+                 "systemInstruction":{"parts":[{"text":"You are a librarian.\n"}]},
+                 "generationConfig":{"stopSequences":["END"],"maxOutputTokens":200,"temperature":0.2,"topK":5,
+                  "responseMimeType":"application/json",
+                  "responseSchema":{"type":"OBJECT","properties":{"title":{"type":"STRING"},"year":{"type":"INTEGER"}},
+                   "required":["title","year"],"propertyOrdering":["title","year"]}}}
+                """#)
+        #expect(requests[0].body == expected)
+    }
+
+    @Test func inputSchemaViolationNamesTheFieldAndSendsNothing() throws {
+        let shell = try GeminiShell()
+        try shell.write("book.prompt", Self.file)
+        let outcome = try shell.run(["-c", #"prompt book.prompt title=Dune year="soon""#])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: prompt: book.prompt: input $.year: expected integer, got string \"soon\"\n"
+        )
+        #expect(try shell.server.requests().isEmpty)
+    }
+}

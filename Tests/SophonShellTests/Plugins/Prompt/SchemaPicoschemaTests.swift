@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `schema picoschema TEXT` and `schema show --picoschema`: the type syntax, Picoschema and JSON
+/// Schema one after the other (docs/prompts.md).
+@Suite struct SchemaPicoschemaTests {
+    @Test func picoschemaTextIsShownInAllThreeForms() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["-c", #"schema picoschema "{title: string, year?: integer}""#])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout == """
+                type syntax:
+                { title: string, year?: integer | null }
+
+                picoschema:
+                title: string
+                year?: integer
+
+                json schema:
+                {
+                  "type": "object",
+                  "properties": {
+                    "title": {
+                      "type": "string"
+                    },
+                    "year": {
+                      "type": [
+                        "integer",
+                        "null"
+                      ]
+                    }
+                  },
+                  "required": [
+                    "title"
+                  ]
+                }
+
+                """)
+    }
+
+    @Test func schemaShowPicoschemaShowsTheSessionSchema() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", #"schema { title: string "the title", tags: [{ name: string }], status: "a" | "b" }"#,
+            "-c", "schema show --picoschema",
+        ])
+        #expect(outcome.stderr == "")
+        let head = outcome.stdout.components(separatedBy: "\n\njson schema:\n").first
+        #expect(
+            head == """
+                type syntax:
+                { title: string "the title", tags: [{ name: string }], status: "a" | "b" }
+
+                picoschema:
+                title: string, the title
+                tags(array):
+                  name: string
+                status(enum): [a, b]
+                """)
+    }
+}
