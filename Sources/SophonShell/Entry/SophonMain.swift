@@ -5,6 +5,7 @@ import SophonCore
 package enum SophonMain {
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     package static func run(arguments: [String], io: ShellIO) async -> Int32 {
+        FatalSignals.install()
         let registry = PluginRegistry.standard()
         let commandNames = Set(registry.commandNames)
         let plugins = ExternalPluginHost(builtInNames: registry.commandNames, stderr: io.stderr)

@@ -100,7 +100,7 @@ enum EditorSignals {
 
     /// Restores the terminal found before the edit and turns bracketed paste off, when a
     /// line is being edited. Async-signal-safe.
-    private static func restoreTerminal() {
+    static func restoreTerminal() {
         if editing.load(ordering: .sequentiallyConsistent) {
             _ = tcsetattr(input.load(ordering: .sequentiallyConsistent), TCSADRAIN, &foundSettings)
         }
@@ -110,7 +110,7 @@ enum EditorSignals {
     }
 
     /// Delivers `signo` again with its default action, to this process only.
-    private static func raiseWithDefaultAction(_ signo: Int32) {
+    static func raiseWithDefaultAction(_ signo: Int32) {
         signal(signo, SIG_DFL)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// Issue 25 point 6: a replayed exchange is the tape's, not the user's: it is not logged, and
+/// `--continue` never resumes it (after the tour, `--continue` resumed its taped "Dune" chat).
+@Suite struct ReplayLogTests {
+    @Test func aReplayLogsNothingAndContinueDoesNotResumeIt() throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
+        let shell = try GeminiShell(key: nil)
+        let tour = try shell.run([
+            "-X", "--replay", examples.appendingPathComponent("tour.tape").path,
+            examples.appendingPathComponent("tour.sophon").path,
+        ])
+        #expect(tour.status == 0)
+        #expect(
+            try shell.run(["-c", "logs"])
+                == .init(stdout: "(no exchanges logged yet)\n", stderr: "", status: 0))
+        #expect(
+            try shell.run(["--continue", "-c", "history"])
+                == .init(
+                    stdout: "(no conversation yet; start one with 'chat')\n",
+                    stderr: "note: no logged conversation to continue; starting a new one\n", status: 0))
+    }
+}
