@@ -156,14 +156,27 @@ import Testing
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
         try shell.write("in.jsonl", fiveKeys)
         let running = try shell.start(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
-        while (Self.journal(shell).output ?? "").split(separator: "\n").count < 2 {
-            try await Task.sleep(for: .milliseconds(20))
+        try await Self.wait(for: running) {
+            (Self.journal(shell).output ?? "").split(separator: "\n").count >= 2
         }
-        while try Self.asked(shell, "charlie") < 1 || Self.journal(shell).sends < 3 {
-            try await Task.sleep(for: .milliseconds(20))
+        try await Self.wait(for: running) {
+            try Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
         }
         kill(running.process.processIdentifier, signal)
         return running.finish().status
+    }
+
+    /// A run that ended, or 300 s without `condition`: a failure instead of a hang.
+    struct RunEndedEarly: Error {}
+
+    /// Waits until `condition` holds while `running` is still running.
+    /// - Throws: ``RunEndedEarly`` when the process ends first or 300 s pass (a hang).
+    static func wait(for running: RunningSophon, until condition: () throws -> Bool) async throws {
+        let end = Date().addingTimeInterval(300)
+        while try !condition() {
+            guard running.process.isRunning, Date() < end else { throw RunEndedEarly() }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// The output lines of a journal, without its `{"sent": ...}` lines; and how many of those.
