@@ -16,6 +16,15 @@ protocol ToolServers: AnyObject, Sendable {
     >
     /// The MCP servers of the run; `nil` when there are none.
     var mcpServers: MCPServerRegistry? { get }
+    /// Starts what serves tools and has not started yet: the discovered external plugins (so
+    /// their tools are known before any of their commands runs) and the MCP servers that are
+    /// not disabled (``MCPServerRegistry/startAll(timeout:check:)``). Called when tools are
+    /// first needed (a turn that offers functions, `tools`, `tool show`), never before; what
+    /// started stays up for the session.
+    /// - Parameters:
+    ///   - timeout: `tool-timeout`, for the MCP handshakes (plugins use the session's timeout).
+    ///   - check: why a listed MCP tool cannot be offered.
+    func startToolServers(timeout: Duration, check: @escaping MCPServerRegistry.ToolCheck) async
 }
 
 extension CommandHost {
@@ -27,6 +36,12 @@ extension CommandHost {
 
     /// The tools external plugins serve (plugins started so far), with the serving plugin.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { toolServers?.pluginTools() ?? [] }
+
+    /// Starts the plugins and MCP servers that serve tools (``ToolServers/startToolServers(timeout:check:)``);
+    /// a host without tool servers has none.
+    func startToolServers(timeout: Duration, check: @escaping MCPServerRegistry.ToolCheck) async {
+        await toolServers?.startToolServers(timeout: timeout, check: check)
+    }
 
     /// Whether `plugin` was loaded with `plugin load --trust`; no plugin is trusted without
     /// tool servers.

@@ -52,6 +52,12 @@ extension ShellRuntime {
     /// The tools of the external plugins started so far.
     func pluginTools() -> [(plugin: String, tool: PluginManifest.Tool)] { externalPlugins.pluginTools() }
 
+    /// Starts the discovered plugins, then the MCP servers not disabled (``ToolServers``).
+    func startToolServers(timeout: Duration, check: @escaping MCPServerRegistry.ToolCheck) async {
+        await externalPlugins.startAll(timeout: session.settings.timeout)
+        await mcpServers?.startAll(timeout: timeout, check: check)
+    }
+
     /// Whether `plugin` was loaded with `plugin load --trust`.
     func isPluginTrusted(_ plugin: String) -> Bool { externalPlugins.isTrusted(plugin) }
 

@@ -48,11 +48,16 @@ enum AskTurn {
     }
 
     /// Whether the turn goes as a tool exchange: functions declared, built-ins on, or
-    /// functions served by plugins or MCP servers (started now if need be).
+    /// functions served by plugins or MCP servers (started now if need be). Under `tool-mode
+    /// none` no function is offered: only the built-ins count, nothing starts, and a turn
+    /// without them streams as without tools.
     private static func hasTools(context: CommandContext, services: GeminiServices) async -> Bool {
-        if context.session.withToolState({ $0.hasTools }) { return true }
+        let state = context.session.withToolState { $0 }
+        if state.hasTools || !state.offersFunctions { return state.hasTools }
+        await ServedTools.startServers(context: context, services: services)
         if !ServedTools(context: context, services: services).declarations.isEmpty { return true }
-        return await MCPServedTools.available(context: context, services: services)
+        // A replay's MCP tools: those the tape's last request declared.
+        return !MCPServedTools.offered(context: context, services: services).isEmpty
     }
 
     /// The attachments go with one turn only.

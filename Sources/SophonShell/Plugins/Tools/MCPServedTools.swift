@@ -34,15 +34,6 @@ enum MCPServedTools {
         ).declaration
     }
 
-    /// Whether MCP servers offer tools to this command, starting the servers of `mcp.json` not
-    /// started yet (a replay starts none).
-    static func available(context: CommandContext, services: GeminiServices) async -> Bool {
-        guard let servers = context.runtime.mcpServers else { return false }
-        if services.transcript.runsLive {
-            await servers.startAll(timeout: context.session.withToolState { $0.timeout }, check: check)
-        }
-        return !offered(context: context, services: services).isEmpty
-    }
 
     /// The session's MCP tools: the running servers', or those the transcript's record offers.
     static func offered(context: CommandContext, services: GeminiServices?) -> [Offered] {

@@ -6,6 +6,7 @@ import SophonGemini
 /// external plugins started so far, then those of the MCP servers (docs/mcp.md), unless the
 /// session declared a function of the same name (then `tool-reply` answers it). Runs their calls
 /// with consent (``ToolConsent``), argument checks and the session's `tool-timeout`.
+/// ``startServers(context:services:)`` starts what serves them, when they are first needed.
 struct ServedTools: Sendable {
     /// One served function.
     struct Entry: Sendable {
@@ -23,6 +24,17 @@ struct ServedTools: Sendable {
     let declarations: [FunctionDeclaration]
     /// The MCP servers restarted in this command (once each).
     private let restarts = MCPRestartBudget()
+
+    /// Starts the discovered plugins and the MCP servers not disabled that have not started
+    /// yet (``ToolServers/startToolServers(timeout:check:)``), so their tools are offered: the
+    /// one place where tools are first needed (a turn that offers functions, `tools`,
+    /// `tool show`). A replay starts nothing: the tape answers the calls (docs/tapes.md).
+    /// - Parameter services: the Gemini services, whose transcript tells a replay; `nil`: live.
+    static func startServers(context: CommandContext, services: GeminiServices?) async {
+        guard services?.transcript.runsLive != false else { return }
+        await context.runtime.startToolServers(
+            timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
+    }
 
     /// The served functions of `context`'s session, plugins and MCP servers, or, when the
     /// transcript's record offers them (a replay), those the recorded request declared beyond

@@ -5,7 +5,12 @@ import SophonGemini
 /// `tool`, `tools` and `tool-reply` (docs/commands.md, "Tools").
 enum ToolCommands {
     /// `tool NAME SPEC ["DESCRIPTION"]`, `tool @FILE`, `tool show NAME`, `tool clear [NAME]`.
-    static func tool(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+    /// `tool show` shows a declared function, else a plugin's or MCP server's tool (starting
+    /// them, as ``ServedTools/startServers(context:services:)`` does), as it is sent.
+    /// - Parameter services: the Gemini services (a replay shows the tape's declarations).
+    static func tool(_ request: CommandRequest, context: CommandContext, services: GeminiServices?)
+        async throws -> CommandResult
+    {
         var words = request.arguments[...]
         if let first = words.first, first == request.name { words.removeFirst() }
         if let raw = request.rawArgument {
@@ -24,8 +29,13 @@ enum ToolCommands {
         }
         let list = Array(words)
         if list.count == 2, list[0] == "show" {
-            guard let declaration = find(list[1], context: context) else {
-                throw unknown(list[1], command: "tool show", context)
+            if let declaration = find(list[1], context: context) {
+                return .text(declaration.jsonValue.prettyText)
+            }
+            await ServedTools.startServers(context: context, services: services)
+            let served = servedDeclarations(context: context, services: services)
+            guard let declaration = served.first(where: { $0.name == list[1] }) else {
+                throw unknown(list[1], command: "tool show", context, served: served.map(\.name))
             }
             return .text(declaration.jsonValue.prettyText)
         }
@@ -72,10 +82,25 @@ enum ToolCommands {
         context.session.withToolState { $0.declarations.first { $0.name == name } }
     }
 
-    private static func unknown(_ name: String, command: String, _ context: CommandContext) -> CommandFailure
+    /// The declarations of the plugins' and MCP servers' tools, as a tool exchange sends them
+    /// (in a replay, those the tape declared), each name once.
+    private static func servedDeclarations(context: CommandContext, services: GeminiServices?)
+        -> [FunctionDeclaration]
     {
+        var declarations = ServedTools(context: context, services: services).declarations
+        for tool in MCPServedTools.offered(context: context, services: services)
+        where !declarations.contains(where: { $0.name == tool.declaration.name }) {
+            declarations.append(tool.declaration)
+        }
+        return declarations
+    }
+
+    private static func unknown(
+        _ name: String, command: String, _ context: CommandContext, served: [String] = []
+    ) -> CommandFailure {
         let names = context.session.withToolState { $0.declarations.map(\.name) }
-        let known = names.isEmpty ? "none is declared" : "declared: " + names.joined(separator: ", ")
+        var known = names.isEmpty ? "none is declared" : "declared: " + names.joined(separator: ", ")
+        if !served.isEmpty { known += "; served: " + served.joined(separator: ", ") }
         return CommandFailure(kind: .unknownTool, message: "\(command): no tool named '\(name)' (\(known))")
     }
 

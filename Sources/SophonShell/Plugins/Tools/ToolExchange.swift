@@ -28,9 +28,8 @@ enum ToolExchange {
         let client = try client ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        if services.transcript.runsLive {
-            await context.runtime.mcpServers?.startAll(
-                timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check)
+        if context.session.withToolState({ $0.offersFunctions }) {
+            await ServedTools.startServers(context: context, services: services)
         }
         let served = ServedTools(context: context, services: services)
         var state = context.session.withToolState { $0 }

@@ -33,14 +33,22 @@ struct ToolSessionState: PluginSessionState {
     /// The built-in tool names of `set tools`, in the order they are sent.
     static let builtinNames = ["code", "search", "url"]
 
-    /// Whether the next request carries `tools`.
-    var hasTools: Bool { !declarations.isEmpty || !builtins.isEmpty }
+    /// Whether functions are offered at all: `set tool-mode none` offers none (no declaration,
+    /// no `toolConfig` is sent, and no plugin or MCP server starts for them); the built-in
+    /// tools of `set tools` are not functions and stay on.
+    var offersFunctions: Bool { mode != FunctionCallingConfig.Mode.none }
 
-    /// The `tools` array of a request: the function declarations, then one entry per built-in
-    /// tool (`codeExecution`, `googleSearch`, `urlContext`); `nil` when there are none.
+    /// Whether the next request carries `tools`.
+    var hasTools: Bool { (offersFunctions && !declarations.isEmpty) || !builtins.isEmpty }
+
+    /// The `tools` array of a request: the function declarations (none under `tool-mode none`),
+    /// then one entry per built-in tool (`codeExecution`, `googleSearch`, `urlContext`); `nil`
+    /// when there are none.
     var toolsValue: JSONValue? {
         var tools: [JSONValue] = []
-        if !declarations.isEmpty { tools.append(Tool(functionDeclarations: declarations).jsonValue) }
+        if offersFunctions, !declarations.isEmpty {
+            tools.append(Tool(functionDeclarations: declarations).jsonValue)
+        }
         for name in Self.builtinNames where builtins.contains(name) {
             switch name {
             case "code": tools.append(Tool(codeExecution: .object([])).jsonValue)
@@ -52,9 +60,9 @@ struct ToolSessionState: PluginSessionState {
     }
 
     /// The `toolConfig` of a request: sent only when `tool-mode` was set and functions are
-    /// declared.
+    /// sent (so never under `tool-mode none`, which sends no function).
     var toolConfigValue: JSONValue? {
-        guard let mode, !declarations.isEmpty else { return nil }
+        guard let mode, offersFunctions, !declarations.isEmpty else { return nil }
         return ToolConfig(functionCallingConfig: FunctionCallingConfig(mode: mode)).jsonValue
     }
 }

@@ -97,15 +97,13 @@ final class ToolsPlugin: ShellPlugin {
                 summary: "declare a function the model may call: tool get_weather { city: string }",
                 argumentStyle: .raw(
                     RawArgumentSpec(wordKeywords: ["show", "clear"], wordPrefixes: ["@"], leadingName: true)),
-                run: { request, context in try ToolCommands.tool(request, context: context) }),
+                run: { [gemini] request, context in
+                    try await ToolCommands.tool(request, context: context, services: gemini.services)
+                }),
             PluginCommand(
                 name: "tools", usage: "tools", summary: "list the declared functions and built-in tools",
                 run: { [gemini] _, context in
-                    if gemini.services?.transcript.runsLive != false {
-                        await context.runtime.mcpServers?.startAll(
-                            timeout: context.session.withToolState { $0.timeout }, check: MCPServedTools.check
-                        )
-                    }
+                    await ServedTools.startServers(context: context, services: gemini.services)
                     return ToolCommands.tools(context: context, services: gemini.services)
                 }),
             PluginCommand(
