@@ -12,7 +12,9 @@ import Testing
 
     @Test func homeEditrcWithoutEditrc() {
         #expect(EditLineReader.editrcPath(environment: ["HOME": "/home/ada"]) == "/home/ada/.editrc")
-        #expect(EditLineReader.editrcPath(environment: ["EDITRC": "", "HOME": "/home/ada"]) == "/home/ada/.editrc")
+        #expect(
+            EditLineReader.editrcPath(environment: ["EDITRC": "", "HOME": "/home/ada"]) == "/home/ada/.editrc"
+        )
     }
 
     @Test func noneWithoutHomeOrEditrc() {
