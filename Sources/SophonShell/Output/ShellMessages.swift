@@ -36,6 +36,13 @@ enum ShellMessages {
         return "unknown option '\(option)'" + didYouMean(Suggestions.closest(to: name, in: options).first)
     }
 
+    /// A line that filled the terminal's line buffer (the kernel drops what does not fit).
+    static func terminalLineCut(limit: Int) -> String {
+        warning(
+            "this line filled the terminal's \(limit)-byte line limit and may have been cut, so it was not run; "
+                + "put long text in a file (@FILE) or a pipe")
+    }
+
     /// What a cancelled command reports (Ctrl-C).
     static let interrupted = "interrupted"
 
