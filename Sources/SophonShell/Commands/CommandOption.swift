@@ -38,12 +38,19 @@ struct ParsedOptions: Sendable, Equatable {
         var spelling: String
         /// The value; `""` for a flag.
         var value: String
+        /// How many operands came before it (where it stands among them: `attach --mime TYPE`
+        /// applies to the files after it).
+        var operandsBefore = 0
     }
 
     /// Whether option `name` was given.
     func has(_ name: String) -> Bool { given.contains { $0.name == name } }
     /// The last value given for option `name`.
     func value(_ name: String) -> String? { given.last { $0.name == name }?.value }
+    /// The last value given for option `name` before operand `index`.
+    func value(_ name: String, beforeOperand index: Int) -> String? {
+        given.last { $0.name == name && $0.operandsBefore <= index }?.value
+    }
 }
 
 /// Why a command's words do not fit its declared options: a usage error.
@@ -113,14 +120,16 @@ extension CommandOption {
                 throw .unknown(word, among: declared.flatMap(\.spellings).filter { $0.hasPrefix("--") })
             }
             guard option.value != nil else {
-                parsed.given.append(.init(name: option.name, spelling: spelling, value: ""))
+                parsed.given.append(
+                    .init(name: option.name, spelling: spelling, value: "", operandsBefore: parsed.operands.count))
                 continue
             }
             guard let value = inline ?? (index < words.count ? words[index] : nil) else {
                 throw .missingValue(option, spelling: spelling)
             }
             if inline == nil { index += 1 }
-            parsed.given.append(.init(name: option.name, spelling: spelling, value: value))
+            parsed.given.append(
+                .init(name: option.name, spelling: spelling, value: value, operandsBefore: parsed.operands.count))
         }
         return parsed
     }

@@ -86,6 +86,32 @@ import Testing
                 """)
     }
 
+    @Test func attachFilesAndMCPAddReadTheirOptionsFromTheTable() throws {
+        // Refused before anything is sent or started (the server address is a closed port).
+        let outcome = try SophonProcess.run(
+            [
+                "-c", "files --al", "-c", "files show --all", "-c", "attach --mim video/mp4 a.mp4", "-c",
+                "attach --mime mp4 a.mp4", "-c", "attach a.mp4 --mime", "-c", "mcp add --trsut t -- x",
+                "-c", "mcp add t u -- x",
+            ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: files: unknown option '--al' (did you mean '--all'?)
+                -c:2:1: error: usage: files | files show NAME | files delete NAME|--all
+                -c:3:1: error: attach: unknown option '--mim' (did you mean '--mime'?)
+                -c:4:1: error: attach: --mime needs a type such as video/mp4, not 'mp4'
+                -c:5:1: error: attach: --mime needs a type such as video/mp4
+                -c:6:1: error: mcp add: unknown option '--trsut' (did you mean '--trust'?)
+                -c:7:1: error: usage: mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME
+
+                """)
+        // `--mime` holds for the words after it, wherever it stands among them.
+        let parsed = try CommandOption.parse(
+            ["a", "--mime", "x/y", "b", "--mime=z/w", "c"], declared: AttachCommand.declared)
+        #expect(parsed.operands == ["a", "b", "c"])
+        #expect((0..<3).map { parsed.value("--mime", beforeOperand: $0) } == [nil, "x/y", "z/w"])
+    }
+
     @Test func onOffSettingsTakeAnySpelling() throws {
         let outcome = try SophonProcess.run([
             "-c", "set log YES", "-c", "show log", "-c", "set tool-confirm yes", "-c", "show tool-confirm",

@@ -150,11 +150,12 @@ final class GeminiPlugin: ShellPlugin {
                 name: "attach", usage: "attach [--mime TYPE] FILE|URL... | attach clear",
                 summary:
                     "media for the next ask or chat (images, PDF, text, audio, video; large files uploaded)",
-                completion: .files,
+                options: AttachCommand.declared, completion: .files,
                 run: needingServices { try await AttachCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "files", usage: "files | files show NAME | files delete NAME|--all",
                 summary: "the files uploaded with the key (Files API): list, show, delete",
+                options: FilesCommand.declared,
                 run: needingServices { try await FilesCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",

@@ -3,6 +3,11 @@ import SophonCore
 
 /// `mcp add`, `mcp list` and `mcp remove` (docs/commands.md, "MCP servers"; docs/mcp.md).
 enum MCPCommands {
+    /// The options of `mcp add`, declared once.
+    static let declared = [
+        CommandOption(name: "--trust", help: "its tools run without asking (add)")
+    ]
+
     /// Runs `mcp` with the request's words.
     /// - Parameter live: whether tools run live (the transcript's ``GeminiTranscript/runsLive``;
     ///   a replay's `mcp add` starts nothing and its `mcp list` starts no server).
@@ -52,15 +57,17 @@ enum MCPCommands {
     private static func add(
         _ words: [String], servers: MCPServerRegistry, context: CommandContext, live: Bool
     ) async throws -> CommandResult {
-        var rest = words[...]
-        var trust = false
-        if rest.first == "--trust" {
-            trust = true
-            rest.removeFirst()
+        // The server's own command line follows `--`: only the words before it are options.
+        let head = Array(words.prefix { $0 != "--" })
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(head, declared: declared)
+        } catch {
+            throw error.failure(command: "mcp add")
         }
-        guard let name = rest.first, let separator = rest.dropFirst().first, separator == "--",
-            rest.count >= 3
-        else {
+        let trust = parsed.has("--trust")
+        let rest = words[head.count...]
+        guard parsed.operands.count == 1, let name = parsed.operands.first, rest.count >= 2 else {
             throw context.usageFailure("mcp")
         }
         guard isValidName(name) else {
@@ -69,7 +76,7 @@ enum MCPCommands {
                 message:
                     "mcp add: '\(name)' is not a valid server name (letters, digits, _ . -; a letter first)")
         }
-        let commandLine = Array(rest.dropFirst(2))
+        let commandLine = Array(rest.dropFirst())
         var command = commandLine[0]
         if command.contains("/"), !command.hasPrefix("/") {
             // A relative path is saved absolute: mcp.json is read from any folder.

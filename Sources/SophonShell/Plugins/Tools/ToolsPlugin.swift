@@ -118,6 +118,7 @@ final class ToolsPlugin: ShellPlugin {
                 name: "mcp",
                 usage: "mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME",
                 summary: "connect an MCP server over stdio; the model may call its tools",
+                options: MCPCommands.declared,
                 completion: .custom { earlier, _ in
                     earlier.isEmpty ? .words(["add", "list", "remove"]) : .none
                 },

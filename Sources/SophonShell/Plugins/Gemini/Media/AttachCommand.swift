@@ -12,6 +12,13 @@ enum AttachCommand {
     /// The most inline media bytes one request carries.
     static let inlineLimit = 20 * 1024 * 1024
 
+    /// The options of `attach`, declared once.
+    static let declared = [
+        CommandOption(
+            name: "--mime", value: "TYPE", help: "the MIME type of the files after it (video/mp4)",
+            missing: "a type such as video/mp4")
+    ]
+
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
@@ -29,19 +36,15 @@ enum AttachCommand {
         var inline = context.session.withGeminiState { state in
             state.attachments.compactMap { $0.inlineData?.data.count }.reduce(0, +)
         }
+        let parsed = try CommandOption.parse(request, command: "attach", declared: declared)
+        if let bad = parsed.given.first(where: { !$0.value.contains("/") }) {
+            throw CommandFailure(
+                kind: .usage, message: "attach: \(bad.spelling) needs a type such as video/mp4, not '\(bad.value)'")
+        }
         var parts: [Part] = []
         var names: [String] = []
-        var mime: String?
-        var words = request.arguments[...]
-        while let word = words.popFirst() {
-            if word == "--mime" {
-                guard let value = words.popFirst(), value.contains("/") else {
-                    throw CommandFailure(
-                        kind: .usage, message: "attach: --mime needs a type such as video/mp4")
-                }
-                mime = value
-                continue
-            }
+        for (index, word) in parsed.operands.enumerated() {
+            let mime = parsed.value("--mime", beforeOperand: index)
             if word.hasPrefix("https://") {
                 parts.append(Part(fileData: FileData(mimeType: mime, fileUri: word)))
                 names.append(word)

@@ -7,13 +7,20 @@ import SophonGemini
 /// SIZE  MIME  DISPLAY-NAME`) and is the array of file objects as a value; `show` is one file
 /// object; `delete` changes state and prints nothing on stdout.
 enum FilesCommand {
+    /// The options of `files`, declared once.
+    static let declared = [CommandOption(name: "--all", help: "with delete: every file of the key's project")]
+
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
-        let words = request.arguments
+        let parsed = try CommandOption.parse(request, command: "files", declared: declared)
+        let words = parsed.operands
+        let all = parsed.has("--all")
         let wellFormed =
-            words.isEmpty || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
-        guard wellFormed, words != ["show", "--all"] else { throw context.usageFailure(request.name) }
+            all
+            ? words == ["delete"]
+            : words.isEmpty || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
+        guard wellFormed else { throw context.usageFailure(request.name) }
         let client = try GeminiCall.client(context: context, services: services)
         do {
             switch words.first {
@@ -27,7 +34,7 @@ enum FilesCommand {
                         envelope: []))
             case "show" where words.count == 2:
                 return .value(json(try await client.getFile(words[1])))
-            case "delete" where words == ["delete", "--all"]:
+            case "delete" where all:
                 for file in try await client.listAllFiles() {
                     if let name = file.name { try await client.deleteFile(name) }
                 }
