@@ -68,7 +68,8 @@ extension JSONByteParser {
                 closer = 3
             }
             if closer > 0 {
-                if !isLenient || endsString(after: position + closer, keptQuote: reportedQuote, isKey: isKey) {
+                if !isLenient || endsString(after: position + closer, keptQuote: reportedQuote, isKey: isKey)
+                {
                     position += closer
                     return finishString(.bytes(buffer), quote: quote, from: start)
                 }

@@ -78,7 +78,9 @@ extension JSONByteParser {
             position += 1
             return closeContainer()
         }
-        if isLenient, expect == .keyAfterComma, byte == ASCII.closeBracket, frames.isOpenBelowTop(closer: byte) {
+        if isLenient, expect == .keyAfterComma, byte == ASCII.closeBracket,
+            frames.isOpenBelowTop(closer: byte)
+        {
             // `[{"a": 1,]`: a trailing comma, then the array's closer for the object's.
             return try closeAfterTrailingComma()
         }

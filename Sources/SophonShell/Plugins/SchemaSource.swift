@@ -31,7 +31,8 @@ enum SchemaSource {
                 context.io.printError(
                     ShellMessages.quotedTypeName(
                         command: command, written: quoted.written, fix: quoted.fix, value: quoted.typeName,
-                        fileForm: command == "schema" ? "schema @file.json" : "\(command) --schema @file.json"))
+                        fileForm: command == "schema" ? "schema @file.json" : "\(command) --schema @file.json"
+                    ))
             }
             return Loaded(schema: schema, notes: [])
         }
