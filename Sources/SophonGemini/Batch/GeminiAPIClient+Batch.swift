@@ -214,13 +214,7 @@ extension GeminiAPIClient {
             label: "downloadFile", endpoint: .download(name), to: destination, accept: "*/*",
             retryPolicy: retryPolicy
         ) { http, data in
-            if http.status == 400 { throw GeminiFileError.notDownloadable(name: name) }
-            if http.status == 403 {
-                throw GeminiFileError.notFound(
-                    name: name, message: GoogleRPCErrorBody.parse(data)?.message ?? "permission denied")
-            }
-            throw GeminiStatusClassifier.classify(
-                status: http.status, headers: http.headers, body: data, modelID: nil)
+            try Self.checkFileStatus(http, body: data, name: name, downloading: true)
         }
     }
 

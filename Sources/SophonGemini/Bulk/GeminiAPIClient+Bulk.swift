@@ -30,26 +30,31 @@ extension GeminiAPIClient {
             tokensPerMinute: options.tokensPerMinute, recentSends: options.recentSends,
             now: configuration.now, sleep: configuration.sleep)
         let (stream, continuation) = AsyncThrowingStream<BulkResult, Error>.makeStream()
+        // Calls run concurrently: under a tape replay each takes the exchange recorded for its
+        // own request, not the next one in the tape (docs/tapes.md, "Replaying a run"); the
+        // calls' tasks inherit the value.
         let task = Task {
-            do {
-                try await withThrowingTaskGroup(of: BulkResult.self) { group in
-                    var running = 0
-                    for try await request in requests {
-                        if running >= options.jobs, let done = try await group.next() {
-                            continuation.yield(done)
-                            running -= 1
+            await GeminiTapeReplayer.$matchesConcurrentRequests.withValue(true) {
+                do {
+                    try await withThrowingTaskGroup(of: BulkResult.self) { group in
+                        var running = 0
+                        for try await request in requests {
+                            if running >= options.jobs, let done = try await group.next() {
+                                continuation.yield(done)
+                                running -= 1
+                            }
+                            group.addTask {
+                                try await self.bulkCall(
+                                    request, options: options, limiter: limiter, label: label, onSend: onSend)
+                            }
+                            running += 1
                         }
-                        group.addTask {
-                            try await self.bulkCall(
-                                request, options: options, limiter: limiter, label: label, onSend: onSend)
-                        }
-                        running += 1
+                        while let done = try await group.next() { continuation.yield(done) }
                     }
-                    while let done = try await group.next() { continuation.yield(done) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
             }
         }
         continuation.onTermination = { _ in task.cancel() }

@@ -229,7 +229,8 @@ public enum GeminiFileError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file was still `PROCESSING` when the wait's limit passed.
     case processingTimedOut(name: String, waited: Duration)
     /// A 403 `PERMISSION_DENIED` for a file: it is missing, deleted, expired or someone else's
-    /// ("... or it may not exist"). Not a key problem.
+    /// ("... or it may not exist"). Not a key problem. `message` is the server's status line
+    /// (`HTTP 403 PERMISSION_DENIED: ...`).
     case notFound(name: String, message: String)
     /// The file's `expirationTime` has passed (``GeminiFile/checkUsable(now:)``, before it is used).
     case expired(name: String, expirationTime: String)
@@ -247,7 +248,7 @@ public enum GeminiFileError: Error, Sendable, Hashable, CustomStringConvertible 
         case .processingTimedOut(let name, let waited):
             "File \(name) was still PROCESSING after \(Self.seconds(waited)) s."
         case .notFound(let name, let message):
-            "File \(name) does not exist, has expired or is not yours (403): \(message)"
+            "File \(name) does not exist, has expired or is not yours: \(message)"
         case .expired(let name, let time):
             "File \(name) expired at \(time)."
         case .uploadFailed(let detail):

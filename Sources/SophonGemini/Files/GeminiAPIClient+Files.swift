@@ -204,8 +204,7 @@ extension GeminiAPIClient {
             body: { _ in nil }
         ) { http, _ in
             let data = try await GeminiAPIClient.collectBody(of: http)
-            if http.status == 400 { throw GeminiFileError.notDownloadable(name: name) }
-            try Self.checkFileStatus(http, body: data, name: name)
+            try Self.checkFileStatus(http, body: data, name: name, downloading: true)
             return data
         }
         return try await perform(call, retryPolicy: retryPolicy).value
@@ -272,13 +271,20 @@ extension GeminiAPIClient {
         return try await perform(call, retryPolicy: policy).value
     }
 
-    /// Throws for a non-200 reply: a 403 as ``GeminiFileError/notFound(name:message:)``, the rest
-    /// as the status classifier says.
-    private static func checkFileStatus(_ http: GeminiHTTPResponse, body: Data, name: String) throws {
+    /// Throws for a non-200 reply: a 400 to a download as
+    /// ``GeminiFileError/notDownloadable(name:)``, a 403 as
+    /// ``GeminiFileError/notFound(name:message:)`` with the server's status line, the rest as
+    /// classified. The one reading of a file call's failure (file calls and downloads).
+    static func checkFileStatus(
+        _ http: GeminiHTTPResponse, body: Data, name: String, downloading: Bool = false
+    ) throws {
         guard http.status != 200 else { return }
+        if downloading, http.status == 400 { throw GeminiFileError.notDownloadable(name: name) }
         if http.status == 403 {
-            let message = GoogleRPCErrorBody.parse(body)?.message ?? "permission denied"
-            throw GeminiFileError.notFound(name: name, message: message)
+            let status = GoogleRPCErrorBody.parse(body)
+            let line =
+                "HTTP 403 \(status?.status ?? "PERMISSION_DENIED"): \(status?.message ?? "permission denied")"
+            throw GeminiFileError.notFound(name: name, message: line)
         }
         throw GeminiStatusClassifier.classify(
             status: http.status, headers: http.headers, body: body, modelID: nil)

@@ -121,7 +121,9 @@ extension CommandOption {
             }
             guard option.value != nil else {
                 parsed.given.append(
-                    .init(name: option.name, spelling: spelling, value: "", operandsBefore: parsed.operands.count))
+                    .init(
+                        name: option.name, spelling: spelling, value: "",
+                        operandsBefore: parsed.operands.count))
                 continue
             }
             guard let value = inline ?? (index < words.count ? words[index] : nil) else {
@@ -129,7 +131,9 @@ extension CommandOption {
             }
             if inline == nil { index += 1 }
             parsed.given.append(
-                .init(name: option.name, spelling: spelling, value: value, operandsBefore: parsed.operands.count))
+                .init(
+                    name: option.name, spelling: spelling, value: value, operandsBefore: parsed.operands.count
+                ))
         }
         return parsed
     }

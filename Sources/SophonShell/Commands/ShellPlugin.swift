@@ -30,6 +30,9 @@ protocol ShellPlugin: Sendable {
     /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
     /// when the plugin does not check validity.
     func expectValid(context: CommandContext) -> ExpectOutcome?
+    /// Whether `plugin load` may skip the plugin file at `path`, which is not there, because
+    /// its calls are answered without it (a tape replay answers them from the tape).
+    func answersCalls(ofMissingPlugin path: String) -> Bool
 }
 
 extension ShellPlugin {
@@ -39,6 +42,7 @@ extension ShellPlugin {
     func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
     func bannerNotes() -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
+    func answersCalls(ofMissingPlugin path: String) -> Bool { false }
     func optionValues(_ option: String) -> [String]? { nil }
     var settings: [SettingDefinition] { [] }
     var reportNames: [String] { [] }

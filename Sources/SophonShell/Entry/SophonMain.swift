@@ -131,7 +131,6 @@ package enum SophonMain {
         registry.configure(&settings)
         let session = ShellSession(settings: settings)
         if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }
-        if invocation.replayTape != nil { session.withToolState { $0.replaying = true } }
         return ShellRuntime(
             registry: registry, session: session, io: io, mode: mode,
             readSecret: readSecret, externalPlugins: plugins)

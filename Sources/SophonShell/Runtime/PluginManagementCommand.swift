@@ -21,7 +21,8 @@ enum PluginManagementCommand {
         switch (parsed.operands.first, parsed.operands.count) {
         case ("load", 2):
             let path = context.resolve(parsed.operands[1])
-            if context.session.withToolState({ $0.replaying }), !FileManager.default.fileExists(atPath: path)
+            if !FileManager.default.fileExists(atPath: path),
+                context.registry.plugins.contains(where: { $0.answersCalls(ofMissingPlugin: path) })
             {
                 // A replay answers the plugin's tool calls from the tape: it need not be here
                 // (docs/tapes.md).

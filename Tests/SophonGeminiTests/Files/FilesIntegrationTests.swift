@@ -126,7 +126,9 @@ import Testing
         await #expect(
             throws: GeminiFileError.notFound(
                 name: "files/nope",
-                message: "You do not have permission to access the File nope or it may not exist.")
+                message:
+                    "HTTP 403 PERMISSION_DENIED: You do not have permission to access the File nope or it may not exist."
+            )
         ) {
             _ = try await client(server).getFile("files/nope")
         }

@@ -22,4 +22,18 @@ import Testing
                     stdout: "(no conversation yet; start one with 'chat')\n",
                     stderr: "note: no logged conversation to continue; starting a new one\n", status: 0))
     }
+
+    /// A replay answers a plugin's calls from the tape, so `plugin load` of a plugin that is
+    /// not there is skipped (and says so at a terminal); without a tape it is an error.
+    @Test func aReplaySkipsAPluginThatIsNotHere() throws {
+        let shell = try GeminiShell(key: nil)
+        try shell.write("empty.tape", #"{"sophonTape":1}"# + "\n")
+        #expect(
+            try shell.run(["-X", "--replay", "empty.tape", "-c", "plugin load gone/plugin", "-c", "echo ok"])
+                == .init(stdout: "ok\n", stderr: "", status: 0))
+        #expect(
+            try shell.run(["-X", "-c", "plugin load gone/plugin"])
+                == .init(
+                    stdout: "", stderr: "-c:1:1: error: plugin load: no such file: gone/plugin\n", status: 1))
+    }
 }

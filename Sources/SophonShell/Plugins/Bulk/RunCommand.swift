@@ -88,14 +88,9 @@ enum RunCommand {
             tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
         bulkOptions.recentSends = journal.recentSends
         let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
-        // Calls run concurrently: under --replay each takes the exchange recorded for its own
-        // request, not the next one in the tape (docs/tapes.md, "Replaying a run"). The calls'
-        // task inherits the value when bulkRun creates it.
-        let results = GeminiTapeReplayer.$matchesConcurrentRequests.withValue(true) {
-            client.bulkRun(
-                BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
-                onSend: { journal.recordSend($0) })
-        }
+        let results = client.bulkRun(
+            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
+            onSend: { journal.recordSend($0) })
         for try await result in results {
             let keyValue = keyValues[result.key] ?? .string(result.key)
             let line: String

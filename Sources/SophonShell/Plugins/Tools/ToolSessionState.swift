@@ -19,9 +19,6 @@ struct ToolSessionState: PluginSessionState {
     var confirm = true
     /// `--allow-tools`: served tools run without asking for this run.
     var allowedByRun = false
-    /// `--replay`: served calls are answered from the tape, and `plugin load` of a file that
-    /// is not there is skipped (the tape holds what the plugin served).
-    var replaying = false
     /// The served tools the user answered `always` for at the consent question: they run
     /// without asking for the rest of the session.
     var alwaysAllowed: Set<String> = []

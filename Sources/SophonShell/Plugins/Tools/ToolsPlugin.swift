@@ -12,6 +12,11 @@ final class ToolsPlugin: ShellPlugin {
 
     init(gemini: GeminiPlugin) { self.gemini = gemini }
 
+    /// `true` when the transcript answers every served call (a replay: docs/tapes.md).
+    func answersCalls(ofMissingPlugin path: String) -> Bool {
+        gemini.services?.transcript.runsLive == false
+    }
+
     /// The settings this plugin owns, as `set` and `show` name them.
     static let settingNames = ["tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm"]
 

@@ -135,4 +135,18 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stdout.contains(#""kind":"fileNotFound""#))
     }
+
+    /// Issue 25 point 4: a file error keeps the server's status line.
+    @Test func aFileThatIsNotYoursKeepsTheStatusLine() throws {
+        let shell = try GeminiShell()
+        #expect(
+            try shell.run(["-c", "files delete files/nope"])
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        -c:1:1: error: File files/nope does not exist, has expired or is not yours: \
+                        HTTP 403 PERMISSION_DENIED: You do not have permission to access the File nope or it may not exist.
+
+                        """, status: 1))
+    }
 }

@@ -39,7 +39,8 @@ enum AttachCommand {
         let parsed = try CommandOption.parse(request, command: "attach", declared: declared)
         if let bad = parsed.given.first(where: { !$0.value.contains("/") }) {
             throw CommandFailure(
-                kind: .usage, message: "attach: \(bad.spelling) needs a type such as video/mp4, not '\(bad.value)'")
+                kind: .usage,
+                message: "attach: \(bad.spelling) needs a type such as video/mp4, not '\(bad.value)'")
         }
         var parts: [Part] = []
         var names: [String] = []

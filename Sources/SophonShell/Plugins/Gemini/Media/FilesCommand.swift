@@ -19,7 +19,8 @@ enum FilesCommand {
         let wellFormed =
             all
             ? words == ["delete"]
-            : words.isEmpty || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
+            : words.isEmpty
+                || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
         guard wellFormed else { throw context.usageFailure(request.name) }
         let client = try GeminiCall.client(context: context, services: services)
         do {
