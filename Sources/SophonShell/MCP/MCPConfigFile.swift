@@ -54,7 +54,7 @@ struct MCPConfigFile: Sendable {
                 var merged = servers[index].value
                 if case .object(var members) = merged {
                     // Keep the members other hosts use; set ours.
-                    members.removeAll { ["command", "args", "env", "trust"].contains($0.key) }
+                    members.removeAll { MCPServerConfig.ownMembers.contains($0.key) }
                     if case .object(let ours) = config.jsonValue { members = ours + members }
                     merged = .object(members)
                 } else {
@@ -64,6 +64,7 @@ struct MCPConfigFile: Sendable {
             } else {
                 servers.append(JSONMember(config.name, config.jsonValue))
             }
+            return true
         }
     }
 
@@ -74,7 +75,33 @@ struct MCPConfigFile: Sendable {
         try update { servers in
             found = servers.contains { $0.key == name }
             servers.removeAll { $0.key == name }
+            return found
         }
+        return found
+    }
+
+    /// Sets `"disabled": true` on server `name` (`mcp disable`), or removes the member (`mcp
+    /// enable`), keeping every other member and the entry's place, and writes the file
+    /// atomically.
+    /// - Returns: whether the file had the server.
+    /// - Throws: ``MCPConfigError`` when the file is unreadable or invalid, or the entry is not
+    ///   an object (the file is left as is), or the file cannot be written.
+    func setDisabled(_ name: String, _ disabled: Bool) throws(MCPConfigError) -> Bool {
+        var found = false
+        var problem: MCPConfigError?
+        try update { servers in
+            guard let index = servers.lastIndex(where: { $0.key == name }) else { return false }
+            found = true
+            guard case .object(var members) = servers[index].value else {
+                problem = MCPConfigError("\(path.path): mcpServers.\(name): expected an object")
+                return false
+            }
+            members.removeAll { $0.key == "disabled" }
+            if disabled { members.append(JSONMember("disabled", .bool(true))) }
+            servers[index] = JSONMember(name, .object(members))
+            return true
+        }
+        if let problem { throw problem }
         return found
     }
 
@@ -101,7 +128,9 @@ struct MCPConfigFile: Sendable {
         return document
     }
 
-    private func update(_ change: (inout [JSONMember]) -> Void) throws(MCPConfigError) {
+    /// Applies `change` to the `mcpServers` members and writes the file when it says it changed
+    /// them (an unknown name leaves the file, or its absence, as it was).
+    private func update(_ change: (inout [JSONMember]) -> Bool) throws(MCPConfigError) {
         var top: [JSONMember] = []
         if case .object(let members)? = try document() { top = members }
         var servers: [JSONMember] = []
@@ -111,7 +140,7 @@ struct MCPConfigFile: Sendable {
             }
             servers = members
         }
-        change(&servers)
+        guard change(&servers) else { return }
         if let index = top.lastIndex(where: { $0.key == "mcpServers" }) {
             top[index] = JSONMember("mcpServers", .object(servers))
         } else {

@@ -15,14 +15,21 @@ struct MCPServerConfig: Sendable, Equatable {
     var env: [(String, String)] = []
     /// `"trust": true`: its tools run without consent.
     var trust = false
+    /// `"disabled": true` (`mcp disable NAME`): kept but switched off; it never starts and its
+    /// tools are not offered until `mcp enable NAME`.
+    var disabled = false
 
     static func == (lhs: MCPServerConfig, rhs: MCPServerConfig) -> Bool {
         lhs.name == rhs.name && lhs.command == rhs.command && lhs.args == rhs.args && lhs.trust == rhs.trust
+            && lhs.disabled == rhs.disabled
             && lhs.env.map(\.0) == rhs.env.map(\.0) && lhs.env.map(\.1) == rhs.env.map(\.1)
     }
 
-    /// The server's entry under `mcpServers`: `command`, `args`, `env` when set, `trust` when
-    /// true.
+    /// The members of an entry this shell reads and writes; others are kept as they are.
+    static let ownMembers = ["command", "args", "env", "trust", "disabled"]
+
+    /// The server's entry under `mcpServers`: `command`, `args`, `env` when set, `trust` and
+    /// `disabled` when true.
     var jsonValue: JSONValue {
         var members = [
             JSONMember("command", .string(command)), JSONMember("args", .array(args.map(JSONValue.string))),
@@ -31,6 +38,7 @@ struct MCPServerConfig: Sendable, Equatable {
             members.append(JSONMember("env", .object(env.map { JSONMember($0.0, .string($0.1)) })))
         }
         if trust { members.append(JSONMember("trust", .bool(true))) }
+        if disabled { members.append(JSONMember("disabled", .bool(true))) }
         return .object(members)
     }
 
@@ -66,6 +74,12 @@ struct MCPServerConfig: Sendable, Equatable {
                 throw MCPConfigError("\(path).trust: expected true or false")
             }
             self.trust = flag
+        }
+        if let disabled = value["disabled"] {
+            guard case .bool(let flag) = disabled else {
+                throw MCPConfigError("\(path).disabled: expected true or false")
+            }
+            self.disabled = flag
         }
     }
 

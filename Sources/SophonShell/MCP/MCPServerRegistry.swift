@@ -5,10 +5,11 @@ import Synchronization
 /// The MCP servers of one shell run (docs/mcp.md): those of `mcp.json` (read on first use,
 /// with or without `--no-rc`) and those `mcp add` added, their running processes and tools.
 ///
-/// A server starts when its tools are first needed (the first `ask`, `chat`, `tools` or
-/// `mcp list`) or at `mcp add`; one that failed to start is reported once and its tools are
-/// not offered. A server that stopped (crash, timeout, garbage) starts again on its next call,
-/// once per command (``MCPRestartBudget``).
+/// A server starts when its tools are first needed (the first `ask` or `chat` that offers
+/// functions, `tools`, `tool show`, `mcp list`) or at `mcp add`, and stays up for the run; one
+/// that is never needed never starts, nor does a disabled one (`mcp disable`). One that failed
+/// to start is reported once and its tools are not offered. A server that stopped (crash,
+/// timeout, garbage) starts again on its next call, once per command (``MCPRestartBudget``).
 final class MCPServerRegistry: Sendable {
     /// One tool a server lists, as it lists it (the tools plugin turns it into a declaration).
     struct Tool: Sendable, Equatable {
@@ -132,13 +133,36 @@ final class MCPServerRegistry: Sendable {
         return removed != nil
     }
 
+    /// `mcp disable` / `mcp enable`: switches server `name` off (stopped, its tools no longer
+    /// offered, never started) or on again (it starts when next needed; a failed start is
+    /// tried again).
+    /// - Returns: whether there is a server of that name.
+    func setDisabled(_ name: String, _ disabled: Bool) -> Bool {
+        loadIfNeeded()
+        var stopped: MCPConnection?
+        let found = update(name) { server in
+            server.config.disabled = disabled
+            server.failure = nil
+            guard disabled else { return }
+            stopped = server.connection
+            server.connection = nil
+            server.tools = []
+            server.started = false
+        }
+        stopped?.stop()
+        return found
+    }
+
     // MARK: - Tools
 
-    /// Starts every server not started yet and not failed; a failure prints one warning.
+    /// Starts every server not started yet, not disabled and not failed; a failure prints one
+    /// warning.
     func startAll(timeout: Duration, check: @escaping ToolCheck) async {
         loadIfNeeded()
         let waiting = state.withLock { state in
-            state.servers.filter { !$0.started && $0.failure == nil && $0.invalid == nil }.map(\.config)
+            state.servers.filter {
+                !$0.started && !$0.config.disabled && $0.failure == nil && $0.invalid == nil
+            }.map(\.config)
         }
         for config in waiting {
             do {
@@ -161,7 +185,7 @@ final class MCPServerRegistry: Sendable {
     func offeredTools() -> [OfferedTool] {
         var seen = Set<String>()
         var offered: [OfferedTool] = []
-        for server in state.withLock({ $0.servers }) where server.started {
+        for server in state.withLock({ $0.servers }) where server.started && !server.config.disabled {
             for tool in server.tools {
                 guard tool.unavailable == nil, seen.insert(tool.name).inserted else { continue }
                 offered.append(
@@ -182,6 +206,9 @@ final class MCPServerRegistry: Sendable {
     ) async -> Result<JSONValue, MCPToolError> {
         guard let server = state.withLock({ $0.servers.first { $0.config.name == name } }) else {
             return .failure(MCPToolError(message: "no MCP server named '\(name)'"))
+        }
+        guard !server.config.disabled else {
+            return .failure(MCPToolError(message: "MCP server '\(name)' is disabled ('mcp enable \(name)')"))
         }
         let connection: MCPConnection
         await server.connection?.settled()
@@ -225,8 +252,8 @@ final class MCPServerRegistry: Sendable {
     // MARK: - Listing
 
     /// `mcp list`: one line per server, `NAME  STATE  N tools  trusted|untrusted  COMMAND`
-    /// (STATE `running`, `not started`, `stopped`, `failed`, `invalid`; `-` tools before a
-    /// start), then indented: why it failed or is invalid, and each tool that is not offered
+    /// (STATE `running`, `not started`, `stopped`, `failed`, `invalid`, `disabled`; `-` tools
+    /// before a start), then indented: why it failed or is invalid, and each tool that is not offered
     /// with the reason (`not offered: NAME: REASON`).
     func listing() -> String {
         loadIfNeeded()
@@ -235,7 +262,7 @@ final class MCPServerRegistry: Sendable {
         // Which server offers each tool name: the first started one that declares it, as
         // ``offeredTools()`` decides.
         var offeredBy: [String: String] = [:]
-        for server in servers where server.started {
+        for server in servers where server.started && !server.config.disabled {
             for tool in server.tools where tool.unavailable == nil && offeredBy[tool.name] == nil {
                 offeredBy[tool.name] = server.config.name
             }
@@ -249,6 +276,8 @@ final class MCPServerRegistry: Sendable {
             let stateText: String
             if server.invalid != nil {
                 stateText = "invalid"
+            } else if server.config.disabled {
+                stateText = "disabled"
             } else if server.failure != nil {
                 stateText = "failed"
             } else if !server.started {

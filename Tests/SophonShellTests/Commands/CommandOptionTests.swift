@@ -102,7 +102,7 @@ import Testing
                 -c:4:1: error: attach: --mime needs a type such as video/mp4, not 'mp4'
                 -c:5:1: error: attach: --mime needs a type such as video/mp4
                 -c:6:1: error: mcp add: unknown option '--trsut' (did you mean '--trust'?)
-                -c:7:1: error: usage: mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME
+                -c:7:1: error: usage: mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME | mcp disable NAME | mcp enable NAME
 
                 """)
         // `--mime` holds for the words after it, wherever it stands among them.

@@ -1,7 +1,8 @@
 import Foundation
 import SophonCore
 
-/// `mcp add`, `mcp list` and `mcp remove` (docs/commands.md, "MCP servers"; docs/mcp.md).
+/// `mcp add`, `mcp list`, `mcp remove`, `mcp disable` and `mcp enable` (docs/commands.md, "MCP
+/// servers"; docs/mcp.md).
 enum MCPCommands {
     /// The options of `mcp add`, declared once.
     static let declared = [
@@ -47,9 +48,37 @@ enum MCPCommands {
             }
             if context.mode == .interactive { context.io.printError("removed MCP server '\(name)'") }
             return .none
+        case "disable" where words.count == 2, "enable" where words.count == 2:
+            let verb = words[words.startIndex]
+            return try switchServer(
+                words[words.startIndex + 1], off: verb == "disable", servers: servers, context: context)
         default:
             throw context.usageFailure("mcp")
         }
+    }
+
+    /// `mcp disable NAME` (`off`) or `mcp enable NAME`: sets or removes `"disabled": true` in
+    /// `mcp.json` and switches the server off (stopped, its tools no longer offered, never
+    /// started) or on (it starts when its tools are next needed).
+    private static func switchServer(
+        _ name: String, off: Bool, servers: MCPServerRegistry, context: CommandContext
+    ) throws -> CommandResult {
+        let command = off ? "mcp disable" : "mcp enable"
+        let inFile: Bool
+        do {
+            inFile = try servers.configFile.setDisabled(name, off)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(command): \(error.message)")
+        }
+        let inSession = servers.setDisabled(name, off)
+        guard inSession || inFile else {
+            throw CommandFailure(
+                kind: .pluginNotFound, message: "\(command): no MCP server named '\(name)' (see 'mcp list')")
+        }
+        if context.mode == .interactive {
+            context.io.printError("\(off ? "disabled" : "enabled") MCP server '\(name)'")
+        }
+        return .none
     }
 
     /// `mcp add [--trust] NAME -- COMMAND [ARGS...]`: starts the server (its tools are listed),

@@ -119,11 +119,12 @@ final class ToolsPlugin: ShellPlugin {
                 }),
             PluginCommand(
                 name: "mcp",
-                usage: "mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME",
+                usage:
+                    "mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME | mcp disable NAME | mcp enable NAME",
                 summary: "connect an MCP server over stdio; the model may call its tools",
                 options: MCPCommands.declared,
                 completion: .custom { earlier, _ in
-                    earlier.isEmpty ? .words(["add", "list", "remove"]) : .none
+                    earlier.isEmpty ? .words(["add", "list", "remove", "disable", "enable"]) : .none
                 },
                 run: { [gemini] request, context in
                     try await MCPCommands.run(
