@@ -88,4 +88,40 @@ import Testing
 
                 """)
     }
+
+    /// `mcp disable` sets `"disabled": true` and `mcp enable` removes it, keeping the other
+    /// members and the entry's place; an unknown name leaves the file (or its absence) as is;
+    /// `mcp add` over a disabled server enables it.
+    @Test func disableAndEnableKeepOtherMembers() throws {
+        #expect(try !file.setDisabled("a", true))
+        #expect(!FileManager.default.fileExists(atPath: file.path.path))
+        try write(#"{"mcpServers": {"a": {"type": "stdio", "command": "x"}, "b": {"command": "y"}}}"#)
+        #expect(try file.setDisabled("a", true))
+        #expect(try file.setDisabled("b", true))
+        #expect(try file.setDisabled("b", false))
+        #expect(try !file.setDisabled("nope", true))
+        #expect(
+            text() == """
+                {
+                  "mcpServers": {
+                    "a": {
+                      "type": "stdio",
+                      "command": "x",
+                      "disabled": true
+                    },
+                    "b": {
+                      "command": "y"
+                    }
+                  }
+                }
+
+                """)
+        let contents = try file.read()
+        #expect(contents.servers.map(\.name) == ["a", "b"])
+        #expect(contents.servers.map(\.disabled) == [true, false])
+        try file.save(MCPServerConfig(name: "a", command: "x", args: [], trust: false))
+        #expect(try file.read().servers.map(\.disabled) == [false, false])
+        try write(#"{"mcpServers": {"c": {"command": "z", "disabled": "yes"}}}"#)
+        #expect(try file.read().invalid.map(\.reason) == ["mcpServers.c.disabled: expected true or false"])
+    }
 }
