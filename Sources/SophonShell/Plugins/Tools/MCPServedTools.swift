@@ -34,7 +34,6 @@ enum MCPServedTools {
         ).declaration
     }
 
-
     /// The session's MCP tools: the running servers', or those the transcript's record offers.
     static func offered(context: CommandContext, services: GeminiServices?) -> [Offered] {
         guard let servers = context.runtime.mcpServers else { return [] }

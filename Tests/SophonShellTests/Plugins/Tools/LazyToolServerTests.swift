@@ -109,15 +109,20 @@ import Testing
         let markers = try Self.install(shell)
         try shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
         let outcome = try shell.run([
-            "-c", "set tool-mode none", "-c", "ask a", "-c", "set tool-mode auto", "-c", "ask b", "-c", "ask c",
+            "-c", "set tool-mode none", "-c", "ask a", "-c", "set tool-mode auto", "-c", "ask b", "-c",
+            "ask c",
         ])
         #expect(outcome.stdout == "A.\nB.\nC.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         let requests = try shell.server.requests()
         #expect(requests.map(\.path) == [Self.stream, Self.generate, Self.generate])
-        #expect(requests.map { Self.declared($0.body) } == [[], ["shout"] + Self.mcpNames, ["shout"] + Self.mcpNames])
-        #expect(requests.map { $0.body["toolConfig"] } == [nil, .object(toolConfigAuto), .object(toolConfigAuto)])
+        #expect(
+            requests.map { Self.declared($0.body) } == [
+                [], ["shout"] + Self.mcpNames, ["shout"] + Self.mcpNames,
+            ])
+        #expect(
+            requests.map { $0.body["toolConfig"] } == [nil, .object(toolConfigAuto), .object(toolConfigAuto)])
         #expect(Self.starts(markers.plugin) == 1)
         #expect(Self.starts(markers.mcp) == 1)
         // A run that needs no tool starts nothing.
@@ -139,7 +144,8 @@ import Testing
         let fake = MCPShellToolTests.fakeServer
         try shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
         let first = try shell.run([
-            "-c", "tools", "-c", "mcp disable fake", "-c", "mcp list", "-c", "ask a", "-c", "mcp disable nope",
+            "-c", "tools", "-c", "mcp disable fake", "-c", "mcp list", "-c", "ask a", "-c",
+            "mcp disable nope",
             "-c", "mcp enable nope",
         ])
         let shout = "shout    function  plugin shouter  Shout a text"
