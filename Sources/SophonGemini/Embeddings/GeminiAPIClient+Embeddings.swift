@@ -5,34 +5,38 @@ extension GeminiAPIClient {
     /// The most contents one `batchEmbedContents` request carries.
     public static let embeddingBatchLimit = 100
 
-    /// Embeds one text (`POST models/M:embedContent`), retried by the configured policy; a
-    /// 404 is about the embedding model and never falls back to a chat model.
+    /// Embeds one text (`POST models/M:embedContent`), retried by `retryPolicy` (default: the
+    /// configured policy); a 404 is about the embedding model and never falls back to a chat
+    /// model.
     /// - Throws: ``GeminiError`` (`invalidRequest` for an empty text, before any request),
     ///   or `CancellationError`.
     public func embedContent(
-        _ text: String, model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions()
+        _ text: String, model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions(),
+        retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiEmbedding {
         try Self.refuseEmptyTexts([text])
         let body = Data(("{" + Self.embeddingContentField(text) + options.bodyFields + "}").utf8)
         let call = GeminiAPICall<GeminiEmbedContentReply>.unary(
             label: "embedContent", method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("embedContent", model: $0) }, body: { _ in body })
-        return try await perform(call, retryPolicy: Self.embeddingPolicy(configuration.retryPolicy)).value
+        return try await perform(call, retryPolicy: Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy))
+            .value
             .embedding
     }
 
     /// Embeds `texts` in order, in `models/M:batchEmbedContents` requests of at most
-    /// ``embeddingBatchLimit`` contents each, sent one after another, each retried by the
-    /// configured policy (no fallback on a 404).
+    /// ``embeddingBatchLimit`` contents each, sent one after another, each retried by
+    /// `retryPolicy` (default: the configured policy; no fallback on a 404).
     /// - Returns: one embedding per text, in the order of `texts`.
     /// - Throws: ``GeminiError`` (`invalidRequest` naming the first empty text before any
     ///   request; `decodingFailed` when a reply holds another number of embeddings), or
     ///   `CancellationError`.
     public func batchEmbedContents(
-        _ texts: [String], model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions()
+        _ texts: [String], model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions(),
+        retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> [GeminiEmbedding] {
         try Self.refuseEmptyTexts(texts)
-        let policy = Self.embeddingPolicy(configuration.retryPolicy)
+        let policy = Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
         var embeddings: [GeminiEmbedding] = []
         embeddings.reserveCapacity(texts.count)
         var start = texts.startIndex

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// One embedding vector (Float32), as `embedContent` answers it.
 public struct GeminiEmbedding: Sendable, Hashable, Codable {
@@ -38,17 +39,7 @@ public struct GeminiEmbedding: Sendable, Hashable, Codable {
     /// The cosine similarity of two vectors (-1...1); `nil` when their dimensions differ or
     /// either is all zeros.
     public static func cosineSimilarity(_ a: [Float], _ b: [Float]) -> Float? {
-        guard a.count == b.count else { return nil }
-        var dot: Float = 0
-        var normA: Float = 0
-        var normB: Float = 0
-        for index in a.indices {
-            dot += a[index] * b[index]
-            normA += a[index] * a[index]
-            normB += b[index] * b[index]
-        }
-        guard normA > 0, normB > 0 else { return nil }
-        return dot / (normA.squareRoot() * normB.squareRoot())
+        FloatVectors.cosine(a, b)
     }
 
     /// The cosine similarity with `other`; `nil` as ``cosineSimilarity(_:_:)`` says.
