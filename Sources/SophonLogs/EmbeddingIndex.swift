@@ -53,7 +53,8 @@ public struct EmbeddingIndex: Sendable {
             values.withUnsafeBufferPointer { all in
                 for row in 0..<ids.count where lengths[row] > 0 {
                     let vector = UnsafeBufferPointer(rebasing: all[(row * dimensions)..<((row + 1) * dimensions)])
-                    let score = FloatVectors.dot(vector, query) / (lengths[row] * queryLength)
+                    // Clamped: rounding may pass 1 by an ulp for a vector and itself.
+                    let score = min(1, max(-1, FloatVectors.dot(vector, query) / (lengths[row] * queryLength)))
                     if best.count == limit, let last = best.last, score <= last.score { continue }
                     // Insertion into the short sorted list of the best so far.
                     var slot = best.count

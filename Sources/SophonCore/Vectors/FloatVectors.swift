@@ -29,14 +29,14 @@ public enum FloatVectors {
         dot(a, a).squareRoot()
     }
 
-    /// The cosine similarity (-1...1) of two vectors; `nil` when their lengths differ or either
-    /// is all zeros.
+    /// The cosine similarity of two vectors, clamped to -1...1 (rounding may pass 1 by an ulp
+    /// for a vector and itself); `nil` when their lengths differ or either is all zeros.
     public static func cosine(_ a: [Float], _ b: [Float]) -> Float? {
         guard a.count == b.count else { return nil }
         return a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 let norms = length(a) * length(b)
-                return norms > 0 ? dot(a, b) / norms : nil
+                return norms > 0 ? min(1, max(-1, dot(a, b) / norms)) : nil
             }
         }
     }

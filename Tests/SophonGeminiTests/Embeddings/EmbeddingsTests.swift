@@ -116,3 +116,29 @@ struct EmbeddingsTests {
         #expect(GeminiEmbedding(littleEndianData: Data([1, 2, 3])) == nil)
     }
 }
+
+extension EmbeddingsTests {
+    @Test func a404IsAboutTheEmbeddingModelAndNeverFallsBack() async throws {
+        let transport = ScriptedTransport([
+            .json(404, #"{"error":{"code":404,"message":"models/e is not found","status":"NOT_FOUND"}}"#)
+        ])
+        await #expect(throws: GeminiError.self) {
+            _ = try await Self.client(transport).embedContent("a", model: .custom("e"))
+        }
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests[0].url.path == "/v1beta/models/e:embedContent")
+    }
+
+    @Test func aGivenRetryPolicyWinsOverTheConfiguredOne() async throws {
+        let transport = ScriptedTransport([
+            .json(503, #"{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}"#),
+            .json(200, Self.vectors(1)),
+        ])
+        var policy = GeminiRetryPolicy.default
+        policy.attempts = 1
+        await #expect(throws: GeminiError.self) {
+            _ = try await Self.client(transport).batchEmbedContents(["a"], model: .custom("e"), retryPolicy: policy)
+        }
+        #expect(transport.requests.count == 1)
+    }
+}

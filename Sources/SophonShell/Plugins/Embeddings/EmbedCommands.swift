@@ -56,7 +56,7 @@ enum EmbedCommands {
             let (vectors, envelope) = try await EmbeddingCall.embed(
                 [text], model: model, options: options, single: true, command: "embed",
                 dryRun: dryRun(parsed, context), context: context, services: services)
-            let vector = JSONValue.array(vectors[0].map { JSONValue.double(Double($0)) ?? .null })
+            let vector = JSONValue.array(vectors[0].map(number))
             let json = parsed.has("--json")
             let members = [JSONMember("dimensions", .integer(vectors[0].count))] + envelope
             return .reply(
@@ -122,7 +122,7 @@ enum EmbedCommands {
                         matches.map { match in
                             .object([
                                 JSONMember("id", .string(match.id)),
-                                JSONMember("score", .double(Double(match.score)) ?? .null),
+                                JSONMember("score", number(match.score)),
                                 JSONMember(
                                     "metadata",
                                     index.metadata[match.position].flatMap { try? JSONValue(parsing: $0) } ?? .null),
@@ -171,6 +171,12 @@ enum EmbedCommands {
                     name: $0.name, model: $0.model, dimensions: $0.dimensions, count: $0.count)
             }.joined(separator: "\n")
         return .report(text, data: data)
+    }
+
+    /// A Float32 as a JSON number, in its shortest text (`0.707107`, `1.0`); `null` when not
+    /// finite.
+    static func number(_ value: Float) -> JSONValue {
+        JSONNumber(text: "\(value)").map(JSONValue.number) ?? .null
     }
 
     /// `--dimensions N`, checked; `nil` when not given.

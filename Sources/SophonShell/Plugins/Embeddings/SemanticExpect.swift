@@ -112,6 +112,10 @@ enum SemanticExpect {
             let failure = GeminiCall.failure(error, context: context)
             entry.error = "\(failure.kind.rawValue): \(failure.message)"
             if case .decodingFailed(let reason, _) = error {
+                // The judge answered (a call made, counted), but not in the schema's shape.
+                _ = GeminiCall.finish(
+                    model: model.id, requested: model.id, usage: nil, retries: services.retriesInFlight.value,
+                    usedFallback: false, started: started, context: context)
                 return .failed(message: EmbeddingsMessages.judgeUnfit(reason))
             }
             throw failure
