@@ -34,7 +34,8 @@ public struct EmbeddingIndex: Sendable {
         let dimensions = collection.dimensions
         lengths = values.withUnsafeBufferPointer { all in
             (0..<ids.count).map { row in
-                FloatVectors.length(UnsafeBufferPointer(rebasing: all[(row * dimensions)..<((row + 1) * dimensions)]))
+                FloatVectors.length(
+                    UnsafeBufferPointer(rebasing: all[(row * dimensions)..<((row + 1) * dimensions)]))
             }
         }
     }
@@ -52,9 +53,11 @@ public struct EmbeddingIndex: Sendable {
             guard queryLength > 0 else { return }
             values.withUnsafeBufferPointer { all in
                 for row in 0..<ids.count where lengths[row] > 0 {
-                    let vector = UnsafeBufferPointer(rebasing: all[(row * dimensions)..<((row + 1) * dimensions)])
+                    let vector = UnsafeBufferPointer(
+                        rebasing: all[(row * dimensions)..<((row + 1) * dimensions)])
                     // Clamped: rounding may pass 1 by an ulp for a vector and itself.
-                    let score = min(1, max(-1, FloatVectors.dot(vector, query) / (lengths[row] * queryLength)))
+                    let score = min(
+                        1, max(-1, FloatVectors.dot(vector, query) / (lengths[row] * queryLength)))
                     if best.count == limit, let last = best.last, score <= last.score { continue }
                     // Insertion into the short sorted list of the best so far.
                     var slot = best.count

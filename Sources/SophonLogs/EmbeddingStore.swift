@@ -21,7 +21,8 @@ public final class EmbeddingStore: Sendable {
     /// Opens (creating or migrating) the database at `path`; its folder is created if missing.
     /// - Throws: ``LogStoreError`` when SQLite cannot open or set up the file.
     public init(path: String) throws {
-        database = try SQLiteDatabase(path: path, schemaVersion: Self.schemaVersion, migrations: Self.migrations)
+        database = try SQLiteDatabase(
+            path: path, schemaVersion: Self.schemaVersion, migrations: Self.migrations)
     }
 
     private static let migrations: [[String]] = [
@@ -71,7 +72,8 @@ public final class EmbeddingStore: Sendable {
             result.append(
                 EmbeddingCollection(
                     name: SQLiteDatabase.text(row, 0) ?? "", model: SQLiteDatabase.text(row, 1) ?? "",
-                    dimensions: Int(SQLiteDatabase.integer(row, 2)), count: Int(SQLiteDatabase.integer(row, 3))))
+                    dimensions: Int(SQLiteDatabase.integer(row, 2)),
+                    count: Int(SQLiteDatabase.integer(row, 3))))
         }
         return result
     }
@@ -127,7 +129,8 @@ public final class EmbeddingStore: Sendable {
                     """,
                     [
                         .text(collection), .text(row.id), .text(row.contentHash), .text(model),
-                        .integer(Int64(dimensions)), .blob(Self.littleEndianData(row.vector)), .text(row.metadata),
+                        .integer(Int64(dimensions)), .blob(Self.littleEndianData(row.vector)),
+                        .text(row.metadata),
                         .integer(now),
                     ])
             }
@@ -156,7 +159,8 @@ public final class EmbeddingStore: Sendable {
         ids.reserveCapacity(stored.count)
         values.reserveCapacity(stored.count * stored.dimensions)
         try database.query(
-            "SELECT id, metadata, vector FROM embeddings WHERE collection = ? ORDER BY id", [.text(collection)]
+            "SELECT id, metadata, vector FROM embeddings WHERE collection = ? ORDER BY id",
+            [.text(collection)]
         ) { row in
             ids.append(SQLiteDatabase.text(row, 0) ?? "")
             metadata.append(SQLiteDatabase.text(row, 1))

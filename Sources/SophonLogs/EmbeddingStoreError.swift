@@ -1,7 +1,8 @@
 /// Why the embedding store refused something (docs/embeddings.md).
 public enum EmbeddingStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Vectors of another model or dimension than the collection holds.
-    case mismatch(collection: String, storedModel: String, storedDimensions: Int, model: String, dimensions: Int)
+    case mismatch(
+        collection: String, storedModel: String, storedDimensions: Int, model: String, dimensions: Int)
     /// No collection of that name.
     case noSuchCollection(String)
 

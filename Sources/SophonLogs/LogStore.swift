@@ -25,7 +25,8 @@ public final class LogStore: @unchecked Sendable {
     /// Opens (creating or migrating) the database at `path`; its folder is created if missing.
     /// - Throws: ``LogStoreError`` when SQLite cannot open or set up the file.
     public init(path: String) throws {
-        database = try SQLiteDatabase(path: path, schemaVersion: Self.schemaVersion, migrations: Self.migrations)
+        database = try SQLiteDatabase(
+            path: path, schemaVersion: Self.schemaVersion, migrations: Self.migrations)
     }
 
     /// `migrations[n]` takes the schema from version n to n + 1.
@@ -89,7 +90,9 @@ public final class LogStore: @unchecked Sendable {
         ]
         let bindings: [SQLiteDatabase.Binding] =
             [.integer(Int64((entry.time.timeIntervalSince1970 * 1000).rounded()))] + texts.map { .text($0) }
-            + counts.map { .integer(Int64($0)) } + [.text(entry.error), .text(entry.media), .text(entry.turns)]
+            + counts.map { .integer(Int64($0)) } + [
+                .text(entry.error), .text(entry.media), .text(entry.turns),
+            ]
         try database.run(
             "INSERT INTO exchanges(\(Self.columns.dropFirst(4))) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             bindings)
@@ -99,7 +102,8 @@ public final class LogStore: @unchecked Sendable {
     /// The newest `limit` entries, oldest first.
     public func recent(limit: Int) throws -> [LogEntry] {
         let rows = try entries(
-            "SELECT \(Self.columns) FROM exchanges ORDER BY id DESC LIMIT ?", bindings: [.integer(Int64(limit))])
+            "SELECT \(Self.columns) FROM exchanges ORDER BY id DESC LIMIT ?",
+            bindings: [.integer(Int64(limit))])
         return rows.reversed()
     }
 
@@ -162,9 +166,11 @@ public final class LogStore: @unchecked Sendable {
                 LogEntry(
                     id: SQLiteDatabase.integer(statement, 0),
                     time: Date(timeIntervalSince1970: Double(SQLiteDatabase.integer(statement, 1)) / 1000),
-                    command: text(2) ?? "", conversationID: text(3), model: text(4) ?? "", prompt: text(5) ?? "",
+                    command: text(2) ?? "", conversationID: text(3), model: text(4) ?? "",
+                    prompt: text(5) ?? "",
                     systemInstruction: text(6), schema: text(7), settings: text(8), answer: text(9),
-                    promptTokens: int(10), outputTokens: int(11), thoughtsTokens: int(12), totalTokens: int(13),
+                    promptTokens: int(10), outputTokens: int(11), thoughtsTokens: int(12),
+                    totalTokens: int(13),
                     durationMilliseconds: int(14), error: text(15), media: text(16), turns: text(17)))
         }
         return result

@@ -154,7 +154,8 @@ final class SQLiteDatabase: @unchecked Sendable {
             case .blob(let data):
                 _ = data.withUnsafeBytes { raw in
                     sqlite3_bind_blob(
-                        statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(data.count),
+                        statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        Int32(data.count),
                         Self.transient)
                 }
             }

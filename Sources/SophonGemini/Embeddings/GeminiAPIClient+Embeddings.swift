@@ -19,9 +19,11 @@ extension GeminiAPIClient {
         let call = GeminiAPICall<GeminiEmbedContentReply>.unary(
             label: "embedContent", method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("embedContent", model: $0) }, body: { _ in body })
-        return try await perform(call, retryPolicy: Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy))
-            .value
-            .embedding
+        return try await perform(
+            call, retryPolicy: Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
+        )
+        .value
+        .embedding
     }
 
     /// Embeds `texts` in order, in `models/M:batchEmbedContents` requests of at most

@@ -28,7 +28,8 @@ enum ExpectExpression: Sendable, Hashable {
         guard let spelling = words[1].literalText,
             ExpectOperator(rawValue: spelling) != nil || pluginOperators.contains(spelling)
         else {
-            throw .unknownOperator(words[1].description, among: ExpectOperator.allCases.map(\.rawValue) + pluginOperators)
+            throw .unknownOperator(
+                words[1].description, among: ExpectOperator.allCases.map(\.rawValue) + pluginOperators)
         }
         guard words.count >= 3 else { throw .missingRightOperand(after: spelling) }
         guard let op = ExpectOperator(rawValue: spelling) else {

@@ -110,12 +110,14 @@ enum ExpectCommand {
         let expander = ShellExpander(lookup: context.session.variable)
         let outcome: ExpectOutcome
         do {
-            let expression = try ExpectExpression.parse(words, pluginOperators: context.registry.expectOperators)
+            let expression = try ExpectExpression.parse(
+                words, pluginOperators: context.registry.expectOperators)
             if case .plugin(let left, let op, let right) = expression,
                 let owner = context.registry.expectOperatorOwner(op)
             {
                 outcome = try await owner.expect(
-                    op, left: try operand([left], expander), right: try right.map { try expander.text(of: [$0]) },
+                    op, left: try operand([left], expander),
+                    right: try right.map { try expander.text(of: [$0]) },
                     context: context)
             } else {
                 outcome = try ExpectEvaluator.evaluate(expression, expander: expander) {

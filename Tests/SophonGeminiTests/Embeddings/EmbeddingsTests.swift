@@ -137,7 +137,8 @@ extension EmbeddingsTests {
         var policy = GeminiRetryPolicy.default
         policy.attempts = 1
         await #expect(throws: GeminiError.self) {
-            _ = try await Self.client(transport).batchEmbedContents(["a"], model: .custom("e"), retryPolicy: policy)
+            _ = try await Self.client(transport).batchEmbedContents(
+                ["a"], model: .custom("e"), retryPolicy: policy)
         }
         #expect(transport.requests.count == 1)
     }

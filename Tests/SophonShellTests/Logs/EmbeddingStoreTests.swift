@@ -12,9 +12,12 @@ import Testing
         return folder.appendingPathComponent("state/embeddings.db").path
     }
 
-    static func row(_ id: String, _ vector: [Float], text: String? = nil, metadata: String? = nil) -> EmbeddingRow {
+    static func row(_ id: String, _ vector: [Float], text: String? = nil, metadata: String? = nil)
+        -> EmbeddingRow
+    {
         EmbeddingRow(
-            id: id, contentHash: SHA256.hexDigest(Data((text ?? id).utf8)), vector: vector, metadata: metadata)
+            id: id, contentHash: SHA256.hexDigest(Data((text ?? id).utf8)), vector: vector, metadata: metadata
+        )
     }
 
     @Test func newDatabaseIsVersionOneInWALAndPrivate() throws {
@@ -24,7 +27,8 @@ import Testing
         #expect(try store.journalMode() == "wal")
         #expect(try store.collections() == [])
         let file = try FileManager.default.attributesOfItem(atPath: path)
-        let folder = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
+        let folder = try FileManager.default.attributesOfItem(
+            atPath: (path as NSString).deletingLastPathComponent)
         #expect((file[.posixPermissions] as? Int) == 0o600)
         #expect((folder[.posixPermissions] as? Int) == 0o700)
     }
@@ -32,7 +36,8 @@ import Testing
     @Test func rowsReadBackAsLittleEndianFloat32AndHashesByModel() throws {
         let store = try EmbeddingStore(path: Self.temporaryPath())
         try store.store(
-            [Self.row("b", [1, -2.5, 0.1]), Self.row("a", [0, 0.5, 3], metadata: #"{"k":1}"#)], collection: "docs",
+            [Self.row("b", [1, -2.5, 0.1]), Self.row("a", [0, 0.5, 3], metadata: #"{"k":1}"#)],
+            collection: "docs",
             model: "gemini-embedding-001")
         #expect(
             try store.collections() == [
@@ -46,7 +51,9 @@ import Testing
                 == ["a": SHA256.hexDigest(Data("a".utf8)), "b": SHA256.hexDigest(Data("b".utf8))])
         #expect(try store.storedHashes(collection: "docs", model: "other").isEmpty)
         #expect(
-            Array(EmbeddingStore.littleEndianData([1, -2.5])) == [0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x20, 0xC0])
+            Array(EmbeddingStore.littleEndianData([1, -2.5])) == [
+                0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x20, 0xC0,
+            ])
         // The nearest to b's own vector is b, exactly 1; then a.
         let matches = index.nearest(to: [1, -2.5, 0.1], limit: 5)
         #expect(matches.map(\.id) == ["b", "a"])

@@ -7,7 +7,8 @@ import SophonLogs
 enum EmbedCommands {
     /// `--json`: the command's data as one JSON object.
     static let jsonOption = CommandOption(name: "--json", help: "the data as one JSON object")
-    static let dryRunOption = CommandOption(name: "--dry-run", help: "print the request instead of sending it")
+    static let dryRunOption = CommandOption(
+        name: "--dry-run", help: "print the request instead of sending it")
     static let modelOption = CommandOption(
         name: "--model", value: "ID", help: "the embedding model (embed-model)", missing: "a model ID")
     static let dimensionsOption = CommandOption(
@@ -34,7 +35,8 @@ enum EmbedCommands {
 
     /// `embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT`: the vector
     /// (`$last`), printed as compact JSON; `--json` adds `model`, `dimensions`, `usage`, `retries`.
-    static func embed(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
+    static func embed(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws
         -> CommandResult
     {
         let parsed = try CommandOption.parse(request, command: "embed", declared: embedOptions)
@@ -51,7 +53,9 @@ enum EmbedCommands {
             options.taskType = type
         }
         try refuseEmpty(text, command: "embed")
-        let model = parsed.value("--model").map { GeminiModel(selection: $0).id } ?? EmbeddingsPlugin.embedModel(context)
+        let model =
+            parsed.value("--model").map { GeminiModel(selection: $0).id }
+            ?? EmbeddingsPlugin.embedModel(context)
         do {
             let (vectors, envelope) = try await EmbeddingCall.embed(
                 [text], model: model, options: options, single: true, command: "embed",
@@ -92,7 +96,8 @@ enum EmbedCommands {
             }
             return collection
         }
-        let options = GeminiEmbeddingOptions(taskType: .retrievalQuery, outputDimensionality: stored.dimensions)
+        let options = GeminiEmbeddingOptions(
+            taskType: .retrievalQuery, outputDimensionality: stored.dimensions)
         let vectors: [[Float]]
         let envelope: [JSONMember]
         do {
@@ -105,10 +110,11 @@ enum EmbedCommands {
         guard vectors[0].count == stored.dimensions else {
             throw CommandFailure(
                 kind: .invalidInput,
-                message: "similar: " + EmbeddingStoreError.mismatch(
-                    collection: name, storedModel: stored.model, storedDimensions: stored.dimensions,
-                    model: stored.model, dimensions: vectors[0].count
-                ).description)
+                message: "similar: "
+                    + EmbeddingStoreError.mismatch(
+                        collection: name, storedModel: stored.model, storedDimensions: stored.dimensions,
+                        model: stored.model, dimensions: vectors[0].count
+                    ).description)
         }
         let index = try plugin.index(of: name, command: "similar", io: context.io)
         let matches = index.nearest(to: vectors[0], limit: count)
@@ -125,7 +131,8 @@ enum EmbedCommands {
                                 JSONMember("score", number(match.score)),
                                 JSONMember(
                                     "metadata",
-                                    index.metadata[match.position].flatMap { try? JSONValue(parsing: $0) } ?? .null),
+                                    index.metadata[match.position].flatMap { try? JSONValue(parsing: $0) }
+                                        ?? .null),
                             ])
                         })),
             ] + envelope.filter { $0.key != "model" })
@@ -135,7 +142,8 @@ enum EmbedCommands {
 
     /// `collections [--json]`: `NAME  MODEL  DIMS dimensions  N rows` per collection;
     /// `collections delete NAME`.
-    static func collections(_ request: CommandRequest, context: CommandContext, plugin: EmbeddingsPlugin) throws
+    static func collections(_ request: CommandRequest, context: CommandContext, plugin: EmbeddingsPlugin)
+        throws
         -> CommandResult
     {
         let parsed = try CommandOption.parse(request, command: "collections", declared: [jsonOption])
@@ -146,7 +154,8 @@ enum EmbedCommands {
                 try $0.delete(collection: operands[1])
             }
             guard deleted else {
-                throw CommandFailure(kind: .usage, message: "collections delete: no collection '\(operands[1])'")
+                throw CommandFailure(
+                    kind: .usage, message: "collections delete: no collection '\(operands[1])'")
             }
             return .none
         }
@@ -157,7 +166,8 @@ enum EmbedCommands {
         let data = JSONValue.array(
             all.map { collection in
                 .object([
-                    JSONMember("name", .string(collection.name)), JSONMember("model", .string(collection.model)),
+                    JSONMember("name", .string(collection.name)),
+                    JSONMember("model", .string(collection.model)),
                     JSONMember("dimensions", .integer(collection.dimensions)),
                     JSONMember("count", .integer(collection.count)),
                 ])
@@ -183,7 +193,8 @@ enum EmbedCommands {
     static func dimensions(_ parsed: ParsedOptions, command: String) throws -> Int? {
         guard let value = parsed.value("--dimensions") else { return nil }
         guard let number = Int(value), number > 0 else {
-            throw CommandFailure(kind: .usage, message: "\(command): --dimensions needs a positive whole number")
+            throw CommandFailure(
+                kind: .usage, message: "\(command): --dimensions needs a positive whole number")
         }
         return number
     }

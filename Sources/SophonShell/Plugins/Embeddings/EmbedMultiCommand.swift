@@ -11,7 +11,9 @@ import SophonLogs
 enum EmbedMultiCommand {
     /// The options of `embed-multi`.
     static let declared = [
-        CommandOption(name: "--id", value: "FIELD", help: "the field or column of the row's ID (id)", missing: "a field name"),
+        CommandOption(
+            name: "--id", value: "FIELD", help: "the field or column of the row's ID (id)",
+            missing: "a field name"),
         CommandOption(
             name: "--text", value: "FIELD", help: "the field or column of the text to embed (text)",
             missing: "a field name"),
@@ -27,7 +29,9 @@ enum EmbedMultiCommand {
         let (collection, file) = (parsed.operands[0], parsed.operands[1])
         let idField = parsed.value("--id") ?? "id"
         let textField = parsed.value("--text") ?? "text"
-        let model = parsed.value("--model").map { GeminiModel(selection: $0).id } ?? EmbeddingsPlugin.embedModel(context)
+        let model =
+            parsed.value("--model").map { GeminiModel(selection: $0).id }
+            ?? EmbeddingsPlugin.embedModel(context)
         let path = context.resolve(file)
         func reader() throws -> EmbeddingInputReader {
             try EmbeddingInputReader(path: path, shown: file, idField: idField, textField: textField)
@@ -38,7 +42,10 @@ enum EmbedMultiCommand {
         while try check.next() != nil { total += 1 }
 
         let (stored, hashes) = try plugin.withStore(command: "embed-multi", io: context.io) { store in
-            (try store.collection(named: collection), try store.storedHashes(collection: collection, model: model))
+            (
+                try store.collection(named: collection),
+                try store.storedHashes(collection: collection, model: model)
+            )
         }
         let asked = try EmbedCommands.dimensions(parsed, command: "embed-multi")
         if let stored, stored.model != model || (asked != nil && asked != stored.dimensions) {
@@ -46,7 +53,8 @@ enum EmbedMultiCommand {
                 kind: .invalidInput,
                 message: "embed-multi: "
                     + EmbeddingStoreError.mismatch(
-                        collection: collection, storedModel: stored.model, storedDimensions: stored.dimensions,
+                        collection: collection, storedModel: stored.model,
+                        storedDimensions: stored.dimensions,
                         model: model, dimensions: asked ?? stored.dimensions
                     ).description)
         }
@@ -67,7 +75,8 @@ enum EmbedMultiCommand {
                 context: context, services: services)
             requests += 1
             let toStore = zip(chunk, vectors).map { item, vector in
-                EmbeddingRow(id: item.row.id, contentHash: item.hash, vector: vector, metadata: item.row.metadata)
+                EmbeddingRow(
+                    id: item.row.id, contentHash: item.hash, vector: vector, metadata: item.row.metadata)
             }
             try plugin.withStore(command: "embed-multi", io: context.io) {
                 try $0.store(toStore, collection: collection, model: model)

@@ -13,7 +13,8 @@ enum EmbeddingCall {
     /// - Returns: one vector per text, and the `--json` members `model`, `usage`, `retries`.
     /// - Throws: ``CommandFailure``; ``AskCommands/DryRun`` with the first request of a dry run.
     static func embed(
-        _ texts: [String], model: String, options: GeminiEmbeddingOptions, single: Bool = false, command: String,
+        _ texts: [String], model: String, options: GeminiEmbeddingOptions, single: Bool = false,
+        command: String,
         dryRun: Bool, context: CommandContext, services: GeminiServices
     ) async throws -> (vectors: [[Float]], envelope: [JSONMember]) {
         let transport = dryRun ? DryRunTransport() : nil
@@ -41,7 +42,8 @@ enum EmbeddingCall {
             let dimensions = embeddings.first?.dimensions ?? 0
             log(
                 command: command, model: model, texts: texts, time: time, started: started,
-                answer: "\(embeddings.count) vector\(embeddings.count == 1 ? "" : "s") of \(dimensions) dimensions",
+                answer:
+                    "\(embeddings.count) vector\(embeddings.count == 1 ? "" : "s") of \(dimensions) dimensions",
                 error: nil, context: context)
             return (embeddings.map(\.values), envelope)
         } catch let stopped as DryRunTransport.Stopped {

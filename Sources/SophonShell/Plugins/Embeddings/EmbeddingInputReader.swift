@@ -39,7 +39,9 @@ final class EmbeddingInputReader {
             }
             for field in [idField, textField] where !fields.contains(field) {
                 throw bad(
-                    line, "no column '\(field)' (the columns are \(fields.map { "'\($0)'" }.joined(separator: ", ")))")
+                    line,
+                    "no column '\(field)' (the columns are \(fields.map { "'\($0)'" }.joined(separator: ", ")))"
+                )
             }
             header = fields
         }
@@ -76,10 +78,13 @@ final class EmbeddingInputReader {
         case .number?: id = value[idField]?.compactText ?? ""
         default: throw bad(line, "no '\(idField)' (a string or a number)")
         }
-        guard case .string(let text)? = value[textField] else { throw bad(line, "no '\(textField)' (a string)") }
+        guard case .string(let text)? = value[textField] else {
+            throw bad(line, "no '\(textField)' (a string)")
+        }
         guard !text.allSatisfy(\.isWhitespace) else { throw bad(line, "'\(textField)' is empty") }
         let rest = members.filter { $0.key != idField && $0.key != textField }
-        return Row(line: line, id: id, text: text, metadata: rest.isEmpty ? nil : JSONValue.object(rest).compactText)
+        return Row(
+            line: line, id: id, text: text, metadata: rest.isEmpty ? nil : JSONValue.object(rest).compactText)
     }
 
     /// The next CSV record (its first line, its fields), joining lines while a quote is open.

@@ -15,7 +15,8 @@ enum EmbeddingsMessages {
 
     /// `warning: PATH was corrupt: moved it to NEW and started a new embedding database`.
     static func movedAside(_ path: String, to moved: String) -> String {
-        ShellMessages.warning("\(path) was corrupt: moved it to \(moved) and started a new embedding database")
+        ShellMessages.warning(
+            "\(path) was corrupt: moved it to \(moved) and started a new embedding database")
     }
 
     /// A score as the failure text shows it: two decimals (`0.62`).
@@ -32,7 +33,9 @@ enum EmbeddingsMessages {
     }
 
     /// `expected LEFT judge RUBRIC (pass false, score 0.30, threshold 0.5: REASON)`.
-    static func judgeFailed(left: String, rubric: String, pass: Bool, score: Double, threshold: String, reason: String)
+    static func judgeFailed(
+        left: String, rubric: String, pass: Bool, score: Double, threshold: String, reason: String
+    )
         -> String
     {
         "expected \(left) judge \(rubric) (pass \(pass), score \(Self.score(score)), threshold \(threshold): \(reason))"

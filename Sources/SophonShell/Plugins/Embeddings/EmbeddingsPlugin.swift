@@ -40,7 +40,8 @@ final class EmbeddingsPlugin: ShellPlugin {
         -> Result
     {
         guard let path = path.withLock({ $0 }) else {
-            throw CommandFailure(kind: .internalError, message: "\(command): the embedding store is not set up")
+            throw CommandFailure(
+                kind: .internalError, message: "\(command): the embedding store is not set up")
         }
         do {
             return try store.withLock { open in
@@ -104,7 +105,8 @@ final class EmbeddingsPlugin: ShellPlugin {
         }
         let value: String? = word == "default" ? nil : GeminiModel(selection: word).id
         if let value, !GeminiModel.isWellFormedID(value) {
-            throw CommandFailure(kind: .invalidSetting, message: "set \(name): '\(word)' is not a valid model ID")
+            throw CommandFailure(
+                kind: .invalidSetting, message: "set \(name): '\(word)' is not a valid model ID")
         }
         context.session.withEmbeddingsState { state in
             if name == "embed-model" { state.embedModel = value } else { state.judgeModel = value }
@@ -143,7 +145,8 @@ final class EmbeddingsPlugin: ShellPlugin {
     var commands: [PluginCommand] {
         [
             PluginCommand(
-                name: "embed", usage: "embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT",
+                name: "embed",
+                usage: "embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT",
                 summary: "the embedding vector of TEXT (embed-model, default gemini-embedding-001)",
                 options: EmbedCommands.embedOptions, argumentStyle: .raw(RawArgumentSpec()),
                 run: needingServices { try await EmbedCommands.embed($0, context: $1, services: $2) }),
@@ -167,7 +170,8 @@ final class EmbeddingsPlugin: ShellPlugin {
                 name: "collections", usage: "collections [--json] | collections delete NAME",
                 summary: "the collections of embeddings.db (model, dimensions, rows), or delete one",
                 options: [EmbedCommands.jsonOption],
-                run: { [self] request, context in try EmbedCommands.collections(request, context: context, plugin: self)
+                run: { [self] request, context in
+                    try EmbedCommands.collections(request, context: context, plugin: self)
                 }),
         ]
     }
@@ -196,7 +200,9 @@ struct EmbeddingsSessionState: PluginSessionState {
 
 extension ShellSession {
     /// Runs `body` with exclusive access to the embeddings plugin's state in this session.
-    func withEmbeddingsState<Result>(_ body: (inout EmbeddingsSessionState) throws -> Result) rethrows -> Result {
+    func withEmbeddingsState<Result>(_ body: (inout EmbeddingsSessionState) throws -> Result) rethrows
+        -> Result
+    {
         try withPluginState(EmbeddingsSessionState.self, body)
     }
 }

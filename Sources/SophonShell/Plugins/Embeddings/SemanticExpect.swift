@@ -37,13 +37,15 @@ enum SemanticExpect {
                 services: services)
         }
         return try await similar(
-            left, text, threshold: threshold, thresholdText: thresholdText, context: context, services: services)
+            left, text, threshold: threshold, thresholdText: thresholdText, context: context,
+            services: services)
     }
 
     /// The cosine of the two texts' embeddings (`embed-model`, task SEMANTIC_SIMILARITY, one
     /// request); holds when it is at least the threshold.
     private static func similar(
-        _ left: ExpectOperand, _ text: String, threshold: Double, thresholdText: String, context: CommandContext,
+        _ left: ExpectOperand, _ text: String, threshold: Double, thresholdText: String,
+        context: CommandContext,
         services: GeminiServices
     ) async throws -> ExpectOutcome {
         for (side, value) in [("left", left.text), ("right", text)] where value.allSatisfy(\.isWhitespace) {
@@ -60,14 +62,16 @@ enum SemanticExpect {
         if rounded >= threshold || score >= threshold { return .passed }
         return .failed(
             message: EmbeddingsMessages.similarFailed(
-                left: left.display, right: ExpectOperand.text(text).display, score: score, threshold: thresholdText))
+                left: left.display, right: ExpectOperand.text(text).display, score: score,
+                threshold: thresholdText))
     }
 
     /// One call to `judge-model` with the grader instruction, temperature 0 and
     /// ``judgeSchema``; holds when `pass` and `score` >= the threshold. A reply that does not
     /// fit the schema fails the expectation with why (never passes by default).
     private static func judge(
-        _ left: ExpectOperand, rubric: String, threshold: Double, thresholdText: String, context: CommandContext,
+        _ left: ExpectOperand, rubric: String, threshold: Double, thresholdText: String,
+        context: CommandContext,
         services: GeminiServices
     ) async throws -> ExpectOutcome {
         let client = try GeminiCall.client(context: context, services: services)
@@ -75,7 +79,8 @@ enum SemanticExpect {
         let model = GeminiModel(selection: modelID)
         let prompt = EmbeddingsMessages.graderPrompt(rubric: rubric, output: left.text)
         let request = try GeminiCall.request(
-            contents: [Content(role: "user", parts: [.text(prompt)])], tools: nil, toolConfig: nil, model: model,
+            contents: [Content(role: "user", parts: [.text(prompt)])], tools: nil, toolConfig: nil,
+            model: model,
             schema: judgeSchema,
             overrides: TurnOverrides(
                 system: Content(role: nil, parts: [.text(EmbeddingsMessages.graderInstruction)]),
@@ -86,7 +91,8 @@ enum SemanticExpect {
         let started = ContinuousClock.now
         var entry = LogEntry(
             time: Date(), command: "judge", model: model.id, prompt: prompt,
-            systemInstruction: EmbeddingsMessages.graderInstruction, schema: judgeSchema.jsonValue.compactText,
+            systemInstruction: EmbeddingsMessages.graderInstruction,
+            schema: judgeSchema.jsonValue.compactText,
             settings: #"{"temperature":0}"#)
         defer {
             let elapsed = ContinuousClock.now - started

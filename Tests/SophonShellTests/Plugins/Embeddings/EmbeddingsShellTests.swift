@@ -22,7 +22,9 @@ import Testing
         let requests = try shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].path == "/v1beta/models/gemini-embedding-001:embedContent")
-        #expect(requests[0].bodyText == #"{"content":{"parts":[{"text":"hello world"}]},"outputDimensionality":8}"#)
+        #expect(
+            requests[0].bodyText
+                == #"{"content":{"parts":[{"text":"hello world"}]},"outputDimensionality":8}"#)
     }
 
     @Test func embedDryRunSendsNothing() throws {
@@ -81,7 +83,8 @@ import Testing
         try shell.server.script([])
         let similar = try shell.run(["-c", "similar docs cook pasta -n 2", "-c", "collections"])
         #expect(similar.stderr == "")
-        #expect(similar.stdout == "0.7071  d1\n0.4082  3\ndocs  gemini-embedding-001  768 dimensions  4 rows\n")
+        #expect(
+            similar.stdout == "0.7071  d1\n0.4082  3\ndocs  gemini-embedding-001  768 dimensions  4 rows\n")
         requests = try shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].body["requests"]?[0]?["taskType"]?.stringValue == "RETRIEVAL_QUERY")
@@ -128,7 +131,8 @@ import Testing
 
     @Test func csvRowsWithQuotesAndMetadata() throws {
         let shell = try GeminiShell()
-        try shell.write("rows.csv", "id,body,lang\r\na,\"hello, world\",en\r\nb,\"say \"\"hi\"\"\nthere\",fr\r\n")
+        try shell.write(
+            "rows.csv", "id,body,lang\r\na,\"hello, world\",en\r\nb,\"say \"\"hi\"\"\nthere\",fr\r\n")
         let outcome = try shell.run(["-c", "embed-multi c rows.csv --text body --dimensions 8"])
         #expect(outcome.stderr == "")
         #expect(outcome.stdout == "c: 2 embedded, 0 skipped (already stored), 1 request\n")
@@ -148,7 +152,10 @@ import Testing
         try shell.write("empty.jsonl", "{\"id\":\"a\",\"text\":\"  \"}\n")
         try shell.write("docs.jsonl", Self.docs)
         let csv = try shell.run(["-c", "embed-multi c rows.csv --text body"])
-        #expect(csv.stderr == "-c:1:1: error: embed-multi: rows.csv:1: no column 'body' (the columns are 'id', 'text')\n")
+        #expect(
+            csv.stderr
+                == "-c:1:1: error: embed-multi: rows.csv:1: no column 'body' (the columns are 'id', 'text')\n"
+        )
         let bad = try shell.run(["-c", "embed-multi c bad.jsonl"])
         #expect(bad.stderr == "-c:1:1: error: embed-multi: bad.jsonl:2: not a JSON object\n")
         let empty = try shell.run(["-c", "embed-multi c empty.jsonl"])
@@ -239,7 +246,9 @@ import Testing
             body["generationConfig"]?["responseSchema"]?.compactText
                 == #"{"type":"OBJECT","properties":{"pass":{"type":"BOOLEAN"},"score":{"type":"NUMBER","minimum":0,"maximum":1},"reason":{"type":"STRING"}},"required":["pass","score","reason"],"propertyOrdering":["pass","score","reason"]}"#
         )
-        #expect(body["systemInstruction"]?["parts"]?[0]?["text"]?.stringValue?.hasPrefix("You are a strict grader.") == true)
+        #expect(
+            body["systemInstruction"]?["parts"]?[0]?["text"]?.stringValue?.hasPrefix(
+                "You are a strict grader.") == true)
         #expect(
             body["contents"]?[0]?["parts"]?[0]?["text"]?.stringValue
                 == "RUBRIC:\nis polite\n\nOUTPUT:\nThank you kindly")
@@ -254,7 +263,8 @@ import Testing
         try shell.write("t/j.sophon", "expect \"hi\" judge \"answers the question\"\n")
         let outcome = try shell.run(["test", "--jobs", "1", "--tap", "--junit", "report.xml", "t"])
         #expect(outcome.status == 1)
-        let line = #"expected "hi" judge "answers the question" (pass false, score 0.20, threshold 0.5: off topic)"#
+        let line =
+            #"expected "hi" judge "answers the question" (pass false, score 0.20, threshold 0.5: off topic)"#
         #expect(outcome.stdout.contains("message: " + JSONValue.string(line).compactText))
         let junit = try #require(shell.read("report.xml"))
         #expect(junit.contains(line.replacingOccurrences(of: "\"", with: "&quot;")))
@@ -297,12 +307,14 @@ import Testing
         let shell = try GeminiShell()
         let outcome = try shell.run([
             "-c", "show embed-model", "-c", "set embed-model gemini-embedding-2", "-c", "show embed-model",
-            "-c", "set model gemini-3.8-flash", "-c", "show judge-model", "-c", "set judge-model gemini-3.8-pro",
+            "-c", "set model gemini-3.8-flash", "-c", "show judge-model", "-c",
+            "set judge-model gemini-3.8-pro",
             "-c", "show judge-model", "-c", "set judge-model default", "-c", "show judge-model",
         ])
         #expect(outcome.stderr == "")
         #expect(
             outcome.stdout
-                == "gemini-embedding-001\ngemini-embedding-2\ngemini-3.8-flash\ngemini-3.8-pro\ngemini-3.8-flash\n")
+                == "gemini-embedding-001\ngemini-embedding-2\ngemini-3.8-flash\ngemini-3.8-pro\ngemini-3.8-flash\n"
+        )
     }
 }
