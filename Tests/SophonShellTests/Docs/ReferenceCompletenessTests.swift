@@ -56,7 +56,8 @@ import Testing
         #expect(
             help.contains(
                 "\n  tool-confirm         on | off\n  log                  on | off\n"
-                    + "  embed-model          gemini-embedding-001 | gemini-embedding-2\n  judge-model          default | "))
+                    + "  embed-model          gemini-embedding-001 | gemini-embedding-2\n  judge-model          default | "
+            ))
         #expect(help.contains("\n  temperature\n"))
         #expect(SettingsReference.helpRows(for: "run", registry) == "")
     }
