@@ -19,11 +19,18 @@ one query:
 - sqlite-vec: `SELECT rowid, distance FROM v WHERE embedding MATCH ? AND k = 10` in one `sqlite3`
   shell, `.timer on`: the first query and the next ones.
 
+Then `embed-multi` of --multi-rows (10,000) JSONL rows against the fake server: the requests it
+sends (<= 100 wanted), its peak RSS, and a run killed (SIGKILL) once half the requests were seen,
+rerun: the requests the rerun sends (only the missing rows wanted).
+
 Prints a table (median of --runs) and one JSON line. Nothing is sent to Google.
 """
 
 import argparse
 import json
+import resource
+import signal
+import urllib.request
 import os
 import re
 import statistics
@@ -81,6 +88,51 @@ db["embeddings"].insert_all(
     subprocess.run([llm_python, "-c", script, path, vectors_path[0], str(rows), str(dims)], check=True)
 
 
+def requests_seen(port):
+    """The API requests the fake server saw since the last reset (its control endpoint)."""
+    with urllib.request.urlopen("http://127.0.0.1:%d/_sophon/requests" % port) as reply:
+        return [r for r in json.loads(reply.read()) if "Embed" in r["path"]]
+
+
+def reset(port):
+    request = urllib.request.Request("http://127.0.0.1:%d/_sophon/script" % port, method="POST",
+                                     data=b'{"reset": true, "replies": []}')
+    urllib.request.urlopen(request).read()
+
+
+def embed_multi(args, env, port, work, results):
+    """embed-multi of --multi-rows rows: requests, peak RSS, and a rerun after a kill halfway."""
+    rows = os.path.join(work, "rows.jsonl")
+    with open(rows, "w") as out:
+        for i in range(args.multi_rows):
+            out.write(json.dumps({"id": "row%05d" % i, "text": "row %d says word%d and word%d" % (i, i % 97, i % 89)})
+                      + "\n")
+    command = [args.sophon, "--no-log", "-c", "embed-multi multi %s --dimensions 256" % rows]
+    reset(port)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    results["embed_multi_seconds"] = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    results["embed_multi_requests"] = len(requests_seen(port))
+    results["embed_multi_peak_rss_mb"] = round(peak / 1024, 1) if peak > before else None
+    # Killed halfway: a new collection, SIGKILL once half the requests were answered.
+    reset(port)
+    killed = [args.sophon, "--no-log", "-c", "embed-multi killed %s --dimensions 256" % rows]
+    process = subprocess.Popen(killed, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    half = (args.multi_rows // 100) // 2
+    while len(requests_seen(port)) < half and process.poll() is None:
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    sent_before_kill = len(requests_seen(port))
+    reset(port)
+    out = subprocess.run(killed, env=env, check=True, capture_output=True, text=True).stdout
+    results["killed_after_requests"] = sent_before_kill
+    results["rerun_requests"] = len(requests_seen(port))
+    results["rerun_report"] = out.strip()
+
+
 def timed(command, env=None, stdin=None):
     start = time.perf_counter()
     result = subprocess.run(command, env=env, input=stdin, capture_output=True, text=True)
@@ -97,6 +149,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--sophon", default=os.path.join(ROOT, ".build/release/sophon"))
     parser.add_argument("--llm", default="/tmp/sophon-bench-venv/bin/llm")
+    parser.add_argument("--multi-rows", type=int, default=10_000)
     parser.add_argument("--vec0", default=None, help="sqlite-vec's vec0.so (default: from the llm venv)")
     args = parser.parse_args()
     import numpy
@@ -119,6 +172,8 @@ def main():
            "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port, "LANG": "C.UTF-8"}
     query = "similar bench how to cook pasta -n 10"
     try:
+        # First, so that the peak RSS of the children (getrusage) is embed-multi's own.
+        embed_multi(args, env, port, work, results)
         first, warm = [], []
         for _ in range(args.runs):
             one, out = timed([args.sophon, "--no-log", "-c", query], env=env)
@@ -151,7 +206,7 @@ def main():
         load = ".load %s\n" % vec0[:-3]
         setup = (load + "CREATE VIRTUAL TABLE v USING vec0(embedding float[%d] distance_metric=cosine);\n"
                  % args.dimensions + "ATTACH '%s' AS s;\n" % os.path.join(home, "embeddings.db")
-                 + "INSERT INTO v(rowid, embedding) SELECT rowid, vector FROM s.embeddings;\n")
+                 + "INSERT INTO v(rowid, embedding) SELECT rowid, vector FROM s.embeddings WHERE collection = 'bench';\n")
         subprocess.run(["sqlite3", vec_db], input=setup, text=True, check=True, capture_output=True)
         probe = json.dumps([round(float(x), 6) for x in vectors[0]])
         select = "SELECT rowid, distance FROM v WHERE embedding MATCH '%s' AND k = 10;\n" % probe
@@ -173,6 +228,10 @@ def main():
                       ("sqlite-vec, warm", "sqlite_vec_warm_ms")]:
         if key in results:
             print("  %-44s %10.1f ms" % (name, results[key]))
+    print("embed-multi of %d rows: %d requests, %.1f s, peak RSS %s MB; killed after %d requests, the rerun"
+          " sent %d (%s)" % (args.multi_rows, results["embed_multi_requests"], results["embed_multi_seconds"],
+                             results["embed_multi_peak_rss_mb"], results["killed_after_requests"],
+                             results["rerun_requests"], results["rerun_report"]))
     print(json.dumps(results))
 
 
