@@ -56,6 +56,15 @@ Control endpoints (no key needed):
                                 (bytesSeen counts every body byte read, resent ones included)
     POST /_sophon/files/add  -> body {File fields..., "data": base64}: a file as if generated
 
+Embeddings: POST /v1beta/models/{model}:embedContent and :batchEmbedContents (at most 100
+requests) answer deterministic vectors: each lower-cased word of the text is hashed (SHA-256)
+into one of outputDimensionality (default 768) dimensions and the vector normalised, so texts
+sharing words score high by cosine. An empty text is a 400. A queued reply is used by an
+embedding call only when it has "embeddings": true (e.g. {"embeddings": true, "fault":
+"rate_limit"}); other queued replies wait for generateContent.
+Judge replies: {"kind": "judge", "pass": true, "score": 0.9, "reason": ".."} answers that JSON
+as the text ("raw": TEXT sends TEXT instead, for a reply that does not fit the schema).
+
 Upload request bodies are logged by size ("bodyBytes"), not content.
     POST /_sophon/rules      -> body {"rules": [{"match": TEXT, "reply": {...}, "times": N}],
                                 "reset": bool}: a request to generateContent whose body contains
@@ -155,7 +164,9 @@ import argparse
 import base64
 import hashlib
 import json
+import math
 import os
+import re
 import select
 import signal
 import socket
@@ -304,6 +315,20 @@ STATUS_NAMES = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
     429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
 }
+
+
+EMBED_DIMENSIONS = 768
+
+
+def embedding(text, dimensions):
+    """A deterministic unit vector: each lower-cased word adds 1 to the dimension its SHA-256
+    picks, then the vector is normalised, so texts sharing words score high by cosine."""
+    values = [0.0] * dimensions
+    for word in re.findall(r"\w+", text.lower()):
+        index = int.from_bytes(hashlib.sha256(word.encode("utf-8")).digest()[:8], "big") % dimensions
+        values[index] += 1.0
+    norm = math.sqrt(sum(value * value for value in values)) or 1.0
+    return [round(value / norm, 6) for value in values]
 
 
 def rfc3339(seconds):
@@ -846,6 +871,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(404, rpc_error(404, "models/%s is not found for API version v1beta" % model_id))
 
     def model_action(self, model, action, query, body):
+        if action in ("embedContent", "batchEmbedContents"):
+            return self.embed_action(model, action, body)
         generating = action in ("generateContent", "streamGenerateContent")
         if generating:
             try:
@@ -889,6 +916,34 @@ class Handler(BaseHTTPRequestHandler):
         if handler is None:
             return self.send_json(500, rpc_error(500, "fake_gemini: unknown reply kind " + kind))
         handler(reply, model, stream)
+
+    def embed_action(self, model, action, body):
+        """embedContent / batchEmbedContents: deterministic vectors (embedding()); a queued reply
+        is taken only when it says "embeddings": true (so judge replies queued for
+        generateContent stay queued); an empty text is refused with a 400 as the API does."""
+        with STATE_LOCK:
+            queued = STATE["queue"][0] if STATE["queue"] else None
+            reply = STATE["queue"].pop(0) if isinstance(queued, dict) and queued.get("embeddings") else None
+        if reply is not None and reply.get("fault"):
+            self.request_json = {}
+            return getattr(self, "reply_" + reply["fault"])(reply, model, False)
+        try:
+            request = json.loads(body or b"{}")
+        except ValueError:
+            return self.send_json(400, rpc_error(400, "Invalid JSON payload received."))
+        items = request.get("requests") if action == "batchEmbedContents" else [request]
+        if not isinstance(items, list) or len(items) > 100:
+            return self.send_json(400, rpc_error(
+                400, "* BatchEmbedContentsRequest.requests: at most 100 requests can be in one batch"))
+        vectors = []
+        for item in items:
+            text = " ".join(str(part.get("text", "")) for part in (item.get("content") or {}).get("parts", []))
+            if not text.strip():
+                return self.send_json(400, rpc_error(400, "* EmbedContentRequest.content: contents must not be empty"))
+            vectors.append({"values": embedding(text, item.get("outputDimensionality") or EMBED_DIMENSIONS)})
+        if action == "embedContent":
+            return self.send_json(200, {"embedding": vectors[0]})
+        return self.send_json(200, {"embeddings": vectors})
 
     def count_tokens(self, body):
         try:
@@ -935,6 +990,16 @@ class Handler(BaseHTTPRequestHandler):
         self.reply_sse({"events": events, "split": reply.get("split", False),
                         "chunkDelay": reply.get("chunkDelay", 0), "gated": reply.get("gated", False)},
                        model, True)
+
+    def reply_judge(self, reply, model, stream):
+        """A grader's answer: {"kind": "judge", "pass": B, "score": S, "reason": R} sends
+        {"pass": B, "score": S, "reason": R} as the text (fields left out stay out; "raw": TEXT
+        sends TEXT as it is, for a reply that does not fit the schema)."""
+        if "raw" in reply:
+            text = reply["raw"]
+        else:
+            text = json.dumps({key: reply[key] for key in ("pass", "score", "reason") if key in reply})
+        self.reply_generate(dict(reply, kind="generate", text=text), model, stream)
 
     def reply_json(self, reply, model, stream):
         self.send_json(int(reply.get("status", 200)), reply.get("body", {}), headers=reply.get("headers"))

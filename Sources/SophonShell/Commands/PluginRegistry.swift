@@ -73,6 +73,14 @@ struct PluginRegistry: Sendable {
         plugins.lazy.compactMap { $0.expectValid(context: context) }.first
     }
 
+    /// The `expect` operators plugins add, in registration order.
+    var expectOperators: [String] { plugins.flatMap(\.expectOperators) }
+
+    /// The plugin that owns `expect` operator `op`; `nil` when none does.
+    func expectOperatorOwner(_ op: String) -> (any ShellPlugin)? {
+        plugins.first { $0.expectOperators.contains(op) }
+    }
+
     /// The values Tab offers after `option`, from the first plugin that has some.
     func optionValues(_ option: String) -> [String]? {
         plugins.lazy.compactMap { $0.optionValues(option) }.first

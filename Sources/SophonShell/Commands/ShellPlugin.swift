@@ -30,6 +30,14 @@ protocol ShellPlugin: Sendable {
     /// `expect valid`: whether `$last` is valid by the plugin's rules (the schema); `nil`
     /// when the plugin does not check validity.
     func expectValid(context: CommandContext) -> ExpectOutcome?
+    /// The `expect` operators the plugin adds (`similar`, `judge`): `expect A OP WORDS...`.
+    var expectOperators: [String] { get }
+    /// Evaluates `expect LEFT OP RIGHT...` for one of ``expectOperators``; `right` holds the
+    /// words after OP, each expanded on its own.
+    /// - Throws: ``CommandFailure`` when the check cannot be made (it counts as a failed
+    ///   expectation).
+    func expect(_ op: String, left: ExpectOperand, right: [String], context: CommandContext) async throws
+        -> ExpectOutcome
     /// Whether `plugin load` may skip the plugin file at `path`, which is not there, because
     /// its calls are answered without it (a tape replay answers them from the tape).
     func answersCalls(ofMissingPlugin path: String) -> Bool
@@ -42,6 +50,12 @@ extension ShellPlugin {
     func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
     func bannerNotes() -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
+    var expectOperators: [String] { [] }
+    func expect(_ op: String, left: ExpectOperand, right: [String], context: CommandContext) async throws
+        -> ExpectOutcome
+    {
+        .failed(message: "unknown operator '\(op)'")
+    }
     func answersCalls(ofMissingPlugin path: String) -> Bool { false }
     func optionValues(_ option: String) -> [String]? { nil }
     var settings: [SettingDefinition] { [] }

@@ -196,6 +196,7 @@ extension PluginRegistry {
         registry.register(ToolsPlugin(gemini: gemini))
         registry.register(LogPlugin())
         registry.register(PromptPlugin(gemini: gemini))
+        registry.register(EmbeddingsPlugin(gemini: gemini))
         return registry
     }
 }

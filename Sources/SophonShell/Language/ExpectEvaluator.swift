@@ -31,6 +31,9 @@ enum ExpectEvaluator {
         switch expression {
         case .valid:
             return validate()
+        case .plugin(_, let op, _):
+            // Evaluated by the plugin that owns the operator (ExpectCommand), never here.
+            throw .unknownOperator(op, among: ExpectOperator.allCases.map(\.rawValue))
         case .comparison(let leftWord, let op, let rightWords):
             let left: ExpectOperand
             let right: ExpectOperand
@@ -45,7 +48,7 @@ enum ExpectEvaluator {
     }
 
     /// One word that is exactly one unquoted expansion keeps its value; else the words' text.
-    private static func operand(
+    static func operand(
         _ words: [ShellWord], expander: ShellExpander
     ) throws(ShellExpansionError) -> ExpectOperand {
         if words.count == 1, let reference = words[0].singleExpansion {

@@ -11,19 +11,30 @@ enum ExpectExpression: Sendable, Hashable {
     case comparison(left: ShellWord, operator: ExpectOperator, right: [ShellWord])
     /// `expect valid`: `$last` validates against the current schema.
     case valid
+    /// `expect A OP WORDS...` with an operator a plugin adds (`similar`, `judge`).
+    case plugin(left: ShellWord, operator: String, right: [ShellWord])
 
     /// Parses the words after `expect`.
     /// - Throws: ``ExpectError`` when the expression is empty, has no operator or no right
     ///   operand, or names an unknown operator.
-    static func parse(_ arguments: some Collection<ShellWord>) throws(ExpectError) -> ExpectExpression {
+    /// - Parameter pluginOperators: the operators plugins add (`similar`, `judge`).
+    static func parse(
+        _ arguments: some Collection<ShellWord>, pluginOperators: [String] = []
+    ) throws(ExpectError) -> ExpectExpression {
         let words = Array(arguments)
         guard let first = words.first else { throw .missingExpression }
         if words.count == 1, !first.isQuoted, first.literalText == "valid" { return .valid }
         guard words.count >= 2 else { throw .missingOperator(after: first.description) }
-        guard let spelling = words[1].literalText, let op = ExpectOperator(rawValue: spelling) else {
-            throw .unknownOperator(words[1].description)
+        guard let spelling = words[1].literalText,
+            ExpectOperator(rawValue: spelling) != nil || pluginOperators.contains(spelling)
+        else {
+            throw .unknownOperator(
+                words[1].description, among: ExpectOperator.allCases.map(\.rawValue) + pluginOperators)
         }
         guard words.count >= 3 else { throw .missingRightOperand(after: spelling) }
+        guard let op = ExpectOperator(rawValue: spelling) else {
+            return .plugin(left: first, operator: spelling, right: Array(words[2...]))
+        }
         return .comparison(left: first, operator: op, right: Array(words[2...]))
     }
 }
@@ -94,8 +105,8 @@ enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingOperator(after: String)
     /// `expect A OP` with no right side.
     case missingRightOperand(after: String)
-    /// The second word is not an operator.
-    case unknownOperator(String)
+    /// The second word is not an operator (the word, and the operators there are).
+    case unknownOperator(String, among: [String])
     /// `matches` with a pattern `NSRegularExpression` refuses.
     case invalidRegex(pattern: String, reason: String)
     /// An operand refers to an undefined variable or a missing path.
@@ -104,12 +115,12 @@ enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message.
     var message: String {
         let usage = "usage: expect A OP B, or expect valid"
-        let operators = ExpectOperator.allCases.map(\.rawValue).joined(separator: ", ")
         switch self {
         case .missingExpression: return "missing expression; \(usage)"
         case .missingOperator(let left): return "missing operator after '\(left)'; \(usage)"
         case .missingRightOperand(let op): return "missing right operand after '\(op)'; \(usage)"
-        case .unknownOperator(let word): return "unknown operator '\(word)'; expected one of \(operators)"
+        case .unknownOperator(let word, let operators):
+            return "unknown operator '\(word)'; expected one of \(operators.joined(separator: ", "))"
         case .invalidRegex(let pattern, let reason):
             return "invalid regular expression '\(pattern)': \(reason)"
         case .expansion(let error): return error.message

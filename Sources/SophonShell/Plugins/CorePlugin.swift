@@ -40,7 +40,7 @@ struct CorePlugin: ShellPlugin {
             PluginCommand(
                 name: "expect", usage: "expect A OP B | expect valid",
                 summary: "check a value: == != < <= > >= contains matches", expandsArguments: false,
-                run: { request, context in try ExpectCommand.run(request, context: context) }),
+                run: { request, context in try await ExpectCommand.run(request, context: context) }),
             PluginCommand(
                 name: "sleep", usage: "sleep DURATION", summary: "pause (500ms, 2s, 1m); Ctrl-C cancels",
                 run: { request, context in try await ScriptCommands.sleep(request, context: context) }),
@@ -105,16 +105,33 @@ struct CorePlugin: ShellPlugin {
 /// `expect A OP B` and `expect valid` (docs/language.md): counts toward the closing tally; a
 /// failed or malformed expectation is a failed command. Never changes `$last`.
 enum ExpectCommand {
-    static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
+    static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
         let words = request.parsed?.arguments ?? ArraySlice(request.arguments.map { ShellWord.literal($0) })
         let expander = ShellExpander(lookup: context.session.variable)
         let outcome: ExpectOutcome
         do {
-            let expression = try ExpectExpression.parse(words)
-            outcome = try ExpectEvaluator.evaluate(expression, expander: expander) {
-                validateLast(context)
+            let expression = try ExpectExpression.parse(
+                words, pluginOperators: context.registry.expectOperators)
+            if case .plugin(let left, let op, let right) = expression,
+                let owner = context.registry.expectOperatorOwner(op)
+            {
+                outcome = try await owner.expect(
+                    op, left: try operand([left], expander),
+                    right: try right.map { try expander.text(of: [$0]) },
+                    context: context)
+            } else {
+                outcome = try ExpectEvaluator.evaluate(expression, expander: expander) {
+                    validateLast(context)
+                }
             }
-        } catch {
+        } catch let error as ExpectError {
+            context.session.withState { $0.failed += 1 }
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(error.message)")
+        } catch let failure as CommandFailure {
+            // A plugin operator that could not check (no key, a failed call): a failed expectation.
+            context.session.withState { $0.failed += 1 }
+            throw CommandFailure(kind: .expectFailed, message: "expect: \(failure.message)")
+        } catch let error as ShellExpansionError {
             context.session.withState { $0.failed += 1 }
             throw CommandFailure(kind: .expectFailed, message: "expect: \(error.message)")
         }
@@ -126,6 +143,10 @@ enum ExpectCommand {
             context.session.withState { $0.failed += 1 }
             throw CommandFailure(kind: .expectFailed, message: "expect: \(message)")
         }
+    }
+
+    private static func operand(_ words: [ShellWord], _ expander: ShellExpander) throws -> ExpectOperand {
+        try ExpectEvaluator.operand(words, expander: expander)
     }
 
     /// `expect valid`: `$last` checked by the plugin that owns validation (the schema's).

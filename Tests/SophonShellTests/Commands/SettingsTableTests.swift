@@ -12,7 +12,10 @@ import Testing
         #expect(Array(names.prefix(ShellSettings.names.count)) == ShellSettings.names)
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
-                == ["tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log"])
+                == [
+                    "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log", "embed-model",
+                    "judge-model",
+                ])
         #expect(registry.settingValues("log") == ["on", "off"])
         #expect(registry.settingValues("tool-confirm") == ["on", "off"])
         #expect(registry.settingValues("stop") == ["none"])
@@ -31,9 +34,9 @@ import Testing
         let outcome = try SophonProcess.run(["--no-log", "-c", "show", "-c", "set tool-confrim on"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(
-            lines.suffix(6) == [
+            lines.suffix(8) == [
                 "tools: none", "tool-mode: auto", "tool-rounds: 10", "tool-timeout: 1m", "tool-confirm: on",
-                "log: off",
+                "log: off", "embed-model: gemini-embedding-001", "judge-model: gemini-3.8-flash",
             ])
         #expect(
             outcome.stderr == "-c:2:1: error: unknown setting 'tool-confrim' (did you mean 'tool-confirm'?)\n"

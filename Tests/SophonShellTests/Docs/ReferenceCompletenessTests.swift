@@ -53,7 +53,11 @@ import Testing
         }
         #expect(page.contains(".TP\n.B tool\\-confirm\non | off\n"))
         #expect(help.hasPrefix("\nsettings:\n  model  "))
-        #expect(help.hasSuffix("\n  tool-confirm         on | off\n  log                  on | off"))
+        #expect(
+            help.contains(
+                "\n  tool-confirm         on | off\n  log                  on | off\n"
+                    + "  embed-model          gemini-embedding-001 | gemini-embedding-2\n  judge-model          default | "
+            ))
         #expect(help.contains("\n  temperature\n"))
         #expect(SettingsReference.helpRows(for: "run", registry) == "")
     }

@@ -149,4 +149,21 @@ import Testing
         let b = ExpectOperand.value(try JSONValue(parsing: right))
         #expect(ExpectEvaluator.equal(a, b) == expected)
     }
+
+    @Test func pluginOperatorsParseAndAreListed() throws {
+        let words = [ShellWord.literal("a"), .literal("similar"), .literal("b"), .literal("0.7")]
+        #expect(
+            try ExpectExpression.parse(words, pluginOperators: ["similar", "judge"])
+                == .plugin(left: .literal("a"), operator: "similar", right: [.literal("b"), .literal("0.7")]))
+        #expect(
+            throws: ExpectError.unknownOperator(
+                "similar", among: ["==", "!=", "<", "<=", ">", ">=", "contains", "matches"])
+        ) { try ExpectExpression.parse(words) }
+        #expect(
+            ExpectError.unknownOperator("~", among: ["==", "judge"]).message
+                == "unknown operator '~'; expected one of ==, judge")
+        #expect(throws: ExpectError.missingRightOperand(after: "judge")) {
+            _ = try ExpectExpression.parse([.literal("a"), .literal("judge")], pluginOperators: ["judge"])
+        }
+    }
 }

@@ -72,6 +72,13 @@ enum ExchangeLog {
         }
     }
 
+    /// Logs `entry` when the session logs (``LogPlugin/isEnabled(_:)``): an exchange written by
+    /// its command itself (`embed`, `embed-multi`, `similar`, `expect ... similar|judge`).
+    static func write(_ entry: LogEntry, context: CommandContext) {
+        guard let plugin = LogPlugin.of(context), plugin.isEnabled(context) else { return }
+        write(entry, plugin: plugin, context: context)
+    }
+
     private static func write(_ entry: LogEntry, plugin: LogPlugin, context: CommandContext) {
         do {
             _ = try plugin.withStore(io: context.io) { try $0.append(entry) }

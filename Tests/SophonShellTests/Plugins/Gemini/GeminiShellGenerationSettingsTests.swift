@@ -107,6 +107,8 @@ import Testing
                 tool-timeout: 1m
                 tool-confirm: on
                 log: on
+                embed-model: gemini-embedding-001
+                judge-model: gemini-3.8-flash
 
                 """)
         #expect(outcome.status == 0)

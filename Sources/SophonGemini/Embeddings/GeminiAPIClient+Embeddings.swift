@@ -1,0 +1,97 @@
+import Foundation
+import SophonCore
+
+extension GeminiAPIClient {
+    /// The most contents one `batchEmbedContents` request carries.
+    public static let embeddingBatchLimit = 100
+
+    /// Embeds one text (`POST models/M:embedContent`), retried by `retryPolicy` (default: the
+    /// configured policy); a 404 is about the embedding model and never falls back to a chat
+    /// model.
+    /// - Throws: ``GeminiError`` (`invalidRequest` for an empty text, before any request),
+    ///   or `CancellationError`.
+    public func embedContent(
+        _ text: String, model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions(),
+        retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> GeminiEmbedding {
+        try Self.refuseEmptyTexts([text])
+        let body = Data(("{" + Self.embeddingContentField(text) + options.bodyFields + "}").utf8)
+        let call = GeminiAPICall<GeminiEmbedContentReply>.unary(
+            label: "embedContent", method: "POST", namesModel: true, model: model,
+            endpoint: { .modelMethod("embedContent", model: $0) }, body: { _ in body })
+        return try await perform(
+            call, retryPolicy: Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
+        )
+        .value
+        .embedding
+    }
+
+    /// Embeds `texts` in order, in `models/M:batchEmbedContents` requests of at most
+    /// ``embeddingBatchLimit`` contents each, sent one after another, each retried by
+    /// `retryPolicy` (default: the configured policy; no fallback on a 404).
+    /// - Returns: one embedding per text, in the order of `texts`.
+    /// - Throws: ``GeminiError`` (`invalidRequest` naming the first empty text before any
+    ///   request; `decodingFailed` when a reply holds another number of embeddings), or
+    ///   `CancellationError`.
+    public func batchEmbedContents(
+        _ texts: [String], model: GeminiModel, options: GeminiEmbeddingOptions = GeminiEmbeddingOptions(),
+        retryPolicy: GeminiRetryPolicy? = nil
+    ) async throws -> [GeminiEmbedding] {
+        try Self.refuseEmptyTexts(texts)
+        let policy = Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
+        var embeddings: [GeminiEmbedding] = []
+        embeddings.reserveCapacity(texts.count)
+        var start = texts.startIndex
+        while start < texts.endIndex {
+            let end = min(start + Self.embeddingBatchLimit, texts.endIndex)
+            let chunk = Array(texts[start..<end])
+            let call = GeminiAPICall<GeminiBatchEmbedContentsReply>.unary(
+                label: "batchEmbedContents", method: "POST", namesModel: true, model: model,
+                endpoint: { .modelMethod("batchEmbedContents", model: $0) },
+                body: { variant in Self.batchEmbedBody(chunk, modelID: variant.modelID, options: options) })
+            let reply = try await perform(call, retryPolicy: policy).value
+            let got = reply.embeddings ?? []
+            guard got.count == chunk.count else {
+                throw GeminiError.decodingFailed(
+                    reason: "batchEmbedContents answered \(got.count) embeddings for \(chunk.count) texts",
+                    excerpt: "")
+            }
+            embeddings += got
+            start = end
+        }
+        return embeddings
+    }
+
+    /// The body of one `batchEmbedContents` request:
+    /// `{"requests":[{"model":"models/M","content":{..},"taskType":..,...}]}`.
+    static func batchEmbedBody(_ texts: [String], modelID: String, options: GeminiEmbeddingOptions) -> Data {
+        let model = JSONValue.string("models/" + modelID).compactText
+        var text = #"{"requests":["#
+        for (index, item) in texts.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"model":"# + model + "," + embeddingContentField(item) + options.bodyFields + "}"
+        }
+        text += "]}"
+        return Data(text.utf8)
+    }
+
+    /// `"content":{"parts":[{"text":T}]}`.
+    private static func embeddingContentField(_ text: String) -> String {
+        #""content":{"parts":[{"text":"# + JSONValue.string(text).compactText + "}]}"
+    }
+
+    /// The configured policy without the chat-model fallback on a 404.
+    private static func embeddingPolicy(_ configured: GeminiRetryPolicy) -> GeminiRetryPolicy {
+        var policy = configured
+        policy.fallbackOn404 = false
+        return policy
+    }
+
+    /// Throws `invalidRequest` naming the first empty (or blank) text: the API refuses it.
+    private static func refuseEmptyTexts(_ texts: [String]) throws {
+        guard let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) else { return }
+        let position = texts.count == 1 ? "" : " (input \(index + 1))"
+        throw GeminiError.invalidRequest(
+            message: "An embedding needs a non-empty text\(position).", fieldViolations: [])
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import SophonLogs
+
+/// `embed-multi COLLECTION FILE [--id FIELD] [--text FIELD] [--model ID] [--dimensions N]`
+/// (docs/embeddings.md): the rows of a JSON Lines or CSV file embedded into a collection of
+/// `embeddings.db`, 100 rows per request, each request's rows stored in one transaction. A row
+/// whose ID is stored with the same content hash and model is skipped, so a killed run resumes
+/// without embedding again what it stored. The whole file is checked before anything is sent.
+enum EmbedMultiCommand {
+    /// The options of `embed-multi`.
+    static let declared = [
+        CommandOption(
+            name: "--id", value: "FIELD", help: "the field or column of the row's ID (id)",
+            missing: "a field name"),
+        CommandOption(
+            name: "--text", value: "FIELD", help: "the field or column of the text to embed (text)",
+            missing: "a field name"),
+        EmbedCommands.modelOption, EmbedCommands.dimensionsOption, EmbedCommands.dryRunOption,
+        EmbedCommands.jsonOption,
+    ]
+
+    static func run(
+        _ request: CommandRequest, context: CommandContext, services: GeminiServices, plugin: EmbeddingsPlugin
+    ) async throws -> CommandResult {
+        let parsed = try CommandOption.parse(request, command: "embed-multi", declared: declared)
+        guard parsed.operands.count == 2 else { throw context.usageFailure("embed-multi") }
+        let (collection, file) = (parsed.operands[0], parsed.operands[1])
+        let idField = parsed.value("--id") ?? "id"
+        let textField = parsed.value("--text") ?? "text"
+        let model =
+            parsed.value("--model").map { GeminiModel(selection: $0).id }
+            ?? EmbeddingsPlugin.embedModel(context)
+        let path = context.resolve(file)
+        func reader() throws -> EmbeddingInputReader {
+            try EmbeddingInputReader(path: path, shown: file, idField: idField, textField: textField)
+        }
+        // First pass: every row well formed, or nothing is sent.
+        let check = try reader()
+        var total = 0
+        while try check.next() != nil { total += 1 }
+
+        let (stored, hashes) = try plugin.withStore(command: "embed-multi", io: context.io) { store in
+            (
+                try store.collection(named: collection),
+                try store.storedHashes(collection: collection, model: model)
+            )
+        }
+        let asked = try EmbedCommands.dimensions(parsed, command: "embed-multi")
+        if let stored, stored.model != model || (asked != nil && asked != stored.dimensions) {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "embed-multi: "
+                    + EmbeddingStoreError.mismatch(
+                        collection: collection, storedModel: stored.model,
+                        storedDimensions: stored.dimensions,
+                        model: model, dimensions: asked ?? stored.dimensions
+                    ).description)
+        }
+        let options = GeminiEmbeddingOptions(
+            taskType: .retrievalDocument, outputDimensionality: asked ?? stored?.dimensions)
+        let dryRun = EmbedCommands.dryRun(parsed, context)
+        var (embedded, skipped, requests) = (0, 0, 0)
+        var envelope: [JSONMember] = []
+        var dimensions = stored?.dimensions ?? asked ?? 0
+        let rows = try reader()
+        var chunk: [(row: EmbeddingInputReader.Row, hash: String)] = []
+        func flush() async throws {
+            defer { chunk.removeAll(keepingCapacity: true) }
+            guard !chunk.isEmpty else { return }
+            let vectors: [[Float]]
+            (vectors, envelope) = try await EmbeddingCall.embed(
+                chunk.map(\.row.text), model: model, options: options, command: "embed-multi", dryRun: dryRun,
+                context: context, services: services)
+            requests += 1
+            let toStore = zip(chunk, vectors).map { item, vector in
+                EmbeddingRow(
+                    id: item.row.id, contentHash: item.hash, vector: vector, metadata: item.row.metadata)
+            }
+            try plugin.withStore(command: "embed-multi", io: context.io) {
+                try $0.store(toStore, collection: collection, model: model)
+            }
+            dimensions = vectors.first?.count ?? dimensions
+            embedded += chunk.count
+        }
+        do {
+            while let row = try rows.next() {
+                let hash = SHA256.hexDigest(Data(row.text.utf8))
+                if hashes[row.id] == hash {
+                    skipped += 1
+                    continue
+                }
+                chunk.append((row, hash))
+                if chunk.count == GeminiAPIClient.embeddingBatchLimit { try await flush() }
+            }
+            try await flush()
+        } catch let dryRun as AskCommands.DryRun {
+            return .text(dryRun.text)
+        }
+        let data = JSONValue.object(
+            [
+                JSONMember("collection", .string(collection)), JSONMember("model", .string(model)),
+                JSONMember("dimensions", .integer(dimensions)), JSONMember("rows", .integer(total)),
+                JSONMember("embedded", .integer(embedded)), JSONMember("skipped", .integer(skipped)),
+                JSONMember("requests", .integer(requests)),
+            ] + envelope.filter { $0.key != "model" })
+        if parsed.has("--json") { return .value(data) }
+        return .report(
+            EmbeddingsMessages.embedded(
+                collection: collection, embedded: embedded, skipped: skipped, requests: requests), data: data)
+    }
+}

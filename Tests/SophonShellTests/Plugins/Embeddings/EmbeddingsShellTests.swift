@@ -1,0 +1,320 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// `embed`, `embed-multi`, `similar`, `collections` and `expect ... similar|judge`: the real
+/// binary against scripts/fake_gemini.py over loopback (deterministic embeddings: each word
+/// hashed into one dimension, normalised; docs/embeddings.md, PRODUCT §13).
+@Suite struct EmbeddingsShellTests {
+    static let docs = """
+        {"id":"d1","text":"how to cook pasta","tag":"food"}
+        {"id":"d2","text":"how to fix a bike"}
+        {"id":3,"text":"pasta sauce recipe"}
+
+        """
+
+    @Test func embedPrintsTheVectorAndSendsTheWireBody() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["-c", "embed --dimensions 8 hello world"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "[0.0,0.0,0.0,0.0,0.0,0.0,0.707107,0.707107]\n")
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(requests[0].path == "/v1beta/models/gemini-embedding-001:embedContent")
+        #expect(
+            requests[0].bodyText
+                == #"{"content":{"parts":[{"text":"hello world"}]},"outputDimensionality":8}"#)
+    }
+
+    @Test func embedDryRunSendsNothing() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["-c", "embed --dry-run --task semantic_similarity hi"])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stdout == """
+                POST /v1beta/models/gemini-embedding-001:embedContent
+                {
+                  "content": {
+                    "parts": [
+                      {
+                        "text": "hi"
+                      }
+                    ]
+                  },
+                  "taskType": "SEMANTIC_SIMILARITY"
+                }
+
+                """)
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func embedMultiStoresSkipsWhatIsStoredAndSimilarRanksByCosine() throws {
+        let shell = try GeminiShell()
+        try shell.write("docs.jsonl", Self.docs)
+        let first = try shell.run(["-c", "embed-multi docs docs.jsonl"])
+        #expect(first.stderr == "")
+        #expect(first.stdout == "docs: 3 embedded, 0 skipped (already stored), 1 request\n")
+        var requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(requests[0].path == "/v1beta/models/gemini-embedding-001:batchEmbedContents")
+        #expect(
+            requests[0].bodyText
+                == #"{"requests":[{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"how to cook pasta"}]},"taskType":"RETRIEVAL_DOCUMENT"},"#
+                + #"{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"how to fix a bike"}]},"taskType":"RETRIEVAL_DOCUMENT"},"#
+                + #"{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"pasta sauce recipe"}]},"taskType":"RETRIEVAL_DOCUMENT"}]}"#
+        )
+        // d2 changed, d4 new: only those two are sent, at the collection's dimension.
+        try shell.write(
+            "docs.jsonl",
+            Self.docs.replacingOccurrences(of: "fix a bike", with: "ride a bike")
+                + #"{"id":"d4","text":"boil water for pasta"}"# + "\n")
+        try shell.server.script([])
+        let second = try shell.run(["-c", "embed-multi docs docs.jsonl"])
+        #expect(second.stdout == "docs: 2 embedded, 2 skipped (already stored), 1 request\n")
+        requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        let texts = requests[0].body["requests"].map { items in
+            (0..<2).compactMap { items[$0]?["content"]?["parts"]?[0]?["text"]?.stringValue }
+        }
+        #expect(texts == ["how to ride a bike", "boil water for pasta"])
+        #expect(requests[0].body["requests"]?[0]?["outputDimensionality"] == .number(JSONNumber(768)))
+
+        try shell.server.script([])
+        let similar = try shell.run(["-c", "similar docs cook pasta -n 2", "-c", "collections"])
+        #expect(similar.stderr == "")
+        #expect(
+            similar.stdout == "0.7071  d1\n0.4082  3\ndocs  gemini-embedding-001  768 dimensions  4 rows\n")
+        requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(requests[0].body["requests"]?[0]?["taskType"]?.stringValue == "RETRIEVAL_QUERY")
+
+        let json = try shell.run(["-c", "similar --json -n 1 docs cook pasta"])
+        let value = try JSONValue(parsing: json.stdout)
+        #expect(value["collection"]?.stringValue == "docs")
+        #expect(value["model"]?.stringValue == "gemini-embedding-001")
+        #expect(value["matches"]?[0]?["id"]?.stringValue == "d1")
+        #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("tag", .string("food"))]))
+
+        let deleted = try shell.run(["-c", "collections delete docs", "-c", "collections"])
+        #expect(deleted.stdout == "(no collections)\n")
+    }
+
+    @Test func aRunThatFailsHalfwayResumesSendingOnlyTheMissingRows() throws {
+        let shell = try GeminiShell()
+        let rows = (0..<250).map { #"{"id":"r\#($0)","text":"row number \#($0)"}"# }.joined(separator: "\n")
+        try shell.write("rows.jsonl", rows + "\n")
+        try shell.server.script([
+            #"{"embeddings": true}"#, #"{"embeddings": true, "fault": "bad_request"}"#,
+        ])
+        let failed = try shell.run(["-c", "embed-multi rows rows.jsonl --dimensions 16"])
+        #expect(failed.status == 1)
+        #expect(try shell.server.requests().count == 2)
+        try shell.server.script([])
+        let resumed = try shell.run(["-c", "embed-multi rows rows.jsonl"])
+        #expect(resumed.stderr == "")
+        #expect(resumed.stdout == "rows: 150 embedded, 100 skipped (already stored), 2 requests\n")
+        let counts = try shell.server.requests().map { request -> Int in
+            guard case .array(let items)? = request.body["requests"] else { return -1 }
+            return items.count
+        }
+        #expect(counts == [100, 50])
+        try shell.server.script([])
+        let again = try shell.run(["-c", "embed-multi rows rows.jsonl --json"])
+        let value = try JSONValue(parsing: again.stdout)
+        #expect(value["embedded"] == .number(JSONNumber(0)))
+        #expect(value["skipped"] == .number(JSONNumber(250)))
+        #expect(value["requests"] == .number(JSONNumber(0)))
+        #expect(value["dimensions"] == .number(JSONNumber(16)))
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func csvRowsWithQuotesAndMetadata() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "rows.csv", "id,body,lang\r\na,\"hello, world\",en\r\nb,\"say \"\"hi\"\"\nthere\",fr\r\n")
+        let outcome = try shell.run(["-c", "embed-multi c rows.csv --text body --dimensions 8"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout == "c: 2 embedded, 0 skipped (already stored), 1 request\n")
+        let body = try #require(try shell.server.requests().first?.body)
+        #expect(body["requests"]?[1]?["content"]?["parts"]?[0]?["text"]?.stringValue == "say \"hi\"\nthere")
+        let similar = try shell.run(["-c", "similar --json c hello world"])
+        let value = try JSONValue(parsing: similar.stdout)
+        #expect(value["matches"]?[0]?["id"]?.stringValue == "a")
+        #expect(value["matches"]?[0]?["score"] == .number(JSONNumber(text: "1.0")!))
+        #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("lang", .string("en"))]))
+    }
+
+    @Test func badInputIsRefusedBeforeAnythingIsSent() throws {
+        let shell = try GeminiShell()
+        try shell.write("rows.csv", "id,text\na,hello\n")
+        try shell.write("bad.jsonl", "{\"id\":\"a\",\"text\":\"x\"}\nnot json\n")
+        try shell.write("empty.jsonl", "{\"id\":\"a\",\"text\":\"  \"}\n")
+        try shell.write("docs.jsonl", Self.docs)
+        let csv = try shell.run(["-c", "embed-multi c rows.csv --text body"])
+        #expect(
+            csv.stderr
+                == "-c:1:1: error: embed-multi: rows.csv:1: no column 'body' (the columns are 'id', 'text')\n"
+        )
+        let bad = try shell.run(["-c", "embed-multi c bad.jsonl"])
+        #expect(bad.stderr == "-c:1:1: error: embed-multi: bad.jsonl:2: not a JSON object\n")
+        let empty = try shell.run(["-c", "embed-multi c empty.jsonl"])
+        #expect(empty.stderr == "-c:1:1: error: embed-multi: empty.jsonl:1: 'text' is empty\n")
+        #expect(try shell.server.requests().isEmpty)
+        _ = try shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 8"])
+        try shell.server.script([])
+        let model = try shell.run(["-c", "embed-multi docs docs.jsonl --model gemini-embedding-2"])
+        #expect(
+            model.stderr
+                == "-c:1:1: error: embed-multi: collection 'docs' holds gemini-embedding-001 vectors of 8 dimensions;"
+                + " refusing gemini-embedding-2 vectors of 8 dimensions\n")
+        let dimensions = try shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 4"])
+        #expect(
+            dimensions.stderr
+                == "-c:1:1: error: embed-multi: collection 'docs' holds gemini-embedding-001 vectors of 8 dimensions;"
+                + " refusing gemini-embedding-001 vectors of 4 dimensions\n")
+        let missing = try shell.run(["-c", "similar nope hello"])
+        #expect(missing.stderr == "-c:1:1: error: similar: no collection 'nope'\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func expectSimilarShowsTheScore() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "t.sophon",
+            """
+            expect "Paris is the capital of France" similar "The capital of France is Paris"
+            expect "red apple" similar "green apple"
+            expect "red apple" similar "green apple" 0.5
+            set embed-model gemini-embedding-2
+            expect "the cat sat" similar "dogs run fast" 0.1
+
+            """)
+        let outcome = try shell.run(["t.sophon"])
+        #expect(
+            outcome.stderr == """
+                t.sophon:2: error: expect: expected "red apple" similar "green apple" (score 0.50 < 0.8)
+                t.sophon:5: error: expect: expected "the cat sat" similar "dogs run fast" (score 0.00 < 0.1)
+
+                """)
+        #expect(outcome.status == 1)
+        let requests = try shell.server.requests()
+        #expect(requests.count == 4)
+        #expect(requests[3].path == "/v1beta/models/gemini-embedding-2:batchEmbedContents")
+        #expect(
+            requests[0].bodyText
+                == #"{"requests":[{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"Paris is the capital of France"}]},"taskType":"SEMANTIC_SIMILARITY"},"#
+                + #"{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"The capital of France is Paris"}]},"taskType":"SEMANTIC_SIMILARITY"}]}"#
+        )
+    }
+
+    @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"kind": "judge", "pass": true, "score": 0.9, "reason": "polite"}"#,
+            #"{"kind": "judge", "pass": false, "score": 0.3, "reason": "rude"}"#,
+            #"{"kind": "judge", "pass": true, "score": 0.4, "reason": "barely"}"#,
+            #"{"kind": "judge", "raw": "{\"verdict\": \"yes\"}"}"#,
+        ])
+        try shell.write(
+            "t.sophon",
+            """
+            set judge-model gemini-3.8-flash
+            expect "Thank you kindly" judge "is polite"
+            expect "Go away" judge "is polite"
+            expect "Fine." judge "is polite" 0.5
+            expect "Yes" judge "is polite"
+            show usage
+
+            """)
+        let outcome = try shell.run(["t.sophon"])
+        #expect(
+            outcome.stderr == """
+                t.sophon:3: error: expect: expected "Go away" judge "is polite" (pass false, score 0.30, threshold 0.5: rude)
+                t.sophon:4: error: expect: expected "Fine." judge "is polite" (pass true, score 0.40, threshold 0.5: barely)
+                t.sophon:5: error: expect: the judge's reply does not fit {pass: boolean, score: number (0..1), reason: string}: $: missing required property "pass"; $: missing required property "score"; $: missing required property "reason"
+
+                """)
+        #expect(outcome.status == 1)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 4)
+        #expect(requests[0].path == "/v1beta/models/gemini-3.8-flash:generateContent")
+        let body = requests[0].body
+        #expect(body["generationConfig"]?["temperature"] == .number(JSONNumber(0)))
+        #expect(body["generationConfig"]?["responseMimeType"]?.stringValue == "application/json")
+        #expect(
+            body["generationConfig"]?["responseSchema"]?.compactText
+                == #"{"type":"OBJECT","properties":{"pass":{"type":"BOOLEAN"},"score":{"type":"NUMBER","minimum":0,"maximum":1},"reason":{"type":"STRING"}},"required":["pass","score","reason"],"propertyOrdering":["pass","score","reason"]}"#
+        )
+        #expect(
+            body["systemInstruction"]?["parts"]?[0]?["text"]?.stringValue?.hasPrefix(
+                "You are a strict grader.") == true)
+        #expect(
+            body["contents"]?[0]?["parts"]?[0]?["text"]?.stringValue
+                == "RUBRIC:\nis polite\n\nOUTPUT:\nThank you kindly")
+        #expect(outcome.stdout.hasPrefix("4 calls:"))
+    }
+
+    @Test func judgeFailuresReachJUnitAndTAP() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([#"{"kind": "judge", "pass": false, "score": 0.2, "reason": "off topic"}"#])
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("t"), withIntermediateDirectories: true)
+        try shell.write("t/j.sophon", "expect \"hi\" judge \"answers the question\"\n")
+        let outcome = try shell.run(["test", "--jobs", "1", "--tap", "--junit", "report.xml", "t"])
+        #expect(outcome.status == 1)
+        let line =
+            #"expected "hi" judge "answers the question" (pass false, score 0.20, threshold 0.5: off topic)"#
+        #expect(outcome.stdout.contains("message: " + JSONValue.string(line).compactText))
+        let junit = try #require(shell.read("report.xml"))
+        #expect(junit.contains(line.replacingOccurrences(of: "\"", with: "&quot;")))
+    }
+
+    @Test func judgeAndEmbeddingCallsAreLoggedAndAReplayIsDeterministic() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([#"{"kind": "judge", "pass": false, "score": 0.25, "reason": "vague"}"#])
+        try shell.write(
+            "t.sophon",
+            """
+            expect "It depends." judge "gives a clear answer"
+            expect "red apple" similar "green apple" 0.4
+
+            """)
+        let recorded = try shell.run(["--record", "t.tape", "t.sophon"])
+        let failure =
+            "t.sophon:1: error: expect: expected \"It depends.\" judge \"gives a clear answer\""
+            + " (pass false, score 0.25, threshold 0.5: vague)\n"
+        #expect(recorded.stderr == failure)
+        #expect(try shell.server.requests().count == 2)
+        try shell.server.script([#"{"kind": "judge", "pass": true, "score": 1, "reason": "other"}"#])
+        let replayed = try shell.run(["--replay", "t.tape", "t.sophon"])
+        #expect(replayed.stderr == failure)
+        #expect(replayed.status == 1)
+        #expect(try shell.server.requests().isEmpty)
+        let logs = try shell.run(["-c", "logs --json"])
+        let entries = try JSONValue(parsing: logs.stdout)
+        guard case .array(let items) = entries else {
+            Issue.record("logs --json is not an array: \(logs.stdout)")
+            return
+        }
+        #expect(items.map { $0["command"]?.stringValue ?? "" } == ["judge", "expect"])
+        #expect(items[0]["answer"]?.stringValue == #"{"pass":false,"score":0.25,"reason":"vague"}"#)
+        #expect(items[1]["prompt"]?.stringValue == "red apple\ngreen apple")
+        #expect(items[1]["answer"]?.stringValue == "2 vectors of 768 dimensions")
+    }
+
+    @Test func embedAndJudgeModelSettings() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", "show embed-model", "-c", "set embed-model gemini-embedding-2", "-c", "show embed-model",
+            "-c", "set model gemini-3.8-flash", "-c", "show judge-model", "-c",
+            "set judge-model gemini-3.8-pro",
+            "-c", "show judge-model", "-c", "set judge-model default", "-c", "show judge-model",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout
+                == "gemini-embedding-001\ngemini-embedding-2\ngemini-3.8-flash\ngemini-3.8-pro\ngemini-3.8-flash\n"
+        )
+    }
+}
