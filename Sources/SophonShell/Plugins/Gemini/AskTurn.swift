@@ -27,6 +27,7 @@ enum AskTurn {
         let schema = options.schema ?? sessionSchema
         let history = history + (options.contents?.dropLast() ?? [])
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
+        context.session.withGeminiState { $0.lastTurn = history + [userTurn] }
         do {
             if await hasTools(context: context, services: services) {
                 defer { clearAttachments(context) }

@@ -65,4 +65,23 @@ import Testing
         )
         #expect(try shell.server.requests().isEmpty)
     }
+
+    @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() throws {
+        let shell = try GeminiShell()
+        try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")
+        try shell.server.script([
+            #"{"kind": "generate", "text": "A"}"#, #"{"kind": "generate", "text": "B"}"#,
+        ])
+        let outcome = try shell.run([
+            "-c", "set stream off", "-c", "prompt pro.prompt", "-c", "ask Again", "-c", "show model",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(
+            try shell.server.paths() == [
+                "/v1beta/models/gemini-2.5-pro:generateContent",
+                "/v1beta/models/gemini-3.8-flash:generateContent",
+            ])
+        #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
+    }
 }
