@@ -84,4 +84,24 @@ import Testing
             ])
         #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
     }
+
+    /// Bad input (issue 26): the error names FILE:LINE:COL, exit 1, nothing sent.
+    @Test(arguments: [
+        ("---\nmodel: [a\n---\nHi", "bad.prompt:3:1: YAML: did not find expected ',' or ']'"),
+        ("---\nmodel: x\n---\nHi {{nope 1}}", "bad.prompt:4:4: unknown helper 'nope'"),
+        ("---\nmodel: x\n---\nHi {{> missing}}", "bad.prompt:4:4: unknown partial 'missing'"),
+        (
+            "---\ninput:\n  schema:\n    a: strang\n---\nHi",
+            "bad.prompt:4:8: Picoschema: unknown type 'strang'"
+        ),
+        ("---\nmodel: x\n---\n{{#if a}}x{{/if}}", "bad.prompt: renders to no message to send"),
+    ])
+    func badInputNamesWhereAndSendsNothing(file: String, message: String) throws {
+        let shell = try GeminiShell()
+        try shell.write("bad.prompt", file)
+        let outcome = try shell.run(["-c", "prompt bad.prompt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
 }
