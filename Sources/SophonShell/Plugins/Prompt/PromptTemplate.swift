@@ -1,0 +1,154 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import SophonPrompt
+
+/// A prompt file loaded to ask with (docs/prompts.md): `prompt FILE` renders it once, `run
+/// --prompt FILE` once per input line. The frontmatter's model and `config` are the same for
+/// every rendering; each rendering gives the turn: the contents, the system message and the
+/// output schema.
+struct PromptTemplate: Sendable {
+    /// The turn one rendering sends.
+    struct Turn: Sendable {
+        /// The `user` and `model` messages, in order.
+        var contents: [Content]
+        /// The `system` message (the last one when there are several).
+        var system: Content?
+        /// `output.schema`, when the file has one.
+        var schema: GeminiSchema?
+    }
+
+    /// The file as the user gave it, for messages.
+    var file: String
+    /// The parsed file.
+    var document: PromptDocument
+    /// Renders it, with the partials beside the file.
+    var renderer: PromptRenderer
+
+    /// Loads the file at `path` (resolved), shown as `file` in messages.
+    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`) at FILE:LINE:COL.
+    static func load(_ path: String, shownAs file: String) throws -> PromptTemplate {
+        do {
+            return PromptTemplate(
+                file: file, document: try PromptFile.load(path, shownAs: file),
+                renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// A ``PromptError`` as a command failure: `FILE:LINE:COL: message`.
+    static func failure(_ error: PromptError) -> CommandFailure {
+        let kind: ShellErrorKind =
+            switch error.kind {
+            case .file: .fileError
+            case .unknownSchemaType: .schemaError
+            default: .parseError
+            }
+        return CommandFailure(kind: kind, message: "\(error)")
+    }
+
+    /// The frontmatter's `model` as a Gemini model ID (`googleai/` or `vertexai/` dropped).
+    var model: String? {
+        guard let name = document.metadata.last(where: { $0.key == "model" })?.value.stringValue else {
+            return nil
+        }
+        for prefix in ["googleai/", "vertexai/"] where name.hasPrefix(prefix) {
+            return String(name.dropFirst(prefix.count))
+        }
+        return name
+    }
+
+    /// Whether the frontmatter has an `output.schema` (the answer is JSON).
+    var hasOutputSchema: Bool {
+        document.metadata.last(where: { $0.key == "output" })?.value["schema"] != nil
+    }
+
+    /// The frontmatter's `config` members Gemini takes per call (temperature, maxOutputTokens,
+    /// topP, topK, stopSequences).
+    var generation: GenerationConfig {
+        var generation = GenerationConfig()
+        guard let config = document.metadata.last(where: { $0.key == "config" })?.value else {
+            return generation
+        }
+        generation.temperature = config["temperature"]?.doubleValue
+        generation.topP = config["topP"]?.doubleValue
+        generation.maxOutputTokens = config["maxOutputTokens"]?.doubleValue.map { Int($0) }
+        generation.topK = config["topK"]?.doubleValue.map { Int($0) }
+        if config["stopSequences"] != nil {
+            generation.stopSequences = Self.elements(config["stopSequences"]).compactMap(\.stringValue)
+        }
+        return generation
+    }
+
+    /// The turn of `data` (`{input, context, messages}`): `input.schema` checks the input first
+    /// (its defaults filled in).
+    /// - Throws: ``CommandFailure`` without a command prefix: `FILE: input $.year: expected
+    ///   integer, got string "soon"` (`invalidInput`), a render error at FILE:LINE:COL, `FILE:
+    ///   renders to no message to send`.
+    func turn(_ data: JSONValue) throws -> Turn {
+        let rendered: JSONValue
+        do {
+            rendered = try renderer.render(document, data: data)
+        } catch {
+            throw Self.failure(error)
+        }
+        try checkInput(rendered, given: data["input"])
+        var turn = Turn(contents: [])
+        for message in Self.elements(rendered["messages"]) {
+            let parts = try Self.elements(message["content"]).map(part)
+            switch message["role"]?.stringValue {
+            case "system": turn.system = Content(role: nil, parts: parts)
+            case "model": turn.contents.append(Content(role: "model", parts: parts))
+            default: turn.contents.append(Content(role: "user", parts: parts))
+            }
+        }
+        guard !turn.contents.isEmpty else {
+            throw CommandFailure(kind: .invalidInput, message: "\(file): renders to no message to send")
+        }
+        if let schema = rendered["output"]?["schema"] { turn.schema = try geminiSchema(schema) }
+        return turn
+    }
+
+    /// `input.schema` checks the input (its defaults filled in); the first issue names the field.
+    func checkInput(_ rendered: JSONValue, given: JSONValue?) throws {
+        guard let schema = rendered["input"]?["schema"] else { return }
+        var input = rendered["input"]?["default"] ?? .object([])
+        if case .object(var merged) = input, case .object(let more) = given ?? .null {
+            for member in more {
+                merged.removeAll { $0.key == member.key }
+                merged.append(member)
+            }
+            input = .object(merged)
+        } else if let given {
+            input = given
+        }
+        if let issue = try geminiSchema(schema).validate(input).first {
+            throw CommandFailure(
+                kind: .invalidInput, message: "\(file): input \(issue.path): \(issue.message)")
+        }
+    }
+
+    /// A JSON Schema of the file as a ``GeminiSchema`` (the one conversion, `schema @FILE`'s).
+    func geminiSchema(_ value: JSONValue) throws -> GeminiSchema {
+        do {
+            return try GeminiSchemaDocument(value).schema
+        } catch {
+            throw CommandFailure(kind: .schemaError, message: "\(file): \(error)")
+        }
+    }
+
+    /// A rendered content part: text (media is not sent yet).
+    func part(_ value: JSONValue) throws -> Part {
+        guard let text = value["text"]?.stringValue else {
+            throw CommandFailure(kind: .invalidInput, message: "\(file): only text parts can be sent so far")
+        }
+        return .text(text)
+    }
+
+    /// An array's elements; none for anything else.
+    static func elements(_ value: JSONValue?) -> [JSONValue] {
+        guard case .array(let items) = value ?? .null else { return [] }
+        return items
+    }
+}
