@@ -177,8 +177,10 @@ enum RunCommand {
         let structured = sessionSchema != nil || template?.hasOutputSchema == true
         // As `ask`: a text prompt with tools goes as a tool exchange's first round (served
         // plugin functions included); a structured one carries the declared tools.
+        let functions = try prefixed { try template?.functions() ?? [] }
         let (tools, toolConfig) = GeminiCall.sessionTools(
-            servedToo: hasTools && !structured, context: context)
+            servedToo: (hasTools || !functions.isEmpty) && !structured, functions: functions, context: context
+        )
         let base = try GeminiCall.request(
             contents: [], tools: tools, toolConfig: toolConfig, model: model,
             overrides: TurnOverrides(generation: template?.generation ?? GenerationConfig()), context: context

@@ -30,7 +30,9 @@ enum PromptAskCommand {
             dryRun: context.session.settings.dryRun || parsed.has("--dry-run"))
         options.contents = turn.contents
         options.schema = turn.schema
-        options.overrides = TurnOverrides(system: turn.system, generation: template.generation)
+        options.overrides = TurnOverrides(
+            system: turn.system, generation: template.generation,
+            functions: try prefixed { try template.functions() })
         do {
             let (reply, _) = try await ExchangeLog.recording(
                 "prompt", options: options, history: [], context: context

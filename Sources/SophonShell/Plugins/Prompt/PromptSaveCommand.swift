@@ -5,8 +5,8 @@ import SophonPrompt
 
 /// `prompt save [--force] FILE` (PRODUCT §12, docs/prompts.md): the session as a prompt file:
 /// the model, the per-call settings that differ from the defaults, the system instruction, the
-/// schema (Picoschema when it says the same schema, else JSON Schema) and the last turn as sent
-/// (a chat's history as `{{role}}` blocks). `prompt FILE` then sends the same request.
+/// schema (Picoschema when it says the same schema, else JSON Schema), the declared functions
+/// (`tools` and `toolDefs`) and the last turn as sent (a chat's history as `{{role}}` blocks). `prompt FILE` then sends the same request.
 enum PromptSaveCommand {
     /// The options of `prompt save`.
     static let declared = [CommandOption(name: "--force", help: "replace FILE when it exists")]
@@ -66,6 +66,11 @@ enum PromptSaveCommand {
                 front.append("  schema: \(schema.jsonSchemaValue.compactText)")
             }
         }
+        let functions = session.withToolState { $0.declarations }
+        if !functions.isEmpty {
+            front.append("tools: \(JSONValue.array(functions.map { .string($0.name) }).compactText)")
+            front.append("toolDefs: \(JSONValue.array(functions.map(toolDefinition)).compactText)")
+        }
         var blocks: [(role: String, text: String)] = []
         if let system = settings.system { blocks.append(("system", try literal(system))) }
         for content in turn {
@@ -95,6 +100,19 @@ enum PromptSaveCommand {
             body += block.text
         }
         return body
+    }
+
+    /// A declared function as a Dotprompt tool definition: `name`, `description`, `inputSchema`
+    /// (JSON Schema; `prompt FILE` sends it back as the same `parameters`).
+    static func toolDefinition(_ function: FunctionDeclaration) -> JSONValue {
+        var members = [JSONMember("name", .string(function.name))]
+        if let description = function.description {
+            members.append(JSONMember("description", .string(description)))
+        }
+        if let input = function.parameters?.jsonSchemaValue ?? function.parametersJsonSchema {
+            members.append(JSONMember("inputSchema", input))
+        }
+        return .object(members)
     }
 
     /// A finite number as JSON.

@@ -81,6 +81,32 @@ struct PromptTemplate: Sendable {
         return generation
     }
 
+    /// The frontmatter's `toolDefs` (Dotprompt's tool definitions: `name`, `description`,
+    /// `inputSchema` as JSON Schema) as Gemini function declarations: `inputSchema` goes as
+    /// `parameters` when Sophon's schema reading takes it whole (it reads back as the same JSON
+    /// Schema), else as `parametersJsonSchema`.
+    /// - Throws: ``CommandFailure`` (`invalidInput`) for a definition without a valid name.
+    func functions() throws -> [FunctionDeclaration] {
+        let definitions = Self.elements(document.metadata.last(where: { $0.key == "toolDefs" })?.value)
+        return try definitions.enumerated().map { index, definition in
+            guard let name = definition["name"]?.stringValue, FunctionDeclaration.isValidName(name) else {
+                throw CommandFailure(
+                    kind: .invalidInput,
+                    message: "\(file): toolDefs[\(index)] needs a function name (letters, digits, _ : . -)")
+            }
+            var declaration = FunctionDeclaration(
+                name: name, description: definition["description"]?.stringValue)
+            if let input = definition["inputSchema"] {
+                if let schema = try? GeminiSchemaDocument(input).schema, schema.jsonSchemaValue == input {
+                    declaration.parameters = schema
+                } else {
+                    declaration.parametersJsonSchema = input
+                }
+            }
+            return declaration
+        }
+    }
+
     /// The turn of `data` (`{input, context, messages}`): `input.schema` checks the input first
     /// (its defaults filled in).
     /// - Throws: ``CommandFailure`` without a command prefix: `FILE: input $.year: expected

@@ -73,6 +73,41 @@ import Testing
         #expect(requests[2].bodyText == requests[1].bodyText)
     }
 
+    @Test func aSessionWithToolsSavedAndRunAgainSendsTheSameBytes() throws {
+        let shell = try GeminiShell()
+        let reply = #"{"kind": "generate", "text": "Take an umbrella."}"#
+        try shell.server.script([reply, reply])
+        let saved = try shell.run([
+            "-c", "set stream off", "-c", "set system Be brief.", "-c", "set temperature 0.1",
+            "-c", #"tool get_weather { city: string, days?: integer } "The forecast for a city""#,
+            "-c", "ask Do I need an umbrella in Oslo?", "-c", "prompt save weather.prompt",
+        ])
+        #expect(saved.stderr == "")
+        #expect(saved.status == 0)
+        #expect(
+            shell.read("weather.prompt") == """
+                ---
+                model: googleai/gemini-3.8-flash
+                config: {"temperature":0.1}
+                tools: ["get_weather"]
+                toolDefs: [{"name":"get_weather","description":"The forecast for a city","inputSchema":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]}}]
+                ---
+                {{role "system"}}Be brief.
+                {{~role "user"}}Do I need an umbrella in Oslo?
+
+                """)
+        // A new session without the tool: the file declares it.
+        let again = try shell.run(["-c", "set stream off", "-c", "prompt weather.prompt"])
+        #expect(again.stderr == "")
+        #expect(again.stdout == "Take an umbrella.\n")
+        #expect(again.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 2)
+        #expect(requests[0].bodyText.contains(#""functionDeclarations":[{"name":"get_weather""#))
+        #expect(requests[1].path == requests[0].path)
+        #expect(requests[1].bodyText == requests[0].bodyText)
+    }
+
     @Test func anOptionalFieldKeepsTheJSONSchemaPicoschemaWouldMakeNullable() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run([
