@@ -75,9 +75,11 @@ enum PromptSaveCommand {
         if let system = settings.system { blocks.append(("system", try literal(system))) }
         for content in turn {
             let texts = try (content.parts ?? []).map { part in
+                if let file = part.fileData, part == Part(fileData: file) { return try media(file) }
                 guard let text = part.text, part == .text(text) else {
                     throw CommandFailure(
-                        kind: .invalidInput, message: "prompt save: only text parts can be saved so far")
+                        kind: .invalidInput,
+                        message: "prompt save: only text and https:// media parts can be saved so far")
                 }
                 return try literal(text)
             }
@@ -127,6 +129,21 @@ enum PromptSaveCommand {
             let read = try? GeminiSchemaDocument(jsonSchema).schema
         else { return false }
         return read == schema
+    }
+
+    /// A media part sent by URL (`attach https://...`) as `{{media url="U" contentType="T"}}`,
+    /// which `prompt FILE` sends back as the same `fileData`.
+    static func media(_ file: FileData) throws -> String {
+        let values = [file.fileUri] + (file.mimeType.map { [$0] } ?? [])
+        guard file.fileUri.hasPrefix("https://"),
+            !values.contains(where: { $0.contains("\"") || $0.contains("}") })
+        else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "prompt save: the media '\(file.fileUri)' cannot be said in a template")
+        }
+        return "{{media url=\"\(file.fileUri)\"" + (file.mimeType.map { " contentType=\"\($0)\"" } ?? "")
+            + "}}"
     }
 
     /// Text the template prints as it is: text with `{{` cannot be said without escapes

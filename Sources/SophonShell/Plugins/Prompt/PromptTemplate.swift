@@ -164,12 +164,31 @@ struct PromptTemplate: Sendable {
         }
     }
 
-    /// A rendered content part: text (media is not sent yet).
+    /// A rendered content part: text; media (`{{media url=U contentType=T}}`) with an `https://`
+    /// URL as `fileData` (as `attach URL` sends it), with a base64 `data:` URL as `inlineData`.
+    /// - Throws: ``CommandFailure`` (`invalidInput`) for another URL or part (a `{{section}}`).
     func part(_ value: JSONValue) throws -> Part {
-        guard let text = value["text"]?.stringValue else {
-            throw CommandFailure(kind: .invalidInput, message: "\(file): only text parts can be sent so far")
+        if let text = value["text"]?.stringValue { return .text(text) }
+        guard let media = value["media"], let url = media["url"]?.stringValue else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "\(file): only text and media parts can be sent, not \(value.compactText)")
         }
-        return .text(text)
+        let type = media["contentType"]?.stringValue
+        if url.hasPrefix("https://") { return Part(fileData: FileData(mimeType: type, fileUri: url)) }
+        if url.hasPrefix("data:"), let comma = url.firstIndex(of: ",") {
+            let header = url[url.index(url.startIndex, offsetBy: 5)..<comma]
+            if header.hasSuffix(";base64"),
+                let data = Data(base64Encoded: String(url[url.index(after: comma)...]))
+            {
+                let declared = String(header.dropLast(";base64".count))
+                return .inlineData(
+                    mimeType: type ?? (declared.isEmpty ? "application/octet-stream" : declared), data: data)
+            }
+        }
+        throw CommandFailure(
+            kind: .invalidInput,
+            message: "\(file): media '\(url.prefix(60))' must be an https:// URL or a base64 data: URL")
     }
 
     /// An array's elements; none for anything else.

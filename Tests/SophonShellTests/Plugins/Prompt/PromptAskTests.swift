@@ -85,6 +85,46 @@ import Testing
         #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
     }
 
+    @Test func mediaGoesAsFileDataOrInlineData() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "look.prompt",
+            #"Compare {{media url="https://e.com/a.png" contentType="image/png"}} and {{media url="data:image/gif;base64,R0lG"}}"#
+        )
+        try shell.server.script([#"{"kind": "generate", "text": "Same."}"#])
+        let outcome = try shell.run(["-c", "set stream off", "-c", "prompt look.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout == "Same.\n")
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        let expected = try JSONValue(
+            parsing: #"""
+                {"contents":[{"role":"user","parts":[{"text":"Compare "},
+                 {"fileData":{"mimeType":"image/png","fileUri":"https://e.com/a.png"}},{"text":" and "},
+                 {"inlineData":{"mimeType":"image/gif","data":"R0lG"}}]}]}
+                """#)
+        #expect(requests[0].body == expected)
+    }
+
+    @Test(arguments: [
+        (
+            #"Hi {{media url="http://e.com/a.png"}}"#,
+            "look.prompt: media 'http://e.com/a.png' must be an https:// URL or a base64 data: URL"
+        ),
+        (
+            #"Hi {{section "notes"}}"#,
+            #"look.prompt: only text and media parts can be sent, not {"metadata":{"purpose":"notes","pending":true}}"#
+        ),
+    ])
+    func mediaThatCannotBeSentIsAnErrorAndSendsNothing(file: String, message: String) throws {
+        let shell = try GeminiShell()
+        try shell.write("look.prompt", file)
+        let outcome = try shell.run(["-c", "prompt look.prompt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
     /// Bad input (issue 26): the error names FILE:LINE:COL, exit 1, nothing sent.
     @Test(arguments: [
         ("---\nmodel: [a\n---\nHi", "bad.prompt:3:1: YAML: did not find expected ',' or ']'"),

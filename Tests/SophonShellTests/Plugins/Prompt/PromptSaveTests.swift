@@ -108,6 +108,37 @@ import Testing
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
+    @Test func anAttachedURLSavedAsMediaSendsTheSameBytes() throws {
+        let shell = try GeminiShell()
+        let reply = #"{"kind": "generate", "text": "A cat."}"#
+        try shell.server.script([reply, reply])
+        let saved = try shell.run([
+            "-c", "set stream off", "-c", "attach --mime image/png https://example.com/cat.png",
+            "-c", "attach https://example.com/notes.txt", "-c", "ask What is in the picture?",
+            "-c", "prompt save media.prompt",
+        ])
+        #expect(saved.stderr == "")
+        #expect(saved.status == 0)
+        #expect(
+            shell.read("media.prompt") == """
+                ---
+                model: googleai/gemini-3.8-flash
+                ---
+                {{role "user"}}{{media url="https://example.com/cat.png" contentType="image/png"}}{{media url="https://example.com/notes.txt"}}What is in the picture?
+
+                """)
+        let again = try shell.run(["-c", "set stream off", "-c", "prompt media.prompt"])
+        #expect(again.stderr == "")
+        #expect(again.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 2)
+        #expect(
+            requests[0].bodyText.contains(
+                #"{"fileData":{"mimeType":"image/png","fileUri":"https://example.com/cat.png"}}"#))
+        #expect(requests[1].path == requests[0].path)
+        #expect(requests[1].bodyText == requests[0].bodyText)
+    }
+
     @Test func anOptionalFieldKeepsTheJSONSchemaPicoschemaWouldMakeNullable() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run([
