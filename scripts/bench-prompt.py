@@ -51,7 +51,7 @@ from dotpromptz._typing import DataArgument
 source = open(sys.argv[1]).read()
 data = DataArgument(**json.load(open(sys.argv[2])))
 rendered = asyncio.run(Dotprompt().render(source, data))
-print(len(rendered.model_dump_json(by_alias=True, exclude_none=True)))
+print(rendered.model_dump_json(by_alias=True, exclude_none=True))
 """
 
 PY_LOOP = """
@@ -97,8 +97,11 @@ def section(result):
         "config, Picoschema input and output schemas; a body with two `{{role}}` blocks, an "
         "`#each` over 20 items, `#if`/`else`) rendered with the same data by Sophon (release build) "
         "and by dotpromptz %s (PyPI, Dotprompt's Python implementation), to Dotprompt's "
-        "rendered-prompt JSON. Both sides parse the source on every render."
-        % (result["date"], result["python"], result["dotpromptz"]),
+        "rendered-prompt JSON (the same `messages`, `config`, `input`, `output` and `model` on both "
+        "sides, checked by the script). Both sides parse the source on every render. Load average "
+        "%s at the start, %s at the end (other builds were running)."
+        % (result["date"], result["python"], result["dotpromptz"], " ".join(result["load"]["start"]),
+           " ".join(result["load"]["end"])),
         "",
         "| | Sophon | dotpromptz | Sophon ahead by |",
         "|---|---|---|---|",
@@ -144,7 +147,11 @@ def main():
         # Both render the whole thing: the same messages come out.
         ours = json.loads(subprocess.run([sophon, "prompt", "render", template, "--data", "@" + data],
                                          check=True, capture_output=True, text=True).stdout)
-        assert len(ours["messages"]) == 2, ours
+        theirs = json.loads(subprocess.run([python, "-c", PY_ONCE, template, data], check=True,
+                                           capture_output=True, text=True).stdout)
+        same = [key for key in ("messages", "config", "input", "output", "model") if ours.get(key) == theirs.get(key)]
+        assert len(same) == 5, (ours, theirs)
+        load_start = open("/proc/loadavg").read().split()[:3]
         (sophon_s, dotpromptz_s), raw = interleaved_medians(
             [[sophon, "prompt", "render", template, "--data", "@" + data], [python, "-c", PY_ONCE, template, data]],
             args.runs)
@@ -153,6 +160,8 @@ def main():
         python_loop = json.loads(subprocess.run([python, "-c", PY_LOOP, template, data, str(args.seconds)],
                                                 check=True, capture_output=True, text=True).stdout)
     result = {
+        "load": {"start": load_start, "end": open("/proc/loadavg").read().split()[:3]},
+        "same_as_dotpromptz": same,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "python": "Python " + platform.python_version(),
         "dotpromptz": version(python, "dotpromptz"),

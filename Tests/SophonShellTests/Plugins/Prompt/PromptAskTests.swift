@@ -85,6 +85,47 @@ import Testing
         #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
     }
 
+    @Test func dryRunPrintsTheRequestAndJSONPrintsTheAnswerAsData() throws {
+        let shell = try GeminiShell()
+        try shell.write("hi.prompt", "---\nconfig:\n  temperature: 0.2\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{name}}")
+        let dry = try shell.run(["-c", "set stream off", "-c", "prompt --dry-run hi.prompt name=Ann"])
+        #expect(dry.stderr == "")
+        #expect(
+            dry.stdout == """
+                POST /v1beta/models/gemini-3.8-flash:generateContent
+                {
+                  "contents": [
+                    {
+                      "role": "user",
+                      "parts": [
+                        {
+                          "text": "Hi Ann"
+                        }
+                      ]
+                    }
+                  ],
+                  "systemInstruction": {
+                    "parts": [
+                      {
+                        "text": "Be brief.\\n"
+                      }
+                    ]
+                  },
+                  "generationConfig": {
+                    "temperature": 0.2
+                  }
+                }
+
+                """)
+        #expect(try shell.server.requests().isEmpty)
+        try shell.server.script([#"{"kind": "generate", "text": "Hello, Ann."}"#])
+        let json = try shell.run(["--json", "-c", "set stream off", "-c", "prompt hi.prompt name=Ann"])
+        #expect(json.stderr == "")
+        #expect(json.status == 0)
+        let line = try #require(json.stdout.split(separator: "\n").last)
+        #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
+    }
+
     @Test func mediaGoesAsFileDataOrInlineData() throws {
         let shell = try GeminiShell()
         try shell.write(
