@@ -83,12 +83,19 @@ enum RunCommand {
             try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
         }
         if template != nil { input.form = .inputs }
+        var noted = false
         let keys = try input.check { line in
             // Each input rendered once before anything is sent: a line that fails the file's
             // input schema is a bad line; a file that does not render fails the run at once.
             guard let template, case .input(let value) = line.body else { return }
-            _ = try prefixed(unless: .invalidInput) {
+            let turn = try prefixed(unless: .invalidInput) {
                 try template.turn(.object([JSONMember("input", value)]))
+            }
+            if !noted {
+                for note in turn.notes {
+                    context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
+                }
+                noted = true
             }
         }
         let client = try GeminiCall.client(context: context, services: services)

@@ -6,11 +6,14 @@ import SophonPrompt
 /// type syntax, in Picoschema and in JSON Schema, one after the other (teaching).
 enum SchemaSideBySide {
     /// `schema picoschema TEXT`: TEXT is Picoschema (YAML, `{title: string, year?: integer}`).
-    static func fromPicoschema(_ text: String) throws -> String {
+    /// - Returns: the three forms, and what Gemini's schema cannot say of it (the conversion's
+    ///   notes: `$: dropped "additionalProperties" ...`), for `note:` lines on stderr.
+    static func fromPicoschema(_ text: String) throws -> (text: String, notes: [GeminiSchemaIssue]) {
         do {
             let yaml = try YAMLReader.read(text, file: "picoschema")
             let jsonSchema = try Picoschema().jsonSchema(yaml)
-            return shown(try GeminiSchemaDocument(jsonSchema).schema)
+            let document = try GeminiSchemaDocument(PromptTemplate.withoutClosedObjects(jsonSchema))
+            return (shown(document.schema), document.notes)
         } catch let error as PromptError {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
         } catch let error as PicoschemaError {
@@ -25,7 +28,7 @@ enum SchemaSideBySide {
         let pico = picoschema(schema, indent: "").map { $0.joined(separator: "\n") }
         return """
             type syntax:
-            \(typeSyntax(schema))
+            \(typeSyntax(schema) ?? "(the type syntax cannot say this schema; use the JSON Schema)")
 
             picoschema:
             \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
@@ -35,22 +38,27 @@ enum SchemaSideBySide {
             """
     }
 
-    /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back).
-    static func typeSyntax(_ schema: GeminiSchema) -> String {
+    /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back);
+    /// `nil` when it cannot say it (an untyped value such as Picoschema's `any`, an `anyOf`).
+    static func typeSyntax(_ schema: GeminiSchema) -> String? {
         var text: String
         if let values = schema.enumValues {
             text = values.map { JSONValue.string($0).compactText }.joined(separator: " | ")
         } else if schema.type == .object {
             let required = Set(schema.required ?? [])
-            text =
-                "{ "
-                + properties(schema).map { name, child in
-                    "\(name)\(required.contains(name) ? "" : "?"): \(typeSyntax(child))"
-                }.joined(separator: ", ") + " }"
+            var fields: [String] = []
+            for (name, child) in properties(schema) {
+                guard let type = typeSyntax(child) else { return nil }
+                fields.append("\(name)\(required.contains(name) ? "" : "?"): \(type)")
+            }
+            text = "{ " + fields.joined(separator: ", ") + " }"
         } else if schema.type == .array {
-            text = "[\(schema.items.map(typeSyntax) ?? "string")]"
+            guard let items = schema.items.map(typeSyntax) ?? "string" else { return nil }
+            text = "[\(items)]"
+        } else if let type = schema.type {
+            text = type.rawValue.lowercased()
         } else {
-            text = schema.type?.rawValue.lowercased() ?? "string"
+            return nil
         }
         if schema.nullable == true { text += " | null" }
         if let description = schema.description { text += " \(JSONValue.string(description).compactText)" }
@@ -60,7 +68,9 @@ enum SchemaSideBySide {
     /// The schema's Picoschema lines; `nil` when Picoschema cannot say it (an array of arrays,
     /// `anyOf`, a scalar root).
     static func picoschema(_ schema: GeminiSchema, indent: String) -> [String]? {
-        guard schema.type == .object, schema.anyOf == nil else { return nil }
+        guard schema.type == .object, schema.anyOf == nil, schema.properties?.isEmpty == false else {
+            return nil
+        }
         let required = Set(schema.required ?? [])
         var lines: [String] = []
         for (name, child) in properties(schema) {

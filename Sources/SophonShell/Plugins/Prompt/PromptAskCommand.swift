@@ -25,6 +25,9 @@ enum PromptAskCommand {
         let data = try withAssignments(Array(parsed.operands.dropFirst()), data: given ?? .object([]))
         let template = try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
         let turn = try prefixed { try template.turn(data) }
+        for note in turn.notes {
+            context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
+        }
         var options = AskCommands.Options(
             model: template.model, prompt: "",
             dryRun: context.session.settings.dryRun || parsed.has("--dry-run"))

@@ -16,6 +16,9 @@ struct PromptTemplate: Sendable {
         var system: Content?
         /// `output.schema`, when the file has one.
         var schema: GeminiSchema?
+        /// What Gemini's schema could not say of `output.schema` (dropped `additionalProperties`,
+        /// ...), for `note:` lines.
+        var notes: [GeminiSchemaIssue] = []
     }
 
     /// The file as the user gave it, for messages.
@@ -132,7 +135,11 @@ struct PromptTemplate: Sendable {
         guard !turn.contents.isEmpty else {
             throw CommandFailure(kind: .invalidInput, message: "\(file): renders to no message to send")
         }
-        if let schema = rendered["output"]?["schema"] { turn.schema = try geminiSchema(schema) }
+        if let schema = rendered["output"]?["schema"] {
+            let document = try geminiDocument(schema)
+            turn.schema = document.schema
+            turn.notes = document.notes
+        }
         return turn
     }
 
@@ -149,16 +156,16 @@ struct PromptTemplate: Sendable {
         } else if let given {
             input = given
         }
-        if let issue = try geminiSchema(schema).validate(input).first {
+        if let issue = try geminiDocument(schema).schema.validate(input).first {
             throw CommandFailure(
                 kind: .invalidInput, message: "\(file): input \(issue.path): \(issue.message)")
         }
     }
 
     /// A JSON Schema of the file as a ``GeminiSchema`` (the one conversion, `schema @FILE`'s).
-    func geminiSchema(_ value: JSONValue) throws -> GeminiSchema {
+    func geminiDocument(_ value: JSONValue) throws -> GeminiSchemaDocument {
         do {
-            return try GeminiSchemaDocument(value).schema
+            return try GeminiSchemaDocument(Self.withoutClosedObjects(value))
         } catch {
             throw CommandFailure(kind: .schemaError, message: "\(file): \(error)")
         }
@@ -189,6 +196,23 @@ struct PromptTemplate: Sendable {
         throw CommandFailure(
             kind: .invalidInput,
             message: "\(file): media '\(url.prefix(60))' must be an https:// URL or a base64 data: URL")
+    }
+
+    /// `value` without its `"additionalProperties": false` members: Picoschema closes every
+    /// object, which Gemini's schema cannot say and need not be told of in a `note:` each time
+    /// (an `additionalProperties` schema, `(*): T`, is kept, and noted when dropped).
+    static func withoutClosedObjects(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.filter { !($0.key == "additionalProperties" && $0.value == .bool(false)) }.map {
+                    JSONMember($0.key, withoutClosedObjects($0.value))
+                })
+        case .array(let items):
+            return .array(items.map(withoutClosedObjects))
+        default:
+            return value
+        }
     }
 
     /// An array's elements; none for anything else.

@@ -87,7 +87,10 @@ import Testing
 
     @Test func dryRunPrintsTheRequestAndJSONPrintsTheAnswerAsData() throws {
         let shell = try GeminiShell()
-        try shell.write("hi.prompt", "---\nconfig:\n  temperature: 0.2\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{name}}")
+        try shell.write(
+            "hi.prompt",
+            "---\nconfig:\n  temperature: 0.2\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{name}}"
+        )
         let dry = try shell.run(["-c", "set stream off", "-c", "prompt --dry-run hi.prompt name=Ann"])
         #expect(dry.stderr == "")
         #expect(
@@ -124,6 +127,21 @@ import Testing
         #expect(json.status == 0)
         let line = try #require(json.stdout.split(separator: "\n").last)
         #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
+    }
+
+    @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "n.prompt",
+            "---\noutput:\n  schema:\n    name: string\n    tags(object):\n      (*): string\n      main: string\n---\nHi"
+        )
+        let outcome = try shell.run(["-c", "prompt --dry-run n.prompt"])
+        #expect(
+            outcome.stderr
+                == #"note: n.prompt: output $.properties.tags: dropped "additionalProperties" (not accepted by the Gemini API)"#
+                + "\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains(#""responseSchema": {"#))
     }
 
     @Test func mediaGoesAsFileDataOrInlineData() throws {
