@@ -6,14 +6,15 @@ import SophonPrompt
 /// type syntax, in Picoschema and in JSON Schema, one after the other (teaching).
 enum SchemaSideBySide {
     /// `schema picoschema TEXT`: TEXT is Picoschema (YAML, `{title: string, year?: integer}`).
-    /// - Returns: the three forms, and what Gemini's schema cannot say of it (the conversion's
-    ///   notes: `$: dropped "additionalProperties" ...`), for `note:` lines on stderr.
-    static func fromPicoschema(_ text: String) throws -> (text: String, notes: [GeminiSchemaIssue]) {
+    /// - Returns: the three forms (with `--json`, as ``report(_:)``), and what Gemini's schema
+    ///   cannot say of it (the conversion's notes: `$.properties.scores: dropped
+    ///   "additionalProperties" ...`), for `note:` lines on stderr.
+    static func fromPicoschema(_ text: String) throws -> (result: CommandResult, notes: [GeminiSchemaIssue]) {
         do {
             let yaml = try YAMLReader.read(text, file: "picoschema")
             let jsonSchema = try Picoschema().jsonSchema(yaml)
             let document = try GeminiSchemaDocument(PromptTemplate.withoutClosedObjects(jsonSchema))
-            return (shown(document.schema), document.notes)
+            return (report(document.schema), document.notes)
         } catch let error as PromptError {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
         } catch let error as PicoschemaError {
@@ -23,19 +24,30 @@ enum SchemaSideBySide {
         }
     }
 
-    /// The three forms of `schema`, headed.
-    static func shown(_ schema: GeminiSchema) -> String {
+    /// The three forms of `schema`, headed; with `--json`, `{"typeSyntax", "picoschema",
+    /// "jsonSchema"}` (`typeSyntax` or `picoschema` null when that form cannot say the schema).
+    static func report(_ schema: GeminiSchema) -> CommandResult {
         let pico = picoschema(schema, indent: "").map { $0.joined(separator: "\n") }
-        return """
-            type syntax:
-            \(typeSyntax(schema) ?? "(the type syntax cannot say this schema; use the JSON Schema)")
+        let data = JSONValue.object([
+            JSONMember("typeSyntax", typeSyntax(schema).map { .string($0) } ?? .null),
+            JSONMember("picoschema", pico.map { .string($0) } ?? .null),
+            JSONMember("jsonSchema", schema.jsonSchemaValue),
+        ])
+        return .report(shown(schema, picoschema: pico), data: data)
+    }
 
-            picoschema:
-            \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
+    /// The three forms of `schema`, headed.
+    private static func shown(_ schema: GeminiSchema, picoschema pico: String?) -> String {
+        """
+        type syntax:
+        \(typeSyntax(schema) ?? "(the type syntax cannot say this schema; use the JSON Schema)")
 
-            json schema:
-            \(schema.jsonSchemaValue.prettyText)
-            """
+        picoschema:
+        \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
+
+        json schema:
+        \(schema.jsonSchemaValue.prettyText)
+        """
     }
 
     /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back);
