@@ -74,6 +74,8 @@ let package = Package(
         .executableTarget(name: "SophonBench", dependencies: ["SophonCore", "SophonGemini"]),
         // The Swift side of scripts/bench-downscale (not part of any product).
         .executableTarget(name: "SophonBenchMedia", dependencies: ["SophonMedia"]),
+        // The Swift side of scripts/bench-prompt.py (not part of any product).
+        .executableTarget(name: "SophonBenchPrompt", dependencies: ["SophonPrompt", "SophonCore"]),
         // Test support shared by the test targets (the fake Gemini server process).
         .target(name: "SophonTestSupport", dependencies: ["SophonCore"], path: "Tests/SophonTestSupport"),
         .testTarget(name: "SophonCoreTests", dependencies: ["SophonCore"]),

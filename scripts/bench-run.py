@@ -10,8 +10,9 @@ the median with min and max, ratios the median of the per-run ratios with their 
 Peak RSS comes from wait4() on each child; CPU per call from getrusage() inside each client
 around its measured loop (warm-up excluded).
 
-Writes docs/benchmarks.md (all sections but "## Extractor", which scripts/bench-extract owns
-and which is kept as found) and benchmarks/results.json (every raw number).
+Writes docs/benchmarks.md (all sections but "## Extractor", which scripts/bench-extract owns,
+and "## Downscale", "## Tool loop" and "## Prompt rendering", whose scripts write them: each is
+kept as found) and benchmarks/results.json (every raw number).
 """
 
 import argparse
@@ -580,6 +581,15 @@ def tool_loop_section():
     return match.group(0).rstrip() if match else ""
 
 
+def prompt_section():
+    """The '## Prompt rendering' section scripts/bench-prompt.py writes, kept as it is."""
+    if not os.path.exists(DOC):
+        return ""
+    text = open(DOC, encoding="utf-8").read()
+    match = re.search(r"^## Prompt rendering\n.*?(?=^## (?!#)|\Z)", text, re.S | re.M)
+    return match.group(0).rstrip() if match else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description="scripts/bench's measuring half")
     parser.add_argument("--bin", required=True, help="the release bin directory (sophon, SophonBench)")
@@ -639,6 +649,9 @@ def main():
     kept_tools = tool_loop_section()
     if kept_tools:
         document = document.rstrip("\n") + "\n\n" + kept_tools + "\n"
+    kept_prompt = prompt_section()
+    if kept_prompt:
+        document = document.rstrip("\n") + "\n\n" + kept_prompt + "\n"
     print("\n" + document)
     if not args.no_write:
         os.makedirs(os.path.dirname(DOC), exist_ok=True)

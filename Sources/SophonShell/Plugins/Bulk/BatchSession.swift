@@ -110,7 +110,7 @@ struct BatchSession {
             input = try GeminiBatchInput(displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit)
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
-                let built = build(line)
+                let built = try build(line)
                 try input.append(key: line.key, request: built.request.answering(schema: built.schema))
             }
             body = try input.finish()

@@ -15,6 +15,8 @@ struct BulkInput: Sendable {
     var name: String
     /// The command reading it (`run`, `batch`), which starts its error messages.
     var command = "run"
+    /// What its lines are: prompts and requests, or a prompt file's inputs (`run --prompt`).
+    var form = BulkInputLine.Form.prompts
 
     /// Refuses an OUTPUT that is this input file (the same file by device and inode, through
     /// any path or link): the results would replace the prompts.
@@ -41,33 +43,41 @@ struct BulkInput: Sendable {
     func forEachLine(_ body: (BulkInputLine) throws -> Void) throws {
         let reader = try BulkLineReader(path: path, command: command)
         while let line = reader.next() {
-            if let parsed = try BulkInputLine.parse(line) { try body(parsed) }
+            if let parsed = try BulkInputLine.parse(line, form: form) { try body(parsed) }
         }
     }
 
     /// Reads the whole file once and refuses it when any line is bad: every bad line (up to
-    /// ``listedIssues``) with its 1-based physical line number, and duplicate keys with the line
-    /// of their first use.
+    /// ``listedIssues``) with its 1-based physical line number, duplicate keys with the line of
+    /// their first use, and the lines `each` refuses with an `invalidInput` ``CommandFailure``
+    /// (its message: a prompt file's input that fails its schema).
     /// - Returns: the keys in input order, as text and as written (a string or a number).
-    /// - Throws: ``CommandFailure`` `invalidInput` listing the bad lines, or `fileError`.
-    func check() throws -> [(text: String, value: JSONValue)] {
+    /// - Throws: ``CommandFailure`` `invalidInput` listing the bad lines, or `fileError`; any
+    ///   other error of `each` as it is, at once (a prompt file that does not render).
+    func check(each: (BulkInputLine) throws -> Void = { _ in }) throws -> [(text: String, value: JSONValue)] {
         let reader = try BulkLineReader(path: path, command: command)
         var firstLine: [String: Int] = [:]
         var keys: [(text: String, value: JSONValue)] = []
         var issues: [BulkInputIssue] = []
         var issueCount = 0
         while let line = reader.next() {
-            do throws(BulkInputIssue) {
-                guard let parsed = try BulkInputLine.parse(line) else { continue }
+            do {
+                guard let parsed = try BulkInputLine.parse(line, form: form) else { continue }
                 if let first = firstLine[parsed.key] {
                     throw BulkInputIssue(
                         line: line.number, message: "duplicate key '\(parsed.key)' (first on line \(first))")
                 }
                 firstLine[parsed.key] = line.number
                 keys.append((parsed.key, parsed.keyValue))
-            } catch {
+                try each(parsed)
+            } catch let issue as BulkInputIssue {
                 issueCount += 1
-                if issues.count < Self.listedIssues { issues.append(error) }
+                if issues.count < Self.listedIssues { issues.append(issue) }
+            } catch let failure as CommandFailure where failure.kind == .invalidInput {
+                issueCount += 1
+                if issues.count < Self.listedIssues {
+                    issues.append(BulkInputIssue(line: line.number, message: failure.message))
+                }
             }
         }
         guard issueCount == 0 else {
@@ -85,19 +95,24 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
     var input: BulkInput
     /// Keys not to ask again.
     var skip: Set<String>
-    /// Turns a line into its request (the session's settings for `prompt` lines).
-    var build: @Sendable (BulkInputLine) -> BulkRequest
+    /// Turns a line into its request (the session's settings for `prompt` lines; a prompt
+    /// file rendered for `input` lines).
+    var build: @Sendable (BulkInputLine) throws -> BulkRequest
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let opened: Result<BulkLineReader, any Error>
         let skip: Set<String>
-        let build: @Sendable (BulkInputLine) -> BulkRequest
+        let form: BulkInputLine.Form
+        let build: @Sendable (BulkInputLine) throws -> BulkRequest
 
         mutating func next() async throws -> BulkRequest? {
             let reader = try opened.get()
             while let line = reader.next() {
-                guard let parsed = try BulkInputLine.parse(line), !skip.contains(parsed.key) else { continue }
-                return build(parsed)
+                guard let parsed = try BulkInputLine.parse(line, form: form), !skip.contains(parsed.key)
+                else {
+                    continue
+                }
+                return try build(parsed)
             }
             return nil
         }
@@ -106,6 +121,7 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator {
         let (path, command) = (input.path, input.command)
         return AsyncIterator(
-            opened: Result { try BulkLineReader(path: path, command: command) }, skip: skip, build: build)
+            opened: Result { try BulkLineReader(path: path, command: command) }, skip: skip, form: input.form,
+            build: build)
     }
 }

@@ -3,7 +3,8 @@ import SophonCore
 import SophonGemini
 
 /// One line of a bulk input (docs/running-many-prompts.md): `{"key": K, "prompt": TEXT}` or
-/// `{"key": K, "request": GenerateContentRequest}`; a missing key becomes `line-N`.
+/// `{"key": K, "request": GenerateContentRequest}`; with `run --prompt FILE`, any object, the
+/// prompt file's input. A missing key becomes `line-N`.
 struct BulkInputLine: Sendable {
     /// What the line asks.
     enum Body: Sendable {
@@ -11,6 +12,16 @@ struct BulkInputLine: Sendable {
         case prompt(String)
         /// A complete request, sent as given.
         case request(GenerateContentRequest)
+        /// A prompt file's input (`run --prompt FILE`): the line's object without `key`.
+        case input(JSONValue)
+    }
+
+    /// What the lines of a file are.
+    enum Form: Sendable {
+        /// `prompt` or `request` lines.
+        case prompts
+        /// Each line's object is a prompt file's input (`run --prompt FILE`).
+        case inputs
     }
 
     /// 1-based physical line number.
@@ -22,10 +33,12 @@ struct BulkInputLine: Sendable {
     /// What to ask.
     var body: Body
 
-    /// Reads one physical line.
+    /// Reads one physical line of a file of `form`.
     /// - Returns: `nil` for a blank line (skipped, still counted).
     /// - Throws: ``BulkInputIssue`` saying what is wrong with the line.
-    static func parse(_ line: BulkLineReader.Line) throws(BulkInputIssue) -> BulkInputLine? {
+    static func parse(_ line: BulkLineReader.Line, form: Form = .prompts) throws(BulkInputIssue)
+        -> BulkInputLine?
+    {
         guard let text = line.text else {
             throw BulkInputIssue(line: line.number, message: "not valid UTF-8")
         }
@@ -37,7 +50,7 @@ struct BulkInputLine: Sendable {
             throw BulkInputIssue(
                 line: line.number, message: "not valid JSON (column \(error.column): \(error.message))")
         }
-        guard case .object = value else {
+        guard case .object(let members) = value else {
             throw BulkInputIssue(line: line.number, message: "expected a JSON object, got \(value.typeName)")
         }
         let key: String
@@ -56,6 +69,11 @@ struct BulkInputLine: Sendable {
         case let other?:
             throw BulkInputIssue(
                 line: line.number, message: "\"key\" must be a string or a number, got \(other.typeName)")
+        }
+        if form == .inputs {
+            return BulkInputLine(
+                number: line.number, key: key, keyValue: keyValue,
+                body: .input(.object(members.filter { $0.key != "key" })))
         }
         switch (value["prompt"], value["request"]) {
         case (nil, nil):

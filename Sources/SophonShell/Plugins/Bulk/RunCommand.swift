@@ -2,9 +2,10 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]`: every line of a JSON
-/// Lines input through ``GeminiAPIClient/bulkRun(_:options:label:)``, resumable by key
-/// (docs/running-many-prompts.md).
+/// `run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed]`: every
+/// line of a JSON Lines input through ``GeminiAPIClient/bulkRun(_:options:label:)``, resumable
+/// by key (docs/running-many-prompts.md); with `--prompt`, each line is the input of a prompt
+/// file (docs/prompts.md).
 enum RunCommand {
     /// The command line of `run`.
     struct Options {
@@ -14,6 +15,8 @@ enum RunCommand {
         var requestsPerMinute: Int?
         var tokensPerMinute: Int?
         var retryFailed = false
+        /// `--prompt FILE`: each line's object is this prompt file's input.
+        var prompt: String?
     }
 
     /// The options of `run`, declared once.
@@ -26,6 +29,9 @@ enum RunCommand {
         CommandOption(name: "--rpm", value: "R", help: "at most R requests a minute", missing: "a number"),
         CommandOption(name: "--tpm", value: "T", help: "at most T tokens a minute", missing: "a number"),
         CommandOption(name: "--retry-failed", help: "ask again the lines OUTPUT holds as failed"),
+        CommandOption(
+            name: "--prompt", value: "FILE", help: "each line's object is the input of this prompt file",
+            missing: "a prompt file"),
     ]
 
     /// Reads the words after `run`.
@@ -60,7 +66,7 @@ enum RunCommand {
         guard let output else { throw context.usageFailure("run", hint: "-o OUTPUT is missing") }
         return Options(
             input: input, output: output, jobs: jobs, requestsPerMinute: rpm, tokensPerMinute: tpm,
-            retryFailed: retryFailed)
+            retryFailed: retryFailed, prompt: parsed.value("--prompt"))
     }
 
     /// Runs the command: checks the whole input (nothing is sent when a line is bad), skips
@@ -70,17 +76,35 @@ enum RunCommand {
         -> CommandResult
     {
         let options = try options(request, context: context)
-        let input = BulkInput(path: context.resolve(options.input), name: options.input)
+        var input = BulkInput(path: context.resolve(options.input), name: options.input)
         let outputPath = context.resolve(options.output)
         try input.refuseAsOutput(outputPath, shown: options.output)
-        let keys = try input.check()
+        let template = try options.prompt.map { file in
+            try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
+        }
+        if template != nil { input.form = .inputs }
+        var noted = false
+        let keys = try input.check { line in
+            // Each input rendered once before anything is sent: a line that fails the file's
+            // input schema is a bad line; a file that does not render fails the run at once.
+            guard let template, case .input(let value) = line.body else { return }
+            let turn = try prefixed(unless: .invalidInput) {
+                try template.turn(.object([JSONMember("input", value)]))
+            }
+            if !noted {
+                for note in turn.notes {
+                    context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
+                }
+                noted = true
+            }
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
         let answered = journal.answeredKeys
         let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
         let log = RunLog(context: context)
-        let build = log.noting(try requestBuilder(context: context))
+        let build = log.noting(try requestBuilder(context: context, template: template))
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
         var bulkOptions = BulkRunOptions(
@@ -141,32 +165,64 @@ enum RunCommand {
     }
 
     /// Builds each line's request: a `prompt` line is built as `ask` builds its request (one
-    /// path, ``GeminiCall/request(contents:tools:toolConfig:model:context:)``: the session's
-    /// model, schema, system instruction, safety and generation settings fitted to the model,
-    /// and tools as `ask` sends them); a `request` line is sent as given on the session's model.
+    /// path, ``GeminiCall/request(contents:tools:toolConfig:model:schema:overrides:context:)``:
+    /// the session's model, schema, system instruction, safety and generation settings fitted to
+    /// the model, and tools as `ask` sends them); a `request` line is sent as given on the
+    /// session's model; an `input` line renders `template` with it and is built as `prompt FILE`
+    /// builds its request (the file's model, config, system message and output schema over the
+    /// session's).
     /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting,
-    ///   before any line is read.
-    static func requestBuilder(context: CommandContext) throws -> @Sendable (BulkInputLine) -> BulkRequest {
+    ///   before any line is read. The builder throws what rendering a line throws.
+    static func requestBuilder(context: CommandContext, template: PromptTemplate? = nil) throws
+        -> @Sendable (BulkInputLine) throws -> BulkRequest
+    {
         let settings = context.session.settings
-        let schema = context.session.withGeminiState { $0.schema }
-        let model = GeminiModel(selection: settings.model)
+        let sessionSchema = context.session.withGeminiState { $0.schema }
+        let model = GeminiModel(selection: template?.model ?? settings.model)
         let hasTools =
             context.session.withToolState { $0.hasTools } || !context.runtime.pluginTools().isEmpty
+        let structured = sessionSchema != nil || template?.hasOutputSchema == true
         // As `ask`: a text prompt with tools goes as a tool exchange's first round (served
         // plugin functions included); a structured one carries the declared tools.
+        let functions = try prefixed { try template?.functions() ?? [] }
         let (tools, toolConfig) = GeminiCall.sessionTools(
-            servedToo: hasTools && schema == nil, context: context)
-        let template = try GeminiCall.request(
-            contents: [], tools: tools, toolConfig: toolConfig, model: model, context: context)
+            servedToo: (hasTools || !functions.isEmpty) && !structured, functions: functions, context: context
+        )
+        let base = try GeminiCall.request(
+            contents: [], tools: tools, toolConfig: toolConfig, model: model,
+            overrides: TurnOverrides(generation: template?.generation ?? GenerationConfig()), context: context
+        )
         return { line in
             switch line.body {
             case .prompt(let prompt):
-                var request = template
+                var request = base
                 request.contents = [Content(role: "user", parts: [.text(prompt)])]
-                return BulkRequest(key: line.key, request: request, schema: schema, model: model)
+                return BulkRequest(key: line.key, request: request, schema: sessionSchema, model: model)
             case .request(let request):
                 return BulkRequest(key: line.key, request: request, schema: nil, model: model)
+            case .input(let input):
+                guard let template else {
+                    throw CommandFailure(kind: .internalError, message: "run: an input line without --prompt")
+                }
+                let turn = try prefixed { try template.turn(.object([JSONMember("input", input)])) }
+                var request = base
+                request.contents = turn.contents
+                if let system = turn.system { request.systemInstruction = system }
+                return BulkRequest(
+                    key: line.key, request: request, schema: turn.schema ?? sessionSchema, model: model)
             }
+        }
+    }
+
+    /// What `body` throws, its message after `run: ` unless it is of `kind` (a bad
+    /// line, listed with its line number instead).
+    static func prefixed<Value>(unless kind: ShellErrorKind? = nil, _ body: () throws -> Value) throws
+        -> Value
+    {
+        do {
+            return try body()
+        } catch let failure as CommandFailure where failure.kind != kind {
+            throw CommandFailure(kind: failure.kind, message: "run: \(failure.message)")
         }
     }
 }

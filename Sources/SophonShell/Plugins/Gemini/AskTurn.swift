@@ -27,13 +27,18 @@ enum AskTurn {
         let schema = options.schema ?? sessionSchema
         let history = history + (options.contents?.dropLast() ?? [])
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
+        context.session.withGeminiState { $0.lastTurn = history + [userTurn] }
         do {
-            if await hasTools(context: context, services: services) {
+            let toolTurn =
+                options.overrides.functions.isEmpty
+                ? await hasTools(context: context, services: services) : true
+            if toolTurn {
                 defer { clearAttachments(context) }
                 let reply = try await ToolExchange.send(
                     contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
                     model: options.model, context: context, services: services,
-                    schema: options.noSchema ? nil : schema, client: dryRun == nil ? nil : client)
+                    schema: options.noSchema ? nil : schema, overrides: options.overrides,
+                    client: dryRun == nil ? nil : client)
                 return (reply, [])
             }
             return try await single(

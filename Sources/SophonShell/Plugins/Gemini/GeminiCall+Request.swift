@@ -8,10 +8,13 @@ extension GeminiCall {
     /// The session's tools as a request carries them: the declared functions and built-ins, and,
     /// when `servedToo`, the functions of external plugins and running MCP servers (what a tool
     /// exchange sends), with `toolConfig` when `tool-mode` is set.
-    static func sessionTools(servedToo: Bool, context: CommandContext, services: GeminiServices? = nil) -> (
-        tools: JSONValue?, toolConfig: JSONValue?
-    ) {
+    /// `functions` (a prompt file's `toolDefs`) are declared after the session's.
+    static func sessionTools(
+        servedToo: Bool, functions: [FunctionDeclaration] = [], context: CommandContext,
+        services: GeminiServices? = nil
+    ) -> (tools: JSONValue?, toolConfig: JSONValue?) {
         var state = context.session.withToolState { $0 }
+        state.declarations += functions
         if servedToo { state.declarations += ServedTools(context: context, services: services).declarations }
         return (state.toolsValue, state.toolConfigValue)
     }
@@ -36,13 +39,15 @@ extension GeminiCall {
     }
 }
 
-/// Per-call settings that win over the session's (`prompt FILE`: the file's system message and
-/// `config`).
+/// Per-call settings that win over the session's (`prompt FILE`: the file's system message,
+/// `config` and `toolDefs`).
 struct TurnOverrides: Sendable {
     /// The system instruction.
     var system: Content?
     /// temperature, maxOutputTokens, topP, topK, stopSequences; `nil` members keep the session's.
     var generation = GenerationConfig()
+    /// Functions declared for this call, after the session's (a prompt file's `toolDefs`).
+    var functions: [FunctionDeclaration] = []
 
     /// `config` with these members set.
     func applied(to config: GenerationConfig?) -> GenerationConfig? {

@@ -173,7 +173,8 @@ final class GeminiPlugin: ShellPlugin {
                 options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "run", usage: "run INPUT -o OUTPUT [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
+                name: "run",
+                usage: "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
                 options: RunCommand.declared, completion: .files,

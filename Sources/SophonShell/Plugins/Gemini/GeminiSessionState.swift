@@ -8,6 +8,9 @@ struct GeminiSessionState: PluginSessionState {
     var schema: GeminiSchema?
     /// `chat` turns, oldest first (user and model contents alternate).
     var conversation: [Content] = []
+    /// The contents of the last `ask`, `chat` or `prompt` turn as sent (history, then the user
+    /// turn): what `prompt save` writes.
+    var lastTurn: [Content] = []
     /// Media parts for the next `ask` or `chat` (`attach`), sent before the prompt.
     var attachments: [Part] = []
     /// Names of the attached files, for messages.

@@ -29,7 +29,9 @@ enum SchemaCommands {
             }
             return SchemaSideBySide.report(schema)
         case let words where words.first == "picoschema" && words.count > 1:
-            return try SchemaSideBySide.fromPicoschema(words.dropFirst().joined(separator: " "))
+            let shown = try SchemaSideBySide.fromPicoschema(words.dropFirst().joined(separator: " "))
+            for note in shown.notes { context.io.printError(ShellMessages.note("\(note)")) }
+            return shown.result
         case ["clear"]:
             context.session.withGeminiState { $0.schema = nil }
             return .none

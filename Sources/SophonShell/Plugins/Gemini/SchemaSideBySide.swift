@@ -6,11 +6,15 @@ import SophonPrompt
 /// type syntax, in Picoschema and in JSON Schema, one after the other (teaching).
 enum SchemaSideBySide {
     /// `schema picoschema TEXT`: TEXT is Picoschema (YAML, `{title: string, year?: integer}`).
-    static func fromPicoschema(_ text: String) throws -> CommandResult {
+    /// - Returns: the three forms (with `--json`, as ``report(_:)``), and what Gemini's schema
+    ///   cannot say of it (the conversion's notes: `$.properties.scores: dropped
+    ///   "additionalProperties" ...`), for `note:` lines on stderr.
+    static func fromPicoschema(_ text: String) throws -> (result: CommandResult, notes: [GeminiSchemaIssue]) {
         do {
             let yaml = try YAMLReader.read(text, file: "picoschema")
             let jsonSchema = try Picoschema().jsonSchema(yaml)
-            return report(try GeminiSchemaDocument(jsonSchema).schema)
+            let document = try GeminiSchemaDocument(PromptTemplate.withoutClosedObjects(jsonSchema))
+            return (report(document.schema), document.notes)
         } catch let error as PromptError {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
         } catch let error as PicoschemaError {
@@ -21,11 +25,11 @@ enum SchemaSideBySide {
     }
 
     /// The three forms of `schema`, headed; with `--json`, `{"typeSyntax", "picoschema",
-    /// "jsonSchema"}` (`picoschema` null when Picoschema cannot say the schema).
+    /// "jsonSchema"}` (`typeSyntax` or `picoschema` null when that form cannot say the schema).
     static func report(_ schema: GeminiSchema) -> CommandResult {
         let pico = picoschema(schema, indent: "").map { $0.joined(separator: "\n") }
         let data = JSONValue.object([
-            JSONMember("typeSyntax", .string(typeSyntax(schema))),
+            JSONMember("typeSyntax", typeSyntax(schema).map { .string($0) } ?? .null),
             JSONMember("picoschema", pico.map { .string($0) } ?? .null),
             JSONMember("jsonSchema", schema.jsonSchemaValue),
         ])
@@ -36,7 +40,7 @@ enum SchemaSideBySide {
     private static func shown(_ schema: GeminiSchema, picoschema pico: String?) -> String {
         """
         type syntax:
-        \(typeSyntax(schema))
+        \(typeSyntax(schema) ?? "(the type syntax cannot say this schema; use the JSON Schema)")
 
         picoschema:
         \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
@@ -46,22 +50,27 @@ enum SchemaSideBySide {
         """
     }
 
-    /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back).
-    static func typeSyntax(_ schema: GeminiSchema) -> String {
+    /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back);
+    /// `nil` when it cannot say it (an untyped value such as Picoschema's `any`, an `anyOf`).
+    static func typeSyntax(_ schema: GeminiSchema) -> String? {
         var text: String
         if let values = schema.enumValues {
             text = values.map { JSONValue.string($0).compactText }.joined(separator: " | ")
         } else if schema.type == .object {
             let required = Set(schema.required ?? [])
-            text =
-                "{ "
-                + properties(schema).map { name, child in
-                    "\(name)\(required.contains(name) ? "" : "?"): \(typeSyntax(child))"
-                }.joined(separator: ", ") + " }"
+            var fields: [String] = []
+            for (name, child) in properties(schema) {
+                guard let type = typeSyntax(child) else { return nil }
+                fields.append("\(name)\(required.contains(name) ? "" : "?"): \(type)")
+            }
+            text = "{ " + fields.joined(separator: ", ") + " }"
         } else if schema.type == .array {
-            text = "[\(schema.items.map(typeSyntax) ?? "string")]"
+            guard let items = schema.items.map(typeSyntax) ?? "string" else { return nil }
+            text = "[\(items)]"
+        } else if let type = schema.type {
+            text = type.rawValue.lowercased()
         } else {
-            text = schema.type?.rawValue.lowercased() ?? "string"
+            return nil
         }
         if schema.nullable == true { text += " | null" }
         if let description = schema.description { text += " \(JSONValue.string(description).compactText)" }
@@ -71,7 +80,9 @@ enum SchemaSideBySide {
     /// The schema's Picoschema lines; `nil` when Picoschema cannot say it (an array of arrays,
     /// `anyOf`, a scalar root).
     static func picoschema(_ schema: GeminiSchema, indent: String) -> [String]? {
-        guard schema.type == .object, schema.anyOf == nil else { return nil }
+        guard schema.type == .object, schema.anyOf == nil, schema.properties?.isEmpty == false else {
+            return nil
+        }
         let required = Set(schema.required ?? [])
         var lines: [String] = []
         for (name, child) in properties(schema) {

@@ -20,13 +20,12 @@ final class RunLog: Sendable {
     }
 
     /// `build`, noting each request it makes.
-    func noting(_ build: @escaping @Sendable (BulkInputLine) -> BulkRequest)
-        -> @Sendable (BulkInputLine) ->
-        BulkRequest
+    func noting(_ build: @escaping @Sendable (BulkInputLine) throws -> BulkRequest)
+        -> @Sendable (BulkInputLine) throws -> BulkRequest
     {
         guard plugin != nil else { return build }
         return { [self] line in
-            let request = build(line)
+            let request = try build(line)
             requests.withLock { $0[request.key] = request }
             return request
         }

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Prompt files (PRODUCT §12, docs/prompts.md): `prompt render`.
+/// Prompt files (PRODUCT §12, docs/prompts.md): `prompt FILE`, `prompt render`, `prompt save`.
 struct PromptPlugin: ShellPlugin {
     let name = "prompt"
     /// The Gemini plugin, whose services `prompt FILE` sends through.
@@ -11,12 +11,16 @@ struct PromptPlugin: ShellPlugin {
             PluginCommand(
                 name: "prompt",
                 usage:
-                    "prompt [--dry-run] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
+                    "prompt [--dry-run] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt save [--force] FILE | prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
                 summary: "ask with a Dotprompt file, or render it to Dotprompt's rendered-prompt JSON",
-                options: PromptRenderCommand.declared + [PromptAskCommand.declared[1]],
+                options: PromptRenderCommand.declared + [PromptAskCommand.declared[1]]
+                    + PromptSaveCommand.declared,
                 run: { [gemini] request, context in
                     var words = request.arguments
                     if words.first == request.name { words.removeFirst() }
+                    if words.first == "save" {
+                        return try PromptSaveCommand.run(request, context: context)
+                    }
                     if words.first == "render" {
                         return try PromptRenderCommand.run(request, context: context)
                     }

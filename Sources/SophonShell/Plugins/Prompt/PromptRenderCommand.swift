@@ -44,13 +44,7 @@ enum PromptRenderCommand {
                 try renderer.render(
                     try PromptFile.load(path, shownAs: parsed.operands[1]), data: data, options: options))
         } catch {
-            let kind: ShellErrorKind =
-                switch error.kind {
-                case .file: .fileError
-                case .unknownSchemaType: .schemaError
-                default: .parseError
-                }
-            throw CommandFailure(kind: kind, message: "prompt render: \(error)")
+            throw CommandFailure(kind: PromptTemplate.failure(error).kind, message: "prompt render: \(error)")
         }
     }
 

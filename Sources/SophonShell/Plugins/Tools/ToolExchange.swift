@@ -23,7 +23,8 @@ enum ToolExchange {
     ///   answer holds no JSON fitting `schema`).
     static func send(
         contents: [Content], isChat: Bool, conversationCount: Int, model: String?, context: CommandContext,
-        services: GeminiServices, schema: GeminiSchema? = nil, client: GeminiAPIClient? = nil
+        services: GeminiServices, schema: GeminiSchema? = nil, overrides: TurnOverrides = TurnOverrides(),
+        client: GeminiAPIClient? = nil
     ) async throws -> CallReply {
         let client = try client ?? GeminiCall.client(context: context, services: services)
         let settings = context.session.settings
@@ -34,7 +35,7 @@ enum ToolExchange {
         let served = ServedTools(context: context, services: services)
         var state = context.session.withToolState { $0 }
         let maxRounds = state.rounds
-        state.declarations += served.declarations
+        state.declarations += overrides.functions + served.declarations
         let tools = state.toolsValue
         let toolConfig = state.toolConfigValue
         let requested = model.map { GeminiModel(selection: $0).id } ?? settings.model
@@ -43,7 +44,7 @@ enum ToolExchange {
         // every round asks for JSON of it. Only its contents grow.
         let request = try GeminiCall.request(
             contents: contents, tools: tools, toolConfig: toolConfig, model: selection, schema: schema,
-            context: context)
+            overrides: overrides, context: context)
         var conversation = GeminiConversation(history: contents)
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []

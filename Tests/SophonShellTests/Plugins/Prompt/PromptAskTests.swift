@@ -65,4 +65,142 @@ import Testing
         )
         #expect(try shell.server.requests().isEmpty)
     }
+
+    @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() throws {
+        let shell = try GeminiShell()
+        try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")
+        try shell.server.script([
+            #"{"kind": "generate", "text": "A"}"#, #"{"kind": "generate", "text": "B"}"#,
+        ])
+        let outcome = try shell.run([
+            "-c", "set stream off", "-c", "prompt pro.prompt", "-c", "ask Again", "-c", "show model",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(
+            try shell.server.paths() == [
+                "/v1beta/models/gemini-2.5-pro:generateContent",
+                "/v1beta/models/gemini-3.8-flash:generateContent",
+            ])
+        #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
+    }
+
+    @Test func dryRunPrintsTheRequestAndJSONPrintsTheAnswerAsData() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "hi.prompt",
+            "---\nconfig:\n  temperature: 0.2\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{name}}"
+        )
+        let dry = try shell.run(["-c", "set stream off", "-c", "prompt --dry-run hi.prompt name=Ann"])
+        #expect(dry.stderr == "")
+        #expect(
+            dry.stdout == """
+                POST /v1beta/models/gemini-3.8-flash:generateContent
+                {
+                  "contents": [
+                    {
+                      "role": "user",
+                      "parts": [
+                        {
+                          "text": "Hi Ann"
+                        }
+                      ]
+                    }
+                  ],
+                  "systemInstruction": {
+                    "parts": [
+                      {
+                        "text": "Be brief.\\n"
+                      }
+                    ]
+                  },
+                  "generationConfig": {
+                    "temperature": 0.2
+                  }
+                }
+
+                """)
+        #expect(try shell.server.requests().isEmpty)
+        try shell.server.script([#"{"kind": "generate", "text": "Hello, Ann."}"#])
+        let json = try shell.run(["--json", "-c", "set stream off", "-c", "prompt hi.prompt name=Ann"])
+        #expect(json.stderr == "")
+        #expect(json.status == 0)
+        let line = try #require(json.stdout.split(separator: "\n").last)
+        #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
+    }
+
+    @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "n.prompt",
+            "---\noutput:\n  schema:\n    name: string\n    tags(object):\n      (*): string\n      main: string\n---\nHi"
+        )
+        let outcome = try shell.run(["-c", "prompt --dry-run n.prompt"])
+        #expect(
+            outcome.stderr
+                == #"note: n.prompt: output $.properties.tags: dropped "additionalProperties" (not accepted by the Gemini API)"#
+                + "\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains(#""responseSchema": {"#))
+    }
+
+    @Test func mediaGoesAsFileDataOrInlineData() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "look.prompt",
+            #"Compare {{media url="https://e.com/a.png" contentType="image/png"}} and {{media url="data:image/gif;base64,R0lG"}}"#
+        )
+        try shell.server.script([#"{"kind": "generate", "text": "Same."}"#])
+        let outcome = try shell.run(["-c", "set stream off", "-c", "prompt look.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout == "Same.\n")
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        let expected = try JSONValue(
+            parsing: #"""
+                {"contents":[{"role":"user","parts":[{"text":"Compare "},
+                 {"fileData":{"mimeType":"image/png","fileUri":"https://e.com/a.png"}},{"text":" and "},
+                 {"inlineData":{"mimeType":"image/gif","data":"R0lG"}}]}]}
+                """#)
+        #expect(requests[0].body == expected)
+    }
+
+    @Test(arguments: [
+        (
+            #"Hi {{media url="http://e.com/a.png"}}"#,
+            "look.prompt: media 'http://e.com/a.png' must be an https:// URL or a base64 data: URL"
+        ),
+        (
+            #"Hi {{section "notes"}}"#,
+            #"look.prompt: only text and media parts can be sent, not {"metadata":{"purpose":"notes","pending":true}}"#
+        ),
+    ])
+    func mediaThatCannotBeSentIsAnErrorAndSendsNothing(file: String, message: String) throws {
+        let shell = try GeminiShell()
+        try shell.write("look.prompt", file)
+        let outcome = try shell.run(["-c", "prompt look.prompt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    /// Bad input (issue 26): the error names FILE:LINE:COL, exit 1, nothing sent.
+    @Test(arguments: [
+        ("---\nmodel: [a\n---\nHi", "bad.prompt:3:1: YAML: did not find expected ',' or ']'"),
+        ("---\nmodel: x\n---\nHi {{nope 1}}", "bad.prompt:4:4: unknown helper 'nope'"),
+        ("---\nmodel: x\n---\nHi {{> missing}}", "bad.prompt:4:4: unknown partial 'missing'"),
+        (
+            "---\ninput:\n  schema:\n    a: strang\n---\nHi",
+            "bad.prompt:4:8: Picoschema: unknown type 'strang'"
+        ),
+        ("---\nmodel: x\n---\n{{#if a}}x{{/if}}", "bad.prompt: renders to no message to send"),
+    ])
+    func badInputNamesWhereAndSendsNothing(file: String, message: String) throws {
+        let shell = try GeminiShell()
+        try shell.write("bad.prompt", file)
+        let outcome = try shell.run(["-c", "prompt bad.prompt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
 }

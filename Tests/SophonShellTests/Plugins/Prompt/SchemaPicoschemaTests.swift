@@ -59,4 +59,26 @@ import Testing
                 status(enum): [a, b]
                 """)
     }
+
+    @Test func whatGeminisSchemaCannotSayIsNotedAndNotShownWrong() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", #"schema picoschema "{name: string, x: any, scores(object): {(*): number}}""#,
+        ])
+        #expect(
+            outcome.stderr == """
+                note: $.properties.scores: dropped "additionalProperties" (not accepted by the Gemini API)
+                note: $.properties.scores: an object without properties: the Gemini API rejects OBJECT with no properties
+
+                """)
+        let head = outcome.stdout.components(separatedBy: "\n\njson schema:\n").first
+        #expect(
+            head == """
+                type syntax:
+                (the type syntax cannot say this schema; use the JSON Schema)
+
+                picoschema:
+                (Picoschema cannot say this schema; use the JSON Schema)
+                """)
+    }
 }

@@ -1,0 +1,223 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import SophonPrompt
+
+/// A prompt file loaded to ask with (docs/prompts.md): `prompt FILE` renders it once, `run
+/// --prompt FILE` once per input line. The frontmatter's model and `config` are the same for
+/// every rendering; each rendering gives the turn: the contents, the system message and the
+/// output schema.
+struct PromptTemplate: Sendable {
+    /// The turn one rendering sends.
+    struct Turn: Sendable {
+        /// The `user` and `model` messages, in order.
+        var contents: [Content]
+        /// The `system` message (the last one when there are several).
+        var system: Content?
+        /// `output.schema`, when the file has one.
+        var schema: GeminiSchema?
+        /// What Gemini's schema could not say of `output.schema` (dropped `additionalProperties`,
+        /// ...), for `note:` lines.
+        var notes: [GeminiSchemaIssue] = []
+    }
+
+    /// The file as the user gave it, for messages.
+    var file: String
+    /// The parsed file.
+    var document: PromptDocument
+    /// Renders it, with the partials beside the file.
+    var renderer: PromptRenderer
+
+    /// Loads the file at `path` (resolved), shown as `file` in messages.
+    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`) at FILE:LINE:COL.
+    static func load(_ path: String, shownAs file: String) throws -> PromptTemplate {
+        do {
+            return PromptTemplate(
+                file: file, document: try PromptFile.load(path, shownAs: file),
+                renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// A ``PromptError`` as a command failure: `FILE:LINE:COL: message`.
+    static func failure(_ error: PromptError) -> CommandFailure {
+        let kind: ShellErrorKind =
+            switch error.kind {
+            case .file: .fileError
+            case .unknownSchemaType: .schemaError
+            default: .parseError
+            }
+        return CommandFailure(kind: kind, message: "\(error)")
+    }
+
+    /// The frontmatter's `model` as a Gemini model ID (`googleai/` or `vertexai/` dropped).
+    var model: String? {
+        guard let name = document.metadata.last(where: { $0.key == "model" })?.value.stringValue else {
+            return nil
+        }
+        for prefix in ["googleai/", "vertexai/"] where name.hasPrefix(prefix) {
+            return String(name.dropFirst(prefix.count))
+        }
+        return name
+    }
+
+    /// Whether the frontmatter has an `output.schema` (the answer is JSON).
+    var hasOutputSchema: Bool {
+        document.metadata.last(where: { $0.key == "output" })?.value["schema"] != nil
+    }
+
+    /// The frontmatter's `config` members Gemini takes per call (temperature, maxOutputTokens,
+    /// topP, topK, stopSequences).
+    var generation: GenerationConfig {
+        var generation = GenerationConfig()
+        guard let config = document.metadata.last(where: { $0.key == "config" })?.value else {
+            return generation
+        }
+        generation.temperature = config["temperature"]?.doubleValue
+        generation.topP = config["topP"]?.doubleValue
+        generation.maxOutputTokens = config["maxOutputTokens"]?.doubleValue.map { Int($0) }
+        generation.topK = config["topK"]?.doubleValue.map { Int($0) }
+        if config["stopSequences"] != nil {
+            generation.stopSequences = Self.elements(config["stopSequences"]).compactMap(\.stringValue)
+        }
+        return generation
+    }
+
+    /// The frontmatter's `toolDefs` (Dotprompt's tool definitions: `name`, `description`,
+    /// `inputSchema` as JSON Schema) as Gemini function declarations: `inputSchema` goes as
+    /// `parameters` when Sophon's schema reading takes it whole (it reads back as the same JSON
+    /// Schema), else as `parametersJsonSchema`.
+    /// - Throws: ``CommandFailure`` (`invalidInput`) for a definition without a valid name.
+    func functions() throws -> [FunctionDeclaration] {
+        let definitions = Self.elements(document.metadata.last(where: { $0.key == "toolDefs" })?.value)
+        return try definitions.enumerated().map { index, definition in
+            guard let name = definition["name"]?.stringValue, FunctionDeclaration.isValidName(name) else {
+                throw CommandFailure(
+                    kind: .invalidInput,
+                    message: "\(file): toolDefs[\(index)] needs a function name (letters, digits, _ : . -)")
+            }
+            var declaration = FunctionDeclaration(
+                name: name, description: definition["description"]?.stringValue)
+            if let input = definition["inputSchema"] {
+                if let schema = try? GeminiSchemaDocument(input).schema, schema.jsonSchemaValue == input {
+                    declaration.parameters = schema
+                } else {
+                    declaration.parametersJsonSchema = input
+                }
+            }
+            return declaration
+        }
+    }
+
+    /// The turn of `data` (`{input, context, messages}`): `input.schema` checks the input first
+    /// (its defaults filled in).
+    /// - Throws: ``CommandFailure`` without a command prefix: `FILE: input $.year: expected
+    ///   integer, got string "soon"` (`invalidInput`), a render error at FILE:LINE:COL, `FILE:
+    ///   renders to no message to send`.
+    func turn(_ data: JSONValue) throws -> Turn {
+        let rendered: JSONValue
+        do {
+            rendered = try renderer.render(document, data: data)
+        } catch {
+            throw Self.failure(error)
+        }
+        try checkInput(rendered, given: data["input"])
+        var turn = Turn(contents: [])
+        for message in Self.elements(rendered["messages"]) {
+            let parts = try Self.elements(message["content"]).map(part)
+            switch message["role"]?.stringValue {
+            case "system": turn.system = Content(role: nil, parts: parts)
+            case "model": turn.contents.append(Content(role: "model", parts: parts))
+            default: turn.contents.append(Content(role: "user", parts: parts))
+            }
+        }
+        guard !turn.contents.isEmpty else {
+            throw CommandFailure(kind: .invalidInput, message: "\(file): renders to no message to send")
+        }
+        if let schema = rendered["output"]?["schema"] {
+            let document = try geminiDocument(schema)
+            turn.schema = document.schema
+            turn.notes = document.notes
+        }
+        return turn
+    }
+
+    /// `input.schema` checks the input (its defaults filled in); the first issue names the field.
+    func checkInput(_ rendered: JSONValue, given: JSONValue?) throws {
+        guard let schema = rendered["input"]?["schema"] else { return }
+        var input = rendered["input"]?["default"] ?? .object([])
+        if case .object(var merged) = input, case .object(let more) = given ?? .null {
+            for member in more {
+                merged.removeAll { $0.key == member.key }
+                merged.append(member)
+            }
+            input = .object(merged)
+        } else if let given {
+            input = given
+        }
+        if let issue = try geminiDocument(schema).schema.validate(input).first {
+            throw CommandFailure(
+                kind: .invalidInput, message: "\(file): input \(issue.path): \(issue.message)")
+        }
+    }
+
+    /// A JSON Schema of the file as a ``GeminiSchema`` (the one conversion, `schema @FILE`'s).
+    func geminiDocument(_ value: JSONValue) throws -> GeminiSchemaDocument {
+        do {
+            return try GeminiSchemaDocument(Self.withoutClosedObjects(value))
+        } catch {
+            throw CommandFailure(kind: .schemaError, message: "\(file): \(error)")
+        }
+    }
+
+    /// A rendered content part: text; media (`{{media url=U contentType=T}}`) with an `https://`
+    /// URL as `fileData` (as `attach URL` sends it), with a base64 `data:` URL as `inlineData`.
+    /// - Throws: ``CommandFailure`` (`invalidInput`) for another URL or part (a `{{section}}`).
+    func part(_ value: JSONValue) throws -> Part {
+        if let text = value["text"]?.stringValue { return .text(text) }
+        guard let media = value["media"], let url = media["url"]?.stringValue else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "\(file): only text and media parts can be sent, not \(value.compactText)")
+        }
+        let type = media["contentType"]?.stringValue
+        if url.hasPrefix("https://") { return Part(fileData: FileData(mimeType: type, fileUri: url)) }
+        if url.hasPrefix("data:"), let comma = url.firstIndex(of: ",") {
+            let header = url[url.index(url.startIndex, offsetBy: 5)..<comma]
+            if header.hasSuffix(";base64"),
+                let data = Data(base64Encoded: String(url[url.index(after: comma)...]))
+            {
+                let declared = String(header.dropLast(";base64".count))
+                return .inlineData(
+                    mimeType: type ?? (declared.isEmpty ? "application/octet-stream" : declared), data: data)
+            }
+        }
+        throw CommandFailure(
+            kind: .invalidInput,
+            message: "\(file): media '\(url.prefix(60))' must be an https:// URL or a base64 data: URL")
+    }
+
+    /// `value` without its `"additionalProperties": false` members: Picoschema closes every
+    /// object, which Gemini's schema cannot say and need not be told of in a `note:` each time
+    /// (an `additionalProperties` schema, `(*): T`, is kept, and noted when dropped).
+    static func withoutClosedObjects(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.filter { !($0.key == "additionalProperties" && $0.value == .bool(false)) }.map {
+                    JSONMember($0.key, withoutClosedObjects($0.value))
+                })
+        case .array(let items):
+            return .array(items.map(withoutClosedObjects))
+        default:
+            return value
+        }
+    }
+
+    /// An array's elements; none for anything else.
+    static func elements(_ value: JSONValue?) -> [JSONValue] {
+        guard case .array(let items) = value ?? .null else { return [] }
+        return items
+    }
+}

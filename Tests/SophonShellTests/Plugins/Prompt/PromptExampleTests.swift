@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// examples/prompt.sophon asks with examples/triage.prompt and checks the answers with
+/// `expect`; its tape replays it offline, as a script and under `sophon test` (PRODUCT §12:
+/// `.sophon` tests can call `prompt`; docs/prompts.md).
+@Suite struct PromptExampleTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("examples")
+
+    @Test func thePromptExampleReplaysFromItsTape() throws {
+        let shell = try GeminiShell(key: nil)
+        let outcome = try shell.run([
+            "--replay", Self.examples.appendingPathComponent("prompt.tape").path,
+            Self.examples.appendingPathComponent("prompt.sophon").path,
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
+    }
+
+    @Test func aSophonTestCallsPromptAndExpectsOnItsAnswer() throws {
+        let shell = try GeminiShell(key: nil)
+        let outcome = try shell.run([
+            "--replay", Self.examples.appendingPathComponent("prompt.tape").path, "test",
+            Self.examples.appendingPathComponent("prompt.sophon").path,
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("PASS "))
+        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
+    @Test func theTicketsRunThroughThePromptFileFromTheSameTape() throws {
+        let shell = try GeminiShell(key: nil)
+        let outcome = try shell.run([
+            "--replay", Self.examples.appendingPathComponent("prompt.tape").path, "run",
+            Self.examples.appendingPathComponent("tickets.jsonl").path, "-o", "triaged.jsonl", "--prompt",
+            Self.examples.appendingPathComponent("triage.prompt").path,
+        ])
+        #expect(
+            outcome.stderr == "run: 2/2 done, 0 failed, 0 skipped (already answered); wrote triaged.jsonl\n")
+        #expect(outcome.status == 0)
+        let usage = #""usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}"#
+        let billing =
+            #"{"category":"billing","urgency":4,"summary":"Charged twice for the annual plan; wants one refund."}"#
+        let bug =
+            #"{"category":"bug","urgency":4,"summary":"App crashes opening albums that contain videos."}"#
+        #expect(
+            shell.read("triaged.jsonl")
+                == #"{"key":"t1","ok":true,"result":\#(billing),"model":"gemini-3.8-flash",\#(usage)}"# + "\n"
+                + #"{"key":"t2","ok":true,"result":\#(bug),"model":"gemini-3.8-flash",\#(usage)}"# + "\n")
+    }
+}
