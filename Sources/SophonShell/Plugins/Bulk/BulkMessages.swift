@@ -9,11 +9,25 @@ enum BulkMessages {
         return lines.joined(separator: "\n")
     }
 
+    /// How many keys of a `run` kept an earlier answer, and why the others were sent again.
+    struct Reuse: Equatable {
+        /// Answered before for the same request: reused.
+        var same = 0
+        /// Answered before for another request: sent again.
+        var changed = 0
+        /// Answered before with no record of the request (an older journal): sent again.
+        var unknown = 0
+    }
+
     /// The closing line of `run` on stderr when it is not a terminal:
-    /// `run: DONE/TOTAL done, F failed, S skipped (already answered); wrote OUTPUT`.
-    static func summary(done: Int, total: Int, failed: Int, skipped: Int, output: String?) -> String {
-        "run: \(done)/\(total) done, \(failed) failed, \(skipped) skipped (already answered)"
-            + (output.map { "; wrote \($0)" } ?? "")
+    /// `run: DONE/TOTAL done, F failed, R reused (same request)`, then `, C sent again
+    /// (request changed)` and `, U sent again (no request hash recorded)` when there are any,
+    /// then `; wrote OUTPUT`.
+    static func summary(done: Int, total: Int, failed: Int, reuse: Reuse, output: String?) -> String {
+        var text = "run: \(done)/\(total) done, \(failed) failed, \(reuse.same) reused (same request)"
+        if reuse.changed > 0 { text += ", \(reuse.changed) sent again (request changed)" }
+        if reuse.unknown > 0 { text += ", \(reuse.unknown) sent again (no request hash recorded)" }
+        return text + (output.map { "; wrote \($0)" } ?? "")
     }
 
     /// The progress line of `run` on a terminal: `run: DONE/TOTAL · R/s · ETA Ns · F failed`.

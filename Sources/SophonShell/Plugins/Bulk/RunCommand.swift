@@ -63,8 +63,9 @@ enum RunCommand {
             retryFailed: retryFailed)
     }
 
-    /// Runs the command: checks the whole input (nothing is sent when a line is bad), skips
-    /// the keys OUTPUT or `OUTPUT.partial` already answer, asks the rest, then writes OUTPUT in
+    /// Runs the command: checks the whole input (nothing is sent when a line is bad), reuses
+    /// the answers OUTPUT or `OUTPUT.partial` hold for the same request (``BulkRequest/fingerprint``),
+    /// asks the rest (a changed line is sent again), then writes OUTPUT in
     /// input order. Fails (`runFailed`) when a line of OUTPUT is `ok: false`.
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
@@ -76,11 +77,26 @@ enum RunCommand {
         let keys = try input.check()
         let client = try GeminiCall.client(context: context, services: services)
         let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
-        let answered = journal.answeredKeys
-        let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
+        let builder = try requestBuilder(context: context)
+        // What each key sends now; an earlier answer stands only for the same request.
+        var fingerprints: [String: String] = [:]
+        var skip: Set<String> = []
+        var changed = 0
+        var unknown = 0
+        try input.forEachLine { line in
+            let fingerprint = builder(line).fingerprint
+            fingerprints[line.key] = fingerprint
+            switch journal.reuse(key: line.key, hash: fingerprint) {
+            case .same: skip.insert(line.key)
+            case .changed: changed += 1
+            case .unknown: unknown += 1
+            case .none: break
+            }
+        }
+        let sentHashes = fingerprints
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
         let log = RunLog(context: context)
-        let build = log.noting(try requestBuilder(context: context))
+        let build = log.noting(builder)
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
         var bulkOptions = BulkRunOptions(
@@ -103,7 +119,8 @@ enum RunCommand {
                     key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
                     message: error.description(language: language))
             }
-            try journal.append(key: result.key, ok: result.isSuccess, text: line)
+            try journal.append(
+                key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
             progress.finished(ok: result.isSuccess)
             log.record(result, redact: services.redact)
         }
@@ -126,9 +143,12 @@ enum RunCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
+        try journal.writeHashes(keys: keys.map(\.text))
         journal.remove()
         let summary = BulkMessages.summary(
-            done: keys.count, total: keys.count, failed: failed, skipped: skip.count, output: options.output)
+            done: keys.count, total: keys.count, failed: failed,
+            reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
+            output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
         if failed > 0 {
             throw CommandFailure(

@@ -51,7 +51,7 @@ import Testing
         #expect(outcome.stdout == "")
         #expect(
             outcome.stderr
-                == "run: 5/5 done, 2 failed, 0 skipped (already answered); wrote out.jsonl\n"
+                == "run: 5/5 done, 2 failed, 0 reused (same request); wrote out.jsonl\n"
                 + "error: run: 2 of 5 keys failed (ok: false in out.jsonl)\n")
         #expect(outcome.status == 1)
         let lines = (shell.read("out.jsonl") ?? "").split(separator: "\n").map(String.init)
@@ -69,14 +69,59 @@ import Testing
 
         // Started again: every key is answered, nothing is asked.
         let again = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
-        #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 skipped (already answered)"))
+        #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 reused (same request)"))
         #expect(try shell.server.requests().count == 5)
         // --retry-failed asks the two failures again, and only them.
         let retried = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--retry-failed"])
-        #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 skipped (already answered)"))
+        #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 reused (same request)"))
         #expect(try Self.asked(shell, "BLOCKME") == 2)
         #expect(try Self.asked(shell, "BADREQ") == 2)
         #expect(try Self.asked(shell, "alpha") == 1)
+    }
+
+    @Test func aChangedLineIsSentAgainAndTheSummarySaysWhy() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.fiveKeys)
+        let first = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(first.status == 0)
+        #expect(try shell.server.requests().count == 5)
+        // Same lines: every answer is reused.
+        let same = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(same.stderr == "run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n")
+        #expect(try shell.server.requests().count == 5)
+        // Two prompts edited: those two are sent again, under the same keys.
+        try shell.write(
+            "in.jsonl",
+            Self.fiveKeys.replacingOccurrences(of: "bravo", with: "BRAVO2")
+                .replacingOccurrences(of: "echo", with: "ECHO2"))
+        let edited = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(
+            edited.stderr
+                == "run: 5/5 done, 0 failed, 3 reused (same request), 2 sent again (request changed); wrote out.jsonl\n"
+        )
+        #expect(try Self.asked(shell, "BRAVO2") == 1)
+        #expect(try Self.asked(shell, "ECHO2") == 1)
+        #expect(try shell.server.requests().count == 7)
+        // A setting changed (temperature): every line is sent again.
+        let model = try shell.run(["-c", "set temperature 0.3", "-c", "run in.jsonl -o out.jsonl"])
+        #expect(
+            model.stderr.hasSuffix(
+                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+        #expect(try shell.server.requests().count == 12)
+    }
+
+    @Test func anOutputWithoutRequestHashesIsSentAgainAndSaysSo() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.fiveKeys)
+        // An OUTPUT written before requests were hashed.
+        try shell.write("out.jsonl", ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(
+            outcome.stderr
+                == "run: 5/5 done, 0 failed, 0 reused (same request), 5 sent again (no request hash recorded); wrote out.jsonl\n"
+        )
+        #expect(try shell.server.requests().count == 5)
+        #expect(shell.read("out.jsonl.requests")?.split(separator: "\n").count == 5)
     }
 
     @Test func badLinesAreAllListedAndNothingIsSent() throws {
@@ -184,7 +229,8 @@ import Testing
         guard let text = shell.read("out.jsonl.partial") else { return (nil, 0) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let sends = lines.filter { $0.hasPrefix(#"{"sent":"#) }
-        return (lines.filter { !$0.hasPrefix(#"{"sent":"#) }.joined(separator: "\n"), sends.count)
+        let answers = lines.filter { !$0.hasPrefix(#"{"sent":"#) && !$0.hasPrefix(#"{"request":"#) }
+        return (answers.joined(separator: "\n"), sends.count)
     }
 
     @Test func aKilledRunResumesAskingEachKeyOnce() async throws {
@@ -197,7 +243,7 @@ import Testing
         #expect(Self.journal(shell).sends == 3)
 
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
-        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 skipped (already answered); wrote out.jsonl\n")
+        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 reused (same request); wrote out.jsonl\n")
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(shell.read("out.jsonl.partial") == nil)
@@ -227,7 +273,7 @@ import Testing
             #"[{"match": "bravo", "reply": {"fault": "rate_limit", "retryDelay": "0.2s"}, "times": 3}]"#)
         try shell.write("in.jsonl", Self.fiveKeys)
         let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
-        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 skipped (already answered); wrote out.jsonl\n")
+        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 reused (same request); wrote out.jsonl\n")
         #expect(outcome.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(try Self.asked(shell, "bravo") == 4)
