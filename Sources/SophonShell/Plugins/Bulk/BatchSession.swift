@@ -67,13 +67,32 @@ struct BatchSession {
         let schema = context.session.withGeminiState { $0.schema }
         let model = context.session.settings.model
         let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
+        // What each key sends: a journaled job stands for this submit only with the same requests.
+        let build = try RunCommand.requestBuilder(context: context)
+        var fingerprints: [String: String] = [:]
+        try file.forEachLine { fingerprints[$0.key] = build($0).fingerprint }
         var names: [String] = []
         for (index, shardKeys) in shards.enumerated() {
-            let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
+            var name = shards.count == 1 ? base : "\(base)-\(index + 1)"
+            let requests = SHA256.hexDigest(
+                Data(shardKeys.map { "\($0)\n\(fingerprints[$0] ?? "")\n" }.joined().utf8))
+            let earlier = try BatchJournal.load(journalURL).jobs.filter {
+                $0.displayName == name && $0.input == absolute
+            }
+            if let last = earlier.last, !earlier.contains(where: { $0.requests == requests }) {
+                // The same name and input, other requests: a new job under its own name.
+                let renamed = "\(name)-\(requests.prefix(8))"
+                context.io.printError(
+                    BulkMessages.batchChanged(
+                        input: input, earlier: last.name ?? last.displayName, renamed: renamed,
+                        hashed: last.requests != nil))
+                name = renamed
+            }
             var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
                 structured: schema != nil)
             job.schema = schema
+            job.requests = requests
             let numbers = shardKeys.filter { numberKeys.contains($0) }
             job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
@@ -88,7 +107,7 @@ struct BatchSession {
     func create(_ job: BatchJournal.Job, file: BulkInput) async throws -> String {
         var journal = try BatchJournal.load(journalURL)
         if let index = journal.jobs.firstIndex(where: {
-            $0.displayName == job.displayName && $0.input == job.input
+            $0.displayName == job.displayName && $0.input == job.input && $0.requests == job.requests
         }) {
             if let name = journal.jobs[index].name { return name }
             if let found = try await client.listAllBatches().first(where: {

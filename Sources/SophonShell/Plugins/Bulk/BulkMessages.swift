@@ -30,6 +30,15 @@ enum BulkMessages {
         return text + (output.map { "; wrote \($0)" } ?? "")
     }
 
+    /// `batch submit` of an input whose requests differ from the job journaled under the same
+    /// name (or whose job recorded none): `batch submit: INPUT sends other requests than
+    /// batches/ID (changed lines); submitting them as NAME`.
+    static func batchChanged(input: String, earlier: String, renamed: String, hashed: Bool) -> String {
+        let why = hashed ? "changed lines" : "no request hash recorded"
+        return
+            "batch submit: \(input) sends other requests than \(earlier) (\(why)); submitting them as \(renamed)"
+    }
+
     /// The progress line of `run` on a terminal: `run: DONE/TOTAL · R/s · ETA Ns · F failed`.
     static func progress(done: Int, total: Int, rate: Double, failed: Int) -> String {
         let eta = rate > 0 ? "\(Int((Double(total - done) / rate).rounded()))s" : "?"
