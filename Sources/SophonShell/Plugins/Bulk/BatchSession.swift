@@ -188,9 +188,10 @@ struct BatchSession {
         try journal.save(journalURL)
     }
 
-    /// `batch list`: `NAME STATE DISPLAY` per job.
+    /// `batch list`: `NAME STATE DISPLAY` per job; `(no batch jobs)` when there is none.
     func list() async throws -> CommandResult {
         let batches = try await client.listAllBatches()
+        guard !batches.isEmpty else { return .text(BulkMessages.noBatches) }
         return .text(
             batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n"))
     }

@@ -39,6 +39,9 @@ enum BulkMessages {
             "batch submit: \(input) sends other requests than \(earlier) (\(why)); submitting them as \(renamed)"
     }
 
+    /// `batch list` when the project has no Batch jobs.
+    static let noBatches = "(no batch jobs)"
+
     /// The progress line of `run` on a terminal: `run: DONE/TOTAL · R/s · ETA Ns · F failed`.
     static func progress(done: Int, total: Int, rate: Double, failed: Int) -> String {
         let eta = rate > 0 ? "\(Int((Double(total - done) / rate).rounded()))s" : "?"

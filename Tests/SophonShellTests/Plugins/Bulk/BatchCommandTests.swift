@@ -86,6 +86,12 @@ import Testing
         #expect(try Self.creates(shell).count == 2)
     }
 
+    @Test func batchListWithNoJobsSaysSo() throws {
+        let shell = try GeminiShell()
+        let list = try shell.run(["batch", "list"])
+        #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
+    }
+
     @Test func a429OnCreateIsWaitedOutAndMakesOneJob() throws {
         let shell = try GeminiShell()
         try Self.faults(shell, #"{"createRateLimited": 1}"#)
