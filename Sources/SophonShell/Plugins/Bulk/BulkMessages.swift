@@ -39,6 +39,17 @@ enum BulkMessages {
             "batch submit: \(input) sends other requests than \(earlier) (\(why)); submitting them as \(renamed)"
     }
 
+    /// A `run` stopped by Ctrl-C, after its progress line: `run: interrupted; the finished
+    /// answers are in JOURNAL; run the same command again to go on (answered keys are not asked
+    /// again)`.
+    static func interrupted(journal: String) -> String {
+        "run: interrupted; the finished answers are in \(journal); "
+            + "run the same command again to go on (answered keys are not asked again)"
+    }
+
+    /// The end of a failed `run`'s error: how to ask the failed keys again.
+    static let retryFailedHint = "add --retry-failed to ask them again"
+
     /// `batch list` when the project has no Batch jobs.
     static let noBatches = "(no batch jobs)"
 

@@ -107,24 +107,35 @@ enum RunCommand {
         let results = client.bulkRun(
             BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
             onSend: { journal.recordSend($0) })
-        for try await result in results {
-            let keyValue = keyValues[result.key] ?? .string(result.key)
-            let line: String
-            switch result.outcome {
-            case .success(let value, let model, let usage):
-                line = BulkOutputLine.success(
-                    key: keyValue, result: services.redact(value), model: model, usage: usage)
-            case .failure(let error):
-                line = BulkOutputLine.failure(
-                    key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
-                    message: error.description(language: language))
+        let interruptedNote = BulkMessages.interrupted(journal: options.output + ".partial")
+        // A script's Ctrl-C ends the process at once: the note goes out from the signal handler.
+        InterruptSignal.setExitNote((Terminal.isTerminal(STDERR_FILENO) ? "\n" : "") + interruptedNote + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
+        do {
+            for try await result in results {
+                let keyValue = keyValues[result.key] ?? .string(result.key)
+                let line: String
+                switch result.outcome {
+                case .success(let value, let model, let usage):
+                    line = BulkOutputLine.success(
+                        key: keyValue, result: services.redact(value), model: model, usage: usage)
+                case .failure(let error):
+                    line = BulkOutputLine.failure(
+                        key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
+                        message: error.description(language: language))
+                }
+                try journal.append(
+                    key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
+                progress.finished(ok: result.isSuccess)
+                log.record(result, redact: services.redact)
             }
-            try journal.append(
-                key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
-            progress.finished(ok: result.isSuccess)
-            log.record(result, redact: services.redact)
+            try Task.checkCancellation()
+        } catch  where Task.isCancelled {
+            // Interrupted: say where the finished answers are and how to go on.
+            progress.end()
+            context.io.printError(interruptedNote)
+            throw error
         }
-        try Task.checkCancellation()
         progress.end()
         var data = Data()
         var failed = 0
@@ -154,7 +165,8 @@ enum RunCommand {
             throw CommandFailure(
                 kind: .runFailed,
                 message:
-                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output))"
+                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output)); "
+                    + BulkMessages.retryFailedHint
             )
         }
         return .none

@@ -52,7 +52,8 @@ import Testing
         #expect(
             outcome.stderr
                 == "run: 5/5 done, 2 failed, 0 reused (same request); wrote out.jsonl\n"
-                + "error: run: 2 of 5 keys failed (ok: false in out.jsonl)\n")
+                + "error: run: 2 of 5 keys failed (ok: false in out.jsonl); add --retry-failed to ask them again\n"
+        )
         #expect(outcome.status == 1)
         let lines = (shell.read("out.jsonl") ?? "").split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
@@ -197,6 +198,13 @@ import Testing
     /// Runs the five keys with `--jobs 1` until `a` and `b` are in the journal and `c` is in
     /// flight (stalled by the server), then sends `signal`.
     static func interruptedRun(_ shell: GeminiShell, signal: Int32) async throws -> Int32 {
+        try await interruptedRunOutcome(shell, signal: signal).status
+    }
+
+    /// ``interruptedRun(_:signal:)`` with the whole outcome.
+    static func interruptedRunOutcome(_ shell: GeminiShell, signal: Int32) async throws
+        -> SophonProcess.Outcome
+    {
         try Self.rules(
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
         try shell.write("in.jsonl", fiveKeys)
@@ -208,7 +216,7 @@ import Testing
             try Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
         }
         kill(running.process.processIdentifier, signal)
-        return running.finish().status
+        return running.finish()
     }
 
     /// A run that ended, or 300 s without `condition`: a failure instead of a hang.
@@ -257,8 +265,13 @@ import Testing
 
     @Test func ctrlCEndsWith130AndKeepsTheDoneKeys() async throws {
         let shell = try GeminiShell()
-        let status = try await Self.interruptedRun(shell, signal: SIGINT)
-        #expect(status == 130)
+        let outcome = try await Self.interruptedRunOutcome(shell, signal: SIGINT)
+        #expect(outcome.status == 130)
+        // It says where the finished answers are and how to go on.
+        #expect(
+            outcome.stderr.hasPrefix(
+                "run: interrupted; the finished answers are in out.jsonl.partial; "
+                    + "run the same command again to go on (answered keys are not asked again)\n"))
         #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(resumed.status == 0)
