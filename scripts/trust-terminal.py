@@ -7,6 +7,11 @@ Usage: scripts/trust-terminal.py [BINARY]   (default: $SOPHON_BINARY, else .buil
   refused with one warning, and the REPL runs without history: no hang before the banner, no
   endless read, the special file left alone (docs/commands.md, "Files and secrets").
 - A keys.json that exists but cannot be used makes the banner say why, not "no API key".
+- ~/.editrc and $EDITRC are read as libedit documents (issue 25 point 9): `bind -v` gives vi
+  mode, comment lines are skipped, `sophon:` lines apply and other programs' lines do not.
+- With TERM=dumb (issue 25 point 10) a line the kernel cut at its line limit is refused with a
+  warning, never run cut; a long line under the limit comes back whole; Ctrl-D at the
+  `API key:` prompt ends `key set`, not the session.
 Needs pexpect. Exits 0 when every test passed, 1 otherwise.
 """
 
@@ -16,8 +21,7 @@ import stat
 import sys
 import tempfile
 
-
-from pty_harness import PROMPT, binary_path, end_with_ctrl_d, run_tests, spawn
+from pty_harness import PROMPT, binary_path, end_with_ctrl_d, run_tests, spawn, wait_for_raw_mode
 
 TIMEOUT = 20  # seconds: catches a hang; no test relies on it for timing
 BINARY = binary_path()
@@ -101,6 +105,67 @@ def test_the_banner_names_a_key_with_a_copied_quote(home):
         "no usable API key: the API key from environment variable GEMINI_API_KEY has a character that is "
         "not printable ASCII at position 9 (U+201D)")
     assert run_and_quit(child) == 0
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def vi_edit(child):
+    """Types `echo Xabc`, then in vi command mode: ESC, `0` (start of line), `w` (next word),
+    `x` (delete the X), Return; returns once `abc` is printed (emacs mode would not print it)."""
+    child.expect_exact(PROMPT)
+    wait_for_raw_mode(child)
+    child.send("echo Xabc")
+    child.expect_exact("Xabc")
+    child.send("\x1b")
+    child.send("0wx\r")
+    child.expect(r"\r\nabc\r\n")
+
+
+def test_editrc_bind_v_gives_vi_mode(home):
+    write(os.path.join(home.path, ".editrc"), "# vi keys, please\n\n   # indented comment\nbind -v\n")
+    child = home.spawn()
+    vi_edit(child)
+    assert run_and_quit(child) == 0
+
+
+def test_editrc_from_the_environment_with_program_prefixes(home):
+    write(os.path.join(home.path, ".editrc"), "bind -e\n")  # EDITRC wins over it
+    other = os.path.join(home.path, "other-editrc")
+    write(other, "# a comment\nsophon:bind -v\nsomeprogram:bind -e\n")
+    child = home.spawn(EDITRC=other)
+    vi_edit(child)
+    assert run_and_quit(child) == 0
+
+
+def test_a_dumb_terminal_refuses_a_line_the_kernel_cut(home):
+    child = home.spawn(TERM="dumb")
+    child.expect_exact(PROMPT)
+    child.send("echo " + "a" * 5000 + "\r")
+    child.expect_exact("warning: this line filled the terminal's 4095-byte line limit and may have been cut, "
+                       "so it was not run; put long text in a file (@FILE) or a pipe")
+    assert run_and_quit(child) == 0  # the prompt came back: `echo` never printed the cut line
+
+
+def test_a_dumb_terminal_reads_a_long_line_whole(home):
+    child = home.spawn(TERM="dumb")
+    child.expect_exact(PROMPT)
+    child.send("echo " + "b" * 4000 + "\r")
+    child.expect(r"\r\n(b+)\r\n")
+    assert len(child.match.group(1)) == 4000, len(child.match.group(1))
+    assert run_and_quit(child) == 0
+
+
+def test_ctrl_d_at_the_key_prompt_of_a_dumb_terminal_ends_only_key_set(home):
+    child = home.spawn(TERM="dumb")
+    child.expect_exact(PROMPT)
+    child.send("key set\r")
+    child.expect_exact("API key: ")
+    child.sendcontrol("d")
+    assert run_and_quit(child) == 0
+    assert not os.path.exists(os.path.join(home.path, "keys.json"))
 
 
 def main():

@@ -52,6 +52,12 @@ static inline int cedit_set_editor(EditLine *el, const char *mode) {
     return el_set(el, EL_EDITOR, mode);
 }
 
+/// 1 when the key map is vi's (after `bind -v` in an editrc), else 0.
+static inline int cedit_editor_is_vi(EditLine *el) {
+    const char *mode = NULL;
+    return el_get(el, EL_EDITOR, &mode) == 0 && mode != NULL && strcmp(mode, "vi") == 0;
+}
+
 /// 1: libedit restores the terminal around signals during el_gets (and
 /// re-sends the signal to the previous handler); 0: it does not.
 static inline int cedit_set_signal_handling(EditLine *el, int on) {

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 #if canImport(SQLite3)
     import SQLite3
@@ -31,8 +32,7 @@ public final class LogStore: @unchecked Sendable {
     /// - Throws: ``LogStoreError`` when SQLite cannot open or set up the file.
     public init(path: String) throws {
         self.path = path
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try PrivateFiles.prepareFolder((path as NSString).deletingLastPathComponent)
         do {
             try open()
         } catch let error as LogStoreError where Self.isCorruption(error) {
@@ -73,6 +73,10 @@ public final class LogStore: @unchecked Sendable {
     }
 
     private func open() throws {
+        // Private by default (PrivateFiles): the database is created 0600 before SQLite opens
+        // it, because SQLite gives its `-wal` and `-shm` files the mode of the database file.
+        PrivateFiles.prepareFile(path)
+        for extra in ["-wal", "-shm"] { PrivateFiles.tightenFile(path + extra) }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)

@@ -17,6 +17,7 @@ enum ASCII {
     static let zero: UInt8 = 0x30
     static let nine: UInt8 = 0x39
     static let colon: UInt8 = 0x3A
+    static let equals: UInt8 = 0x3D
     static let at: UInt8 = 0x40
     static let openBracket: UInt8 = 0x5B
     static let backslash: UInt8 = 0x5C

@@ -4,8 +4,9 @@ extension JSONByteParser {
     /// Whether a quote ending just before `offset` ends the string: what follows it (spaces
     /// skipped) can follow a string in JSON, or a missing comma. `keptQuote`: an earlier quote
     /// of this string was already kept as text (then a word after this one is more text, not
-    /// the next element: `"he said "hi" to me, "x"` stays one string).
-    func endsString(after offset: Int, keptQuote: Bool = false) -> Bool {
+    /// the next element: `"he said "hi" to me, "x"` stays one string). `isKey`: the string is
+    /// an object key, which a lone `=` may follow (`{"a" = 1}`, read as `:`).
+    func endsString(after offset: Int, keptQuote: Bool = false, isKey: Bool = false) -> Bool {
         var cursor = offset
         while cursor < end,
             bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab
@@ -37,6 +38,8 @@ extension JSONByteParser {
             }
             return startsNextItem(at: cursor + 1)
         case ASCII.comma: return startsNextItem(at: cursor + 1)
+        case ASCII.equals where isKey:
+            return cursor + 1 >= end || !"=>".utf8.contains(bytes[cursor + 1])
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil
         default:
             // In an array, `"b" c, "d"`: a word standing alone before the next `,` is the next

@@ -42,7 +42,7 @@ extension JSONByteParser {
         while position < end {
             let byte = bytes[position]
             if byte == quote {
-                guard !isLenient || endsString(after: position + 1) else { break }
+                guard !isLenient || endsString(after: position + 1, isKey: isKey) else { break }
                 let value = JSONPiece.span(contentStart..<position)
                 position += 1
                 return finishString(value, quote: quote, from: start)
@@ -68,7 +68,8 @@ extension JSONByteParser {
                 closer = 3
             }
             if closer > 0 {
-                if !isLenient || endsString(after: position + closer, keptQuote: reportedQuote) {
+                if !isLenient || endsString(after: position + closer, keptQuote: reportedQuote, isKey: isKey)
+                {
                     position += closer
                     return finishString(.bytes(buffer), quote: quote, from: start)
                 }

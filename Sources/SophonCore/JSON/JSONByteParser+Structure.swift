@@ -6,6 +6,19 @@ extension JSONByteParser {
     mutating func readElement(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) -> Produced?
     {
         if isLenient, expect != .value, skipEllipsis(expect: &expect) { return nil }
+        if isLenient, expect == .elementAfterComma, byte == ASCII.comma, commaOffset == position - 1 {
+            // `[1,, 2]`: a doubled comma, a typo. Only two commas side by side: `[1, , 2]`
+            // (a value left out) stays refused.
+            repair(.removedExtraComma, at: position, "removed the extra ','")
+            position += 1
+            return nil
+        }
+        if isLenient, expect == .elementAfterComma, byte == ASCII.closeBrace,
+            frames.isOpenBelowTop(closer: byte)
+        {
+            // `{"a": [1, 2,}`: a trailing comma, then the object's closer for the array's.
+            return try closeAfterTrailingComma()
+        }
         if byte == ASCII.closeBracket, expect != .value {
             if expect == .elementAfterComma, !frames.isEmpty {
                 try trailingComma(at: commaOffset)
@@ -65,9 +78,16 @@ extension JSONByteParser {
             position += 1
             return closeContainer()
         }
+        if isLenient, expect == .keyAfterComma, byte == ASCII.closeBracket,
+            frames.isOpenBelowTop(closer: byte)
+        {
+            // `[{"a": 1,]`: a trailing comma, then the array's closer for the object's.
+            return try closeAfterTrailingComma()
+        }
         if isLenient, skipEllipsis(expect: &expect) { return nil }
-        if isLenient, byte == ASCII.comma, expect == .keyAfterComma {
-            // `{"a": 1,, "b": 2}`: an object has no holes, so the extra comma means nothing.
+        if isLenient, byte == ASCII.comma {
+            // `{"a": 1,, "b": 2}` or `{, "a": 1}`: an object has no holes, so the extra comma
+            // means nothing.
             repair(.removedExtraComma, at: position, "removed the extra ','")
             position += 1
             return nil
@@ -89,9 +109,28 @@ extension JSONByteParser {
         return nil
     }
 
+    /// Removes the comma before a closer of the wrong kind (at ``position``, matching a
+    /// container open below the innermost) and closes the innermost container there; the
+    /// closer itself is read next, by the container it closes.
+    private mutating func closeAfterTrailingComma() throws(JSONParseFailure) -> Produced {
+        try trailingComma(at: commaOffset)
+        let opener = frames.topIsObject ? "{" : "["
+        repair(
+            .closedMismatchedBracket, at: frames.topStart,
+            "closed the '\(opener)' left open before the \(describe(at: position)) (offset \(position))")
+        return closeContainer()
+    }
+
     /// The `:` after a key is expected.
     mutating func readColon(_ byte: UInt8, expect: inout Expectation) throws(JSONParseFailure) {
         if byte == ASCII.colon {
+            position += 1
+            expect = .value
+            return
+        }
+        if isLenient, byte == ASCII.equals, position + 1 >= end || !"=>".utf8.contains(bytes[position + 1]) {
+            // `{"a" = 1}`: `=` for `:` (not `==` or `=>`).
+            repair(.replacedEqualsSign, at: position, "read the '=' as ':'")
             position += 1
             expect = .value
             return

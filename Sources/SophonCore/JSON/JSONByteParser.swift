@@ -207,7 +207,7 @@ enum JSONCandidateStart {
         case ASCII.quote, ASCII.apostrophe, ASCII.slash, ASCII.hash: return true
         case ASCII.backslash: return escapedJSONStart(after: offset, in: bytes, end: end)
         case 0xE2: return ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end)
-        case ASCII.closeBrace: return isObject
+        case ASCII.closeBrace, ASCII.comma: return isObject
         case ASCII.dot: return ASCII.isEllipsis(bytes, cursor, end) || !isObject
         case _ where isObject: return ASCII.isKeyStart(byte) || byte == ASCII.minus
         case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus, ASCII.plus: return true

@@ -51,12 +51,17 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         case quotedBareWord
         /// A missing comma between two members or elements was inserted.
         case insertedComma
-        /// A second comma between two object members (`{"a": 1,, "b": 2}`) was removed.
-        /// (In an array, `[1,,2]` is refused: a hole or a typo cannot be told apart.)
+        /// A comma that separates nothing was removed: a second comma between two object members
+        /// (`{"a": 1,, "b": 2}`), a comma right after `{` (`{, "a": 1}`), or a doubled comma
+        /// in an array (`[1,,2]`, the two commas side by side). (`[1, , 2]`, with a space, is
+        /// refused: a value left out, not a typo.)
         case removedExtraComma
         /// A missing colon between a key and its value was inserted.
         case insertedColon
-        /// A container left open before a closer of another kind (`[1, 2}`) was closed there.
+        /// An `=` between a key and its value (`{"a" = 1}`) was read as `:`.
+        case replacedEqualsSign
+        /// A container left open before a closer of another kind (`[1, 2}`, also after a
+        /// trailing comma: `{"a": [1, 2,}`) was closed there.
         case closedMismatchedBracket
         /// A closing bracket matching no open container was removed.
         case removedStrayBracket

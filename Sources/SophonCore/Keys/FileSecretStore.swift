@@ -97,7 +97,7 @@ public struct FileSecretStore: SecretWriting {
         let members = all.keys.sorted().map { JSONMember($0, .string(all[$0] ?? "")) }
         let text = JSONValue.object(members).prettyText + "\n"
         do {
-            try AtomicFile.write(Data(text.utf8), to: fileURL, permissions: 0o600, folderPermissions: 0o700)
+            try PrivateFiles.write(Data(text.utf8), to: fileURL, folder: .sophon)
         } catch {
             throw .file(error)
         }

@@ -60,7 +60,7 @@ public struct JSONFileGeminiModelStore: GeminiModelStore {
         object["model"] = id
         let data = try JSONSerialization.data(
             withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        try AtomicFile.write(data + Data("\n".utf8), to: fileURL, folderPermissions: 0o700)
+        try PrivateFiles.write(data + Data("\n".utf8), to: fileURL, folder: .sophon)
     }
 
     private func readObject() throws -> [String: Any]? {

@@ -66,7 +66,11 @@ enum HelpText {
           ~/.config/sophon/sophonrc        commands run at start (not with --no-rc)
           ~/.config/sophon/settings.json   the saved model
           ~/.config/sophon/plugins/        external plugins
+          ~/.config/sophon/mcp.json        the MCP servers (mcp add, mcp remove)
           ~/.local/state/sophon/history    the REPL history
+          ~/.local/state/sophon/logs.db    the logged Gemini exchanges (logs; not with --no-log)
+          ~/.local/state/sophon/batches.json  the batch jobs' journal (batch)
+          ~/.local/state/sophon/media/     media the model replied with (set media-dir)
 
         """
 

@@ -60,18 +60,22 @@ extension PluginRegistry {
         }
     }
 
-    /// Bare `show`: `NAME: VALUE` for every setting of the table.
-    func showAll(context: CommandContext) -> String {
+    /// Bare `show`: `NAME: VALUE` for every setting of the table; with `--json`, an object of
+    /// the values by name.
+    func showAll(context: CommandContext) -> CommandResult {
         let session = context.session.settings
-        return settingNames.map { name in
+        let values = settingNames.map { name in
             let value: String
             if case .text(let text)? = show(name, context: context) {
                 value = text
             } else {
                 value = (try? session.value(of: name)) ?? ""
             }
-            return "\(name): \(value)"
-        }.joined(separator: "\n")
+            return (name, value)
+        }
+        return .report(
+            values.map { "\($0): \($1)" }.joined(separator: "\n"),
+            data: .object(values.map { JSONMember($0, .string($1)) }))
     }
 
     /// `unknown setting 'NAME'` with the closest name of the whole table.

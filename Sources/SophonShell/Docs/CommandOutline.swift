@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the command table says about completing each command's first two arguments, read once
 /// from the registry so the completion scripts and the man page are generated from it
 /// (docs/commands.md, "Completion").
@@ -45,16 +47,12 @@ struct CommandOutline: Sendable {
         var commands: [Command] = []
         for plugin in registry.plugins {
             for command in plugin.commands where seen.insert(command.name).inserted {
-                let first = Self.resolve(command.completion, earlier: [], registry: registry)
+                var first = Self.resolve(command.completion, earlier: [], registry: registry)
+                let subcommands = Self.subcommands(command.name, usage: command.usage)
+                if first == .none, !subcommands.isEmpty { first = .words(subcommands) }
                 var second: [(word: String, candidates: Candidates)] = []
                 if case .words(let words) = first {
                     for word in words {
-                        let candidates = Self.resolve(command.completion, earlier: [word], registry: registry)
-                        if candidates != .none { second.append((word, candidates)) }
-                    }
-                } else if first == .none {
-                    // A command whose first argument is a fixed word (`plugins load FILE`).
-                    for word in Self.subcommandWords(command.usage) {
                         let candidates = Self.resolve(command.completion, earlier: [word], registry: registry)
                         if candidates != .none { second.append((word, candidates)) }
                     }
@@ -92,11 +90,23 @@ struct CommandOutline: Sendable {
         }
     }
 
-    /// The lowercase words of a usage line's first argument (`plugins [load FILE | ...]` gives
-    /// `load`), the fixed words a custom completion may expect before its second argument.
-    private static func subcommandWords(_ usage: String) -> [String] {
-        usage.split(whereSeparator: { " []|".contains($0) }).dropFirst().map(String.init).filter { word in
-            word.allSatisfy { $0.isLowercase || $0 == "-" }
+    /// The subcommand words of a usage line: the lowercase word starting each of its
+    /// ` | `-separated forms, after the command's own name (`batch submit INPUT | list | status
+    /// NAME` gives `submit list status`; `files | files show NAME` gives `show`). What Tab and
+    /// the completion scripts offer as the first argument of a command that completes nothing
+    /// else there.
+    static func subcommands(_ name: String, usage: String) -> [String] {
+        var words: [String] = []
+        for form in usage.components(separatedBy: " | ") {
+            var tokens = form.split(separator: " ").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            }
+            if tokens.first == name { tokens.removeFirst() }
+            guard let word = tokens.first, let head = word.first, head.isLowercase,
+                word.allSatisfy({ $0.isLowercase || $0 == "-" }), !words.contains(word)
+            else { continue }
+            words.append(word)
         }
+        return words
     }
 }

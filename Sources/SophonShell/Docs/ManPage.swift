@@ -43,6 +43,10 @@ enum ManPage {
                 page += ".RE\n"
             }
         }
+        page += ".SH SETTINGS\nChanged with \\fBset\\fR \\fINAME VALUE\\fR, printed with \\fBshow\\fR.\n"
+        for row in SettingsReference.rows(registry) {
+            page += ".TP\n.B \(escape(row.name))\n" + (row.values.isEmpty ? "" : escape(row.values) + "\n")
+        }
         page += ".SH ENVIRONMENT\n"
         for (name, text) in rows(of: HelpText.environmentAndFiles, section: "environment:") {
             page += ".TP\n.B \(escape(name))\n\(escape(text))\n"

@@ -118,7 +118,8 @@ struct MCPConfigFile: Sendable {
             top.append(JSONMember("mcpServers", .object(servers)))
         }
         do {
-            try AtomicFile.write(Data((JSONValue.object(top).prettyText + "\n").utf8), to: path)
+            try PrivateFiles.write(
+                Data((JSONValue.object(top).prettyText + "\n").utf8), to: path, folder: .sophon)
         } catch {
             throw MCPConfigError(error.description)
         }

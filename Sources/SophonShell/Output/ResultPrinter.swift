@@ -19,6 +19,12 @@ struct ResultPrinter {
                     envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
             case .pretty, .raw: io.printLine(line)
             }
+        case .report(let line, let data):
+            switch format {
+            case .json:
+                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", data)]).compactText)
+            case .pretty, .raw: io.printLine(line)
+            }
         case .reply(let reply):
             switch format {
             case .json:
@@ -89,10 +95,11 @@ struct ResultPrinter {
     /// `rendered` (the located message) on stderr.
     func print(_ failure: CommandFailure, for text: String, rendered: String) {
         if format == .json {
-            let error = JSONValue.object([
-                JSONMember("kind", .string(failure.kind.rawValue)),
-                JSONMember("message", .string(failure.message)),
-            ])
+            let error = JSONValue.object(
+                [
+                    JSONMember("kind", .string(failure.kind.rawValue)),
+                    JSONMember("message", .string(failure.message)),
+                ] + failure.details)
             io.printLine(envelope(text, ok: false, extra: [JSONMember("error", error)]).compactText)
         }
         io.printError(rendered)
@@ -129,8 +136,12 @@ enum OutputFormat: String, Sendable, Equatable {
 enum CommandResult: Sendable, Equatable {
     /// A state change, or a command that printed its own output.
     case none
-    /// Text to print (`echo`, `show`); not a value, so `$last` stays.
+    /// Text to print (`echo`); not a value, so `$last` stays.
     case text(String)
+    /// A report a person reads (`show`, `models`, `tools`) and the same facts as data, which
+    /// `--json` prints as the result (named members, never the sentence); not a value, so
+    /// `$last` stays.
+    case report(String, data: JSONValue)
     /// A JSON value: printed by the shell in the current output format, and becomes `$last`.
     case value(JSONValue)
     /// A JSON value kept as compact text (a large `extract` result): printed from its text

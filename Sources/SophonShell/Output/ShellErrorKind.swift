@@ -1,3 +1,5 @@
+import SophonCore
+
 /// What kind of error a failed command reports. The raw value is the lowerCamelCase `kind`
 /// of `--json` error objects (`{"error": {"kind": "usage", ...}}`); these names are part of
 /// the output format and must not change.
@@ -85,4 +87,7 @@ struct CommandFailure: Error, Sendable, Equatable {
     var kind: ShellErrorKind
     /// One readable line, without the `error: ` prefix.
     var message: String
+    /// What `--json` adds to the error object beside `kind` and `message` (`validate`'s
+    /// `violations`).
+    var details: [JSONMember] = []
 }

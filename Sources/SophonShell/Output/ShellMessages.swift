@@ -8,6 +8,17 @@ enum ShellMessages {
     static func note(_ text: String) -> String { "note: " + text }
     /// `warning: TEXT`: something went wrong that does not fail the command.
     static func warning(_ text: String) -> String { "warning: " + text }
+    /// The warning for a property of the type syntax whose type is a quoted type name (a JSON
+    /// Schema habit): `warning: schema: title: "string" is an enum of the one value "string";
+    /// for a type write title: string (no quotes), or give JSON Schema as schema @file.json`.
+    /// `fileForm` is how the command takes a schema file (`schema @file.json`).
+    static func quotedTypeName(command: String, written: String, fix: String, value: String, fileForm: String)
+        -> String
+    {
+        warning(
+            "\(command): \(written) is an enum of the one value \"\(value)\"; for a type write \(fix) "
+                + "(no quotes), or give JSON Schema as \(fileForm)")
+    }
     /// `repair: TEXT`: a change made to malformed JSON to read it.
     static func repair(_ text: String) -> String { "repair: " + text }
     /// `coerced: TEXT`: a value changed to fit the schema.
@@ -34,6 +45,13 @@ enum ShellMessages {
     static func unknownOption(_ option: String, among options: [String]) -> String {
         let name = option.split(separator: "=", maxSplits: 1).first.map(String.init) ?? option
         return "unknown option '\(option)'" + didYouMean(Suggestions.closest(to: name, in: options).first)
+    }
+
+    /// A line that filled the terminal's line buffer (the kernel drops what does not fit).
+    static func terminalLineCut(limit: Int) -> String {
+        warning(
+            "this line filled the terminal's \(limit)-byte line limit and may have been cut, so it was not run; "
+                + "put long text in a file (@FILE) or a pipe")
     }
 
     /// What a cancelled command reports (Ctrl-C).

@@ -84,8 +84,10 @@ struct CorePlugin: ShellPlugin {
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
+        let settings = SettingsReference.helpRows(for: command.name, await context.runtime.allPlugins())
         return .text(
-            ShellMessages.usage(command.usage) + "\n\(command.summary)" + optionRows(command) + details)
+            ShellMessages.usage(command.usage) + "\n\(command.summary)" + optionRows(command) + settings
+                + details)
     }
 
     /// The `options:` rows `help COMMAND` prints from the command's declared options; empty

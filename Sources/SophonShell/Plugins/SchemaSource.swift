@@ -20,11 +20,21 @@ enum SchemaSource {
     static func load(_ spec: String, command: String, context: CommandContext) throws -> Loaded {
         let trimmed = spec.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("@") else {
+            let schema: GeminiSchema
             do {
-                return Loaded(schema: try GeminiSchema.parseSpec(trimmed), notes: [])
+                schema = try GeminiSchema.parseSpec(trimmed)
             } catch {
                 throw CommandFailure(kind: .schemaError, message: "\(command): \(error)")
             }
+            // `{ "title": "string" }` is kept as written (a one-value enum), with a warning.
+            for quoted in schema.quotedTypeNames() {
+                context.io.printError(
+                    ShellMessages.quotedTypeName(
+                        command: command, written: quoted.written, fix: quoted.fix, value: quoted.typeName,
+                        fileForm: command == "schema" ? "schema @file.json" : "\(command) --schema @file.json"
+                    ))
+            }
+            return Loaded(schema: schema, notes: [])
         }
         let path = context.resolve(String(trimmed.dropFirst()))
         let data = try ExtractCommand.readFile(path, command: command, limit: maximumFileBytes)

@@ -13,7 +13,7 @@ enum SessionCommands {
     static func show(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         switch request.arguments.count {
         case 0:
-            return .text(context.registry.showAll(context: context))
+            return context.registry.showAll(context: context)
         case 1:
             return try context.registry.showSetting(request.arguments[0], context: context)
         default:

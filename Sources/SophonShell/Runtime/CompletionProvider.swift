@@ -1,8 +1,8 @@
 import Foundation
 
 /// Tab completion for the REPL (docs/plugin-protocol.md): command names, file paths after
-/// `@`, option values the plugins offer (`--model`), a command's declared options after `-`, and
-/// each command's own completion.
+/// `@`, option values the plugins offer (`--model`), a command's declared options after `-`,
+/// each command's own completion, else its subcommands (``CommandOutline/subcommands(_:usage:)``).
 struct CompletionProvider: Sendable {
     let registry: PluginRegistry
     /// External plugins: their command names and static argument completions.
@@ -33,7 +33,12 @@ struct CompletionProvider: Sendable {
             return CommandOption.completions(word, declared: options)
         }
         let definition = registry.command(named: command)?.completion ?? .none
-        return candidates(definition, earlier: Array(earlier.dropFirst()), word: word)
+        let found = candidates(definition, earlier: Array(earlier.dropFirst()), word: word)
+        guard found.isEmpty, earlier.count == 1, let usage = registry.command(named: command)?.usage else {
+            return found
+        }
+        // A command that completes nothing there: its subcommands (`batch st` gives `status`).
+        return CommandOutline.subcommands(command, usage: usage).filter { $0.hasPrefix(word) }
     }
 
     /// The candidates for `word` by a command's completion definition.

@@ -218,7 +218,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         case .reply(let reply): session.withState { $0.last = reply.value }
         case .value(let value): session.withState { $0.last = value }
         case .lazyValue(let value): session.withState { $0.lastStorage = value }
-        case .none, .text, .exit: break
+        case .none, .text, .report, .exit: break
         }
         ResultPrinter(io: io, format: format).print(result, for: text)
         if case .exit(let status) = result { return .stop(status) }

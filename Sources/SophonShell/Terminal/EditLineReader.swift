@@ -6,8 +6,9 @@ import Synchronization
 /// The terminal line editor: libedit (BSD licence) through the `CEdit` shim. Nothing else
 /// in the shell touches libedit.
 ///
-/// - Emacs key map by default; `~/.editrc` (or `$EDITRC`) is read after the defaults, so a
-///   user's `bind -v` or key bindings win. LC_CTYPE is set from the environment (falling
+/// - Emacs key map by default; `$EDITRC` (else `~/.editrc`) is read after the defaults, so a
+///   user's `bind -v` or key bindings win; its lines may start with `sophon:`. In vi mode
+///   bracketed paste stays off (its marker would turn Esc into a key sequence's start). LC_CTYPE is set from the environment (falling
 ///   back to `C.UTF-8`) before `el_init`, so UTF-8 is edited by character.
 /// - History lives in libedit's memory (Up, Down, Ctrl-R), starting with the entries of
 ///   the ``HistoryFile``; ``record(_:)`` adds an entry there and appends it to the file.
@@ -51,6 +52,8 @@ final class EditLineReader: LineSource {
     private var pendingPaste: [UInt8] = []
     /// Whether the next paste function call takes ``pendingPaste`` instead of reading.
     private var resumingPaste = false
+    /// Whether bracketed paste is turned on while editing (not in vi mode).
+    private var bracketsPastes = true
 
     /// The error from loading the history file at start, if any (the REPL may warn once).
     /// The session goes on with an empty history, and the file is never rewritten.
@@ -108,18 +111,32 @@ final class EditLineReader: LineSource {
         _ = cedit_add_function(editor, "sophon-complete", "Complete the word", Self.completeCallback)
         _ = cedit_bind(editor, "^I", "sophon-complete")
         _ = cedit_add_function(editor, "sophon-paste", "Insert pasted text literally", Self.pasteCallback)
-        _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
-        for (sequence, function) in Self.extraBindings { _ = cedit_bind(editor, sequence, function) }
-        if readsEditrc {
-            _ = el_source(editor, nil)
-            // `bind -v` there replaces the key maps: paste must still work in vi mode.
-            _ = cedit_bind(editor, Self.pasteTrigger, "sophon-paste")
+        _ = cedit_bind(editor, EditorKeyBindings.pasteTrigger, "sophon-paste")
+        for (sequence, function) in EditorKeyBindings.extraBindings {
+            _ = cedit_bind(editor, sequence, function)
+        }
+        if readsEditrc, let path = Self.editrcPath() {
+            _ = el_source(editor, path)
+            // `bind -v` there replaces the key maps. The paste marker bound in vi's insert map
+            // would make Esc the start of a sequence (Esc then `0` would beep): in vi mode a
+            // paste arrives as typed keys.
+            bracketsPastes = cedit_editor_is_vi(editor) == 0
         }
         loadHistory()
         EditorSignals.registerForExit(editor)
     }
 
     deinit { close() }
+
+    /// The user's libedit settings: `$EDITRC`, else `$HOME/.editrc`; nil when neither is set or
+    /// the process runs set-user-ID. Resolved here because libedit's own lookup
+    /// (`el_source(editor, NULL)`) gives up on systems without `issetugid`, glibc's among them.
+    static func editrcPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard getuid() == geteuid(), getgid() == getegid() else { return nil }
+        if let path = environment["EDITRC"], !path.isEmpty { return path }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.editrc"
+    }
 
     /// Edits one line.
     /// - Parameter prompt: shown before the line (`sophon> ` or `   ...> `).
@@ -137,7 +154,7 @@ final class EditLineReader: LineSource {
             resumingPaste = true
             injected = Array("\u{1B}[200~".unicodeScalars.map { wchar_t(bitPattern: $0.value) })
         }
-        EditorSignals.setBracketedPaste(true)
+        EditorSignals.setBracketedPaste(bracketsPastes)
         EditorSignals.beginEditing()
         var count: Int32 = 0
         let read = el_gets(editor, &count)
@@ -309,26 +326,6 @@ final class EditLineReader: LineSource {
 
     // MARK: - Bracketed paste and key bindings
 
-    /// The start marker of a paste, as bound.
-    private static let pasteTrigger = "\\e[200~"
-
-    /// Word motion, Home, End and Delete in the forms common terminals send (xterm, VTE,
-    /// rxvt, tmux, the Linux console). Bound before `~/.editrc` is read, so a user's
-    /// bindings win.
-    private static let extraBindings: [(String, String)] = [
-        ("\\e[1;5D", "ed-prev-word"), ("\\e[1;5C", "em-next-word"),
-        ("\\e[1;3D", "ed-prev-word"), ("\\e[1;3C", "em-next-word"),
-        ("\\e[5D", "ed-prev-word"), ("\\e[5C", "em-next-word"),
-        ("\\eOd", "ed-prev-word"), ("\\eOc", "em-next-word"),
-        ("\\e\\e[D", "ed-prev-word"), ("\\e\\e[C", "em-next-word"),
-        ("\\e[1;5H", "ed-move-to-beg"), ("\\e[1;5F", "ed-move-to-end"),
-        ("\\e[H", "ed-move-to-beg"), ("\\e[F", "ed-move-to-end"),
-        ("\\eOH", "ed-move-to-beg"), ("\\eOF", "ed-move-to-end"),
-        ("\\e[1~", "ed-move-to-beg"), ("\\e[4~", "ed-move-to-end"),
-        ("\\e[7~", "ed-move-to-beg"), ("\\e[8~", "ed-move-to-end"),
-        ("\\e[3~", "ed-delete-next-char"), ("\\e[3;5~", "em-delete-next-word"),
-    ]
-
     private static let pasteCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
         guard let editor, let reader = EditLineReader.reader(of: editor) else { return UInt8(CC_ERROR) }
         return reader.paste(editor)
@@ -385,26 +382,6 @@ final class EditLineReader: LineSource {
 
     private static let completeCallback: @convention(c) (OpaquePointer?, Int32) -> UInt8 = { editor, _ in
         guard let editor, let reader = EditLineReader.reader(of: editor) else { return UInt8(CC_ERROR) }
-        return reader.complete(editor)
-    }
-
-    private func complete(_ editor: OpaquePointer) -> UInt8 {
-        guard let completer, let info = el_line(editor), let buffer = info.pointee.buffer,
-            let cursor = info.pointee.cursor, let end = info.pointee.lastchar
-        else { return UInt8(CC_REFRESH_BEEP) }
-        let before = LineCompletion.text(from: buffer, to: cursor)
-        let after = LineCompletion.text(from: cursor, to: end)
-        let candidates = completer(before + after, before.count)
-        switch LineCompletion.plan(textBeforeCursor: before, candidates: candidates) {
-        case .none:
-            return UInt8(CC_REFRESH_BEEP)
-        case .replaceWord(let length, let text):
-            if length > 0 { el_deletestr(editor, Int32(length)) }
-            return el_insertstr(editor, text) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_REFRESH_BEEP)
-        case .list(let items):
-            let width = Int(cedit_terminal_columns(editor, 80))
-            cedit_write_output(editor, "\n" + LineCompletion.columns(items, width: width))
-            return UInt8(CC_REDISPLAY)
-        }
+        return EditorCompletion.complete(editor, with: reader.completer)
     }
 }

@@ -162,9 +162,35 @@ enum EditorSignals {
         #else
             action.__sigaction_u.__sa_handler = handler
         #endif
+        install(action, for: signo, flags: restart ? Int32(SA_RESTART) : 0)
+    }
+
+    /// Installs `handler` for `signo` with `SA_SIGINFO` and an empty mask (the handler learns
+    /// who sent the signal; ``FatalSignals`` installs its handler through it).
+    /// - Returns: the action found before.
+    @discardableResult
+    static func set(
+        _ signo: Int32,
+        _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+    ) -> sigaction {
+        var action = sigaction()
+        #if os(Linux)
+            action.__sigaction_handler.sa_sigaction = handler
+        #else
+            action.__sigaction_u.__sa_sigaction = handler
+        #endif
+        return install(action, for: signo, flags: Int32(SA_SIGINFO))
+    }
+
+    /// `sigaction` with `action`, an empty mask and `flags`; returns the action found before.
+    @discardableResult
+    private static func install(_ action: sigaction, for signo: Int32, flags: Int32) -> sigaction {
+        var action = action
         sigemptyset(&action.sa_mask)
-        action.sa_flags = restart ? Int32(SA_RESTART) : 0
-        sigaction(signo, &action, nil)
+        action.sa_flags = flags
+        var old = sigaction()
+        sigaction(signo, &action, &old)
+        return old
     }
 }
 

@@ -27,17 +27,7 @@ enum FatalSignals {
             EditorSignals.setBracketedPaste(false)
             _ = previous.count
             for signo in handled {
-                var action = sigaction()
-                #if os(Linux)
-                    action.__sigaction_handler.sa_sigaction = handler
-                #else
-                    action.__sigaction_u.__sa_sigaction = handler
-                #endif
-                sigemptyset(&action.sa_mask)
-                action.sa_flags = Int32(SA_SIGINFO)
-                var old = sigaction()
-                sigaction(signo, &action, &old)
-                previous[Int(signo)] = old
+                previous[Int(signo)] = EditorSignals.set(signo, handler)
             }
         }
     }

@@ -136,7 +136,7 @@ final class HistoryFile: Sendable {
     /// waited, the descriptor points at the old, unlinked file: open again.
     private func openLockedForAppend() throws(HistoryFileError) -> Int32 {
         for _ in 0..<20 {
-            let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            let descriptor = PrivateFiles.open(path, flags: O_RDWR | O_APPEND)
             guard descriptor >= 0 else { throw .unwritable(path: path, code: errno) }
             guard lockRetryingInterrupts(descriptor, LOCK_EX) == 0 else {
                 let code = errno
@@ -193,8 +193,7 @@ final class HistoryFile: Sendable {
         // The shell's one writer: a symlinked history is replaced at its target, and a path
         // that became a FIFO or a device is never replaced (docs/files.md, "Atomic writes").
         do {
-            try AtomicFile.write(
-                Data(bytes), to: URL(fileURLWithPath: path), permissions: 0o600, folderPermissions: 0o700)
+            try PrivateFiles.write(Data(bytes), to: URL(fileURLWithPath: path), folder: .sophon)
         } catch {
             return
         }
@@ -278,14 +277,14 @@ final class HistoryFile: Sendable {
         }
     }
 
-    /// Creates `folder` and its missing parents with mode 0700.
+    /// Creates `folder` and its missing parents with mode 0700, or tightens it to 0700 (the
+    /// state folder is Sophon's own: ``PrivateFiles``).
     private func createFolder(_ folder: String) throws(HistoryFileError) {
         guard !folder.isEmpty else { return }
-        var info = stat()
-        if stat(folder, &info) == 0 { return }
-        try createFolder(parentFolder(of: folder))
-        if mkdir(folder, 0o700) != 0, errno != EEXIST {
-            throw .unwritable(path: path, code: errno)
+        do {
+            try PrivateFiles.prepareFolder(folder)
+        } catch {
+            throw .unwritable(path: path, code: error.errorNumber)
         }
     }
 

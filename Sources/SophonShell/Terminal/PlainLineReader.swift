@@ -7,6 +7,13 @@ import Foundation
 /// files), a last line without a newline is still a line, and invalid UTF-8 becomes
 /// U+FFFD. With `interruptible`, Ctrl-C while waiting returns `.interrupted` (see
 /// ``InterruptSignal``); otherwise SIGINT is left to its handler.
+///
+/// On a terminal in canonical mode the kernel edits the line (Backspace, Ctrl-U, Ctrl-W) and
+/// keeps at most ``canonicalLineLimit`` bytes of it, dropping the rest without a word. That
+/// editing is all a dumb terminal has, so the reader keeps canonical mode and refuses a line
+/// that filled the buffer: it says so (``ShellMessages/terminalLineCut(limit:)``) and prompts
+/// again, so a cut line is never run. A Ctrl-D on a terminal ends the one read it answers
+/// (`key set`'s prompt, then the REPL goes on); at a pipe or file the end of input is final.
 final class PlainLineReader: LineSource {
     private let descriptor: Int32
     private let promptSink: (@Sendable (String) -> Void)?
@@ -15,7 +22,16 @@ final class PlainLineReader: LineSource {
     private var buffer: [UInt8] = []
     private var start = 0
     private var reachedEnd = false
+    private let isTerminal: Bool
     private static let chunkSize = 65536
+
+    /// The most bytes a line can hold before its newline on a terminal in canonical mode
+    /// (Linux: a 4096-byte buffer, newline included; BSD and macOS: `MAX_CANON`, 1024).
+    #if os(Linux)
+        static let canonicalLineLimit = 4095
+    #else
+        static let canonicalLineLimit = 1023
+    #endif
 
     /// Creates a reader; reads nothing yet.
     /// - Parameters:
@@ -35,6 +51,7 @@ final class PlainLineReader: LineSource {
         self.promptSink = promptSink
         self.interruptible = interruptible
         self.historyFile = historyFile
+        isTerminal = isatty(descriptor) == 1
     }
 
     /// Reads a line with echo off when reading a terminal (interruptible mode), else the next
@@ -67,11 +84,26 @@ final class PlainLineReader: LineSource {
     func readLine(prompt: String) -> LineInput {
         promptSink?(prompt)
         while true {
-            if let line = nextBufferedLine() { return .line(line) }
+            if let line = nextBufferedLine() {
+                guard line.bytes >= Self.canonicalLineLimit, readsCanonically() else {
+                    return .line(line.text)
+                }
+                let notice = ShellMessages.terminalLineCut(limit: Self.canonicalLineLimit) + "\n"
+                if let promptSink {
+                    promptSink(notice + prompt)
+                } else {
+                    FileDescriptorSink(descriptor: STDERR_FILENO).write(notice)
+                }
+                continue
+            }
             if reachedEnd {
-                guard start < buffer.count else { return .endOfInput }
+                guard start < buffer.count else {
+                    if isTerminal { reachedEnd = false }  // One Ctrl-D ends one read.
+                    return .endOfInput
+                }
                 let rest = Self.text(buffer[start...])
                 start = buffer.count
+                if isTerminal { reachedEnd = false }
                 return .line(rest)
             }
             if interruptible, InterruptSignal.waitForInput(on: descriptor) == .interrupted {
@@ -94,12 +126,20 @@ final class PlainLineReader: LineSource {
         return .interrupted
     }
 
-    /// The next complete line in the buffer, consuming it; nil when none is complete.
-    private func nextBufferedLine() -> String? {
+    /// The next complete line in the buffer and its length in bytes, consuming it; nil when
+    /// none is complete.
+    private func nextBufferedLine() -> (text: String, bytes: Int)? {
         guard let newline = newlineIndex() else { return nil }
         let line = Self.text(buffer[start..<newline])
-        start = newline + 1
-        return line
+        defer { start = newline + 1 }
+        return (line, newline - start)
+    }
+
+    /// Whether the descriptor is a terminal in canonical mode (the kernel keeps the line).
+    private func readsCanonically() -> Bool {
+        guard isTerminal else { return false }
+        var settings = termios()
+        return tcgetattr(descriptor, &settings) == 0 && settings.c_lflag & tcflag_t(ICANON) != 0
     }
 
     private func newlineIndex() -> Int? {

@@ -20,6 +20,15 @@ import Testing
         (#"{"a": 1 "b": 2}"#, #"{"a":1,"b":2}"#, [.insertedComma], [8]),
         ("[1 2 \"x\"]", #"[1,2,"x"]"#, [.insertedComma, .insertedComma], [3, 5]),
         (#"{"a": 1,, "b": 2}"#, #"{"a":1,"b":2}"#, [.removedExtraComma], [8]),
+        (#"{, "a": 1}"#, #"{"a":1}"#, [.removedExtraComma], [1]),
+        ("[1,,2]", "[1,2]", [.removedExtraComma], [3]),
+        (#"{"a": [1, 2,}"#, #"{"a":[1,2]}"#, [.removedTrailingComma, .closedMismatchedBracket], [11, 6]),
+        (#"[{"a": 1,]"#, #"[{"a":1}]"#, [.removedTrailingComma, .closedMismatchedBracket], [8, 1]),
+        (#"{"a" = 1, "b"= "x"}"#, #"{"a":1,"b":"x"}"#, [.replacedEqualsSign, .replacedEqualsSign], [5, 13]),
+        (
+            #"{"html": "<a href="x">y</a>", "b": 2}"#, #"{"html":"<a href=\"x\">y</a>","b":2}"#,
+            [.escapedInnerQuote], [18]
+        ),
         (#"{"a" 1}"#, #"{"a":1}"#, [.insertedColon], [5]),
         (#"{"a" {"b": 1}}"#, #"{"a":{"b":1}}"#, [.insertedColon], [5]),
         (#"{"a": [1, 2}"#, #"{"a":[1,2]}"#, [.closedMismatchedBracket], [6]),

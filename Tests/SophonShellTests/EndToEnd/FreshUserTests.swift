@@ -306,7 +306,7 @@ import Testing
             lines == [
                 #"{"command":"tool @rec.json","ok":true}"#,
                 #"{"command":"tool @both.json","ok":false,"error":{"kind":"schemaError","message":"tool: 'g' has both \"parameters\" and \"parametersJsonSchema\"; give one"}}"#,
-                #"{"command":"tools","ok":true,"result":"f  function  nobody (tool-reply)"}"#,
+                #"{"command":"tools","ok":true,"result":{"tools":[{"name":"f","kind":"function","servedBy":"nobody (tool-reply)","description":""}]}}"#,
             ])
         try shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
         _ = try shell.run(["-c", "tool @rec.json", "-c", "ask go"])

@@ -51,8 +51,7 @@ struct BatchJournal: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try AtomicFile.write(
-                try encoder.encode(self), to: url, permissions: 0o600, folderPermissions: 0o700)
+            try PrivateFiles.write(try encoder.encode(self), to: url, folder: .sophon)
         } catch {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }

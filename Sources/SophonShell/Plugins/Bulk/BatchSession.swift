@@ -191,9 +191,26 @@ struct BatchSession {
     /// `batch list`: `NAME STATE DISPLAY` per job; `(no batch jobs)` when there is none.
     func list() async throws -> CommandResult {
         let batches = try await client.listAllBatches()
-        guard !batches.isEmpty else { return .text(BulkMessages.noBatches) }
-        return .text(
-            batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n"))
+        let text =
+            batches.isEmpty
+            ? BulkMessages.noBatches
+            : batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n")
+        return .report(text, data: .object([JSONMember("batches", .array(batches.map(Self.statusData)))]))
+    }
+
+    /// A job as `--json` data: `name`, `displayName`, `state`, the request counts as numbers
+    /// (`requestCount`, `succeeded`, `failed`, `pending`) and `createTime` (RFC 3339, or null).
+    static func statusData(_ batch: GeminiBatch) -> JSONValue {
+        .object([
+            JSONMember("name", .string(batch.name)),
+            JSONMember("displayName", .string(batch.displayName)),
+            JSONMember("state", .string(batch.state.rawValue)),
+            JSONMember("requestCount", .number(JSONNumber(batch.requestCount))),
+            JSONMember("succeeded", .number(JSONNumber(batch.successfulCount))),
+            JSONMember("failed", .number(JSONNumber(batch.failedCount))),
+            JSONMember("pending", .number(JSONNumber(batch.pendingCount))),
+            JSONMember("createTime", batch.createTime.map(JSONValue.string) ?? .null),
+        ])
     }
 
     /// `NAME (DISPLAY): STATE, N requests: S succeeded, F failed, P pending, age A`.
@@ -215,7 +232,8 @@ struct BatchSession {
 
     /// `batch status NAME`.
     func status(_ name: String) async throws -> CommandResult {
-        .text(Self.statusLine(try await client.getBatch(try await resolve(name)) { _ in }))
+        let batch = try await client.getBatch(try await resolve(name)) { _ in }
+        return .report(Self.statusLine(batch), data: Self.statusData(batch))
     }
 
     /// `batch wait NAME`: polls (1 s, doubling to 30 s) until the job ends; transient errors
@@ -243,7 +261,7 @@ struct BatchSession {
                 guard batch.state == .succeeded else {
                     throw CommandFailure(kind: .batchFailed, message: Self.statusLine(batch))
                 }
-                return .text(Self.statusLine(batch))
+                return .report(Self.statusLine(batch), data: Self.statusData(batch))
             }
             try await Task.sleep(for: delay)
             delay = min(.seconds(30), delay * 2)

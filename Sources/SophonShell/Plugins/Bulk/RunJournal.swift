@@ -72,7 +72,7 @@ final class RunJournal: Sendable {
         lines = Mutex(known)
         hashes = Mutex(hashed)
         recentSends = sends
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = PrivateFiles.open(path, flags: O_WRONLY | O_APPEND)
         guard fd >= 0 else {
             throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
         }

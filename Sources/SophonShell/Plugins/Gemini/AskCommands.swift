@@ -128,20 +128,30 @@ enum AskCommands {
     /// `history`: the conversation, one turn per line.
     static func history(context: CommandContext) -> CommandResult {
         let conversation = context.session.withGeminiState { $0.conversation }
-        guard !conversation.isEmpty else { return .text("(no conversation yet; start one with 'chat')") }
-        return .text(
-            conversation.map { content in
-                let text = (content.parts ?? []).compactMap { part -> String? in
-                    if let call = part.functionCall {
-                        return "[call \(call.name) \((call.args ?? .object([])).compactText)]"
-                    }
-                    if let response = part.functionResponse {
-                        return "[response \(response.name) \((response.response ?? .object([])).compactText)]"
-                    }
-                    return part.text
-                }.joined()
-                return "\(content.role ?? "user"): \(text)"
-            }.joined(separator: "\n"))
+        let turns = conversation.map { content in
+            let text = (content.parts ?? []).compactMap { part -> String? in
+                if let call = part.functionCall {
+                    return "[call \(call.name) \((call.args ?? .object([])).compactText)]"
+                }
+                if let response = part.functionResponse {
+                    return "[response \(response.name) \((response.response ?? .object([])).compactText)]"
+                }
+                return part.text
+            }.joined()
+            return (role: content.role ?? "user", text: text)
+        }
+        let data = JSONValue.object([
+            JSONMember(
+                "turns",
+                .array(
+                    turns.map {
+                        .object([JSONMember("role", .string($0.role)), JSONMember("text", .string($0.text))])
+                    }))
+        ])
+        guard !turns.isEmpty else {
+            return .report("(no conversation yet; start one with 'chat')", data: data)
+        }
+        return .report(turns.map { "\($0.role): \($0.text)" }.joined(separator: "\n"), data: data)
     }
 
     /// `reset`: clears the conversation, not the settings.
@@ -185,12 +195,20 @@ enum AskCommands {
             let reply = try await client.countTokens(
                 request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })
-            // countTokens bills nothing: the usage members are zero.
+            // countTokens bills nothing, so the session's totals stay; `--json` still reports the
+            // counted prompt as its usage.
+            let total = reply.totalTokens ?? 0
             let envelope = GeminiCall.finish(
                 model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id, usage: nil,
                 retries: services.retriesInFlight.value, usedFallback: false, started: started,
-                context: context)
-            return .reply(CallReply(value: .integer(reply.totalTokens ?? 0), envelope: envelope))
+                context: context
+            ).map { member in
+                guard member.key == "usage" else { return member }
+                return JSONMember(
+                    "usage",
+                    GeminiCall.usageValue(UsageMetadata(promptTokenCount: total, totalTokenCount: total)))
+            }
+            return .reply(CallReply(value: .integer(total), envelope: envelope))
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         } catch let error as DryRunTransport.Stopped {

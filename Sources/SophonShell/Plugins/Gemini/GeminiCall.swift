@@ -144,7 +144,14 @@ enum GeminiCall {
                 + " · \(retries) \(retries == 1 ? "retry" : "retries")"
             context.io.printError(Terminal.dim(line))
         }
-        return [
+        return envelope(model: model, usage: usage, retries: retries)
+    }
+
+    /// The one builder of a reply's `--json` members `model`, `usage`, `retries`
+    /// (docs/commands.md); ``finish(model:requested:usage:retries:usedFallback:started:context:)``
+    /// and a tool exchange's totals both come here.
+    static func envelope(model: String, usage: UsageMetadata?, retries: Int) -> [JSONMember] {
+        [
             JSONMember("model", .string(model)),
             JSONMember("usage", usageValue(usage)),
             JSONMember("retries", .integer(retries)),

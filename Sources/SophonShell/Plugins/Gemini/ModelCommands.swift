@@ -69,7 +69,10 @@ enum ModelCommands {
             throw error.failure(command: "models")
         }
         guard parsed.operands.isEmpty, parsed.given.count <= 1 else { throw context.usageFailure("models") }
-        guard parsed.has("--live") else { return .text(catalog(current: context.session.settings.model)) }
+        guard parsed.has("--live") else {
+            let current = context.session.settings.model
+            return .report(catalog(current: current), data: catalogData(current: current))
+        }
         return try await live(context: context, services: services)
     }
 
@@ -88,6 +91,27 @@ enum ModelCommands {
         return lines.joined(separator: "\n")
     }
 
+    /// The catalog as `--json` data: `{"models": [{"id", "name", "freeTier", "paidOnly",
+    /// "deprecated", "successor", "current"}]}`.
+    static func catalogData(current: String) -> JSONValue {
+        .object([
+            JSONMember(
+                "models",
+                .array(
+                    GeminiModel.allPresets.map { model in
+                        .object([
+                            JSONMember("id", .string(model.id)),
+                            JSONMember("name", model.presetName.map(JSONValue.string) ?? .null),
+                            JSONMember("freeTier", .bool(model.hasFreeTier)),
+                            JSONMember("paidOnly", .bool(model.isPaidOnly)),
+                            JSONMember("deprecated", .bool(model.isDeprecated)),
+                            JSONMember("successor", model.successor.map { .string($0.id) } ?? .null),
+                            JSONMember("current", .bool(model.id == current)),
+                        ])
+                    }))
+        ])
+    }
+
     private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult
     {
         let client = try GeminiCall.client(context: context, services: services)
@@ -100,6 +124,7 @@ enum ModelCommands {
             throw GeminiCall.failure(error, context: context)
         }
         var lines: [String] = []
+        var rows: [JSONValue] = []
         var servedIDs: Set<String> = []
         for info in served {
             let id = GeminiModel(id: info.name ?? "").id
@@ -109,12 +134,26 @@ enum ModelCommands {
             line += " / out \(info.outputTokenLimit.map(String.init) ?? "?")"
             if let preset = GeminiModel(id: id).presetName { line += "  (\(preset))" }
             lines.append(line)
+            rows.append(
+                .object([
+                    JSONMember("id", .string(id)),
+                    JSONMember("displayName", info.displayName.map(JSONValue.string) ?? .null),
+                    JSONMember(
+                        "inputTokenLimit", info.inputTokenLimit.map { .number(JSONNumber($0)) } ?? .null),
+                    JSONMember(
+                        "outputTokenLimit", info.outputTokenLimit.map { .number(JSONNumber($0)) } ?? .null),
+                ]))
         }
         let missing = GeminiModel.allPresets.filter { !servedIDs.contains($0.id) }
         if !missing.isEmpty {
             lines.append("not served:")
             lines += missing.map { "  \($0.id)  (\($0.presetName ?? ""))" }
         }
-        return .text(lines.joined(separator: "\n"))
+        return .report(
+            lines.joined(separator: "\n"),
+            data: .object([
+                JSONMember("models", .array(rows)),
+                JSONMember("notServed", .array(missing.map { .string($0.id) })),
+            ]))
     }
 }

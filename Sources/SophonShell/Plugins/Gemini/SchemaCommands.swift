@@ -17,19 +17,19 @@ enum SchemaCommands {
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
-            return .text(schema.jsonValue.prettyText)
+            return .report(schema.jsonValue.prettyText, data: schema.jsonValue)
         case ["show", "json-schema"]:
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
-            return .text(schema.jsonSchemaValue.prettyText)
+            return .report(schema.jsonSchemaValue.prettyText, data: schema.jsonSchemaValue)
         case ["show", "--picoschema"]:
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
-            return .text(SchemaSideBySide.shown(schema))
+            return SchemaSideBySide.report(schema)
         case let words where words.first == "picoschema" && words.count > 1:
-            return .text(try SchemaSideBySide.fromPicoschema(words.dropFirst().joined(separator: " ")))
+            return try SchemaSideBySide.fromPicoschema(words.dropFirst().joined(separator: " "))
         case ["clear"]:
             context.session.withGeminiState { $0.schema = nil }
             return .none
@@ -85,11 +85,21 @@ enum SchemaCommands {
             value = try parse(text, name: "the argument")
         }
         let violations = schema.validate(value)
-        guard !violations.isEmpty else { return .text("valid") }
+        guard !violations.isEmpty else {
+            return .report(
+                "valid",
+                data: .object([JSONMember("valid", .bool(true)), JSONMember("violations", .array([]))]))
+        }
         for violation in violations { context.io.printError(violation.description) }
+        let listed = violations.map {
+            JSONValue.object([
+                JSONMember("path", .string($0.path)), JSONMember("message", .string($0.message)),
+            ])
+        }
         throw CommandFailure(
             kind: .validationFailed,
-            message: "validate: \(violations.count) violation\(violations.count == 1 ? "" : "s")")
+            message: "validate: \(violations.count) violation\(violations.count == 1 ? "" : "s")",
+            details: [JSONMember("violations", .array(listed))])
     }
 
     private static func parse(_ text: String, name: String) throws -> JSONValue {

@@ -6,11 +6,11 @@ import SophonPrompt
 /// type syntax, in Picoschema and in JSON Schema, one after the other (teaching).
 enum SchemaSideBySide {
     /// `schema picoschema TEXT`: TEXT is Picoschema (YAML, `{title: string, year?: integer}`).
-    static func fromPicoschema(_ text: String) throws -> String {
+    static func fromPicoschema(_ text: String) throws -> CommandResult {
         do {
             let yaml = try YAMLReader.read(text, file: "picoschema")
             let jsonSchema = try Picoschema().jsonSchema(yaml)
-            return shown(try GeminiSchemaDocument(jsonSchema).schema)
+            return report(try GeminiSchemaDocument(jsonSchema).schema)
         } catch let error as PromptError {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
         } catch let error as PicoschemaError {
@@ -20,19 +20,30 @@ enum SchemaSideBySide {
         }
     }
 
-    /// The three forms of `schema`, headed.
-    static func shown(_ schema: GeminiSchema) -> String {
+    /// The three forms of `schema`, headed; with `--json`, `{"typeSyntax", "picoschema",
+    /// "jsonSchema"}` (`picoschema` null when Picoschema cannot say the schema).
+    static func report(_ schema: GeminiSchema) -> CommandResult {
         let pico = picoschema(schema, indent: "").map { $0.joined(separator: "\n") }
-        return """
-            type syntax:
-            \(typeSyntax(schema))
+        let data = JSONValue.object([
+            JSONMember("typeSyntax", .string(typeSyntax(schema))),
+            JSONMember("picoschema", pico.map { .string($0) } ?? .null),
+            JSONMember("jsonSchema", schema.jsonSchemaValue),
+        ])
+        return .report(shown(schema, picoschema: pico), data: data)
+    }
 
-            picoschema:
-            \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
+    /// The three forms of `schema`, headed.
+    private static func shown(_ schema: GeminiSchema, picoschema pico: String?) -> String {
+        """
+        type syntax:
+        \(typeSyntax(schema))
 
-            json schema:
-            \(schema.jsonSchemaValue.prettyText)
-            """
+        picoschema:
+        \(pico ?? "(Picoschema cannot say this schema; use the JSON Schema)")
+
+        json schema:
+        \(schema.jsonSchemaValue.prettyText)
+        """
     }
 
     /// The schema in the shell's type syntax (`GeminiSchema.parseTypeSyntax` reads it back).

@@ -101,14 +101,27 @@ enum ToolCommands {
         for name in ToolSessionState.builtinNames where builtins.contains(name) {
             rows.append((name, "built-in", "Google", builtinLabels[name] ?? name))
         }
-        guard !rows.isEmpty else { return .text("(no tools; declare one with 'tool NAME SPEC')") }
+        let data = JSONValue.object([
+            JSONMember(
+                "tools",
+                .array(
+                    rows.map { row in
+                        .object([
+                            JSONMember("name", .string(row.0)), JSONMember("kind", .string(row.1)),
+                            JSONMember("servedBy", .string(row.2)), JSONMember("description", .string(row.3)),
+                        ])
+                    }))
+        ])
+        guard !rows.isEmpty else {
+            return .report("(no tools; declare one with 'tool NAME SPEC')", data: data)
+        }
         let width = rows.map(\.0.count).max() ?? 0
-        return .text(
+        return .report(
             rows.map { row in
                 let padded = row.0.padding(toLength: width, withPad: " ", startingAt: 0)
                 let line = "\(padded)  \(row.1)  \(row.2)"
                 return row.3.isEmpty ? line : "\(line)  \(row.3)"
-            }.joined(separator: "\n"))
+            }.joined(separator: "\n"), data: data)
     }
 
     /// `tool-reply [NAME] JSON`: answers the earliest unanswered pending call of NAME (the only

@@ -48,6 +48,7 @@ enum ToolExchange {
         var conversation = GeminiConversation(history: contents)
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []
+        var last: (model: String, retries: Int)?
         let run: GeminiToolRun
         do {
             run = try await client.runTools(
@@ -60,6 +61,7 @@ enum ToolExchange {
                     services.retriesInFlight.reset()
                     started = .now
                 case .received(_, let result, let answering):
+                    last = (result.modelID, result.retryCount)
                     envelope = GeminiCall.finish(
                         model: result.modelID, requested: requested, usage: result.usage,
                         retries: result.retryCount, usedFallback: result.usedFallback, started: started,
@@ -79,8 +81,9 @@ enum ToolExchange {
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
-        envelope = envelope.map {
-            $0.key == "usage" ? JSONMember("usage", GeminiCall.usageValue(run.usage)) : $0
+        // The envelope of the last call, with the usage of the whole exchange.
+        if let last {
+            envelope = GeminiCall.envelope(model: last.model, usage: run.usage, retries: last.retries)
         }
         do {
             return try handle(

@@ -35,7 +35,12 @@ enum ReplyMedia {
             let kind = blob.mimeType.split(separator: "/").first.map(String.init) ?? "media"
             let url = folder.appendingPathComponent("\(kind)-\(digest).\(fileExtension(blob.mimeType))")
             do {
-                try AtomicFile.write(blob.data, to: url, folderPermissions: 0o755)
+                if context.session.settings.mediaDir == nil {
+                    try PrivateFiles.write(blob.data, to: url, folder: .sophon)
+                } else {
+                    // A folder the user chose (`set media-dir`): their umask, like `run -o OUT`.
+                    try AtomicFile.write(blob.data, to: url, folderPermissions: 0o755)
+                }
             } catch {
                 throw CommandFailure(kind: .fileError, message: "saving reply media: \(error)")
             }
