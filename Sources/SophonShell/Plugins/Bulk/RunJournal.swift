@@ -93,9 +93,6 @@ final class RunJournal: Sendable {
 
     deinit { close(descriptor) }
 
-    /// The keys answered (earlier answers included).
-    var answeredKeys: Set<String> { lines.withLock { Set($0.keys) } }
-
     /// Whether an earlier answer of a key can stand for its request now.
     enum Reuse: Equatable {
         /// Answered for this very request: not sent again.
