@@ -170,15 +170,18 @@ extension GeminiAPIClient {
     /// answers are handed to `item` one at a time, in the order the server wrote them (not
     /// necessarily input order: match them by ``GeminiBatchItem/key``), so a job of 100,000
     /// answers never sits whole in memory.
+    /// - Parameters:
+    ///   - folder: where the temporary file goes (the system's temporary folder by default; the
+    ///     shell passes its state folder's `tmp/`).
     /// - Returns: the job; its ``GeminiBatch/inlinedResponses`` is `[]` when the job has inline
     ///   output (handed to `item`), `nil` when it has none.
     /// - Throws: ``GeminiError`` after retries (a body that is not an Operation is
     ///   `decodingFailed`), what `item` throws, or `CancellationError`.
-    public func getBatch(_ name: String, forEachItem item: (GeminiBatchItem) throws -> Void) async throws
-        -> GeminiBatch
-    {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sophon-batch-\(UUID().uuidString.lowercased()).json")
+    public func getBatch(
+        _ name: String, folder: URL = FileManager.default.temporaryDirectory,
+        forEachItem item: (GeminiBatchItem) throws -> Void
+    ) async throws -> GeminiBatch {
+        let file = folder.appendingPathComponent("sophon-batch-\(UUID().uuidString.lowercased()).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try await download(
             label: "batchGet", endpoint: GeminiEndpoint(path: name), to: file, accept: "application/json"

@@ -9,6 +9,21 @@ struct BatchSession {
     var context: CommandContext
     var services: GeminiServices
 
+    /// Where `batch`'s temporary files go (the requests of a submit, a job's answers while they
+    /// are read): `tmp/` in the state folder, created `0700`, not the system's temporary
+    /// folder; they hold prompts and answers and are removed when the command ends
+    /// (docs/files.md).
+    /// - Throws: ``CommandFailure`` `fileError` when the folder cannot be made.
+    func temporaryFolder() throws -> URL {
+        let folder = services.paths.stateFolder.appendingPathComponent("tmp", isDirectory: true)
+        do {
+            try PrivateFiles.prepareFolder(folder.path)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "batch: \(error)")
+        }
+        return folder
+    }
+
     /// What a create sends: the inline body, or the name of the uploaded JSON Lines file.
     enum CreateSource {
         case inline(Data)
@@ -126,7 +141,8 @@ struct BatchSession {
         let input: GeminiBatchInput
         let body: GeminiBatchInput.Body
         do {
-            input = try GeminiBatchInput(displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit)
+            input = try GeminiBatchInput(
+                displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit, folder: temporaryFolder())
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = build(line)
@@ -232,7 +248,7 @@ struct BatchSession {
 
     /// `batch status NAME`.
     func status(_ name: String) async throws -> CommandResult {
-        let batch = try await client.getBatch(try await resolve(name)) { _ in }
+        let batch = try await client.getBatch(try await resolve(name), folder: temporaryFolder()) { _ in }
         return .report(Self.statusLine(batch), data: Self.statusData(batch))
     }
 
@@ -243,10 +259,11 @@ struct BatchSession {
         var delay = Duration.seconds(1)
         var lastState: GeminiBatchState?
         var transient = 0
+        let folder = try temporaryFolder()
         while true {
             let batch: GeminiBatch
             do {
-                batch = try await client.getBatch(resolved) { _ in }
+                batch = try await client.getBatch(resolved, folder: folder) { _ in }
                 transient = 0
             } catch let error as GeminiError where error.isRetryable && transient < 10 {
                 transient += 1
@@ -288,7 +305,7 @@ struct BatchSession {
         // Read as `run` reads the same answer: one reader.
         let reader = GeminiAnswerReader(schema: job?.schema, wantsJSON: job?.structured ?? false)
         let language = context.session.settings.language
-        let spill = try BatchResultSpill()
+        let spill = try BatchResultSpill(folder: temporaryFolder())
         var position = 0
         var fallbackModel = job?.model ?? ""
         // A key the input wrote as a number is written back as one, as `run` does.
@@ -355,11 +372,11 @@ struct BatchSession {
     func readItems(
         of name: String, _ item: (GeminiBatchItem) throws -> Void, model: (String) -> Void = { _ in }
     ) async throws -> GeminiBatch {
-        let batch = try await client.getBatch(name, forEachItem: item)
+        let folder = try temporaryFolder()
+        let batch = try await client.getBatch(name, folder: folder, forEachItem: item)
         guard batch.inlinedResponses == nil, let results = batch.responsesFile else { return batch }
         model(batch.model.hasPrefix("models/") ? String(batch.model.dropFirst(7)) : batch.model)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sophon-results-\(UUID().uuidString.lowercased()).jsonl")
+        let file = folder.appendingPathComponent("sophon-results-\(UUID().uuidString.lowercased()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         try await client.downloadFile(results, to: file)
         try GeminiAPIClient.forEachBatchItem(inResultsFile: file, item)

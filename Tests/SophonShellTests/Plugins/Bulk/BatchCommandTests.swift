@@ -183,8 +183,36 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// Points `TMPDIR` at a regular file: anything written in the system's temporary folder
+    /// fails.
+    static func breakTemporaryFolder(_ shell: GeminiShell) throws {
+        shell.extraEnvironment["TMPDIR"] = try shell.write("not-a-folder", "")
+    }
+
+    @Test func temporaryFilesGoInTheStateFolderNotTMPDIR() throws {
+        let shell = try GeminiShell()
+        try Self.breakTemporaryFolder(shell)
+        try shell.write("in.jsonl", Self.input)
+        let submit = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(submit.stderr == "")
+        #expect(submit.status == 0)
+        #expect(try shell.run(["batch", "wait", "night"]).status == 0)
+        #expect(try shell.run(["batch", "status", "night"]).status == 0)
+        let results = try shell.run(["batch", "results", "night", "-o", "out.jsonl"])
+        #expect(results.stderr == "batch results: 3 keys, 0 failed; wrote out.jsonl\n")
+        #expect(results.status == 0)
+        #expect(shell.read("out.jsonl")?.split(separator: "\n").count == 3)
+        // The state folder's tmp/ is private and left empty.
+        let folder = shell.home.appendingPathComponent("tmp").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    }
+
     @Test func pastTheInlineLimitTheRequestsGoUpAsAFileAndResultsComeFromTheResultsFile() throws {
         let shell = try GeminiShell()
+        // The requests file, the Operation and the results file go in the state folder.
+        try Self.breakTemporaryFolder(shell)
         try Self.faults(
             shell, #"{"loseCreate": 1, "outOfOrder": true, "itemErrors": ["b"], "pendingFor": 0}"#)
         _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
