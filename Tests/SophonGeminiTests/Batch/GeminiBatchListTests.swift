@@ -42,7 +42,8 @@ import Testing
         let operation =
             #"{"name":"batches/done","metadata":{"state":"BATCH_STATE_SUCCEEDED","output":{"inlinedResponses":"#
             + #"{"inlinedResponses":[{"response":{"candidates":[]},"metadata":{"key":"a"}}]}}}}"#
-        let batch = GeminiBatch(try JSONDecoder().decode(GeminiBatchOperation.self, from: Data(operation.utf8)))
+        let batch = GeminiBatch(
+            try JSONDecoder().decode(GeminiBatchOperation.self, from: Data(operation.utf8)))
         #expect(batch.inlinedResponses?.map(\.key) == ["a"])
     }
 }

@@ -142,7 +142,8 @@ struct BatchSession {
         let body: GeminiBatchInput.Body
         do {
             input = try GeminiBatchInput(
-                displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit, folder: temporaryFolder())
+                displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit, folder: temporaryFolder()
+            )
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = build(line)

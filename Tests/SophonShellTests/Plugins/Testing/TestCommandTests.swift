@@ -173,7 +173,9 @@ import Testing
         // --tap asks for text: under --json the object is all there is.
         let tap = try SophonProcess.run(["--json", "test", "--tap", "--jobs", "2"], files: folder)
         #expect(tap.stdout.split(separator: "\n").count == 1)
-        #expect(tap.stdout.hasPrefix(#"{"command":"test --tap --jobs 2","ok":false,"error":{"kind":"testFailed""#))
+        #expect(
+            tap.stdout.hasPrefix(#"{"command":"test --tap --jobs 2","ok":false,"error":{"kind":"testFailed""#)
+        )
         #expect(tap.status == 1)
     }
 
@@ -198,13 +200,15 @@ import Testing
                     stdout:
                         #"{"command":"test --jobs 0","ok":false,"error":{"kind":"usage","message":"test: --jobs: expected a whole number of at least 1, got '0'"}}"#
                         + "\n",
-                    stderr: "error: test: --jobs: expected a whole number of at least 1, got '0'\n", status: 2))
+                    stderr: "error: test: --jobs: expected a whole number of at least 1, got '0'\n", status: 2
+                ))
         // Without --json the usage error is as before.
         let text = try SophonProcess.run(["test", "--jobs", "0"])
         #expect(
             text
                 == .init(
-                    stdout: "", stderr: "sophon: test: --jobs: expected a whole number of at least 1, got '0'\n",
+                    stdout: "",
+                    stderr: "sophon: test: --jobs: expected a whole number of at least 1, got '0'\n",
                     status: 2))
     }
 }
