@@ -263,6 +263,49 @@ import Testing
         #expect(try Self.asked(shell, "echo") == 1)
     }
 
+    /// In the REPL on a terminal, Ctrl-C during a `run` ends the progress line, then says where
+    /// the finished answers are and how to go on; the REPL goes on (issue 25 point 14).
+    @Test func ctrlCOnATerminalSaysWhereTheAnswersAreAfterTheProgressLine() async throws {
+        let shell = try GeminiShell()
+        try Self.rules(
+            shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
+        try shell.write("in.jsonl", Self.fiveKeys)
+        let terminal = try LineReaderPseudoTerminal()
+        defer { terminal.close() }
+        let process = Process()
+        process.executableURL = SophonProcess.binary
+        process.arguments = ["--no-history"]
+        var environment = shell.environment
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        process.currentDirectoryURL = shell.home
+        let slave = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        terminal.type("run in.jsonl -o out.jsonl --jobs 1\r", count: 1)
+        let end = Date().addingTimeInterval(300)
+        while try
+            !(Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
+            && (Self.journal(shell).output ?? "").split(separator: "\n").count >= 2)
+        {
+            try #require(process.isRunning && Date() < end)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        terminal.type("exit\r", count: 2)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(
+            terminal.text.contains(
+                " · 0 failed\r\nrun: interrupted; the finished answers are in out.jsonl.partial; "
+                    + "run the same command again to go on (answered keys are not asked again)\r\n"
+                    + "error: interrupted\r\nsophon> "))
+        #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+    }
+
     @Test func ctrlCEndsWith130AndKeepsTheDoneKeys() async throws {
         let shell = try GeminiShell()
         let outcome = try await Self.interruptedRunOutcome(shell, signal: SIGINT)
