@@ -109,6 +109,26 @@ import Testing
             model.stderr.hasSuffix(
                 "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
         #expect(try shell.server.requests().count == 12)
+        // The same settings, another model: every line is sent again, to that model.
+        let other = try shell.run([
+            "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
+            "run in.jsonl -o out.jsonl",
+        ])
+        #expect(
+            other.stderr.hasSuffix(
+                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+        #expect(
+            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+                == 5)
+        // And the same again: all reused.
+        let same2 = try shell.run([
+            "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
+            "run in.jsonl -o out.jsonl",
+        ])
+        #expect(same2.stderr.hasSuffix("run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n"))
+        #expect(
+            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+                == 5)
     }
 
     @Test func anOutputWithoutRequestHashesIsSentAgainAndSaysSo() throws {
