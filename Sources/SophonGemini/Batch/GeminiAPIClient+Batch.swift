@@ -97,7 +97,10 @@ extension GeminiAPIClient {
         return GeminiBatch(try await perform(call, retryPolicy: nil).value)
     }
 
-    /// One page of `GET batches`.
+    /// One page of `GET batches`: each job's name, display name, model, state, counts, create
+    /// time and error, decoded straight into typed values. The answers a finished job carries
+    /// inline are skipped, never decoded (a listed job's ``GeminiBatch/inlinedResponses`` and
+    /// ``GeminiBatch/responsesFile`` are `nil`; ``getBatch(_:)`` reads them).
     /// - Returns: the jobs and the next page's token (`nil` on the last page).
     public func listBatches(pageSize: Int? = nil, pageToken: String? = nil) async throws
         -> (batches: [GeminiBatch], nextPageToken: String?)
@@ -105,10 +108,13 @@ extension GeminiAPIClient {
         var query: [(String, String)] = []
         if let pageSize { query.append(("pageSize", String(pageSize))) }
         if let pageToken, !pageToken.isEmpty { query.append(("pageToken", pageToken)) }
-        let page = try await batchCall("GET", path: "batches", query: query, label: "batchList")
-        var batches: [GeminiBatch] = []
-        if case .array(let operations)? = page["operations"] { batches = operations.map(GeminiBatch.init) }
-        let token = page["nextPageToken"]?.stringValue
+        let endpoint = GeminiEndpoint(path: "batches", query: query)
+        let call = GeminiAPICall<GeminiBatchOperation.ListPage>.unary(
+            label: "batchList", method: "GET", namesModel: false, model: nil, endpoint: { _ in endpoint },
+            body: { _ in nil })
+        let page = try await perform(call, retryPolicy: nil).value
+        let batches = (page.operations ?? []).map { GeminiBatch($0.operation) }
+        let token = page.nextPageToken
         return (batches, token?.isEmpty == false ? token : nil)
     }
 
@@ -164,15 +170,18 @@ extension GeminiAPIClient {
     /// answers are handed to `item` one at a time, in the order the server wrote them (not
     /// necessarily input order: match them by ``GeminiBatchItem/key``), so a job of 100,000
     /// answers never sits whole in memory.
+    /// - Parameters:
+    ///   - folder: where the temporary file goes (the system's temporary folder by default; the
+    ///     shell passes its state folder's `tmp/`).
     /// - Returns: the job; its ``GeminiBatch/inlinedResponses`` is `[]` when the job has inline
     ///   output (handed to `item`), `nil` when it has none.
     /// - Throws: ``GeminiError`` after retries (a body that is not an Operation is
     ///   `decodingFailed`), what `item` throws, or `CancellationError`.
-    public func getBatch(_ name: String, forEachItem item: (GeminiBatchItem) throws -> Void) async throws
-        -> GeminiBatch
-    {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sophon-batch-\(UUID().uuidString.lowercased()).json")
+    public func getBatch(
+        _ name: String, folder: URL = FileManager.default.temporaryDirectory,
+        forEachItem item: (GeminiBatchItem) throws -> Void
+    ) async throws -> GeminiBatch {
+        let file = folder.appendingPathComponent("sophon-batch-\(UUID().uuidString.lowercased()).json")
         defer { try? FileManager.default.removeItem(at: file) }
         try await download(
             label: "batchGet", endpoint: GeminiEndpoint(path: name), to: file, accept: "application/json"

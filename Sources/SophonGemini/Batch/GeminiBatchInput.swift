@@ -54,12 +54,12 @@ public final class GeminiBatchInput {
         self.displayName = displayName
         self.inlineLimit = max(0, inlineLimit)
         fileURL = folder.appendingPathComponent("sophon-batch-\(UUID().uuidString.lowercased()).jsonl")
-        guard FileManager.default.createFile(atPath: fileURL.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: fileURL.path)
-        else {
+        // It holds every prompt: private (0600), whatever the umask.
+        let descriptor = PrivateFiles.open(fileURL.path, flags: O_WRONLY | O_EXCL | O_TRUNC)
+        guard descriptor >= 0 else {
             throw SophonFileError(path: fileURL.path, operation: .open, errorNumber: errno)
         }
-        self.handle = handle
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var body = Data(#"{"batch":{"displayName":"#.utf8)
         body.append(contentsOf: JSONValue.string(displayName).compactText.utf8)
         body.append(contentsOf: #","inputConfig":{"requests":{"requests":["#.utf8)

@@ -43,6 +43,7 @@ struct GeminiBatchOperation: Decodable {
         }
     }
 
+    /// What a job is (its output, `metadata.output`, is read by the operation, not here).
     struct Metadata: Decodable {
         var name: String?
         var displayName: String?
@@ -50,7 +51,6 @@ struct GeminiBatchOperation: Decodable {
         var state: String?
         var createTime: String?
         var batchStats: [String: FlexibleText]?
-        var output: Output?
     }
 
     var name: String?
@@ -62,16 +62,44 @@ struct GeminiBatchOperation: Decodable {
         case name, metadata, error, response
     }
 
+    private enum MetadataKeys: String, CodingKey {
+        case output
+    }
+
     init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, readsOutput: true)
+    }
+
+    /// Decodes the Operation; without `readsOutput` its answers (`metadata.output`, `response`)
+    /// are skipped, not decoded: a listed job is its name, state, counts and times.
+    private init(from decoder: any Decoder, readsOutput: Bool) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
         metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         error = try? container.decodeIfPresent(GoogleRPCStatus.self, forKey: .error)
-        output = metadata?.output
+        guard readsOutput else { return }
+        if metadata != nil {
+            output = try container.nestedContainer(keyedBy: MetadataKeys.self, forKey: .metadata)
+                .decodeIfPresent(Output.self, forKey: .output)
+        }
         if output?.isEmpty ?? true {
             output = (try? container.decodeIfPresent(Output.self, forKey: .response)) ?? output
         }
-        metadata?.output = nil
+    }
+
+    /// A job as `GET batches` lists it: the Operation without its answers (``output`` is `nil`).
+    struct Listed: Decodable {
+        var operation: GeminiBatchOperation
+
+        init(from decoder: any Decoder) throws {
+            operation = try GeminiBatchOperation(from: decoder, readsOutput: false)
+        }
+    }
+
+    /// One page of `GET batches`: the jobs without their answers and the next page's token.
+    struct ListPage: Decodable {
+        var operations: [Listed]?
+        var nextPageToken: String?
     }
 }
 

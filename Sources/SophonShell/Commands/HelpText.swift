@@ -70,6 +70,7 @@ enum HelpText {
           ~/.local/state/sophon/history    the REPL history
           ~/.local/state/sophon/logs.db    the logged Gemini exchanges (logs; not with --no-log)
           ~/.local/state/sophon/batches.json  the batch jobs' journal (batch)
+          ~/.local/state/sophon/tmp/       batch's temporary files (removed when it ends)
           ~/.local/state/sophon/media/     media the model replied with (set media-dir)
 
         """

@@ -88,6 +88,9 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// One readable line, without the `error: ` prefix.
     var message: String
     /// What `--json` adds to the error object beside `kind` and `message` (`validate`'s
-    /// `violations`).
+    /// `violations`, `test`'s `files`).
     var details: [JSONMember] = []
+    /// The status a one-command run (`sophon COMMAND ...`) ends with at once after printing
+    /// the failure (`test`'s usage errors: 2); `nil` for the run's usual status (1).
+    var exitStatus: Int32? = nil
 }

@@ -161,6 +161,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             return show(try await execute(request, context: context), for: request.source, format: format)
         } catch let failure as CommandFailure {
             report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
+            if let status = failure.exitStatus {
+                _ = failed()
+                return .stop(status)
+            }
         } catch {
             report(
                 CommandFailure(kind: .internalError, message: "\(error)"), text: request.source,

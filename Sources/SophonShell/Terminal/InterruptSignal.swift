@@ -59,10 +59,26 @@ enum InterruptSignal {
     /// unbuffered file descriptor writes in this shell).
     static func installExitOnInterrupt(status: Int32 = interruptedExitStatus) {
         exitStatus.store(status, ordering: .sequentiallyConsistent)
-        install(handler: { _ in _exit(InterruptSignal.exitStatus.load(ordering: .relaxed)) })
+        install(handler: { _ in
+            if let note = InterruptSignal.exitNote.load(ordering: .sequentiallyConsistent) {
+                _ = write(STDERR_FILENO, note, strlen(note.assumingMemoryBound(to: CChar.self)))
+            }
+            _exit(InterruptSignal.exitStatus.load(ordering: .relaxed))
+        })
     }
 
     private static let exitStatus = Atomic<Int32>(interruptedExitStatus)
+
+    /// What a SIGINT that ends the process writes to stderr first (`run`: where the finished
+    /// answers are); `nil` for nothing.
+    nonisolated(unsafe) private static let exitNote = Atomic<UnsafeMutableRawPointer?>(nil)
+
+    /// Sets the note a SIGINT that ends the process writes to stderr first, `nil` for none.
+    /// A replaced note is kept (never freed): the handler may be reading it.
+    static func setExitNote(_ text: String?) {
+        let note = text.flatMap { strdup($0) }.map { UnsafeMutableRawPointer($0) }
+        exitNote.store(note, ordering: .sequentiallyConsistent)
+    }
 
     /// Gives SIGINT back its default action (the process ends); the wake-up pipe stays.
     static func restoreDefaultHandler() {

@@ -68,7 +68,7 @@ import Testing
             "~/.config/sophon/keys.json", "~/.config/sophon/sophonrc", "~/.config/sophon/settings.json",
             "~/.config/sophon/plugins/", "~/.config/sophon/mcp.json", "~/.local/state/sophon/history",
             "~/.local/state/sophon/logs.db", "~/.local/state/sophon/batches.json",
-            "~/.local/state/sophon/media/",
+            "~/.local/state/sophon/media/", "~/.local/state/sophon/tmp/",
         ] {
             #expect(page.contains(".TP\n.I \(ManPage.escape(file))\n"), "the man page misses \(file)")
         }

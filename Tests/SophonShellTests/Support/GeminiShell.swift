@@ -12,6 +12,8 @@ final class GeminiShell {
     let home: URL
     /// The key runs send (`GEMINI_API_KEY`); `nil` runs with no key at all.
     var key: String?
+    /// More variables for every run (`TMPDIR`), over the ones ``environment`` sets.
+    var extraEnvironment: [String: String] = [:]
 
     /// Starts a server expecting `serverKey`; runs send `key`.
     init(serverKey: String = "test-key", key: String? = "test-key") throws {
@@ -34,6 +36,7 @@ final class GeminiShell {
             "SOPHON_GEMINI_BASE_URL": server.baseURLText,
         ]
         if let key { environment["GEMINI_API_KEY"] = key }
+        environment.merge(extraEnvironment) { _, extra in extra }
         return environment
     }
 

@@ -25,6 +25,11 @@ struct BatchJournal: Codable, Sendable {
         /// The session's schema the prompt lines were sent with (their answers are read by it,
         /// as `run` reads them); `nil` for none, or a job journaled before it was kept.
         var schema: GeminiSchema? = nil
+        /// The SHA-256 of the job's requests as sent (each line's ``BulkRequest/fingerprint``
+        /// in order): a submit of the same name and input reconciles with this job only when
+        /// it sends the same requests. `nil` in a job journaled before it was kept (never
+        /// matches: the input is submitted again as a new job).
+        var requests: String? = nil
     }
 
     var jobs: [Job] = []

@@ -22,13 +22,10 @@ final class BatchResultSpill {
     private var size = 0
     private var places: [String: (offset: Int, length: Int)] = [:]
 
-    /// Creates the temporary file.
+    /// Creates the temporary file in `folder` (``BatchSession/temporaryFolder()``), `0600`.
     /// - Throws: ``CommandFailure`` `fileError` when it cannot be created.
-    init() throws {
-        path =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "sophon-results-\(UUID().uuidString.lowercased()).jsonl"
-            ).path
+    init(folder: URL) throws {
+        path = folder.appendingPathComponent("sophon-results-\(UUID().uuidString.lowercased()).jsonl").path
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw CommandFailure(kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")

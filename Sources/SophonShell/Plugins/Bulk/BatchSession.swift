@@ -9,6 +9,21 @@ struct BatchSession {
     var context: CommandContext
     var services: GeminiServices
 
+    /// Where `batch`'s temporary files go (the requests of a submit, a job's answers while they
+    /// are read): `tmp/` in the state folder, created `0700`, not the system's temporary
+    /// folder; they hold prompts and answers and are removed when the command ends
+    /// (docs/files.md).
+    /// - Throws: ``CommandFailure`` `fileError` when the folder cannot be made.
+    func temporaryFolder() throws -> URL {
+        let folder = services.paths.stateFolder.appendingPathComponent("tmp", isDirectory: true)
+        do {
+            try PrivateFiles.prepareFolder(folder.path)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "batch: \(error)")
+        }
+        return folder
+    }
+
     /// What a create sends: the inline body, or the name of the uploaded JSON Lines file.
     enum CreateSource {
         case inline(Data)
@@ -67,13 +82,32 @@ struct BatchSession {
         let schema = context.session.withGeminiState { $0.schema }
         let model = context.session.settings.model
         let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
+        // What each key sends: a journaled job stands for this submit only with the same requests.
+        let build = try RunCommand.requestBuilder(context: context)
+        var fingerprints: [String: String] = [:]
+        try file.forEachLine { fingerprints[$0.key] = try build($0).fingerprint }
         var names: [String] = []
         for (index, shardKeys) in shards.enumerated() {
-            let name = shards.count == 1 ? base : "\(base)-\(index + 1)"
+            var name = shards.count == 1 ? base : "\(base)-\(index + 1)"
+            let requests = SHA256.hexDigest(
+                Data(shardKeys.map { "\($0)\n\(fingerprints[$0] ?? "")\n" }.joined().utf8))
+            let earlier = try BatchJournal.load(journalURL).jobs.filter {
+                $0.displayName == name && $0.input == absolute
+            }
+            if let last = earlier.last, !earlier.contains(where: { $0.requests == requests }) {
+                // The same name and input, other requests: a new job under its own name.
+                let renamed = "\(name)-\(requests.prefix(8))"
+                context.io.printError(
+                    BulkMessages.batchChanged(
+                        input: input, earlier: last.name ?? last.displayName, renamed: renamed,
+                        hashed: last.requests != nil))
+                name = renamed
+            }
             var job = BatchJournal.Job(
                 displayName: name, name: nil, input: absolute, model: model, keys: shardKeys,
                 structured: schema != nil)
             job.schema = schema
+            job.requests = requests
             let numbers = shardKeys.filter { numberKeys.contains($0) }
             job.numberKeys = numbers.isEmpty ? nil : numbers
             names.append(try await create(job, file: file))
@@ -88,7 +122,7 @@ struct BatchSession {
     func create(_ job: BatchJournal.Job, file: BulkInput) async throws -> String {
         var journal = try BatchJournal.load(journalURL)
         if let index = journal.jobs.firstIndex(where: {
-            $0.displayName == job.displayName && $0.input == job.input
+            $0.displayName == job.displayName && $0.input == job.input && $0.requests == job.requests
         }) {
             if let name = journal.jobs[index].name { return name }
             if let found = try await client.listAllBatches().first(where: {
@@ -107,7 +141,9 @@ struct BatchSession {
         let input: GeminiBatchInput
         let body: GeminiBatchInput.Body
         do {
-            input = try GeminiBatchInput(displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit)
+            input = try GeminiBatchInput(
+                displayName: job.displayName, inlineLimit: BatchCommand.inlineLimit, folder: temporaryFolder()
+            )
             try file.forEachLine { line in
                 guard wanted.contains(line.key) else { return }
                 let built = try build(line)
@@ -169,12 +205,12 @@ struct BatchSession {
         try journal.save(journalURL)
     }
 
-    /// `batch list`: `NAME STATE DISPLAY` per job.
+    /// `batch list`: `NAME STATE DISPLAY` per job; `(no batch jobs)` when there is none.
     func list() async throws -> CommandResult {
         let batches = try await client.listAllBatches()
         let text =
             batches.isEmpty
-            ? "(no batch jobs)"
+            ? BulkMessages.noBatches
             : batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n")
         return .report(text, data: .object([JSONMember("batches", .array(batches.map(Self.statusData)))]))
     }
@@ -213,7 +249,7 @@ struct BatchSession {
 
     /// `batch status NAME`.
     func status(_ name: String) async throws -> CommandResult {
-        let batch = try await client.getBatch(try await resolve(name)) { _ in }
+        let batch = try await client.getBatch(try await resolve(name), folder: temporaryFolder()) { _ in }
         return .report(Self.statusLine(batch), data: Self.statusData(batch))
     }
 
@@ -224,10 +260,11 @@ struct BatchSession {
         var delay = Duration.seconds(1)
         var lastState: GeminiBatchState?
         var transient = 0
+        let folder = try temporaryFolder()
         while true {
             let batch: GeminiBatch
             do {
-                batch = try await client.getBatch(resolved) { _ in }
+                batch = try await client.getBatch(resolved, folder: folder) { _ in }
                 transient = 0
             } catch let error as GeminiError where error.isRetryable && transient < 10 {
                 transient += 1
@@ -269,7 +306,7 @@ struct BatchSession {
         // Read as `run` reads the same answer: one reader.
         let reader = GeminiAnswerReader(schema: job?.schema, wantsJSON: job?.structured ?? false)
         let language = context.session.settings.language
-        let spill = try BatchResultSpill()
+        let spill = try BatchResultSpill(folder: temporaryFolder())
         var position = 0
         var fallbackModel = job?.model ?? ""
         // A key the input wrote as a number is written back as one, as `run` does.
@@ -336,11 +373,11 @@ struct BatchSession {
     func readItems(
         of name: String, _ item: (GeminiBatchItem) throws -> Void, model: (String) -> Void = { _ in }
     ) async throws -> GeminiBatch {
-        let batch = try await client.getBatch(name, forEachItem: item)
+        let folder = try temporaryFolder()
+        let batch = try await client.getBatch(name, folder: folder, forEachItem: item)
         guard batch.inlinedResponses == nil, let results = batch.responsesFile else { return batch }
         model(batch.model.hasPrefix("models/") ? String(batch.model.dropFirst(7)) : batch.model)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sophon-results-\(UUID().uuidString.lowercased()).jsonl")
+        let file = folder.appendingPathComponent("sophon-results-\(UUID().uuidString.lowercased()).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
         try await client.downloadFile(results, to: file)
         try GeminiAPIClient.forEachBatchItem(inResultsFile: file, item)

@@ -9,12 +9,49 @@ enum BulkMessages {
         return lines.joined(separator: "\n")
     }
 
-    /// The closing line of `run` on stderr when it is not a terminal:
-    /// `run: DONE/TOTAL done, F failed, S skipped (already answered); wrote OUTPUT`.
-    static func summary(done: Int, total: Int, failed: Int, skipped: Int, output: String?) -> String {
-        "run: \(done)/\(total) done, \(failed) failed, \(skipped) skipped (already answered)"
-            + (output.map { "; wrote \($0)" } ?? "")
+    /// How many keys of a `run` kept an earlier answer, and why the others were sent again.
+    struct Reuse: Equatable {
+        /// Answered before for the same request: reused.
+        var same = 0
+        /// Answered before for another request: sent again.
+        var changed = 0
+        /// Answered before with no record of the request (an older journal): sent again.
+        var unknown = 0
     }
+
+    /// The closing line of `run` on stderr when it is not a terminal:
+    /// `run: DONE/TOTAL done, F failed, R reused (same request)`, then `, C sent again
+    /// (request changed)` and `, U sent again (no request hash recorded)` when there are any,
+    /// then `; wrote OUTPUT`.
+    static func summary(done: Int, total: Int, failed: Int, reuse: Reuse, output: String?) -> String {
+        var text = "run: \(done)/\(total) done, \(failed) failed, \(reuse.same) reused (same request)"
+        if reuse.changed > 0 { text += ", \(reuse.changed) sent again (request changed)" }
+        if reuse.unknown > 0 { text += ", \(reuse.unknown) sent again (no request hash recorded)" }
+        return text + (output.map { "; wrote \($0)" } ?? "")
+    }
+
+    /// `batch submit` of an input whose requests differ from the job journaled under the same
+    /// name (or whose job recorded none): `batch submit: INPUT sends other requests than
+    /// batches/ID (changed lines); submitting them as NAME`.
+    static func batchChanged(input: String, earlier: String, renamed: String, hashed: Bool) -> String {
+        let why = hashed ? "changed lines" : "no request hash recorded"
+        return
+            "batch submit: \(input) sends other requests than \(earlier) (\(why)); submitting them as \(renamed)"
+    }
+
+    /// A `run` stopped by Ctrl-C, after its progress line: `run: interrupted; the finished
+    /// answers are in JOURNAL; run the same command again to go on (answered keys are not asked
+    /// again)`.
+    static func interrupted(journal: String) -> String {
+        "run: interrupted; the finished answers are in \(journal); "
+            + "run the same command again to go on (answered keys are not asked again)"
+    }
+
+    /// The end of a failed `run`'s error: how to ask the failed keys again.
+    static let retryFailedHint = "add --retry-failed to ask them again"
+
+    /// `batch list` when the project has no Batch jobs.
+    static let noBatches = "(no batch jobs)"
 
     /// The progress line of `run` on a terminal: `run: DONE/TOTAL · R/s · ETA Ns · F failed`.
     static func progress(done: Int, total: Int, rate: Double, failed: Int) -> String {

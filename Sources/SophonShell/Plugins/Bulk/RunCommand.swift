@@ -69,8 +69,9 @@ enum RunCommand {
             retryFailed: retryFailed, prompt: parsed.value("--prompt"))
     }
 
-    /// Runs the command: checks the whole input (nothing is sent when a line is bad), skips
-    /// the keys OUTPUT or `OUTPUT.partial` already answer, asks the rest, then writes OUTPUT in
+    /// Runs the command: checks the whole input (nothing is sent when a line is bad), reuses
+    /// the answers OUTPUT or `OUTPUT.partial` hold for the same request (``BulkRequest/fingerprint``),
+    /// asks the rest (a changed line is sent again), then writes OUTPUT in
     /// input order. Fails (`runFailed`) when a line of OUTPUT is `ok: false`.
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
@@ -100,11 +101,26 @@ enum RunCommand {
         }
         let client = try GeminiCall.client(context: context, services: services)
         let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
-        let answered = journal.answeredKeys
-        let skip = Set(keys.lazy.map(\.text).filter { answered.contains($0) })
+        let builder = try requestBuilder(context: context, template: template)
+        // What each key sends now; an earlier answer stands only for the same request.
+        var fingerprints: [String: String] = [:]
+        var skip: Set<String> = []
+        var changed = 0
+        var unknown = 0
+        try input.forEachLine { line in
+            let fingerprint = try builder(line).fingerprint
+            fingerprints[line.key] = fingerprint
+            switch journal.reuse(key: line.key, hash: fingerprint) {
+            case .same: skip.insert(line.key)
+            case .changed: changed += 1
+            case .unknown: unknown += 1
+            case .none: break
+            }
+        }
+        let sentHashes = fingerprints
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
         let log = RunLog(context: context)
-        let build = log.noting(try requestBuilder(context: context, template: template))
+        let build = log.noting(builder)
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let language = context.session.settings.language
         var bulkOptions = BulkRunOptions(
@@ -115,23 +131,35 @@ enum RunCommand {
         let results = client.bulkRun(
             BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
             onSend: { journal.recordSend($0) })
-        for try await result in results {
-            let keyValue = keyValues[result.key] ?? .string(result.key)
-            let line: String
-            switch result.outcome {
-            case .success(let value, let model, let usage):
-                line = BulkOutputLine.success(
-                    key: keyValue, result: services.redact(value), model: model, usage: usage)
-            case .failure(let error):
-                line = BulkOutputLine.failure(
-                    key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
-                    message: error.description(language: language))
+        let interruptedNote = BulkMessages.interrupted(journal: options.output + ".partial")
+        // A script's Ctrl-C ends the process at once: the note goes out from the signal handler.
+        InterruptSignal.setExitNote((Terminal.isTerminal(STDERR_FILENO) ? "\n" : "") + interruptedNote + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
+        do {
+            for try await result in results {
+                let keyValue = keyValues[result.key] ?? .string(result.key)
+                let line: String
+                switch result.outcome {
+                case .success(let value, let model, let usage):
+                    line = BulkOutputLine.success(
+                        key: keyValue, result: services.redact(value), model: model, usage: usage)
+                case .failure(let error):
+                    line = BulkOutputLine.failure(
+                        key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
+                        message: error.description(language: language))
+                }
+                try journal.append(
+                    key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
+                progress.finished(ok: result.isSuccess)
+                log.record(result, redact: services.redact)
             }
-            try journal.append(key: result.key, ok: result.isSuccess, text: line)
-            progress.finished(ok: result.isSuccess)
-            log.record(result, redact: services.redact)
+            try Task.checkCancellation()
+        } catch  where Task.isCancelled {
+            // Interrupted: say where the finished answers are and how to go on.
+            progress.end()
+            context.io.printError(interruptedNote)
+            throw error
         }
-        try Task.checkCancellation()
         progress.end()
         var data = Data()
         var failed = 0
@@ -150,15 +178,19 @@ enum RunCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
+        try journal.writeHashes(keys: keys.map(\.text))
         journal.remove()
         let summary = BulkMessages.summary(
-            done: keys.count, total: keys.count, failed: failed, skipped: skip.count, output: options.output)
+            done: keys.count, total: keys.count, failed: failed,
+            reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
+            output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,
                 message:
-                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output))"
+                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output)); "
+                    + BulkMessages.retryFailedHint
             )
         }
         return .none

@@ -8,7 +8,9 @@ import SophonCore
 /// The report is the same whatever `--jobs` is: lines are printed in path order as soon as
 /// every earlier file is done. In one-command mode (`sophon test ...`) the run ends with status
 /// 0 when every file passed, 1 when any failed, 2 for a usage error; elsewhere a failed file
-/// fails the command.
+/// fails the command. With `--json` nothing is printed as the files finish: the command's one
+/// object holds every file (``TestReport/data(_:)``), as its `result`, or beside the `error`'s
+/// message when a file failed.
 enum TestCommand {
     /// The command's definition, listed with the core commands (``CorePlugin/more``).
     static let definition = PluginCommand(
@@ -19,14 +21,20 @@ enum TestCommand {
         run: { request, context in try await TestCommand.run(request, context: context) })
 
     static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+        // With --json the results are one object (``TestReport/data(_:)``), nothing else on stdout.
+        let json = context.session.settings.output == .json
         let options: TestOptions
         let files: [String]
         do {
             options = try TestOptions.parse(request.arguments)
             if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
             files = try TestDiscovery.files(under: options.paths)
-        } catch let failure as CommandFailure {
+        } catch var failure as CommandFailure {
             guard context.mode == .oneCommand else { throw failure }
+            if json {
+                failure.exitStatus = ShellExitStatus.usage
+                throw failure
+            }
             context.io.printError(ShellMessages.commandLine(failure.message))
             return .exit(ShellExitStatus.usage)
         }
@@ -39,17 +47,19 @@ enum TestCommand {
         let runner = TestFileRunner(executable: TestFileRunner.currentExecutable, tapes: tapes)
         let startDate = Date()
         let started = ContinuousClock.now
-        if options.tap { TestReport.tapHeader(count: files.count).forEach(context.io.printLine) }
+        let tap = options.tap && !json
+        if tap { TestReport.tapHeader(count: files.count).forEach(context.io.printLine) }
         let results = await runAll(files, jobs: options.jobs, runner: runner) { result, index in
-            if options.tap {
+            if json { return }
+            if tap {
                 TestReport.tapPoint(result, number: index + 1).forEach(context.io.printLine)
             } else {
                 context.io.printLine(TestReport.line(result))
             }
         }
-        if options.tap {
+        if tap {
             context.io.printLine(TestReport.tapTally(results))
-        } else {
+        } else if !json {
             let details = TestReport.details(results)
             if !details.isEmpty {
                 context.io.printLine("")
@@ -68,21 +78,19 @@ enum TestCommand {
             do {
                 try AtomicFile.write(Data(document.utf8), to: URL(fileURLWithPath: context.resolve(junit)))
             } catch {
-                let failure = CommandFailure(kind: .fileError, message: "test: --junit: \(error)")
-                guard context.mode == .oneCommand else { throw failure }
-                context.io.printError("error: " + failure.message)
-                return .exit(ShellExitStatus.failure)
+                throw CommandFailure(kind: .fileError, message: "test: --junit: \(error)")
             }
         }
         let failed = results.filter { !$0.passed }.count
-        if context.mode == .oneCommand {
+        if context.mode == .oneCommand, !json {
             return .exit(failed == 0 ? ShellExitStatus.success : ShellExitStatus.failure)
         }
         guard failed == 0 else {
             throw CommandFailure(
-                kind: .testFailed, message: "test: \(failed) of \(results.count) files failed")
+                kind: .testFailed, message: "test: \(failed) of \(results.count) files failed",
+                details: TestReport.data(results))
         }
-        return .none
+        return json ? .report(TestReport.tally(results), data: .object(TestReport.data(results))) : .none
     }
 
     /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path

@@ -1,8 +1,9 @@
 import Foundation
+import SophonCore
 
 /// The text `sophon test` prints (docs/commands.md, "test"): one line per file in path order,
 /// then the details of each failure, then `N passed, N failed` over files; or, with `--tap`,
-/// the same results as a TAP version 14 stream.
+/// the same results as a TAP version 14 stream; or, with `--json`, the same results as data.
 enum TestReport {
     /// `PASS path (N expects, 1.2 s)` or `FAIL path`.
     static func line(_ result: TestFileResult) -> String {
@@ -67,5 +68,33 @@ enum TestReport {
             }
         }
         return quoted + "\""
+    }
+
+    /// The results as `--json` data: `passed` and `failed` (counting files) and `files`, one
+    /// object per file in path order: `path`, `passed` (a bool), `expects` (a count) and
+    /// `failures` (each with `location`, `expect` for a failed expectation, and `message`).
+    /// No times: timings never go to stdout.
+    static func data(_ results: [TestFileResult]) -> [JSONMember] {
+        let passed = results.filter(\.passed).count
+        let files = results.map { result in
+            JSONValue.object([
+                JSONMember("path", .string(result.path)),
+                JSONMember("passed", .bool(result.passed)),
+                JSONMember("expects", .integer(result.expects)),
+                JSONMember(
+                    "failures",
+                    .array(
+                        result.failures.map { failure in
+                            .object(
+                                [JSONMember("location", .string(failure.location))]
+                                    + (failure.expectation.map { [JSONMember("expect", .string($0))] } ?? [])
+                                    + [JSONMember("message", .string(failure.message))])
+                        })),
+            ])
+        }
+        return [
+            JSONMember("passed", .integer(passed)), JSONMember("failed", .integer(results.count - passed)),
+            JSONMember("files", .array(files)),
+        ]
     }
 }

@@ -42,6 +42,56 @@ import Testing
         #expect(list.stdout.split(separator: "\n").count == 1)
     }
 
+    @Test func aSubmitOfEditedPromptsCreatesANewJobAndSaysSo() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.input)
+        let first = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(first.status == 0)
+        // The prompts edited: the old job does not stand for them.
+        try shell.write("in.jsonl", Self.input.replacingOccurrences(of: "bravo", with: "BRAVO2"))
+        let edited = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(edited.status == 0)
+        #expect(edited.stdout.hasPrefix("batches/"))
+        #expect(edited.stdout != first.stdout)
+        let creates = try Self.creates(shell)
+        #expect(creates.count == 2)
+        let renamed = String(creates.last?.split(separator: ":").first ?? "")
+        #expect(renamed.hasPrefix("night-") && renamed.count == "night-".count + 8)
+        let firstName = first.stdout.trimmingCharacters(in: .newlines)
+        #expect(
+            edited.stderr
+                == "batch submit: in.jsonl sends other requests than \(firstName) (changed lines); submitting them as \(renamed)\n"
+        )
+        // The same edited input again reconciles with the new job: nothing is created.
+        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(again.stdout == edited.stdout)
+        #expect(try Self.creates(shell).count == 2)
+    }
+
+    @Test func aJournalWithoutRequestHashesIsNotTakenForTheSameSubmit() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.input)
+        let first = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(first.status == 0)
+        // A journal written before hashes were kept.
+        let journal = shell.read("batches.json") ?? ""
+        let old = journal.split(separator: "\n").filter { !$0.contains(#""requests""#) }.joined(
+            separator: "\n")
+        try shell.write("batches.json", old.replacingOccurrences(of: "],\n    \"schema", with: "]"))
+        #expect((try? JSONValue(parsing: shell.read("batches.json") ?? "")) != nil)
+        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(again.status == 0)
+        #expect(again.stdout != first.stdout)
+        #expect(again.stderr.contains("(no request hash recorded); submitting them as night-"))
+        #expect(try Self.creates(shell).count == 2)
+    }
+
+    @Test func batchListWithNoJobsSaysSo() throws {
+        let shell = try GeminiShell()
+        let list = try shell.run(["batch", "list"])
+        #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
+    }
+
     @Test func a429OnCreateIsWaitedOutAndMakesOneJob() throws {
         let shell = try GeminiShell()
         try Self.faults(shell, #"{"createRateLimited": 1}"#)
@@ -133,8 +183,36 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// Points `TMPDIR` at a regular file: anything written in the system's temporary folder
+    /// fails.
+    static func breakTemporaryFolder(_ shell: GeminiShell) throws {
+        shell.extraEnvironment["TMPDIR"] = try shell.write("not-a-folder", "")
+    }
+
+    @Test func temporaryFilesGoInTheStateFolderNotTMPDIR() throws {
+        let shell = try GeminiShell()
+        try Self.breakTemporaryFolder(shell)
+        try shell.write("in.jsonl", Self.input)
+        let submit = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        #expect(submit.stderr == "")
+        #expect(submit.status == 0)
+        #expect(try shell.run(["batch", "wait", "night"]).status == 0)
+        #expect(try shell.run(["batch", "status", "night"]).status == 0)
+        let results = try shell.run(["batch", "results", "night", "-o", "out.jsonl"])
+        #expect(results.stderr == "batch results: 3 keys, 0 failed; wrote out.jsonl\n")
+        #expect(results.status == 0)
+        #expect(shell.read("out.jsonl")?.split(separator: "\n").count == 3)
+        // The state folder's tmp/ is private and left empty.
+        let folder = shell.home.appendingPathComponent("tmp").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    }
+
     @Test func pastTheInlineLimitTheRequestsGoUpAsAFileAndResultsComeFromTheResultsFile() throws {
         let shell = try GeminiShell()
+        // The requests file, the Operation and the results file go in the state folder.
+        try Self.breakTemporaryFolder(shell)
         try Self.faults(
             shell, #"{"loseCreate": 1, "outOfOrder": true, "itemErrors": ["b"], "pendingFor": 0}"#)
         _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)

@@ -51,8 +51,9 @@ import Testing
         #expect(outcome.stdout == "")
         #expect(
             outcome.stderr
-                == "run: 5/5 done, 2 failed, 0 skipped (already answered); wrote out.jsonl\n"
-                + "error: run: 2 of 5 keys failed (ok: false in out.jsonl)\n")
+                == "run: 5/5 done, 2 failed, 0 reused (same request); wrote out.jsonl\n"
+                + "error: run: 2 of 5 keys failed (ok: false in out.jsonl); add --retry-failed to ask them again\n"
+        )
         #expect(outcome.status == 1)
         let lines = (shell.read("out.jsonl") ?? "").split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
@@ -69,14 +70,79 @@ import Testing
 
         // Started again: every key is answered, nothing is asked.
         let again = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
-        #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 skipped (already answered)"))
+        #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 reused (same request)"))
         #expect(try shell.server.requests().count == 5)
         // --retry-failed asks the two failures again, and only them.
         let retried = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--retry-failed"])
-        #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 skipped (already answered)"))
+        #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 reused (same request)"))
         #expect(try Self.asked(shell, "BLOCKME") == 2)
         #expect(try Self.asked(shell, "BADREQ") == 2)
         #expect(try Self.asked(shell, "alpha") == 1)
+    }
+
+    @Test func aChangedLineIsSentAgainAndTheSummarySaysWhy() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.fiveKeys)
+        let first = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(first.status == 0)
+        #expect(try shell.server.requests().count == 5)
+        // Same lines: every answer is reused.
+        let same = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(same.stderr == "run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n")
+        #expect(try shell.server.requests().count == 5)
+        // Two prompts edited: those two are sent again, under the same keys.
+        try shell.write(
+            "in.jsonl",
+            Self.fiveKeys.replacingOccurrences(of: "bravo", with: "BRAVO2")
+                .replacingOccurrences(of: "echo", with: "ECHO2"))
+        let edited = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(
+            edited.stderr
+                == "run: 5/5 done, 0 failed, 3 reused (same request), 2 sent again (request changed); wrote out.jsonl\n"
+        )
+        #expect(try Self.asked(shell, "BRAVO2") == 1)
+        #expect(try Self.asked(shell, "ECHO2") == 1)
+        #expect(try shell.server.requests().count == 7)
+        // A setting changed (temperature): every line is sent again.
+        let model = try shell.run(["-c", "set temperature 0.3", "-c", "run in.jsonl -o out.jsonl"])
+        #expect(
+            model.stderr.hasSuffix(
+                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+        #expect(try shell.server.requests().count == 12)
+        // The same settings, another model: every line is sent again, to that model.
+        let other = try shell.run([
+            "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
+            "run in.jsonl -o out.jsonl",
+        ])
+        #expect(
+            other.stderr.hasSuffix(
+                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+        #expect(
+            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+                == 5)
+        // And the same again: all reused.
+        let same2 = try shell.run([
+            "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
+            "run in.jsonl -o out.jsonl",
+        ])
+        #expect(same2.stderr.hasSuffix("run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n"))
+        #expect(
+            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+                == 5)
+    }
+
+    @Test func anOutputWithoutRequestHashesIsSentAgainAndSaysSo() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.fiveKeys)
+        // An OUTPUT written before requests were hashed.
+        try shell.write("out.jsonl", ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
+        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(
+            outcome.stderr
+                == "run: 5/5 done, 0 failed, 0 reused (same request), 5 sent again (no request hash recorded); wrote out.jsonl\n"
+        )
+        #expect(try shell.server.requests().count == 5)
+        #expect(shell.read("out.jsonl.requests")?.split(separator: "\n").count == 5)
     }
 
     @Test func badLinesAreAllListedAndNothingIsSent() throws {
@@ -152,6 +218,13 @@ import Testing
     /// Runs the five keys with `--jobs 1` until `a` and `b` are in the journal and `c` is in
     /// flight (stalled by the server), then sends `signal`.
     static func interruptedRun(_ shell: GeminiShell, signal: Int32) async throws -> Int32 {
+        try await interruptedRunOutcome(shell, signal: signal).status
+    }
+
+    /// ``interruptedRun(_:signal:)`` with the whole outcome.
+    static func interruptedRunOutcome(_ shell: GeminiShell, signal: Int32) async throws
+        -> SophonProcess.Outcome
+    {
         try Self.rules(
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
         try shell.write("in.jsonl", fiveKeys)
@@ -163,7 +236,7 @@ import Testing
             try Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
         }
         kill(running.process.processIdentifier, signal)
-        return running.finish().status
+        return running.finish()
     }
 
     /// A run that ended, or 300 s without `condition`: a failure instead of a hang.
@@ -184,7 +257,8 @@ import Testing
         guard let text = shell.read("out.jsonl.partial") else { return (nil, 0) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let sends = lines.filter { $0.hasPrefix(#"{"sent":"#) }
-        return (lines.filter { !$0.hasPrefix(#"{"sent":"#) }.joined(separator: "\n"), sends.count)
+        let answers = lines.filter { !$0.hasPrefix(#"{"sent":"#) && !$0.hasPrefix(#"{"request":"#) }
+        return (answers.joined(separator: "\n"), sends.count)
     }
 
     @Test func aKilledRunResumesAskingEachKeyOnce() async throws {
@@ -197,7 +271,7 @@ import Testing
         #expect(Self.journal(shell).sends == 3)
 
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
-        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 skipped (already answered); wrote out.jsonl\n")
+        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 reused (same request); wrote out.jsonl\n")
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(shell.read("out.jsonl.partial") == nil)
@@ -209,10 +283,58 @@ import Testing
         #expect(try Self.asked(shell, "echo") == 1)
     }
 
+    /// In the REPL on a terminal, Ctrl-C during a `run` ends the progress line, then says where
+    /// the finished answers are and how to go on; the REPL goes on (issue 25 point 14).
+    @Test func ctrlCOnATerminalSaysWhereTheAnswersAreAfterTheProgressLine() async throws {
+        let shell = try GeminiShell()
+        try Self.rules(
+            shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
+        try shell.write("in.jsonl", Self.fiveKeys)
+        let terminal = try LineReaderPseudoTerminal()
+        defer { terminal.close() }
+        let process = Process()
+        process.executableURL = SophonProcess.binary
+        process.arguments = ["--no-history"]
+        var environment = shell.environment
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        process.currentDirectoryURL = shell.home
+        let slave = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = slave
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        terminal.type("run in.jsonl -o out.jsonl --jobs 1\r", count: 1)
+        let end = Date().addingTimeInterval(300)
+        while try
+            !(Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
+            && (Self.journal(shell).output ?? "").split(separator: "\n").count >= 2)
+        {
+            try #require(process.isRunning && Date() < end)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        terminal.type("exit\r", count: 2)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(
+            terminal.text.contains(
+                " · 0 failed\r\nrun: interrupted; the finished answers are in out.jsonl.partial; "
+                    + "run the same command again to go on (answered keys are not asked again)\r\n"
+                    + "error: interrupted\r\nsophon> "))
+        #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
+    }
+
     @Test func ctrlCEndsWith130AndKeepsTheDoneKeys() async throws {
         let shell = try GeminiShell()
-        let status = try await Self.interruptedRun(shell, signal: SIGINT)
-        #expect(status == 130)
+        let outcome = try await Self.interruptedRunOutcome(shell, signal: SIGINT)
+        #expect(outcome.status == 130)
+        // It says where the finished answers are and how to go on.
+        #expect(
+            outcome.stderr.hasPrefix(
+                "run: interrupted; the finished answers are in out.jsonl.partial; "
+                    + "run the same command again to go on (answered keys are not asked again)\n"))
         #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(resumed.status == 0)
@@ -227,7 +349,7 @@ import Testing
             #"[{"match": "bravo", "reply": {"fault": "rate_limit", "retryDelay": "0.2s"}, "times": 3}]"#)
         try shell.write("in.jsonl", Self.fiveKeys)
         let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
-        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 skipped (already answered); wrote out.jsonl\n")
+        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 reused (same request); wrote out.jsonl\n")
         #expect(outcome.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(try Self.asked(shell, "bravo") == 4)

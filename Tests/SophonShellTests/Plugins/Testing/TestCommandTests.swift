@@ -107,18 +107,25 @@ import Testing
         #expect(JUnitReport.className("./examples/tour.sophon") == "examples.tour")
     }
 
-    @Test func realBinaryReportIsTheSameForOneAndFourJobs() throws {
+    /// Two passing and two failing scripts (and a file that is not one), in a fresh folder.
+    static let scripts = [
+        "a.sophon": "expect 1 == 1\nexpect 2 > 1\n", "b.sophon": "let v = 2\nexpect $v == 3\n",
+        "c/d.sophon": "echo hi\n", "c/e.sophon": "nosuch\n", "notes.txt": "not a test\n",
+    ]
+
+    static func folder(_ scripts: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-tests-\(UUID())")
-        let scripts = [
-            "a.sophon": "expect 1 == 1\nexpect 2 > 1\n", "b.sophon": "let v = 2\nexpect $v == 3\n",
-            "c/d.sophon": "echo hi\n", "c/e.sophon": "nosuch\n", "notes.txt": "not a test\n",
-        ]
         for (name, text) in scripts {
             let url = folder.appendingPathComponent(name)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
+        return folder
+    }
+
+    @Test func realBinaryReportIsTheSameForOneAndFourJobs() throws {
+        let folder = try Self.folder(Self.scripts)
         defer { try? FileManager.default.removeItem(at: folder) }
         func masked(_ text: String) -> String {
             text.replacing(#/expects, \d+\.\d s\)/#, with: "expects, T s)")
@@ -141,5 +148,67 @@ import Testing
         #expect(masked(four.stdout) == expected)
         #expect(masked(one.stdout) == expected)
         #expect(one.status == 1)
+    }
+
+    /// `sophon --json test`: one object on stdout and nothing else, `ok: false` when a file
+    /// failed (exit 1), every file with its failures (issue 25 point 2).
+    @Test func jsonIsOneObjectWithEveryFileAndFailsWhenAFileFailed() throws {
+        let folder = try Self.folder(Self.scripts)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files =
+            #"[{"path":"a.sophon","passed":true,"expects":2,"failures":[]},"#
+            + #"{"path":"b.sophon","passed":false,"expects":1,"failures":[{"location":"b.sophon:2","expect":"expect $v == 3","message":"expected 2 == 3"}]},"#
+            + #"{"path":"c/d.sophon","passed":true,"expects":0,"failures":[]},"#
+            + #"{"path":"c/e.sophon","passed":false,"expects":0,"failures":[{"location":"c/e.sophon:1","message":"unknown command 'nosuch' (see 'help')"}]}]"#
+        for jobs in ["1", "4"] {
+            let outcome = try SophonProcess.run(["--json", "test", "--jobs", jobs], files: folder)
+            #expect(
+                outcome.stdout
+                    == #"{"command":"test --jobs "# + jobs
+                    + #"","ok":false,"error":{"kind":"testFailed","message":"test: 2 of 4 files failed","passed":2,"failed":2,"files":"#
+                    + files + "}}\n")
+            #expect(outcome.stderr == "error: test: 2 of 4 files failed\n")
+            #expect(outcome.status == 1)
+        }
+        // --tap asks for text: under --json the object is all there is.
+        let tap = try SophonProcess.run(["--json", "test", "--tap", "--jobs", "2"], files: folder)
+        #expect(tap.stdout.split(separator: "\n").count == 1)
+        #expect(
+            tap.stdout.hasPrefix(#"{"command":"test --tap --jobs 2","ok":false,"error":{"kind":"testFailed""#)
+        )
+        #expect(tap.status == 1)
+    }
+
+    @Test func jsonOfPassingFilesIsTheResult() throws {
+        let folder = try Self.folder(["a.sophon": "expect 1 == 1\n", "b/c.sophon": "echo hi\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try SophonProcess.run(["--json", "test", "."], files: folder)
+        #expect(
+            outcome
+                == .init(
+                    stdout: #"{"command":"test .","ok":true,"result":{"passed":2,"failed":0,"files":["#
+                        + #"{"path":"a.sophon","passed":true,"expects":1,"failures":[]},"#
+                        + #"{"path":"b/c.sophon","passed":true,"expects":0,"failures":[]}]}}"# + "\n",
+                    stderr: "", status: 0))
+    }
+
+    @Test func jsonUsageErrorIsOneObjectAndStatus2() throws {
+        let outcome = try SophonProcess.run(["--json", "test", "--jobs", "0"])
+        #expect(
+            outcome
+                == .init(
+                    stdout:
+                        #"{"command":"test --jobs 0","ok":false,"error":{"kind":"usage","message":"test: --jobs: expected a whole number of at least 1, got '0'"}}"#
+                        + "\n",
+                    stderr: "error: test: --jobs: expected a whole number of at least 1, got '0'\n", status: 2
+                ))
+        // Without --json the usage error is as before.
+        let text = try SophonProcess.run(["test", "--jobs", "0"])
+        #expect(
+            text
+                == .init(
+                    stdout: "",
+                    stderr: "sophon: test: --jobs: expected a whole number of at least 1, got '0'\n",
+                    status: 2))
     }
 }
