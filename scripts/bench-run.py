@@ -11,7 +11,7 @@ Peak RSS comes from wait4() on each child; CPU per call from getrusage() inside 
 around its measured loop (warm-up excluded).
 
 Writes docs/benchmarks.md (all sections but "## Extractor", which scripts/bench-extract owns,
-and "## Downscale", "## Tool loop" and "## Prompt rendering", whose scripts write them: each is
+and "## Downscale", "## Tool loop", "## Prompt rendering" and "## Similar", whose scripts write them: each is
 kept as found) and benchmarks/results.json (every raw number).
 """
 
@@ -581,12 +581,13 @@ def tool_loop_section():
     return match.group(0).rstrip() if match else ""
 
 
-def prompt_section():
-    """The '## Prompt rendering' section scripts/bench-prompt.py writes, kept as it is."""
+def kept_section(title):
+    """A section another script writes ('## Prompt rendering': scripts/bench-prompt.py; '## Similar':
+    scripts/bench-similar.py's figures), kept as it is."""
     if not os.path.exists(DOC):
         return ""
     text = open(DOC, encoding="utf-8").read()
-    match = re.search(r"^## Prompt rendering\n.*?(?=^## (?!#)|\Z)", text, re.S | re.M)
+    match = re.search(r"^## " + re.escape(title) + r"\n.*?(?=^## (?!#)|\Z)", text, re.S | re.M)
     return match.group(0).rstrip() if match else ""
 
 
@@ -649,9 +650,10 @@ def main():
     kept_tools = tool_loop_section()
     if kept_tools:
         document = document.rstrip("\n") + "\n\n" + kept_tools + "\n"
-    kept_prompt = prompt_section()
-    if kept_prompt:
-        document = document.rstrip("\n") + "\n\n" + kept_prompt + "\n"
+    for title in ("Prompt rendering", "Similar"):
+        kept = kept_section(title)
+        if kept:
+            document = document.rstrip("\n") + "\n\n" + kept + "\n"
     print("\n" + document)
     if not args.no_write:
         os.makedirs(os.path.dirname(DOC), exist_ok=True)
