@@ -171,8 +171,10 @@ extension GeminiAPIClient {
     /// necessarily input order: match them by ``GeminiBatchItem/key``), so a job of 100,000
     /// answers never sits whole in memory.
     /// - Parameters:
+    ///   - name: the job, `batches/ID`.
     ///   - folder: where the temporary file goes (the system's temporary folder by default; the
     ///     shell passes its state folder's `tmp/`).
+    ///   - item: called with each inline answer, in the order the server wrote them.
     /// - Returns: the job; its ``GeminiBatch/inlinedResponses`` is `[]` when the job has inline
     ///   output (handed to `item`), `nil` when it has none.
     /// - Throws: ``GeminiError`` after retries (a body that is not an Operation is

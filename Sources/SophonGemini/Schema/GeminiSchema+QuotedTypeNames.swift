@@ -22,7 +22,7 @@ extension GeminiSchema {
     ]
 
     /// The properties, at any depth, whose schema is an enum of one value that is a type name
-    /// (``typeNameWords``), directly or as the element of arrays (`tags: ["string"]`), in the
+    /// (`typeNameWords`), directly or as the element of arrays (`tags: ["string"]`), in the
     /// order written. The schema is not changed: a one-value enum stays a valid schema; callers
     /// warn.
     ///
