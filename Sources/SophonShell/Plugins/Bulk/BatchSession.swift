@@ -212,45 +212,14 @@ struct BatchSession {
             batches.isEmpty
             ? BulkMessages.noBatches
             : batches.map { "\($0.name) \($0.state.rawValue) \($0.displayName)" }.joined(separator: "\n")
-        return .report(text, data: .object([JSONMember("batches", .array(batches.map(Self.statusData)))]))
-    }
-
-    /// A job as `--json` data: `name`, `displayName`, `state`, the request counts as numbers
-    /// (`requestCount`, `succeeded`, `failed`, `pending`) and `createTime` (RFC 3339, or null).
-    static func statusData(_ batch: GeminiBatch) -> JSONValue {
-        .object([
-            JSONMember("name", .string(batch.name)),
-            JSONMember("displayName", .string(batch.displayName)),
-            JSONMember("state", .string(batch.state.rawValue)),
-            JSONMember("requestCount", .number(JSONNumber(batch.requestCount))),
-            JSONMember("succeeded", .number(JSONNumber(batch.successfulCount))),
-            JSONMember("failed", .number(JSONNumber(batch.failedCount))),
-            JSONMember("pending", .number(JSONNumber(batch.pendingCount))),
-            JSONMember("createTime", batch.createTime.map(JSONValue.string) ?? .null),
-        ])
-    }
-
-    /// `NAME (DISPLAY): STATE, N requests: S succeeded, F failed, P pending, age A`.
-    static func statusLine(_ batch: GeminiBatch) -> String {
-        var line =
-            "\(batch.name) (\(batch.displayName)): \(batch.state.rawValue), \(batch.requestCount) requests: "
-            + "\(batch.successfulCount) succeeded, \(batch.failedCount) failed, \(batch.pendingCount) pending"
-        if let created = batch.createTime.flatMap(Self.date) {
-            let minutes = max(0, Int(Date().timeIntervalSince(created) / 60))
-            line += ", age \(minutes / 60)h\(minutes % 60)m"
-        }
-        return line
-    }
-
-    private static func date(_ text: String) -> Date? {
-        let trimmed = text.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)
-        return ISO8601DateFormatter().date(from: trimmed)
+        return .report(
+            text, data: .object([JSONMember("batches", .array(batches.map(BatchStatusReport.data)))]))
     }
 
     /// `batch status NAME`.
     func status(_ name: String) async throws -> CommandResult {
         let batch = try await client.getBatch(try await resolve(name), folder: temporaryFolder()) { _ in }
-        return .report(Self.statusLine(batch), data: Self.statusData(batch))
+        return .report(BatchStatusReport.line(batch), data: BatchStatusReport.data(batch))
     }
 
     /// `batch wait NAME`: polls (1 s, doubling to 30 s) until the job ends; transient errors
@@ -277,9 +246,9 @@ struct BatchSession {
             }
             if batch.state.isTerminal {
                 guard batch.state == .succeeded else {
-                    throw CommandFailure(kind: .batchFailed, message: Self.statusLine(batch))
+                    throw CommandFailure(kind: .batchFailed, message: BatchStatusReport.line(batch))
                 }
-                return .report(Self.statusLine(batch), data: Self.statusData(batch))
+                return .report(BatchStatusReport.line(batch), data: BatchStatusReport.data(batch))
             }
             try await Task.sleep(for: delay)
             delay = min(.seconds(30), delay * 2)
