@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 import Testing
 
 /// Issue 25 point 3, end to end: under `--json` a command that reports (`show`, `schema show`,
@@ -76,10 +77,13 @@ import Testing
         let lines = try Self.objects(outcome)
         #expect(lines.count == 6)
         let models = Self.items(lines[1]["result"]?["models"])
-        #expect(models.count > 3)
+        #expect(models.map { $0["id"] } == GeminiModel.allPresets.map { .string($0.id) })
         let current = models.filter { $0["current"] == JSONValue.bool(true) }
-        #expect(current.map { $0["id"] } == [.string("gemini-2.5-flash")])
-        #expect(current.first?["freeTier"] == JSONValue.bool(true))
+        #expect(
+            current.map(\.compactText) == [
+                #"{"id":"gemini-2.5-flash","name":"gemini25Flash","freeTier":true,"paidOnly":false,"#
+                    + #""deprecated":false,"successor":"gemini-3.5-flash","current":true}"#
+            ])
         #expect(
             lines[3]["result"]?.compactText
                 == #"{"turns":[{"role":"user","text":"hi"},{"role":"model","text":"Hello."}]}"#)
