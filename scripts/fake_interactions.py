@@ -154,8 +154,9 @@ def planned_steps(reply, request):
     if reply.get("thought"):
         steps.append({"type": "thought", "signature": "sig-thought",
                       "summary": [{"type": "text", "text": reply["thought"]}]})
-    if "text" in reply:
-        steps.append(model_output(reply["text"], reply.get("sources")))
+    if "text" in reply or reply.get("chunks"):
+        text = reply["text"] if "text" in reply else "".join(reply["chunks"])
+        steps.append(model_output(text, reply.get("sources")))
     for call in reply.get("functionCalls") or []:
         steps.append({"type": "function_call", "id": call.get("id") or "call_" + uuid.uuid4().hex[:8],
                       "name": call["name"], "arguments": call.get("arguments", {})})
