@@ -149,26 +149,31 @@ public struct GeminiInteractions: Sendable {
     }
 
     /// Polls an interaction until its status ends polling (``GeminiInteractionStatus/endsPolling``),
-    /// waiting `interval` between reads with the configuration's `sleep` (a replayed tape
-    /// skips the waits).
+    /// waiting between reads with the configuration's `sleep` (a replayed tape skips the
+    /// waits): `interval` first, doubled after each read up to `maxInterval` (no growth when
+    /// `nil`).
     /// - Parameters:
     ///   - id: the interaction.
-    ///   - interval: the wait between reads.
+    ///   - interval: the first wait between reads.
+    ///   - maxInterval: the longest wait; `nil` keeps `interval`.
     ///   - label: a short name for logs and events.
     ///   - retryPolicy: overrides the configured policy for each read.
     ///   - onUpdate: told each interaction read, in order.
     /// - Returns: the last interaction read.
     /// - Throws: ``GeminiError``, or `CancellationError` (the job goes on on the server).
     public func wait(
-        _ id: String, every interval: Duration, label: String = "interaction",
+        _ id: String, every interval: Duration, upTo maxInterval: Duration? = nil,
+        label: String = "interaction",
         retryPolicy: GeminiRetryPolicy? = nil, onUpdate: (GeminiInteraction) -> Void = { _ in }
     ) async throws -> GeminiInteraction {
+        var wait = interval
         while true {
             let interaction = try await get(id, label: label, retryPolicy: retryPolicy)
             onUpdate(interaction)
             if interaction.status.endsPolling { return interaction }
-            try await client.configuration.sleep(interval)
+            try await client.configuration.sleep(wait)
             try Task.checkCancellation()
+            if let maxInterval { wait = min(wait * 2, maxInterval) }
         }
     }
 

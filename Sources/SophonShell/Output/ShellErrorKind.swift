@@ -70,6 +70,12 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case batchNotFound
     case batchFailed
 
+    // The Interactions API (`set api interactions`, `research`, `agent`).
+    case interactionNotFound
+    case unknownAgent
+    case agentFailed
+    case agentNotFound
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

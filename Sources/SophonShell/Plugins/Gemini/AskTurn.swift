@@ -19,6 +19,10 @@ enum AskTurn {
         if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
             throw failure
         }
+        if context.session.withInteractionState({ $0.api }) == .interactions {
+            return try await InteractionTurn.run(
+                history: history, options: options, isChat: isChat, context: context, services: services)
+        }
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
@@ -56,7 +60,7 @@ enum AskTurn {
     /// functions served by plugins or MCP servers (started now if need be). Under `tool-mode
     /// none` no function is offered: only the built-ins count, nothing starts, and a turn
     /// without them streams as without tools.
-    private static func hasTools(context: CommandContext, services: GeminiServices) async -> Bool {
+    static func hasTools(context: CommandContext, services: GeminiServices) async -> Bool {
         let state = context.session.withToolState { $0 }
         if state.hasTools || !state.offersFunctions { return state.hasTools }
         await ServedTools.startServers(context: context, services: services)

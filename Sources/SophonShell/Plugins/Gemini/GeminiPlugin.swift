@@ -51,12 +51,14 @@ final class GeminiPlugin: ShellPlugin {
 
     /// `set model PRESET | ID | custom:ID [--save]`.
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        if let result = try InteractionSettings.set(name, words, context: context) { return result }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
 
     /// `show usage`: the calls made and their token totals.
     func show(_ name: String, context: CommandContext) -> CommandResult? {
+        if let result = InteractionSettings.show(name, context: context) { return result }
         guard name == "usage" else { return nil }
         let (usage, calls) = context.session.withGeminiState { ($0.usage, $0.calls) }
         return .text(
@@ -84,10 +86,12 @@ final class GeminiPlugin: ShellPlugin {
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
     /// `set model`: the model names.
-    var settings: [SettingDefinition] { [SettingDefinition(name: "model", values: Self.modelNames)] }
+    var settings: [SettingDefinition] {
+        [SettingDefinition(name: "model", values: Self.modelNames)] + InteractionSettings.definitions
+    }
 
     /// `show usage`.
-    var reportNames: [String] { ["usage"] }
+    var reportNames: [String] { ["usage", "interaction"] }
 
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
@@ -187,10 +191,11 @@ final class GeminiPlugin: ShellPlugin {
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
                 options: BatchCommand.declared,
                 run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
+        ] + ResearchCommands.commands(needingServices) + [
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",
-                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) }),
+                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) })
         ]
     }
 }
