@@ -38,6 +38,10 @@ enum InteractionMessages {
         "detached: research job \(id) goes on on the server; 'agent wait \(id)' picks it up, 'agents' lists jobs"
     }
 
+    /// Ctrl-C while a research job is being created.
+    static let interruptedWhileCreating =
+        "interrupted while creating the research job; it is in the journal ('agents'), without its id if the server had not answered"
+
     /// A research job that ended without a report.
     static func ended(_ id: String, status: String, errors: [GeminiInteractionError]) -> String {
         let why = errors.isEmpty ? "" : ": " + errors.map(\.description).joined(separator: "; ")

@@ -50,6 +50,7 @@ enum InteractionTurn {
             (isChat ? state.conversation : nil)
             ?? GeminiInteractionConversation(store: state.store, history: steps(of: isChat ? earlier : []))
         conversation.store = state.store
+        let before = conversation
         do {
             guard case .content(let blocks) = request.input else { return try unreachable() }
             try conversation.appendUser(blocks)
@@ -58,7 +59,7 @@ enum InteractionTurn {
         }
         let turn = Turn(
             request: request, model: model, schema: schema, isChat: isChat, commandModel: options.model,
-            userTurn: userTurn)
+            userTurn: userTurn, before: before)
         do {
             return try await send(
                 turn, conversation: conversation, client: client, context: context, services: services)
@@ -91,7 +92,7 @@ enum InteractionTurn {
         let request = GeminiInteractionRequest.converting(built, model: model).request
         let turn = Turn(
             request: request, model: model, schema: pending.schema, isChat: pending.isChat,
-            commandModel: pending.model, userTurn: nil)
+            commandModel: pending.model, userTurn: nil, before: nil)
         return try await send(
             turn, conversation: conversation, client: client, context: context, services: services
         ).0
@@ -106,6 +107,8 @@ enum InteractionTurn {
         var commandModel: String?
         /// The user's content, for `history`; `nil` for a `tool-reply`.
         var userTurn: Content?
+        /// The conversation before this turn (kept when the turn fails).
+        var before: GeminiInteractionConversation?
     }
 
     /// Sends the turn: through the tool loop when it has tools, streamed when `stream on` and
@@ -260,14 +263,12 @@ enum InteractionTurn {
         if case .http(404, "not_found", _, _) = error, let id = conversation.lastInteractionID,
             conversation.store
         {
-            context.session.withInteractionState { state in
-                var kept = conversation
-                kept.forgetStoredInteraction()
-                if turn.isChat { state.conversation = kept }
-            }
+            var kept = turn.before ?? conversation
+            kept.forgetStoredInteraction()
+            if turn.isChat { context.session.withInteractionState { $0.conversation = kept } }
             return CommandFailure(
                 kind: .interactionNotFound,
-                message: InteractionMessages.expired(id, steps: conversation.history.count))
+                message: InteractionMessages.expired(id, steps: kept.history.count))
         }
         if case .streamEndedEarly(let partial) = error {
             return CommandFailure(

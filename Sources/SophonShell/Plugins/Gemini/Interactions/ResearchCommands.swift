@@ -66,6 +66,9 @@ enum ResearchCommands {
             JSONMember("type", .string(ResearchAgents.config)),
             JSONMember("thinking_summaries", .string("auto")),
         ])
+        // Ctrl-C ends a script or one-command run at once: the job is journaled already.
+        InterruptSignal.setExitNote(InteractionMessages.interruptedWhileCreating + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
         let started: GeminiInteraction
         do {
             started = try await client.interactions.create(
@@ -162,6 +165,11 @@ enum ResearchCommands {
     ) async throws -> CommandResult {
         let journal = AgentJournal.url(services)
         var progress = ResearchProgress(io: context.io)
+        // Ctrl-C ends a script or one-command run at once (after this note); the REPL cancels
+        // the wait instead, and the note below says the same.
+        InterruptSignal.setExitNote(
+            (progress.onTerminal ? "\r\u{1B}[K" : "") + InteractionMessages.detached(id) + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
         let final: GeminiInteraction
         do {
             final = try await client.interactions.wait(
