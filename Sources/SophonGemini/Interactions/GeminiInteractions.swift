@@ -54,7 +54,7 @@ public struct GeminiInteractions: Sendable {
         if request.background == true {
             call.mayRetry = { if case .rateLimited = $0 { true } else { false } }
         }
-        let (interaction, outcome) = try await client.perform(call, retryPolicy: retryPolicy)
+        let (interaction, outcome) = try await client.perform(Self.revised(call), retryPolicy: retryPolicy)
         return Result(interaction: interaction, retryCount: outcome.retryCount)
     }
 
@@ -112,7 +112,7 @@ public struct GeminiInteractions: Sendable {
         let call = GeminiAPICall<GeminiInteraction>(
             label: label, method: "GET", namesModel: false, model: nil, endpoint: { _ in .interaction(id) },
             body: { _ in nil }, read: { http, _ in try await Self.readInteraction(http) })
-        return try await client.perform(call, retryPolicy: retryPolicy).value
+        return try await client.perform(Self.revised(call), retryPolicy: retryPolicy).value
     }
 
     /// Cancels a background interaction: `POST /v1beta/interactions/ID/cancel`.
@@ -125,7 +125,7 @@ public struct GeminiInteractions: Sendable {
             label: label, method: "POST", namesModel: false, model: nil,
             endpoint: { _ in .cancelInteraction(id) },
             body: { _ in nil }, read: { http, _ in try await Self.readInteraction(http) })
-        return try await client.perform(call, retryPolicy: retryPolicy).value
+        return try await client.perform(Self.revised(call), retryPolicy: retryPolicy).value
     }
 
     /// Deletes a stored interaction: `DELETE /v1beta/interactions/ID` (the reply's body is
@@ -145,7 +145,7 @@ public struct GeminiInteractions: Sendable {
                     status: http.status, headers: http.headers, body: data)
             }
         }
-        _ = try await client.perform(call, retryPolicy: retryPolicy)
+        _ = try await client.perform(Self.revised(call), retryPolicy: retryPolicy)
     }
 
     /// Polls an interaction until its status ends polling (``GeminiInteractionStatus/endsPolling``),
@@ -218,7 +218,19 @@ public struct GeminiInteractions: Sendable {
             guard now.canResume, let id = now.id else { return nil }
             return ("GET", .interaction(id, stream: true, lastEventID: now.lastEventID))
         }
-        _ = try await client.perform(call, retryPolicy: retryPolicy)
+        _ = try await client.perform(Self.revised(call), retryPolicy: retryPolicy)
+    }
+
+    /// The schema revision every request pins (`Api-Revision`), so replies keep the shape
+    /// this client decodes: Google's doc samples and its REST CLI send it; the SDKs stopped
+    /// only because browsers' CORS preflight refuses the header (gemini-wire-format-3.md §1.1).
+    public static let apiRevision = "2026-05-20"
+
+    /// `call` with the `Api-Revision` header.
+    static func revised<Reply>(_ call: GeminiAPICall<Reply>) -> GeminiAPICall<Reply> {
+        var call = call
+        call.headers["api-revision"] = apiRevision
+        return call
     }
 
     /// A unary reply as an Interaction; a non-200 as its typed error.

@@ -260,7 +260,7 @@ enum InteractionTurn {
     private static func failure(
         _ error: GeminiError, conversation: GeminiInteractionConversation, turn: Turn, context: CommandContext
     ) -> CommandFailure {
-        if case .http(404, "not_found", _, _) = error, let id = conversation.lastInteractionID,
+        if case .http(404, _, _, _) = error, let id = conversation.lastInteractionID,
             conversation.store
         {
             var kept = turn.before ?? conversation
