@@ -101,6 +101,8 @@ import Testing
                 response-modalities: text,image
                 media-resolution: low
                 media-dir: default
+                api: generate-content
+                store: on
                 tools: none
                 tool-mode: auto
                 tool-rounds: 10

@@ -191,7 +191,7 @@ import Testing
 
     @Test func aResearchJobIsStartedDetachedListedWaitedForAndShown() async throws {
         let shell = try GeminiShell()
-        try Self.interactionsQueue(shell, [#"{"polls": 3}"#])
+        try Self.interactionsQueue(shell, [#"{"polls": 4}"#])
         let running = try shell.start(["research", "History of TPUs"])
         _ = try await shell.server.waitForRequests(2)
         kill(running.process.processIdentifier, SIGINT)
