@@ -117,7 +117,8 @@ extension JSONByteParser {
         guard cursor < end else { return true }
         let next = bytes[cursor]
         return next == ASCII.comma || next == ASCII.closeBrace || next == ASCII.closeBracket
-            || next == ASCII.newline || next == ASCII.carriageReturn || (next == ASCII.closeParen && topIsTuple)
+            || next == ASCII.newline || next == ASCII.carriageReturn
+            || (next == ASCII.closeParen && topIsTuple)
     }
 
     /// Whether the text at `offset` (whitespace skipped) can start the next member (in an
