@@ -57,7 +57,8 @@ final class ChildProcess: Sendable {
             var ends: [Int32] = [-1, -1]
             guard sophon_pipe_cloexec(&ends) == 0 else {
                 pipes.forEach { close($0) }
-                throw StartFailure(reason: PluginDiscovery.startFailureReason(path: executable, errorNumber: errno))
+                throw StartFailure(
+                    reason: PluginDiscovery.startFailureReason(path: executable, errorNumber: errno))
             }
             pipes += ends
         }
