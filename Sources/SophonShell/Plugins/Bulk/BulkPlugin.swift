@@ -28,7 +28,7 @@ final class BulkPlugin: ShellPlugin {
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
                 options: BatchCommand.declared,
-                run: gemini.needingServices { try await BatchCommand.run($0, context: $1, services: $2) })
+                run: gemini.needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
         ]
     }
 }
