@@ -13,7 +13,8 @@ import Testing
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
                 == [
-                    "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log", "embed-model",
+                    "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm",
+                    "log", "embed-model",
                     "judge-model",
                 ])
         #expect(registry.settingValues("log") == ["on", "off"])
