@@ -19,7 +19,8 @@ while the previous interaction waits for function results, the input answers eve
 call by id (a call is pending until a function_result with its call_id was sent).
 
 Replies: POST /_sophon/interactions {"replies": [...], "reset": bool} queues them (a reply in
-the shared queue with "interaction": true is taken too). A reply:
+the shared queue with "interaction": true is taken too); {"finish": ID} makes background job
+ID complete at its next GET. A reply:
 
     {"text": "..", "chunks": ["He", "llo"], "thought": "..", "sources": [{"title", "url"}],
      "functionCalls": [{"id", "name", "arguments"}], "steps": [RAW STEP..], "status": "..",
@@ -249,6 +250,9 @@ class InteractionsHandler:
             if value.get("reset"):
                 STORE["queue"].clear()
             STORE["queue"].extend(value.get("replies", []))
+            finished = STORE["items"].get(value.get("finish") or "")
+            if finished is not None:  # the job's next GET completes it
+                finished["pollsNeeded"] = finished["polls"] + 1
         return self.send_json(200, {"ok": True})
 
     def interactions_route(self, method, rest, query, body, shared_state, shared_lock):

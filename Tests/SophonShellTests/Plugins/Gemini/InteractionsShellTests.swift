@@ -191,13 +191,15 @@ import Testing
 
     @Test func aResearchJobIsStartedDetachedListedWaitedForAndShown() async throws {
         let shell = try GeminiShell()
-        try Self.interactionsQueue(shell, [#"{"polls": 4}"#])
-        let running = try shell.start(["research", "History of TPUs"])
+        // A job that runs until told to finish: the detach cannot race its end.
+        try Self.interactionsQueue(shell, [#"{"polls": 100000}"#])
+        let running = try shell.start(["research", "History of TPUs"], timeout: 120)
         _ = try await shell.server.waitForRequests(2)
         kill(running.process.processIdentifier, SIGINT)
         let detached = running.finish()
         let id = try shell.server.requests()[1].path.replacingOccurrences(
             of: "/v1beta/interactions/", with: "")
+        _ = try shell.server.control("POST", "/_sophon/interactions", body: #"{"finish": "\#(id)"}"#)
         #expect(detached.status == 130)
         #expect(
             detached.stderr.contains(
