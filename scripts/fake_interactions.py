@@ -29,7 +29,9 @@ ID complete at its next GET. A reply:
      "errorEvent": {"code", "message"},   a stream `error` event after the steps
      "polls": N,            a background job: one more step per GET (default: one per step)
      "fail": {"code", "message"},   a background job that ends failed, errors[] set
-     "fault": "rate_limit" | "internal" | "overloaded" | "bad_request" | "not_found"}
+     "fault": "rate_limit" | "quota" | "internal" | "overloaded" | "bad_request" | "not_found"}
+    (codes and statuses as Google's API errors page lists them: rate_limit_exceeded and
+    quota_exceeded 429, parameter_unknown 400 for an unknown field, not_found 404, ...)
 
 Without "text", a request with response_format.schema gets JSON built from the schema, an
 agent a Deep Research report (thought steps, then Markdown with url_citation annotations),
@@ -307,7 +309,7 @@ class InteractionsHandler:
             return 400, "invalid_request", "Invalid JSON payload received."
         for key in request:
             if key not in TOP_LEVEL:
-                return 400, "invalid_request", 'Invalid JSON payload received. Unknown name "%s".' % key
+                return 400, "parameter_unknown", 'Invalid JSON payload received. Unknown name "%s".' % key
         if ("model" in request) == ("agent" in request):
             return 400, "invalid_request", "Exactly one of 'model' or 'agent' must be set."
         if "input" not in request:
@@ -359,7 +361,8 @@ class InteractionsHandler:
         reply = self.interactions_take_reply(shared_state, shared_lock)
         fault = reply.get("fault")
         if fault:
-            statuses = {"rate_limit": (429, "resource_exhausted", "Resource has been exhausted (e.g. check quota)."),
+            statuses = {"rate_limit": (429, "rate_limit_exceeded", "Resource has been exhausted (e.g. check quota)."),
+                        "quota": (429, "quota_exceeded", "You have exceeded your daily quota."),
                         "internal": (500, "internal", "An internal error has occurred."),
                         "overloaded": (503, "unavailable", "The model is overloaded. Please try again later."),
                         "bad_request": (400, "invalid_request", reply.get("message", "Invalid request.")),

@@ -62,7 +62,7 @@ def main():
               json.loads(text)["steps"][0] == {"type": "user_input", "content": [{"type": "text", "text": "hi"}]})
         status, text = call(base, "POST", "/v1beta/interactions", {"model": "m", "input": "x", "systemInstruction": "s"})
         check("a camelCase field is refused with a string code",
-              status == 400 and json.loads(text)["error"]["code"] == "invalid_request")
+              status == 400 and json.loads(text)["error"]["code"] == "parameter_unknown")
         status, text = call(base, "POST", "/v1beta/interactions",
                             {"model": "m", "input": "x", "previous_interaction_id": "v1_gone"})
         check("an unknown previous_interaction_id is 404 not_found",

@@ -92,7 +92,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (429, #"{"error":{"code":"resource_exhausted","message":"slow down"}}"#, "rateLimited"),
+        (429, #"{"error":{"code":"rate_limit_exceeded","message":"slow down"}}"#, "rateLimited"),
+        (429, #"{"error":{"code":"quota_exceeded","message":"daily quota"}}"#, "quotaExhausted"),
         (400, #"{"error":{"code":"invalid_request","message":"bad"}}"#, "invalidRequest"),
         (503, #"{"error":{"code":"unavailable","message":"busy"}}"#, "http"),
     ])
@@ -103,10 +104,11 @@ import Testing
             switch error {
             case .rateLimited: "rateLimited"
             case .invalidRequest: "invalidRequest"
+            case .quotaExhausted: "quotaExhausted"
             case .http: "http"
             default: "\(error)"
             }
         #expect(name == kind)
-        #expect(error.isRetryable == (status != 400))
+        #expect(error.isRetryable == (kind == "rateLimited" || kind == "http"))
     }
 }

@@ -260,7 +260,8 @@ enum InteractionTurn {
     private static func failure(
         _ error: GeminiError, conversation: GeminiInteractionConversation, turn: Turn, context: CommandContext
     ) -> CommandFailure {
-        if case .http(404, _, _, _) = error, let id = conversation.lastInteractionID,
+        if case .http(404, let code, _, _) = error, code != "model_not_found",
+            let id = conversation.lastInteractionID,
             conversation.store
         {
             var kept = turn.before ?? conversation
