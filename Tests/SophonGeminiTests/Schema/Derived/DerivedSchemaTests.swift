@@ -143,3 +143,64 @@ struct TourBook: Decodable, Sendable, GeminiSchemaDescribing {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 }
+
+/// ``GeminiSchema/swiftDeclaration(typeName:)``: the Swift source whose derived schema is the
+/// schema shown.
+@Suite struct SchemaSwiftSourceTests {
+    @Test func theTourSchemaIsTheTourBook() throws {
+        let schema = try GeminiSchema.parseSpec(DerivedSchemaTests.tourSpec)
+        #expect(
+            schema.swiftDeclaration(typeName: "Book") == """
+                struct Book: Decodable, Sendable, GeminiSchemaDescribing {
+                    enum Mood: String, Decodable, Sendable, CaseIterable {
+                        case light
+                        case thoughtful
+                        case dark
+                    }
+
+                    let title: String
+                    let author: String
+                    let year: Int
+                    /// approximate page count
+                    let pages: Int?
+                    let genres: [String]
+                    let mood: Mood
+
+                    static let schemaFacets: [String: GeminiSchemaFacets] = ["pages": "approximate page count"]
+                }
+
+                """)
+    }
+
+    @Test func keywordsEnumsDatesBoundsAndArrays() throws {
+        let schema = GeminiSchema.object(
+            properties: [
+                "default": .string(enum: ["a b", "FINAL", "3d"]),
+                "at": .string(format: "date-time"),
+                "score": .number(minimum: 0, maximum: 1.5),
+                "any": GeminiSchema(anyOf: [.string(), .integer()]),
+            ], required: ["default", "at", "score"], description: "Top \"level\"")
+        #expect(
+            schema.swiftDeclaration() == """
+                /// Top "level"
+                struct Answer: Decodable, Sendable, GeminiSchemaDescribing {
+                    enum Default: String, Decodable, Sendable, CaseIterable {
+                        case aB = "a b"
+                        case FINAL
+                        case _3d = "3d"
+                    }
+
+                    let `default`: Default
+                    let at: Date
+                    let score: Double
+                    let any: JSONValue?
+
+                    static let schemaDescription: String? = "Top \\"level\\""
+
+                    static let schemaFacets: [String: GeminiSchemaFacets] = ["score": GeminiSchemaFacets(minimum: 0, maximum: 1.5)]
+                }
+
+                """)
+        #expect(GeminiSchema.array(items: .integer()).swiftDeclaration(typeName: "Scores") == "typealias Scores = [Int]\n")
+    }
+}
