@@ -222,23 +222,16 @@ extension GeminiAPIClient {
     public func waitUntilActive(
         _ name: String, timeout: Duration = .seconds(600), retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiFile {
-        var waited = Duration.zero
-        var interval = Duration.seconds(1)
-        while true {
+        try await GeminiPoller(timeout: timeout, sleep: configuration.sleep).poll {
             let file = try await getFile(name, retryPolicy: retryPolicy)
             switch file.state ?? "ACTIVE" {
             case "ACTIVE", "STATE_UNSPECIFIED": return file
             case "FAILED":
                 throw GeminiFileError.processingFailed(name: file.name ?? name, message: file.error?.message)
-            default: break
+            default: return nil
             }
-            guard waited < timeout else {
-                throw GeminiFileError.processingTimedOut(name: name, waited: waited)
-            }
-            let step = min(interval, timeout - waited)
-            try await configuration.sleep(step)
-            waited += step
-            interval = min(interval * 2, .seconds(10))
+        } timedOut: { waited in
+            GeminiFileError.processingTimedOut(name: name, waited: waited)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 extension GeminiSchema {
     /// Swift source of a `Decodable` struct whose derived schema (``init(for:)``) is this one
     /// (the shell's `schema show --swift`): one `let` per property in order, optional when not
@@ -15,8 +16,10 @@ extension GeminiSchema {
         if type == .object {
             writer.writeStruct(self, named: SwiftSourceWriter.typeName(typeName), indent: "")
         } else {
-            let element = writer.typeExpression(self, named: SwiftSourceWriter.typeName(typeName) + "Item", indent: "")
-            writer.nested.insert("typealias \(SwiftSourceWriter.typeName(typeName)) = \(element.text)\n", at: 0)
+            let element = writer.typeExpression(
+                self, named: SwiftSourceWriter.typeName(typeName) + "Item", indent: "")
+            writer.nested.insert(
+                "typealias \(SwiftSourceWriter.typeName(typeName)) = \(element.text)\n", at: 0)
             writer.lines.append(contentsOf: writer.nested)
         }
         return writer.lines.joined()
@@ -69,7 +72,9 @@ struct SwiftSourceWriter {
             let words = words(name)
             result =
                 words.enumerated().map { index, word in
-                    index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
+                    index == 0
+                        ? word.prefix(1).lowercased() + word.dropFirst()
+                        : word.prefix(1).uppercased() + word.dropFirst()
                 }.joined()
             if result.isEmpty { result = "value" }
             if let first = result.first, first.isNumber { result = "_" + result }
@@ -102,7 +107,8 @@ struct SwiftSourceWriter {
                 for value in values {
                     let caseName = Self.identifier(value)
                     enumLines.append(
-                        "\(indent)    case \(caseName)" + (Self.bare(caseName) == value ? "" : " = \(Self.literal(value))")
+                        "\(indent)    case \(caseName)"
+                            + (Self.bare(caseName) == value ? "" : " = \(Self.literal(value))")
                             + "\n")
                 }
                 enumLines.append("\(indent)}\n")
@@ -115,7 +121,8 @@ struct SwiftSourceWriter {
         case .boolean: return ("Bool", false)
         case .array:
             guard let items = schema.items else { return ("[JSONValue]", true) }
-            let element = typeExpression(items, named: name.hasSuffix("s") ? String(name.dropLast()) : name + "Item", indent: indent)
+            let element = typeExpression(
+                items, named: name.hasSuffix("s") ? String(name.dropLast()) : name + "Item", indent: indent)
             return ("[\(element.text)\(items.nullable == true ? "?" : "")]", element.usesJSONValue)
         case .object where !(schema.properties ?? GeminiSchemaProperties()).isEmpty:
             var inner = SwiftSourceWriter()
@@ -139,7 +146,8 @@ struct SwiftSourceWriter {
         for property in properties {
             let identifier = Self.identifier(property.name)
             if Self.bare(identifier) != property.name { renamed = true }
-            let type = typeExpression(property.schema, named: Self.typeName(property.name), indent: indent + "    ")
+            let type = typeExpression(
+                property.schema, named: Self.typeName(property.name), indent: indent + "    ")
             let optional = !required.contains(property.name) || property.schema.nullable == true
             if let description = property.schema.description {
                 members.append("\(indent)    /// \(description.replacingOccurrences(of: "\n", with: " "))\n")
@@ -164,16 +172,19 @@ struct SwiftSourceWriter {
                 let identifier = Self.identifier(property.name)
                 lines.append(
                     "\(indent)        case \(identifier)"
-                        + (Self.bare(identifier) == property.name ? "" : " = \(Self.literal(property.name))") + "\n")
+                        + (Self.bare(identifier) == property.name ? "" : " = \(Self.literal(property.name))")
+                        + "\n")
             }
             lines.append("\(indent)    }\n")
         }
         if let description = schema.description {
-            lines.append("\n\(indent)    static let schemaDescription: String? = \(Self.literal(description))\n")
+            lines.append(
+                "\n\(indent)    static let schemaDescription: String? = \(Self.literal(description))\n")
         }
         if !facets.isEmpty {
             lines.append(
-                "\n\(indent)    static let schemaFacets: [String: GeminiSchemaFacets] = [\(facets.joined(separator: ", "))]\n")
+                "\n\(indent)    static let schemaFacets: [String: GeminiSchemaFacets] = [\(facets.joined(separator: ", "))]\n"
+            )
         }
         lines.append("\(indent)}\n")
         swap(&savedNested, &nested)

@@ -10,7 +10,8 @@ enum SchemaCommands {
         CommandOption(name: "--picoschema", help: "show: the schema beside its Picoschema"),
         CommandOption(
             name: "--swift",
-            help: "show: the schema as a Swift Decodable struct (NAME, default Answer) for GeminiSchema(for:)"),
+            help: "show: the schema as a Swift Decodable struct (NAME, default Answer) for GeminiSchema(for:)"
+        ),
     ]
 
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {

@@ -201,6 +201,8 @@ struct TourBook: Decodable, Sendable, GeminiSchemaDescribing {
                 }
 
                 """)
-        #expect(GeminiSchema.array(items: .integer()).swiftDeclaration(typeName: "Scores") == "typealias Scores = [Int]\n")
+        #expect(
+            GeminiSchema.array(items: .integer()).swiftDeclaration(typeName: "Scores")
+                == "typealias Scores = [Int]\n")
     }
 }

@@ -7,7 +7,8 @@ import Testing
     @Test func theSchemaIsPrintedAsASwiftStruct() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run([
-            "-c", #"schema { "first name": string "given name", age?: integer, tags: [{ label: string }], when: string }"#,
+            "-c",
+            #"schema { "first name": string "given name", age?: integer, tags: [{ label: string }], when: string }"#,
             "-c", "schema show --swift Person",
         ])
         #expect(outcome.stderr == "")
