@@ -108,4 +108,26 @@ extension GeminiAPIClient {
             systemInstruction: systemInstruction, generationConfig: generationConfig, retryPolicy: retryPolicy
         )
     }
+
+    /// Streams the answer to one user turn given as text: the same stream as
+    /// ``streamGenerateContent(label:model:retryPolicy:request:)``, each element one chunk as
+    /// it arrives.
+    /// - Parameters:
+    ///   - label: a short name for logs and events.
+    ///   - prompt: the user's text.
+    ///   - model: the model; `nil` uses ``selectedModelID``.
+    ///   - systemInstruction: an optional system instruction (a string literal is one).
+    ///   - generationConfig: optional sampling settings.
+    ///   - retryPolicy: overrides the configured policy (retried only before the first chunk).
+    /// - Returns: the chunks; the stream throws as the request form's does.
+    public func streamGenerateContent(
+        label: String, prompt: String, model: GeminiModel? = nil, systemInstruction: Content? = nil,
+        generationConfig: GenerationConfig? = nil, retryPolicy: GeminiRetryPolicy? = nil
+    ) -> AsyncThrowingStream<GenerateContentResponse, any Error> {
+        streamGenerateContent(
+            label: label, model: model, retryPolicy: retryPolicy,
+            request: GenerateContentRequest(
+                contents: [.user(prompt)], systemInstruction: systemInstruction,
+                generationConfig: generationConfig))
+    }
 }
