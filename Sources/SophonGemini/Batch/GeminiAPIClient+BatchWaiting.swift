@@ -21,7 +21,7 @@ extension GeminiAPIClient {
     /// Waits until a Batch job ends (``GeminiBatchState/isTerminal``: succeeded, failed,
     /// cancelled or expired) and returns it, asking ``getBatch(_:)`` at once, then after 1 s,
     /// 2 s, 4 s ... at most `maxInterval` apart, through the client's one poller (the same as
-    /// ``waitUntilActive(_:timeout:retryPolicy:)``; each look is retried as any call).
+    /// ``waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)``; each look is retried as any call).
     /// - Parameters:
     ///   - name: the job, `batches/ID`.
     ///   - timeout: the longest wait (default 48 h, after which the API expires a job).

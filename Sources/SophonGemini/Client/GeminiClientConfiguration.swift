@@ -161,7 +161,7 @@ public enum GeminiClientEvent: Sendable, Hashable {
     /// One round of automatic function calling ended (docs/library.md, "Tools"): round `round`
     /// (1-based: one model request) returned `calls` (empty for the final answer) and used
     /// `usage` (that request's tokens, not the sum; `nil` when the reply had none). Reported
-    /// by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+    /// by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``
     /// before the round's calls run.
     case toolRound(label: String, round: Int, calls: [FunctionCall], usage: UsageMetadata?)
 }

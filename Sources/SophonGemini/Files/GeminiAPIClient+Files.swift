@@ -22,7 +22,7 @@ extension GeminiAPIClient {
     ///   - retryPolicy: overrides the configured policy.
     ///   - progress: called with (bytes confirmed, total) after the start and each chunk.
     /// - Returns: the file as the server reported it when finalized (often `PROCESSING` for
-    ///   video: see ``waitUntilActive(_:timeout:retryPolicy:)``).
+    ///   video: see ``waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)``).
     /// - Throws: ``GeminiError`` (HTTP and transport errors after retries),
     ///   ``GeminiFileError/uploadFailed(detail:)`` when the protocol breaks, `CancellationError`.
     public func uploadFile(

@@ -7,7 +7,7 @@ public enum GeminiFileState: String, Sendable, Hashable, CaseIterable {
     /// `FAILED`: processing failed; ``GeminiFile/error`` says why.
     case failed = "FAILED"
     /// `STATE_UNSPECIFIED`, a value this client does not know, or no state (read as usable,
-    /// as ``GeminiAPIClient/waitUntilActive(_:timeout:retryPolicy:)`` does).
+    /// as ``GeminiAPIClient/waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)`` does).
     case unspecified = "STATE_UNSPECIFIED"
 }
 
@@ -32,14 +32,14 @@ extension Part {
 }
 
 extension GeminiAPIClient {
-    /// Waits until an uploaded file is usable: ``waitUntilActive(_:timeout:retryPolicy:)`` for
+    /// Waits until an uploaded file is usable: ``waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)`` for
     /// `file`'s name, returning at once (no request) when `file` is already `ACTIVE`.
     /// - Parameters:
     ///   - file: a file returned by an upload or ``getFile(_:retryPolicy:)``.
     ///   - timeout: the longest wait for processing (default 600 s).
     ///   - retryPolicy: overrides the configured policy for each look.
     /// - Returns: the active file.
-    /// - Throws: as ``waitUntilActive(_:timeout:retryPolicy:)``.
+    /// - Throws: as ``waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)``.
     public func waitUntilActive(
         _ file: GeminiFile, timeout: Duration = .seconds(600), retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiFile {

@@ -1,6 +1,6 @@
 extension GeminiAPIClient {
     /// Automatic function calling with the user turn given as text: the same loop as
-    /// ``generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+    /// ``generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``
     /// with `prompt` as one text part.
     /// - Parameters:
     ///   - label: a short name for logs and events.

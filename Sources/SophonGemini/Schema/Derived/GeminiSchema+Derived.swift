@@ -147,7 +147,7 @@ extension Optional: DescribableOptional where Wrapped: Decodable {
         -> (schema: GeminiSchema, value: Any)
     {
         let (schema, value) = try describer.describe(Wrapped.self, at: path)
-        return (schema, Wrapped?.some(value))
+        return (schema, Wrapped?.some(value) as Any)
     }
 }
 
