@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 
 extension GeminiAPIClient {
@@ -26,17 +27,30 @@ extension GeminiAPIClient {
     ///   - name: the job, `batches/ID`.
     ///   - timeout: the longest wait (default 48 h, after which the API expires a job).
     ///   - maxInterval: the longest wait between two looks (default 60 s).
+    ///   - folder: `nil` (the default): each look reads the job whole, so the returned job holds
+    ///     its inline answers. A folder: each look streams the reply through a temporary file
+    ///     there and keeps no answers (for jobs whose answers are large: read them afterwards
+    ///     with ``getBatch(_:folder:forEachItem:)``).
+    ///   - onChange: called with the job each time a look finds a new state (the first look
+    ///     included), before the wait goes on or ends.
     /// - Returns: the ended job; read its answers with ``GeminiBatch/textAnswers`` or
     ///   ``GeminiBatchItem/outcome(structured:)``.
     /// - Throws: ``GeminiBatchWaitError/timedOut(name:waited:state:)`` past `timeout`,
     ///   ``GeminiError`` from a look, or `CancellationError`.
     public func waitUntilDone(
-        _ name: String, timeout: Duration = .seconds(48 * 3600), maxInterval: Duration = .seconds(60)
+        _ name: String, timeout: Duration = .seconds(48 * 3600), maxInterval: Duration = .seconds(60),
+        streamingThrough folder: URL? = nil, onChange: (@Sendable (GeminiBatch) -> Void)? = nil
     ) async throws -> GeminiBatch {
         let last = LockedBox<GeminiBatchState>(.unspecified)
         return try await GeminiPoller(maxInterval: maxInterval, timeout: timeout, sleep: configuration.sleep)
             .poll {
-                let batch = try await getBatch(name)
+                let batch =
+                    if let folder {
+                        try await getBatch(name, folder: folder) { _ in }
+                    } else {
+                        try await getBatch(name)
+                    }
+                if batch.state != last.get() { onChange?(batch) }
                 last.set(batch.state)
                 return batch.state.isTerminal ? batch : nil
             } timedOut: { waited in
@@ -45,7 +59,7 @@ extension GeminiAPIClient {
     }
 }
 
-/// Why ``GeminiAPIClient/waitUntilDone(_:timeout:maxInterval:)`` gave up.
+/// Why ``GeminiAPIClient/waitUntilDone(_:timeout:maxInterval:streamingThrough:onChange:)`` gave up.
 public enum GeminiBatchWaitError: Error, Sendable, Hashable, CustomStringConvertible,
     CustomDebugStringConvertible
 {
