@@ -31,7 +31,8 @@ import Testing
         var bomb = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for level in 1...8 {
             let alias = "*l\(level - 1)"
-            bomb += "l\(level): &l\(level) [" + Array(repeating: alias, count: 9).joined(separator: ", ") + "]\n"
+            bomb +=
+                "l\(level): &l\(level) [" + Array(repeating: alias, count: 9).joined(separator: ", ") + "]\n"
         }
         #expect(
             throws: PromptError(
