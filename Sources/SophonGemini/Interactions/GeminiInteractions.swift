@@ -149,32 +149,38 @@ public struct GeminiInteractions: Sendable {
     }
 
     /// Polls an interaction until its status ends polling (``GeminiInteractionStatus/endsPolling``),
-    /// waiting between reads with the configuration's `sleep` (a replayed tape skips the
-    /// waits): `interval` first, doubled after each read up to `maxInterval` (no growth when
-    /// `nil`).
+    /// through the one wait for server-side jobs (`GeminiPoller`, the configuration's `sleep`:
+    /// a replayed tape skips the waits): `interval` first, doubled after each read up to
+    /// `maxInterval` (no growth when `nil`).
     /// - Parameters:
     ///   - id: the interaction.
     ///   - interval: the first wait between reads.
     ///   - maxInterval: the longest wait; `nil` keeps `interval`.
+    ///   - timeout: how long to wait in all; `nil` waits as long as the job runs.
     ///   - label: a short name for logs and events.
     ///   - retryPolicy: overrides the configured policy for each read.
     ///   - onUpdate: told each interaction read, in order.
     /// - Returns: the last interaction read.
-    /// - Throws: ``GeminiError``, or `CancellationError` (the job goes on on the server).
+    /// - Throws: ``GeminiError`` (`transport` `.timedOut` after `timeout`), or
+    ///   `CancellationError` (the job goes on on the server).
     public func wait(
-        _ id: String, every interval: Duration, upTo maxInterval: Duration? = nil,
-        label: String = "interaction",
-        retryPolicy: GeminiRetryPolicy? = nil, onUpdate: (GeminiInteraction) -> Void = { _ in }
+        _ id: String, every interval: Duration, upTo maxInterval: Duration? = nil, timeout: Duration? = nil,
+        label: String = "interaction", retryPolicy: GeminiRetryPolicy? = nil,
+        onUpdate: (GeminiInteraction) -> Void = { _ in }
     ) async throws -> GeminiInteraction {
-        var wait = interval
-        while true {
-            let interaction = try await get(id, label: label, retryPolicy: retryPolicy)
-            onUpdate(interaction)
-            if interaction.status.endsPolling { return interaction }
-            try await client.configuration.sleep(wait)
-            try Task.checkCancellation()
-            if let maxInterval { wait = min(wait * 2, maxInterval) }
-        }
+        let poller = GeminiPoller(
+            firstInterval: interval, maxInterval: maxInterval ?? interval,
+            timeout: timeout ?? .seconds(Int64(Int32.max)), sleep: client.configuration.sleep)
+        return try await poller.poll(
+            {
+                let interaction = try await get(id, label: label, retryPolicy: retryPolicy)
+                onUpdate(interaction)
+                return interaction.status.endsPolling ? interaction : nil
+            },
+            timedOut: { waited in
+                GeminiError.transport(
+                    .timedOut, detail: "interaction \(id) still running after \(waited.components.seconds) s")
+            })
     }
 
     /// The request's JSON body, the model resolved (the selected one when none is given).
