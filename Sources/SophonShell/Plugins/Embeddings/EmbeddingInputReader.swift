@@ -135,6 +135,23 @@ final class EmbeddingInputReader {
         return fields
     }
 
+    /// Reads every row, refusing the first ID given twice (`duplicate id 'a' (first on line
+    /// 1)`): a second row would overwrite the first, paid for and lost.
+    /// - Returns: how many rows there are.
+    /// - Throws: what ``next()`` throws; ``CommandFailure`` (`invalidInput`) for a duplicate.
+    func checkAll() throws -> Int {
+        var first: [String: Int] = [:]
+        var count = 0
+        while let row = try next() {
+            if let earlier = first[row.id] {
+                throw bad(row.line, "duplicate id '\(row.id)' (first on line \(earlier))")
+            }
+            first[row.id] = row.line
+            count += 1
+        }
+        return count
+    }
+
     private func bad(_ line: Int, _ message: String) -> CommandFailure {
         CommandFailure(kind: .invalidInput, message: "embed-multi: \(path):\(line): \(message)")
     }
