@@ -129,6 +129,20 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// An ID given twice would overwrite its first row, both paid for: refused before sending.
+    @Test func anIDGivenTwiceIsRefusedBeforeAnythingIsSent() throws {
+        let shell = try GeminiShell()
+        try shell.write("dup.csv", "id,text\n1,a\n2,b\n1,c\n")
+        try shell.write(
+            "dup.jsonl", #"{"id": "a", "text": "x"}"# + "\n" + #"{"id": "a", "text": "y"}"# + "\n")
+        let csv = try shell.run(["embed-multi", "c", "dup.csv"])
+        #expect(csv.stderr == "error: embed-multi: dup.csv:4: duplicate id '1' (first on line 2)\n")
+        #expect(csv.status == 1)
+        let jsonl = try shell.run(["embed-multi", "c", "dup.jsonl"])
+        #expect(jsonl.stderr == "error: embed-multi: dup.jsonl:2: duplicate id 'a' (first on line 1)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
     @Test func csvRowsWithQuotesAndMetadata() throws {
         let shell = try GeminiShell()
         try shell.write(
