@@ -139,21 +139,27 @@ enum InteractionTurn {
                 let printsChunks = settings.output != .json
                 var assembler = GeminiInteractionAssembler()
                 var endsWithNewline = true
+                // The key may be echoed across two deltas: held back until it can be masked whole.
+                var redactor = SecretStreamRedactor(secrets: [services.apiKeyForMasking].compactMap { $0 })
+                func show(_ text: String) {
+                    guard printsChunks, !text.isEmpty else { return }
+                    context.io.stdout.write(text)
+                    printed = true
+                    endsWithNewline = text.hasSuffix("\n")
+                }
                 do {
                     for try await event in client.interactions.stream(
                         conversation.applied(to: turn.request), label: "ask", retryPolicy: policy)
                     {
                         assembler.add(event)
-                        if printsChunks, let text = event.textDelta.map(services.redact), !text.isEmpty {
-                            context.io.stdout.write(text)
-                            printed = true
-                            endsWithNewline = text.hasSuffix("\n")
-                        }
+                        if let delta = event.textDelta { show(redactor.feed(delta)) }
                     }
                 } catch {
+                    show(redactor.finish())
                     if printed, !endsWithNewline { context.io.stdout.write("\n") }
                     throw error
                 }
+                show(redactor.finish())
                 if printed, !endsWithNewline { context.io.stdout.write("\n") }
                 try Task.checkCancellation()
                 interaction = assembler.interaction
