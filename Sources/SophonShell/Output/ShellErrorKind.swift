@@ -70,6 +70,9 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case batchNotFound
     case batchFailed
 
+    // Comparing models and prompts (`compare`).
+    case compareFailed
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed
