@@ -73,6 +73,9 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     // Comparing models and prompts (`compare`).
     case compareFailed
 
+    // Cost (`set budget`).
+    case budgetReached
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

@@ -64,7 +64,7 @@ struct BatchSession {
             maxRequests = number
         }
         if let output = parsed.given.first(where: { $0.name == "--output" }) {
-            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests"])
+            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests", "--estimate"])
                 .failure(command: "batch submit")
         }
         guard parsed.operands.count <= 1 else { throw context.usageFailure("batch", hint: "one INPUT file") }
@@ -72,6 +72,12 @@ struct BatchSession {
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input, command: "batch")
         let checked = try file.check()
+        if parsed.has("--estimate") {
+            return try await CostEstimate.run(
+                command: "batch submit", requests: file,
+                build: try RunCommand.requestBuilder(context: context),
+                tier: .batch, client: client, context: context, services: services)
+        }
         let keys = checked.map(\.text)
         var numberKeys = Set<String>()
         for key in checked { if case .number = key.value { numberKeys.insert(key.text) } }

@@ -17,6 +17,8 @@ enum RunCommand {
         var retryFailed = false
         /// `--prompt FILE`: each line's object is this prompt file's input.
         var prompt: String?
+        /// `--estimate`: count the tokens and print the expected cost; nothing is generated.
+        var estimate = false
     }
 
     /// The options of `run`, declared once.
@@ -32,6 +34,9 @@ enum RunCommand {
         CommandOption(
             name: "--prompt", value: "FILE", help: "each line's object is the input of this prompt file",
             missing: "a prompt file"),
+        CommandOption(
+            name: "--estimate",
+            help: "count the tokens (countTokens) and print the expected cost; generate nothing"),
     ]
 
     /// Reads the words after `run`.
@@ -63,10 +68,13 @@ enum RunCommand {
         }
         let input = parsed.operands.first
         guard let input else { throw context.usageFailure("run", hint: "INPUT is missing") }
-        guard let output else { throw context.usageFailure("run", hint: "-o OUTPUT is missing") }
+        let estimate = parsed.has("--estimate")
+        guard let output = output ?? (estimate ? "" : nil) else {
+            throw context.usageFailure("run", hint: "-o OUTPUT is missing")
+        }
         return Options(
             input: input, output: output, jobs: jobs, requestsPerMinute: rpm, tokensPerMinute: tpm,
-            retryFailed: retryFailed, prompt: parsed.value("--prompt"))
+            retryFailed: retryFailed, prompt: parsed.value("--prompt"), estimate: estimate)
     }
 
     /// Runs the command: checks the whole input (nothing is sent when a line is bad), reuses
@@ -79,7 +87,7 @@ enum RunCommand {
         let options = try options(request, context: context)
         var input = BulkInput(path: context.resolve(options.input), name: options.input)
         let outputPath = context.resolve(options.output)
-        try input.refuseAsOutput(outputPath, shown: options.output)
+        if !options.estimate { try input.refuseAsOutput(outputPath, shown: options.output) }
         let template = try options.prompt.map { file in
             try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
         }
@@ -100,8 +108,20 @@ enum RunCommand {
             }
         }
         let client = try GeminiCall.client(context: context, services: services)
-        let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
         let builder = try requestBuilder(context: context, template: template)
+        if options.estimate {
+            return try await CostEstimate.run(
+                command: "run", requests: input, build: builder, tier: .standard, client: client,
+                context: context,
+                services: services)
+        }
+        if let (spent, budget) = RunSpending.budgetReached(context) {
+            throw CommandFailure(
+                kind: .budgetReached,
+                message: BulkMessages.budgetReached(
+                    spent: spent, budget: budget, left: keys.count, journal: options.output + ".partial"))
+        }
+        let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
         // What each key sends now; an earlier answer stands only for the same request.
         var fingerprints: [String: String] = [:]
         var skip: Set<String> = []
@@ -128,6 +148,8 @@ enum RunCommand {
             tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
         bulkOptions.recentSends = journal.recentSends
         let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
+        var spending = RunSpending(prices: services.prices)
+        var finished = skip.count
         let results = client.bulkRun(
             BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
             onSend: { journal.recordSend($0) })
@@ -143,6 +165,7 @@ enum RunCommand {
                 case .success(let value, let model, let usage):
                     line = BulkOutputLine.success(
                         key: keyValue, result: services.redact(value), model: model, usage: usage)
+                    spending.add(model: model, usage: usage, context: context)
                 case .failure(let error):
                     line = BulkOutputLine.failure(
                         key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
@@ -151,7 +174,18 @@ enum RunCommand {
                 try journal.append(
                     key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
                 progress.finished(ok: result.isSuccess)
-                log.record(result, redact: services.redact)
+                log.record(result, redact: services.redact, prices: services.prices)
+                finished += 1
+                if let (spent, budget) = RunSpending.budgetReached(context), finished < keys.count {
+                    // Leaving the loop drops the stream, which cancels the calls in flight: their
+                    // lines stay unanswered in the journal, for the next run.
+                    progress.end()
+                    throw CommandFailure(
+                        kind: .budgetReached,
+                        message: BulkMessages.budgetReached(
+                            spent: spent, budget: budget, left: keys.count - finished,
+                            journal: options.output + ".partial"))
+                }
             }
             try Task.checkCancellation()
         } catch  where Task.isCancelled {
@@ -183,7 +217,7 @@ enum RunCommand {
         let summary = BulkMessages.summary(
             done: keys.count, total: keys.count, failed: failed,
             reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
-            output: options.output)
+            cost: PriceBook.text(spending.ledger.total), output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
         if failed > 0 {
             throw CommandFailure(

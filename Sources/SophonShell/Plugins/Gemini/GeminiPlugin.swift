@@ -49,19 +49,54 @@ final class GeminiPlugin: ShellPlugin {
         if let model { settings.model = GeminiModel(selection: model).id }
     }
 
-    /// `set model PRESET | ID | custom:ID [--save]`.
+    /// `set model PRESET | ID | custom:ID [--save]`; `set budget AMOUNT|off` (docs/cost.md).
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        if name == "budget" { return try Self.setBudget(words, context: context) }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
 
-    /// `show usage`: the calls made and their token totals.
+    /// `set budget AMOUNT` (US dollars, a plain number >= 0) or `set budget off`.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) for anything else.
+    static func setBudget(_ words: [String], context: CommandContext) throws -> CommandResult {
+        guard words.count == 1, let word = words.first else {
+            throw CommandFailure(
+                kind: .invalidSetting, message: "set budget: expected AMOUNT (US dollars) or off")
+        }
+        if word == "off" {
+            context.session.withGeminiState { $0.budget = nil }
+            return .none
+        }
+        guard let amount = Double(word), amount.isFinite, amount >= 0, !word.hasPrefix("+"),
+            word.allSatisfy({ $0.isNumber || $0 == "." })
+        else {
+            throw CommandFailure(
+                kind: .invalidSetting,
+                message: "set budget: '\(word)' is not an amount: a plain number of US dollars (2.50), or off"
+            )
+        }
+        context.session.withGeminiState { $0.budget = amount }
+        return .none
+    }
+
+    /// `show usage`: the calls made and their token totals, then each model's calls, tokens
+    /// and cost, and the total cost (docs/cost.md).
     func show(_ name: String, context: CommandContext) -> CommandResult? {
+        if name == "budget" {
+            let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
+            guard let budget else { return .report("off", data: .null) }
+            return .report(
+                "\(PriceBook.text(budget)) (\(PriceBook.text(spent)) spent)",
+                data: .object([
+                    JSONMember("budget", PriceBook.value(budget)),
+                    JSONMember("spent", PriceBook.value(spent)),
+                ]))
+        }
         guard name == "usage" else { return nil }
-        let (usage, calls) = context.session.withGeminiState { ($0.usage, $0.calls) }
-        return .text(
-            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
-                + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
+        let (usage, calls, spending) = context.session.withGeminiState { ($0.usage, $0.calls, $0.spending) }
+        return .report(
+            UsageReport.text(usage: usage, calls: calls, spending: spending),
+            data: UsageReport.data(usage: usage, calls: calls, spending: spending))
     }
 
     /// `expect valid`: `$last` against the session's schema.
@@ -84,7 +119,12 @@ final class GeminiPlugin: ShellPlugin {
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
     /// `set model`: the model names.
-    var settings: [SettingDefinition] { [SettingDefinition(name: "model", values: Self.modelNames)] }
+    var settings: [SettingDefinition] {
+        [
+            SettingDefinition(name: "model", values: Self.modelNames),
+            SettingDefinition(name: "budget", values: ["off"]),
+        ]
+    }
 
     /// `show usage`.
     var reportNames: [String] { ["usage"] }
@@ -174,7 +214,8 @@ final class GeminiPlugin: ShellPlugin {
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "run",
-                usage: "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
+                usage:
+                    "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] | run INPUT --estimate",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
                 options: RunCommand.declared, completion: .files,
@@ -182,7 +223,7 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "batch",
                 usage:
-                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
+                    "batch submit INPUT [--name N] [--max-requests M] [--estimate] | list | status NAME | wait NAME | "
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
                 options: BatchCommand.declared,

@@ -29,6 +29,11 @@ final class PriceBook: Sendable {
         }
     }
 
+    /// The run's book, from the Gemini plugin of `context`; `nil` before its services start.
+    static func of(_ context: CommandContext) -> PriceBook? {
+        context.registry.plugins.lazy.compactMap { ($0 as? GeminiPlugin)?.services }.first?.prices
+    }
+
     /// What one exchange of `model` cost, in US dollars; `nil` when the model has no price.
     func cost(model: String, usage: UsageMetadata?, tier: GeminiServiceTier = .standard) -> Double? {
         table.cost(model: model, usage: usage, tier: tier)

@@ -57,6 +57,7 @@ enum ExchangeLog {
             entry.outputTokens = count("outputTokens")
             entry.thoughtsTokens = count("thoughtsTokens")
             entry.totalTokens = count("totalTokens")
+            entry.cost = members["cost"]?.doubleValue
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             // With tools, the exchange updates the conversation itself: its new turns are logged.
             let added =

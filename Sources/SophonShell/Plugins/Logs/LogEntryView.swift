@@ -37,6 +37,7 @@ enum LogEntryView {
             "duration: \(entry.durationMilliseconds) ms",
             "usage: \(entry.promptTokens) in / \(entry.outputTokens) out / \(entry.thoughtsTokens) thoughts"
                 + " / \(entry.totalTokens) total",
+            "cost: \(PriceBook.text(entry.cost))",
         ]
         if let system = entry.systemInstruction { lines.append("system: \(system)") }
         if let schema = entry.schema { lines.append("schema: \(schema)") }
@@ -79,6 +80,7 @@ enum LogEntryView {
                     JSONMember("thoughtsTokens", .integer(entry.thoughtsTokens)),
                     JSONMember("totalTokens", .integer(entry.totalTokens)),
                 ])),
+            JSONMember("cost", PriceBook.value(entry.cost)),
             JSONMember("durationMs", .integer(entry.durationMilliseconds)),
         ]
         return .object(members)
