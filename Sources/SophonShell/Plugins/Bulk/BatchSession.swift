@@ -284,6 +284,8 @@ struct BatchSession {
         let spill = try BatchResultSpill(folder: temporaryFolder())
         var position = 0
         var fallbackModel = job?.model ?? ""
+        // What the answers cost at the Batch price (docs/cost.md).
+        var spending = CostLedger()
         // A key the input wrote as a number is written back as one, as `run` does.
         let numberKeys = Set(job?.numberKeys ?? [])
         func keyValue(_ key: String) -> JSONValue {
@@ -294,6 +296,11 @@ struct BatchSession {
             let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
             switch reader.read(item) {
             case .success(let answer):
+                let model = answer.response.modelVersion ?? fallbackModel
+                let usage = answer.response.usageMetadata
+                spending.add(
+                    services.prices.cost(model: model, usage: usage, tier: .batch), model: model, usage: usage
+                )
                 try spill.add(
                     key: key,
                     line: BulkOutputLine.success(
@@ -332,7 +339,9 @@ struct BatchSession {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
         let total = order.count
-        context.io.printError("batch results: \(total) keys, \(failed) failed; wrote \(output)")
+        context.io.printError(
+            "batch results: \(total) keys, \(failed) failed; cost \(PriceBook.text(spending.total)) (Batch price); "
+                + "wrote \(output)")
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,
