@@ -75,7 +75,7 @@ struct BatchSession {
         if parsed.has("--estimate") {
             return try await CostEstimate.run(
                 command: "batch submit", requests: file,
-                build: try RunCommand.requestBuilder(context: context),
+                build: try RunCommand.requestBuilder(context: context, models: []),
                 tier: .batch, client: client, context: context, services: services)
         }
         let keys = checked.map(\.text)

@@ -8,32 +8,47 @@ enum CostEstimate {
     /// Counts the requests `build` makes of `requests`' lines and reports the expected cost.
     /// - Throws: ``CommandFailure`` for a countTokens call that fails, or a line that does not build.
     static func run(
-        command: String, requests: BulkInput, build: (BulkInputLine) throws -> BulkRequest,
+        command: String, requests: BulkInput, build: (BulkInputLine) throws -> [BulkRequest],
         tier: GeminiServiceTier, client: GeminiAPIClient, context: CommandContext, services: GeminiServices
     ) async throws -> CommandResult {
         var built: [BulkRequest] = []
-        try requests.forEachLine { built.append(try build($0)) }
+        try requests.forEachLine { built += try build($0) }
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let settings = context.session.settings
-        let model = built.first?.model?.id ?? settings.model
+        let table = services.prices.table
         var tokens = 0
+        // Each request priced on its own model (`run --models`); a ceiling per request at max-tokens.
+        var inputCosts: [Double?] = []
+        var ceilings: [Double?] = []
+        var unpriced: String?
         do {
             for request in built {
+                let model = request.model ?? GeminiModel(selection: settings.model)
                 let body = request.schema.map { request.request.answering(schema: $0) } ?? request.request
                 let counted = try await client.countTokens(
-                    label: "estimate", request: body, model: request.model ?? GeminiModel(selection: model),
-                    retryPolicy: policy)
-                tokens += counted.totalTokens ?? 0
+                    label: "estimate", request: body, model: model, retryPolicy: policy)
+                let count = counted.totalTokens ?? 0
+                tokens += count
+                let input = table.cost(
+                    model: model.id, usage: UsageMetadata(promptTokenCount: count), tier: tier)
+                if input == nil, unpriced == nil { unpriced = model.id }
+                inputCosts.append(input)
+                if let maxTokens = settings.maxTokens {
+                    ceilings.append(
+                        table.cost(
+                            model: model.id,
+                            usage: UsageMetadata(promptTokenCount: count, candidatesTokenCount: maxTokens),
+                            tier: tier))
+                }
             }
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
-        let table = services.prices.table
-        let inputCost = table.cost(model: model, usage: UsageMetadata(promptTokenCount: tokens), tier: tier)
+        let model = unpriced ?? built.first?.model?.id ?? settings.model
+        let inputCost = PriceBook.total(inputCosts)
         var ceiling: (Double, Int)?
-        if let maxTokens = settings.maxTokens, inputCost != nil {
-            let most = UsageMetadata(promptTokenCount: tokens, candidatesTokenCount: maxTokens * built.count)
-            ceiling = table.cost(model: model, usage: most, tier: tier).map { ($0, maxTokens) }
+        if let maxTokens = settings.maxTokens, let most = PriceBook.total(ceilings) {
+            ceiling = (most, maxTokens)
         }
         var data: [JSONMember] = [
             JSONMember("requests", .integer(built.count)),

@@ -14,11 +14,7 @@ struct RunSpending {
     mutating func add(model: String, usage: UsageMetadata?, context: CommandContext) -> Double? {
         let cost = prices.cost(model: model, usage: usage)
         ledger.add(cost, model: model, usage: usage)
-        context.session.withGeminiState { state in
-            state.usage.add(usage)
-            state.calls += 1
-            state.spending.add(cost, model: model, usage: usage)
-        }
+        CostLedger.count(cost, model: model, usage: usage, context: context)
         return cost
     }
 

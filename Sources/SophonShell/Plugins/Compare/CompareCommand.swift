@@ -37,7 +37,7 @@ enum CompareCommand {
         } catch {
             throw error.failure(command: "compare")
         }
-        let models = try parsed.value("--models").map(models(_:)) ?? []
+        let models = try parsed.value("--models").map { try Self.models($0) } ?? []
         let prompt = request.rawArgument ?? parsed.operands.joined(separator: " ")
         let candidates: [CompareCandidate]
         if let files = parsed.value("--prompts") {
@@ -94,25 +94,26 @@ enum CompareCommand {
     /// The models of `--models A,B`, in order: catalog IDs or preset names, or `custom:ID`.
     /// - Throws: ``CommandFailure`` (`invalidModelID`) for a name that is neither, with the
     ///   closest catalog name, before anything is sent.
-    static func models(_ list: String) throws -> [GeminiModel] {
+    static func models(_ list: String, command: String = "compare") throws -> [GeminiModel] {
         let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             !$0.isEmpty
         }
         guard !names.isEmpty else {
             throw CommandFailure(
-                kind: .usage, message: "compare: --models needs model IDs separated by commas")
+                kind: .usage, message: "\(command): --models needs model IDs separated by commas")
         }
         return try names.map { name in
             if name.hasPrefix("custom:") {
                 let model = GeminiModel(selection: name)
                 guard GeminiModel.isWellFormedID(model.id) else {
                     throw CommandFailure(
-                        kind: .invalidModelID, message: "compare: '\(name)' is not a valid model ID")
+                        kind: .invalidModelID, message: "\(command): '\(name)' is not a valid model ID")
                 }
                 return model
             }
             guard let preset = GeminiModel(presetName: name) else {
-                throw CommandFailure(kind: .invalidModelID, message: CompareMessages.unknownModel(name))
+                throw CommandFailure(
+                    kind: .invalidModelID, message: CompareMessages.unknownModel(name, command: command))
             }
             return preset
         }

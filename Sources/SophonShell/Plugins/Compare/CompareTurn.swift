@@ -29,12 +29,7 @@ enum CompareTurn {
             outcome.usage = result.usage
             outcome.retries = result.retryCount
             outcome.cost = services.prices.cost(model: result.modelID, usage: result.usage)
-            let cost = outcome.cost
-            context.session.withGeminiState { state in
-                state.usage.add(result.usage)
-                state.calls += 1
-                state.spending.add(cost, model: result.modelID, usage: result.usage)
-            }
+            CostLedger.count(outcome.cost, model: result.modelID, usage: result.usage, context: context)
             outcome.answer = .string(services.redact(result.value))
             if let schema = candidate.schema {
                 do {

@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 import SophonGemini
 
@@ -33,6 +34,25 @@ struct CostLedger: Sendable, Equatable {
         lines[index].tokens.add(usage)
         if let cost { lines[index].known += cost } else { lines[index].unknownCalls += 1 }
     }
+
+    /// Counts one exchange in the session of `context`: its tokens (`show usage`), the call, and
+    /// its cost (`nil`: unknown). Under `sophon test` (``costFileVariable`` set by the parent),
+    /// the session's total is also written to that file, for the parent's summary.
+    static func count(_ cost: Double?, model: String, usage: UsageMetadata?, context: CommandContext) {
+        let total = context.session.withGeminiState { state in
+            state.usage.add(usage)
+            state.calls += 1
+            state.spending.add(cost, model: model, usage: usage)
+            return state.spending.total
+        }
+        if let path = ProcessInfo.processInfo.environment[costFileVariable], !path.isEmpty {
+            try? Data(PriceBook.value(total).compactText.utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The environment variable `sophon test` sets for each child: the file where the child keeps
+    /// what its session's calls cost (a JSON number of US dollars, or `"unknown"`).
+    static let costFileVariable = "SOPHON_TEST_COST_FILE"
 
     /// US dollars spent on calls whose cost is known (what `set budget` counts).
     var spent: Double { GeminiPriceTable.rounded(lines.reduce(0) { $0 + $1.known }) }

@@ -126,11 +126,7 @@ enum GeminiCall {
         context: CommandContext
     ) -> [JSONMember] {
         let cost = PriceBook.of(context)?.cost(model: model, usage: usage)
-        context.session.withGeminiState { state in
-            state.usage.add(usage)
-            state.calls += 1
-            state.spending.add(cost, model: model, usage: usage)
-        }
+        CostLedger.count(cost, model: model, usage: usage, context: context)
         context.session.withState { state in
             if usedFallback, state.settings.model == requested { state.settings.model = model }
         }

@@ -215,7 +215,7 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "run",
                 usage:
-                    "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] | run INPUT --estimate",
+                    "run INPUT -o OUTPUT [--prompt FILE] [--models A,B] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] | run INPUT --estimate",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
                 options: RunCommand.declared, completion: .files,

@@ -20,14 +20,16 @@ final class RunLog: Sendable {
     }
 
     /// `build`, noting each request it makes.
-    func noting(_ build: @escaping @Sendable (BulkInputLine) throws -> BulkRequest)
-        -> @Sendable (BulkInputLine) throws -> BulkRequest
+    func noting(_ build: @escaping @Sendable (BulkInputLine) throws -> [BulkRequest])
+        -> @Sendable (BulkInputLine) throws -> [BulkRequest]
     {
         guard plugin != nil else { return build }
         return { [self] line in
-            let request = try build(line)
-            requests.withLock { $0[request.key] = request }
-            return request
+            let made = try build(line)
+            requests.withLock { noted in
+                for request in made { noted[request.key] = request }
+            }
+            return made
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// `test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]`: runs every
 /// `*.sophon` file under the paths, each in its own child process and session without
@@ -15,7 +16,7 @@ enum TestCommand {
     /// The command's definition, listed with the core commands (``CorePlugin/more``).
     static let definition = PluginCommand(
         name: "test",
-        usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
+        usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [PATH...]",
         summary: "run the *.sophon scripts under the paths as tests, each in its own session",
         options: TestOptions.declared, readsStartupFile: false, completion: .files,
         run: { request, context in try await TestCommand.run(request, context: context) })
@@ -25,10 +26,18 @@ enum TestCommand {
         let json = context.session.settings.output == .json
         let options: TestOptions
         let files: [String]
+        let models: [String]
         do {
             options = try TestOptions.parse(request.arguments)
             if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
             files = try TestDiscovery.files(under: options.paths)
+            // Catalog IDs as `--model` takes them; any other model as `custom:ID`.
+            models =
+                options.models.isEmpty
+                ? []
+                : try CompareCommand.models(options.models.joined(separator: ","), command: "test").map {
+                    $0.isPreset ? $0.id : "custom:" + $0.id
+                }
         } catch var failure as CommandFailure {
             guard context.mode == .oneCommand else { throw failure }
             if json {
@@ -48,8 +57,11 @@ enum TestCommand {
         let startDate = Date()
         let started = ContinuousClock.now
         let tap = options.tap && !json
-        if tap { TestReport.tapHeader(count: files.count).forEach(context.io.printLine) }
-        let results = await runAll(files, jobs: options.jobs, runner: runner) { result, index in
+        let runs = files.flatMap { file in
+            models.isEmpty ? [(file, nil)] : models.map { (file, Optional($0)) }
+        }
+        if tap { TestReport.tapHeader(count: runs.count).forEach(context.io.printLine) }
+        let results = await runAll(runs, jobs: options.jobs, runner: runner) { result, index in
             if json { return }
             if tap {
                 TestReport.tapPoint(result, number: index + 1).forEach(context.io.printLine)
@@ -66,6 +78,10 @@ enum TestCommand {
                 details.forEach(context.io.printLine)
             }
             context.io.printLine(TestReport.tally(results))
+            if !models.isEmpty {
+                TestReport.matrix(results, files: files, models: models).forEach(context.io.printLine)
+            }
+            if let cost = TestReport.cost(results) { context.io.printLine("cost: \(cost)") }
         }
         let elapsed = ContinuousClock.now - started
         if let junit = options.junit {
@@ -117,7 +133,7 @@ enum TestCommand {
     /// file order, as soon as every earlier file is done.
     /// - Returns: the results in file order.
     static func runAll(
-        _ files: [String], jobs: Int, runner: TestFileRunner,
+        _ files: [(path: String, model: String?)], jobs: Int, runner: TestFileRunner,
         report: (TestFileResult, Int) -> Void
     ) async -> [TestFileResult] {
         var done: [Int: TestFileResult] = [:]
@@ -127,8 +143,8 @@ enum TestCommand {
             func start() {
                 guard next < files.count else { return }
                 let index = next
-                let path = files[index]
-                group.addTask { (index, await runner.run(path)) }
+                let (path, model) = files[index]
+                group.addTask { (index, await runner.run(path, model: model)) }
                 next += 1
             }
             for _ in 0..<max(1, jobs) { start() }
