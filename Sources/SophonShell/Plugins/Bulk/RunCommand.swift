@@ -80,7 +80,7 @@ enum RunCommand {
         return Options(
             input: input, output: output, jobs: jobs, requestsPerMinute: rpm, tokensPerMinute: tpm,
             retryFailed: retryFailed, prompt: parsed.value("--prompt"), estimate: estimate,
-            models: try parsed.value("--models").map { try CompareCommand.models($0, command: "run") } ?? [])
+            models: try parsed.value("--models").map { try ModelList.parse($0, command: "run") } ?? [])
     }
 
     /// Runs the command: checks the whole input (nothing is sent when a line is bad), reuses

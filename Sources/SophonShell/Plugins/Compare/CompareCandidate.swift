@@ -41,6 +41,8 @@ struct CompareOutcome: Sendable {
     var failure: CommandFailure?
     /// The retries made.
     var retries = 0
+    /// The request sent (for `--html`); `nil` when it could not be built.
+    var request: GenerateContentRequest?
 
     /// Whether the answer is structured (an object or an array that fits the schema).
     var structuredAnswer: JSONValue? {

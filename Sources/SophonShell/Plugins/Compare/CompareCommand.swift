@@ -21,10 +21,13 @@ enum CompareCommand {
             help: "the prompt files' data: {input, context, messages} (inline or @FILE)",
             missing: "JSON or @FILE"),
         CommandOption(name: "--dry-run", help: "print each request instead of sending it"),
+        CommandOption(
+            name: "--html", value: "FILE", help: "also write a self-contained HTML report to FILE",
+            missing: "a file name"),
     ]
 
     /// The raw-argument layout: PROMPT is the rest of the line after the options.
-    static let argument = RawArgumentSpec(valueOptions: ["--models", "--prompts", "--data"])
+    static let argument = RawArgumentSpec(valueOptions: ["--models", "--prompts", "--data", "--html"])
 
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws -> CommandResult
@@ -37,7 +40,7 @@ enum CompareCommand {
         } catch {
             throw error.failure(command: "compare")
         }
-        let models = try parsed.value("--models").map { try Self.models($0) } ?? []
+        let models = try parsed.value("--models").map { try ModelList.parse($0, command: "compare") } ?? []
         let prompt = request.rawArgument ?? parsed.operands.joined(separator: " ")
         let candidates: [CompareCandidate]
         if let files = parsed.value("--prompts") {
@@ -77,6 +80,12 @@ enum CompareCommand {
             return outcomes.compactMap { $0 }
         }
         let report = CompareReport(outcomes: outcomes)
+        if let html = parsed.value("--html") {
+            try report.page(
+                title: "sophon compare: " + (prompt.isEmpty ? parsed.value("--prompts") ?? "" : prompt)
+            )
+            .write(to: context.resolve(html), command: "compare")
+        }
         let failed = report.failed
         guard !failed.isEmpty else {
             return .reply(CallReply(value: report.last, display: report.text, envelope: report.members))
@@ -89,34 +98,6 @@ enum CompareCommand {
             message: "compare: \(failed.count) of \(outcomes.count) failed: "
                 + failed.map(\.candidate.label).joined(separator: ", "),
             details: [JSONMember("result", report.last)] + report.members)
-    }
-
-    /// The models of `--models A,B`, in order: catalog IDs or preset names, or `custom:ID`.
-    /// - Throws: ``CommandFailure`` (`invalidModelID`) for a name that is neither, with the
-    ///   closest catalog name, before anything is sent.
-    static func models(_ list: String, command: String = "compare") throws -> [GeminiModel] {
-        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
-        guard !names.isEmpty else {
-            throw CommandFailure(
-                kind: .usage, message: "\(command): --models needs model IDs separated by commas")
-        }
-        return try names.map { name in
-            if name.hasPrefix("custom:") {
-                let model = GeminiModel(selection: name)
-                guard GeminiModel.isWellFormedID(model.id) else {
-                    throw CommandFailure(
-                        kind: .invalidModelID, message: "\(command): '\(name)' is not a valid model ID")
-                }
-                return model
-            }
-            guard let preset = GeminiModel(presetName: name) else {
-                throw CommandFailure(
-                    kind: .invalidModelID, message: CompareMessages.unknownModel(name, command: command))
-            }
-            return preset
-        }
     }
 
     /// One candidate per prompt file (per file and model when `models` is not empty), each

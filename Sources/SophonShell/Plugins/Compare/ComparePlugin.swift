@@ -11,7 +11,7 @@ struct ComparePlugin: ShellPlugin {
             PluginCommand(
                 name: "compare",
                 usage:
-                    "compare [--dry-run] --models A,B[,...] PROMPT | compare --prompts A.prompt,B.prompt [--models A,B] [--data JSON|@FILE]",
+                    "compare [--dry-run] [--html FILE] --models A,B[,...] PROMPT | compare --prompts A.prompt,B.prompt [--models A,B] [--data JSON|@FILE] [--html FILE]",
                 summary: "the same turn on several models (or several prompt files) at once, side by side",
                 options: CompareCommand.declared, argumentStyle: .raw(CompareCommand.argument),
                 run: { [gemini] request, context in

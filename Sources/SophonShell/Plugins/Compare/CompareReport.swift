@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 import SophonGemini
 
@@ -64,6 +65,65 @@ struct CompareReport {
             lines.append("  schema: " + (check.valid ? "valid" : "invalid (\(check.problem ?? ""))"))
         }
         return lines
+    }
+
+    /// The `--html` page: the summary (total cost, failures), a row per candidate (status,
+    /// latency, tokens, cost, schema), the differences, and each request and answer.
+    func page(title: String) -> HTMLReport {
+        let failedCount = failed.count
+        var summary = [
+            "\(outcomes.count) compared, \(failedCount) failed", "total cost: \(PriceBook.text(totalCost))",
+        ]
+        if let differences { summary.append("differences: \(differences.count)") }
+        let rows = outcomes.enumerated().map { index, outcome in
+            let usage = outcome.usage
+            let status: HTMLReport.Status = outcome.failure == nil ? .pass : .fail
+            return HTMLReport.Row(
+                label: outcome.candidate.label,
+                cells: [
+                    .init(
+                        text: outcome.failure.map { $0.kind.rawValue } ?? "ok", status: status,
+                        detail: "result-\(index + 1)"),
+                    .init(text: "\(Self.milliseconds(outcome.latency)) ms"),
+                    .init(
+                        text:
+                            "\(usage?.promptTokenCount ?? 0) in / \(usage?.candidatesTokenCount ?? 0) out / "
+                            + "\(usage?.thoughtsTokenCount ?? 0) thought / \(usage?.cachedContentTokenCount ?? 0) cached"
+                    ),
+                    .init(text: outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"),
+                    .init(
+                        text: outcome.schemaCheck.map { $0.valid ? "valid" : "invalid" } ?? "-",
+                        status: outcome.schemaCheck.map { $0.valid ? .pass : .fail } ?? .info),
+                ])
+        }
+        let details = outcomes.enumerated().map { index, outcome in
+            var sections: [(name: String, text: String)] = []
+            if let request = outcome.request { sections.append(("request", Self.prettyJSON(request))) }
+            if let answer = outcome.answer {
+                sections.append(("answer", answer.stringValue ?? answer.prettyText))
+            }
+            if let check = outcome.schemaCheck, !check.valid {
+                sections.append(("schema", check.problem ?? "invalid"))
+            }
+            if let failure = outcome.failure {
+                sections.append(("error", "\(failure.kind.rawValue): \(failure.message)"))
+            }
+            sections.append(("cost", outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"))
+            return HTMLReport.Detail(
+                id: "result-\(index + 1)", title: outcome.candidate.label,
+                status: outcome.failure == nil ? .pass : .fail, sections: sections)
+        }
+        return HTMLReport(
+            title: title, summary: summary,
+            columns: ["model", "result", "latency", "tokens", "cost", "schema"],
+            rows: rows, differences: differences?.map(\.description) ?? [], details: details)
+    }
+
+    /// `value` as indented JSON.
+    static func prettyJSON<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// A duration in whole milliseconds.

@@ -21,6 +21,7 @@ enum CompareTurn {
         }
         do {
             let request = try self.request(candidate, context: context)
+            outcome.request = request
             var policy = context.session.withGeminiState { $0.retryPolicy }
             policy.fallbackOn404 = false
             let result = try await client.generateText(

@@ -16,7 +16,8 @@ enum TestCommand {
     /// The command's definition, listed with the core commands (``CorePlugin/more``).
     static let definition = PluginCommand(
         name: "test",
-        usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [PATH...]",
+        usage:
+            "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [--html FILE] [PATH...]",
         summary: "run the *.sophon scripts under the paths as tests, each in its own session",
         options: TestOptions.declared, readsStartupFile: false, completion: .files,
         run: { request, context in try await TestCommand.run(request, context: context) })
@@ -30,12 +31,13 @@ enum TestCommand {
         do {
             options = try TestOptions.parse(request.arguments)
             if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
+            if let html = options.html { try checkReportPath(context.resolve(html), option: "--html") }
             files = try TestDiscovery.files(under: options.paths)
             // Catalog IDs as `--model` takes them; any other model as `custom:ID`.
             models =
                 options.models.isEmpty
                 ? []
-                : try CompareCommand.models(options.models.joined(separator: ","), command: "test").map {
+                : try ModelList.parse(options.models.joined(separator: ","), command: "test").map {
                     $0.isPreset ? $0.id : "custom:" + $0.id
                 }
         } catch var failure as CommandFailure {
@@ -97,6 +99,10 @@ enum TestCommand {
                 throw CommandFailure(kind: .fileError, message: "test: --junit: \(error)")
             }
         }
+        if let html = options.html {
+            try TestReport.page(results, files: files, models: models).write(
+                to: context.resolve(html), command: "test")
+        }
         let failed = results.filter { !$0.passed }.count
         if context.mode == .oneCommand, !json {
             return .exit(failed == 0 ? ShellExitStatus.success : ShellExitStatus.failure)
@@ -112,20 +118,20 @@ enum TestCommand {
     /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path
     /// (through a symbolic link too), or a missing folder.
     /// - Throws: ``CommandFailure`` (`usage`).
-    static func checkReportPath(_ path: String) throws {
+    static func checkReportPath(_ path: String, option: String = "--junit") throws {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type]
             as? FileAttributeType,
             type != .typeRegular
         {
-            throw CommandFailure(kind: .usage, message: "test: --junit: '\(path)' is not a regular file")
+            throw CommandFailure(kind: .usage, message: "test: \(option): '\(path)' is not a regular file")
         }
         var isFolder: ObjCBool = false
         let folder = target.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
         else {
             throw CommandFailure(
-                kind: .usage, message: "test: --junit: the folder '\(folder)' does not exist")
+                kind: .usage, message: "test: \(option): the folder '\(folder)' does not exist")
         }
     }
 

@@ -35,6 +35,46 @@ enum TestReport {
         }
     }
 
+    /// The `--html` page: the tally and cost, a row per file with a cell per model (or one
+    /// result column), and each run's expectations, failures and cost.
+    static func page(_ results: [TestFileResult], files: [String], models: [String]) -> HTMLReport {
+        var summary = [tally(results)]
+        if let cost = cost(results) { summary.append("cost: \(cost)") }
+        let columns = models.isEmpty ? [nil] : models.map { Optional($0) }
+        var index: [String: Int] = [:]
+        for (position, result) in results.enumerated() {
+            index[result.path + "\u{1F}" + (result.model ?? "")] = position
+        }
+        let rows = files.map { file in
+            HTMLReport.Row(
+                label: file,
+                cells: columns.map { model in
+                    guard let position = index[file + "\u{1F}" + (model ?? "")] else {
+                        return .init(text: "-")
+                    }
+                    let result = results[position]
+                    return .init(
+                        text: result.passed ? "PASS" : "FAIL", status: result.passed ? .pass : .fail,
+                        detail: "result-\(position + 1)")
+                })
+        }
+        let details = results.enumerated().map { position, result in
+            var sections: [(name: String, text: String)] = [
+                ("expects", "\(result.expects) expects, \(String(format: "%.1f", result.seconds)) s")
+            ]
+            let failures = TestReport.details([result])
+            if !failures.isEmpty { sections.append(("failures", failures.joined(separator: "\n"))) }
+            if let cost = result.cost { sections.append(("cost", PriceBook.text(cost.doubleValue))) }
+            return HTMLReport.Detail(
+                id: "result-\(position + 1)", title: result.path + (result.model.map { " [\($0)]" } ?? ""),
+                status: result.passed ? .pass : .fail, sections: sections)
+        }
+        return HTMLReport(
+            title: "sophon test", summary: summary,
+            columns: ["file"] + (models.isEmpty ? ["result"] : models),
+            rows: rows, details: details)
+    }
+
     /// What the files' calls cost in all (`$X`, or `unknown` when any file's is); `nil` when no
     /// file made a call.
     static func cost(_ results: [TestFileResult]) -> String? {
