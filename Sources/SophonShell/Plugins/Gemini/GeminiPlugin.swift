@@ -83,14 +83,9 @@ final class GeminiPlugin: ShellPlugin {
     /// and cost, and the total cost (docs/cost.md).
     func show(_ name: String, context: CommandContext) -> CommandResult? {
         if name == "budget" {
+            // A setting shows as text (`show` lists it with the others).
             let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
-            guard let budget else { return .report("off", data: .null) }
-            return .report(
-                "\(PriceBook.text(budget)) (\(PriceBook.text(spent)) spent)",
-                data: .object([
-                    JSONMember("budget", PriceBook.value(budget)),
-                    JSONMember("spent", PriceBook.value(spent)),
-                ]))
+            return .text(budget.map { "\(PriceBook.text($0)) (\(PriceBook.text(spent)) spent)" } ?? "off")
         }
         guard name == "usage" else { return nil }
         let (usage, calls, spending) = context.session.withGeminiState { ($0.usage, $0.calls, $0.spending) }

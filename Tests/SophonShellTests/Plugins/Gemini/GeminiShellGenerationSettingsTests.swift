@@ -101,6 +101,7 @@ import Testing
                 response-modalities: text,image
                 media-resolution: low
                 media-dir: default
+                budget: off
                 tools: none
                 tool-mode: auto
                 tool-rounds: 10

@@ -30,7 +30,7 @@ import Testing
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("PASS "))
-        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
+        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\ncost: $0.0000585\n"))
     }
 
     @Test func theTicketsRunThroughThePromptFileFromTheSameTape() throws {
