@@ -66,16 +66,16 @@ def main():
         binaries = {"after": args.bin}
         if args.before:
             binaries["before"] = args.before
-        runs = {}
-        for name, binary in binaries.items():
-            rates = []
-            for repeat in range(args.repeats):
+        # Interleaved (before, after, before, ...), so a loaded machine slows both alike.
+        rates = {name: [] for name in binaries}
+        for repeat in range(args.repeats):
+            for name, binary in binaries.items():
                 output = "out-%s-%d.jsonl" % (name, repeat)
                 seconds = timed([os.path.abspath(binary), "--no-log", "run", "in.jsonl", "-o", output,
                                  "--jobs", str(args.jobs)], env, home)
-                rates.append(args.lines / seconds)
-            runs[name] = {"medianLinesPerSecond": round(statistics.median(rates), 1),
-                          "rates": [round(rate, 1) for rate in rates]}
+                rates[name].append(args.lines / seconds)
+        runs = {name: {"medianLinesPerSecond": round(statistics.median(values), 1),
+                       "rates": [round(rate, 1) for rate in values]} for name, values in rates.items()}
         result["run"] = {"lines": args.lines, "jobs": args.jobs, **runs}
     print(json.dumps(result, indent=2))
 

@@ -45,7 +45,7 @@ struct CostLedger: Sendable, Equatable {
             state.spending.add(cost, model: model, usage: usage)
             return state.spending.total
         }
-        if let path = ProcessInfo.processInfo.environment[costFileVariable], !path.isEmpty {
+        if let path = costFile {
             try? Data(PriceBook.value(total).compactText.utf8).write(to: URL(fileURLWithPath: path))
         }
     }
@@ -53,6 +53,11 @@ struct CostLedger: Sendable, Equatable {
     /// The environment variable `sophon test` sets for each child: the file where the child keeps
     /// what its session's calls cost (a JSON number of US dollars, or `"unknown"`).
     static let costFileVariable = "SOPHON_TEST_COST_FILE"
+
+    /// ``costFileVariable``'s file, read once (the environment is copied on every read).
+    private static let costFile: String? = ProcessInfo.processInfo.environment[costFileVariable].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     /// US dollars spent on calls whose cost is known (what `set budget` counts).
     var spent: Double { GeminiPriceTable.rounded(lines.reduce(0) { $0 + $1.known }) }
