@@ -126,6 +126,33 @@ import Testing
         #expect(try shell.server.requests().count == 2)
     }
 
+    @Test func jsonOfAFailedCompareKeepsEveryResultBesideTheError() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([
+                ("gemini-2.5-pro", #"{"fault": "bad_request"}"#),
+                (
+                    "gemini-3.8-flash",
+                    #"{"kind": "generate", "text": "Hi", "usage": {"prompt": 4, "candidates": 1}}"#
+                ),
+            ]))
+        let outcome = try shell.run([
+            "--json", "compare", "--models", "gemini-3.8-flash,gemini-2.5-pro", "hi",
+        ])
+        #expect(outcome.status == 1)
+        let value = try JSONValue(parsing: outcome.stdout.trimmingCharacters(in: .newlines))
+        #expect(value["ok"] == .bool(false))
+        #expect(value["error"]?["kind"]?.stringValue == "compareFailed")
+        #expect(value["error"]?["message"]?.stringValue == "compare: 1 of 2 failed: gemini-2.5-pro")
+        #expect(value["error"]?["result"]?[0]?["answer"]?.stringValue == "Hi")
+        #expect(value["error"]?["result"]?[0]?["cost"]?.compactText == "0.00000675")
+        #expect(value["error"]?["result"]?[1]?["answer"] == .null)
+        #expect(value["error"]?["result"]?[1]?["cost"] == .null)
+        #expect(value["error"]?["result"]?[1]?["error"]?["kind"]?.stringValue == "invalidRequest")
+        #expect(value["error"]?["cost"]?.compactText == "0.00000675")
+    }
+
     @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() throws {
         let shell = try GeminiShell()
         let outcome = try shell.run(["compare", "--models", "gemini-2.5-flsh,gemini-3.8-flash", "hi"])
