@@ -103,6 +103,9 @@ RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the 
 item), "blocked": [KEY...] (promptFeedback SAFETY), "outOfOrder": true (answers reversed),
 "pendingFor"/"runningFor": SECONDS, "getUnavailable": N (the next N GETs of a job answer 503).
 
+Interactions API (/v1beta/interactions, POST /_sophon/interactions to script it): see
+scripts/fake_interactions.py.
+
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
 
@@ -180,6 +183,9 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+from fake_interactions import InteractionsHandler
+import fake_interactions
 
 STATE_LOCK = threading.Lock()
 STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {},
@@ -530,7 +536,7 @@ def generate_body(reply, model, text=None, finish=True, index=True, usage=None):
     return body
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(InteractionsHandler, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
     server_version = "FakeGemini/1.0"
@@ -682,6 +688,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.model_action(model, action, query, body)
         if rest == "batches" or rest.startswith("batches/"):
             return self.batch_route(method, rest, query)
+        if rest == "interactions" or rest.startswith("interactions/"):
+            return self.interactions_route(method, rest, query, body, STATE, STATE_LOCK)
         return self.send_json(404, rpc_error(404, "Not found: " + path))
 
     def control(self, method, path, body):
@@ -704,6 +712,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["batchFaults"].clear()
                 STATE["clock"] = 0.0
                 STATE["autoAdvance"] = 10.0
+            fake_interactions.reset()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path in ("/_sophon/clock", "/_sophon/batch-faults"):
             try:
@@ -760,6 +769,8 @@ class Handler(BaseHTTPRequestHandler):
                 if "modelPages" in script:
                     STATE["modelPages"] = list(script["modelPages"])
             return self.send_json(200, {"ok": True})
+        if method == "POST" and path == "/_sophon/interactions":
+            return self.interactions_control(body)
         if path.startswith("/_sophon/files") or path in ("/_sophon/clock", "/_sophon/uploads"):
             return self.files_control(method, path, body)
         return self.send_json(404, {"error": "unknown control path"})

@@ -9,7 +9,8 @@ Each test starts a fake server on a free port and runs the binary in a pty with 
 SOPHON_HOME, SOPHON_GEMINI_BASE_URL pointing at the server and GEMINI_API_KEY set. It checks:
 Ctrl-C during an `ask` the server holds for 20 s, and during a stream that sends one chunk a
 second, is back at the prompt within a second, the server sees the connection closed, and the
-next `ask` works; 20 Ctrl-Cs timed just as replies finish never end the shell.
+next `ask` works; 20 Ctrl-Cs timed just as replies finish never end the shell; `research` shows
+its steps on one progress line, and Ctrl-C detaches from it (the job goes on, `agents` lists it).
 Needs pexpect. Exits 0 when every test passed, 1 otherwise.
 """
 
@@ -86,6 +87,20 @@ def test_twenty_ctrl_cs_timed_as_replies_finish_never_end_the_shell(session):
     session.child.expect(r"\r\nstill here\r\n")
     session.child.expect_exact(PROMPT)
     assert session.child.isalive()
+
+
+def test_ctrl_c_detaches_from_a_research_job_shown_on_one_progress_line(session):
+    session.server.post("/_sophon/interactions", {"reset": True, "replies": [{"polls": 100000}]})
+    session.enter("research History of TPUs")
+    session.child.expect_exact("\r\x1b[K[in_progress] Planning the research on: History of TPUs")
+    session.server.wait_for(lambda seen: len(seen) >= 2, "the first poll", TIMEOUT)
+    job = session.server.requests()[1]["path"].rsplit("/", 1)[1]
+    elapsed = session.interrupt_and_time_the_prompt()
+    assert elapsed < 1.0, "Ctrl-C took %.2f s to get back to the prompt" % elapsed
+    assert "detached: research job %s goes on on the server" % job in session.child.before
+    session.enter("agents")
+    session.child.expect_exact("%s  in_progress  deep-research-preview-04-2026" % job)
+    session.child.expect_exact(PROMPT)
 
 
 # ---------------------------------------------------------------- runner

@@ -38,6 +38,10 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// A full URL that replaces ``endpoint`` (a resumable upload's session URL, its scheme and
     /// host already swapped for the configured base URL's).
     var absoluteURL: URL? = nil
+    /// Where the next attempt goes instead of ``method`` and ``endpoint``, without a body, when
+    /// it returns a route: a stream cut after some events resumes there (an Interaction's
+    /// `GET ...?stream=true&last_event_id=`); `nil` keeps the call's own route.
+    var resumeRoute: @Sendable () -> (method: String, endpoint: GeminiEndpoint)? = { nil }
 }
 
 extension GeminiAPICall where Reply: Decodable {

@@ -43,9 +43,11 @@ extension GeminiAPIClient {
             label: call.label, policy: policy, modelID: modelID, deadline: deadline
         ) { variant in
             do {
-                let body = try await call.body(variant)
+                let resumed = call.resumeRoute()
+                let body = resumed == nil ? try await call.body(variant) : nil
                 let http = try await self.exchange(
-                    label: call.label, method: call.method, endpoint: call.endpoint(variant.modelID),
+                    label: call.label, method: resumed?.method ?? call.method,
+                    endpoint: resumed?.endpoint ?? call.endpoint(variant.modelID),
                     body: body, key: key, attempt: variant.attempt, streaming: call.streaming,
                     deadline: deadline, extraHeaders: call.headers, absoluteURL: call.absoluteURL)
                 return try await call.read(http, variant)

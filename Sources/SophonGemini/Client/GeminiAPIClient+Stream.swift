@@ -23,14 +23,25 @@ extension GeminiAPIClient {
         label: String, model: GeminiModel? = nil, retryPolicy: GeminiRetryPolicy? = nil,
         request: GenerateContentRequest
     ) -> AsyncThrowingStream<GenerateContentResponse, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<GenerateContentResponse, any Error>.makeStream()
+        deadlinedStream { continuation in
+            try await self.runStream(
+                label: label, model: model, retryPolicy: retryPolicy, request: request,
+                continuation: continuation)
+        }
+    }
+
+    /// A stream fed by `run` in its own task under the whole-call limit: when the limit passes
+    /// the task is cancelled and the stream ends with the limit's error; dropping the stream
+    /// cancels the task. Every streaming request kind runs through here.
+    func deadlinedStream<Element: Sendable>(
+        _ run: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
         let deadline = GeminiCallDeadline(limit: configuration.callTimeout)
         let expired = StreamExpiry()
         let task = Task {
             do {
-                try await self.runStream(
-                    label: label, model: model, retryPolicy: retryPolicy, request: request,
-                    continuation: continuation)
+                try await run(continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: expired.hasExpired ? deadline.error : error)

@@ -77,56 +77,31 @@ extension GeminiAPIClient {
         server: GeminiToolServer, model: GeminiModel? = nil, maxToolRounds: Int = 10,
         retryPolicy: GeminiRetryPolicy? = nil, onEvent: (GeminiToolLoopEvent) -> Void = { _ in }
     ) async throws -> GeminiToolRun {
-        var usage = UsageMetadata(
-            promptTokenCount: 0, candidatesTokenCount: 0, thoughtsTokenCount: 0, totalTokenCount: 0)
-        var rounds = 0
-        var calls: [FunctionCall] = []
         var request = request
-        while true {
-            rounds += 1
-            request.contents = conversation.history
-            let sent = request
-            onEvent(.sending(round: rounds))
-            let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in
-                sent
-            }
-            usage.add(result.usage)
-            conversation.appendModel(
-                result.response.candidates?.first?.content ?? Content(role: "model", parts: []))
-            let pending = conversation.pendingCalls
-            configuration.observer?(
-                .toolRound(label: label, round: rounds, calls: pending, usage: result.usage))
-            let answering = !pending.isEmpty && pending.allSatisfy { server.serves($0.name) }
-            onEvent(.received(round: rounds, result: result, answering: answering))
-            guard answering else {
-                return GeminiToolRun(
-                    text: result.response.text, response: result.response, usage: usage, rounds: rounds,
-                    calls: calls + pending, lastResult: result)
-            }
-            calls += pending
-            guard rounds < maxToolRounds else {
-                throw GeminiToolError.tooManyRounds(rounds: rounds, calls: calls)
-            }
-            try conversation.answer(await Self.answer(pending, server: server))
-            try Task.checkCancellation()
-        }
-    }
-
-    /// The responses to `calls` in call order, answered one at a time or concurrently.
-    private static func answer(_ calls: [FunctionCall], server: GeminiToolServer) async -> [JSONValue] {
-        if server.oneAtATime {
-            var answers: [JSONValue] = []
-            for call in calls { answers.append(await server.answer(call)) }
-            return answers
-        }
-        return await withTaskGroup(of: (Int, JSONValue).self) { group in
-            for (index, call) in calls.enumerated() {
-                group.addTask { (index, await server.answer(call)) }
-            }
-            var answers = [JSONValue](repeating: .null, count: calls.count)
-            for await (index, answer) in group { answers[index] = answer }
-            return answers
-        }
+        let loop = GeminiToolLoop<GeminiResult<GenerateContentResponse>>(
+            label: label, server: server, maxToolRounds: maxToolRounds, observer: configuration.observer)
+        let outcome = try await loop.run(
+            send: { round in
+                request.contents = conversation.history
+                let sent = request
+                onEvent(.sending(round: round))
+                let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) {
+                    _ in
+                    sent
+                }
+                conversation.appendModel(
+                    result.response.candidates?.first?.content ?? Content(role: "model", parts: []))
+                return .init(reply: result, pending: conversation.pendingCalls, usage: result.usage)
+            },
+            received: { round, reply, answering in
+                onEvent(.received(round: round, result: reply.reply, answering: answering))
+            },
+            answer: { _, answers in try conversation.answer(answers) })
+        let result = outcome.last.reply
+        return GeminiToolRun(
+            text: result.response.text, response: result.response, usage: outcome.usage,
+            rounds: outcome.rounds,
+            calls: outcome.calls, lastResult: result)
     }
 }
 

@@ -76,6 +76,12 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     // Cost (`set budget`).
     case budgetReached
 
+    // The Interactions API (`set api interactions`, `research`, `agent`).
+    case interactionNotFound
+    case unknownAgent
+    case agentFailed
+    case agentNotFound
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

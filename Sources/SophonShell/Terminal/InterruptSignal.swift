@@ -216,5 +216,11 @@ enum InterruptSignal {
 
     private static func install(handler: @convention(c) (Int32) -> Void) {
         EditorSignals.set(SIGINT, handler, restart: false)  // No SA_RESTART: a blocked read returns EINTR.
+        // A parent that blocks SIGINT (a test runner, some supervisors) passes its mask on:
+        // unblock it, or Ctrl-C would never reach the handler.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 }

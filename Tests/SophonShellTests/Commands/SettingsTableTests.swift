@@ -13,8 +13,9 @@ import Testing
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
                 == [
-                    "budget", "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log",
-                    "embed-model",
+                    "budget", "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout",
+                    "tool-confirm",
+                    "log", "embed-model",
                     "judge-model",
                 ])
         #expect(registry.settingValues("log") == ["on", "off"])

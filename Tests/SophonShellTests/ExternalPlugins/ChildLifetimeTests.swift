@@ -48,6 +48,42 @@ import Testing
         }
     }
 
+    /// `timeout 60 sophon test DIR` (SIGTERM to the runner) leaves no test script running.
+    @Test func aTestScriptDiesWithATestRunnerEndedBySIGTERM() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-children-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        try "sleep 1h\n".write(
+            to: home.appendingPathComponent("hang.sophon"), atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = SophonProcess.binary
+        process.arguments = ["test", home.path]
+        process.environment = ["PATH": "/usr/bin:/bin", "SOPHON_HOME": home.path, "HOME": home.path]
+        process.currentDirectoryURL = home
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let watchdog = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
+        // The event: the runner has started the script's child.
+        let started = Date()
+        var children: [Int32] = []
+        while children.isEmpty {
+            try #require(Date().timeIntervalSince(started) < 60, "no child started")
+            usleep(20_000)
+            children = Self.children(of: process.processIdentifier)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let ended = Date()
+        while Self.isAlive(children[0]) {
+            try #require(Date().timeIntervalSince(ended) < 60, "the test script outlived its runner")
+            usleep(20_000)
+        }
+    }
+
     /// The processes whose parent is `pid` (from `/proc/*/stat`).
     static func children(of pid: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

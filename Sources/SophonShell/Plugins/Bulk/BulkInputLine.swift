@@ -40,7 +40,7 @@ struct BulkInputLine: Sendable {
         -> BulkInputLine?
     {
         guard let text = line.text else {
-            throw BulkInputIssue(line: line.number, message: "not valid UTF-8")
+            throw BulkInputIssue(line: line.number, message: line.unreadable)
         }
         guard text.contains(where: { !$0.isWhitespace }) else { return nil }
         let value: JSONValue
@@ -52,6 +52,13 @@ struct BulkInputLine: Sendable {
         }
         guard case .object(let members) = value else {
             throw BulkInputIssue(line: line.number, message: "expected a JSON object, got \(value.typeName)")
+        }
+        // `{"prompt": "a", "prompt": "b"}`: which one was meant cannot be known; never the last
+        // silently.
+        var seen = Set<String>()
+        if let doubled = members.first(where: { !seen.insert($0.key).inserted }) {
+            throw BulkInputIssue(
+                line: line.number, message: "\"\(doubled.key)\" appears twice; keep one")
         }
         let key: String
         let keyValue: JSONValue

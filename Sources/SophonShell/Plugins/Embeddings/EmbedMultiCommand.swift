@@ -36,10 +36,8 @@ enum EmbedMultiCommand {
         func reader() throws -> EmbeddingInputReader {
             try EmbeddingInputReader(path: path, shown: file, idField: idField, textField: textField)
         }
-        // First pass: every row well formed, or nothing is sent.
-        let check = try reader()
-        var total = 0
-        while try check.next() != nil { total += 1 }
+        // First pass: every row well formed and every ID once, or nothing is sent.
+        let total = try reader().checkAll()
 
         let (stored, hashes) = try plugin.withStore(command: "embed-multi", io: context.io) { store in
             (

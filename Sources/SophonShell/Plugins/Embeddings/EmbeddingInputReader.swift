@@ -60,7 +60,7 @@ final class EmbeddingInputReader {
             return try row(line, .object(members))
         }
         while let line = lines.next() {
-            guard let text = line.text else { throw bad(line.number, "not valid UTF-8") }
+            guard let text = line.text else { throw bad(line.number, line.unreadable) }
             if text.allSatisfy(\.isWhitespace) { continue }
             guard let value = try? JSONValue(parsing: text), case .object = value else {
                 throw bad(line.number, "not a JSON object")
@@ -91,7 +91,7 @@ final class EmbeddingInputReader {
     private func record() throws -> (Int, [String])? {
         guard var line = lines.next() else { return nil }
         while line.text?.isEmpty == true, let following = lines.next() { line = following }
-        guard var text = line.text else { throw bad(line.number, "not valid UTF-8") }
+        guard var text = line.text else { throw bad(line.number, line.unreadable) }
         if text.isEmpty { return nil }
         while true {
             if let fields = Self.fields(text) { return (line.number, fields) }
@@ -133,6 +133,23 @@ final class EmbeddingInputReader {
         if quoted { return nil }
         fields.append(field)
         return fields
+    }
+
+    /// Reads every row, refusing the first ID given twice (`duplicate id 'a' (first on line
+    /// 1)`): a second row would overwrite the first, paid for and lost.
+    /// - Returns: how many rows there are.
+    /// - Throws: what ``next()`` throws; ``CommandFailure`` (`invalidInput`) for a duplicate.
+    func checkAll() throws -> Int {
+        var first: [String: Int] = [:]
+        var count = 0
+        while let row = try next() {
+            if let earlier = first[row.id] {
+                throw bad(row.line, "duplicate id '\(row.id)' (first on line \(earlier))")
+            }
+            first[row.id] = row.line
+            count += 1
+        }
+        return count
     }
 
     private func bad(_ line: Int, _ message: String) -> CommandFailure {

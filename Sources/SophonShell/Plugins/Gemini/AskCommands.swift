@@ -158,6 +158,7 @@ enum AskCommands {
     static func reset(context: CommandContext) -> CommandResult {
         context.session.withGeminiState { $0.conversation = [] }
         context.session.withToolState { $0.pending = nil }
+        context.session.withInteractionState { $0.conversation = nil }
         return .none
     }
 

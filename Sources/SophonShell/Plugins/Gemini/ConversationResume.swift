@@ -15,7 +15,7 @@ enum ConversationResume {
     @discardableResult
     static func resume(session: ShellSession, registry: PluginRegistry, io: ShellIO) throws -> Int {
         guard let plugin = registry.plugins.lazy.compactMap({ $0 as? LogPlugin }).first else { return 0 }
-        let loaded: (turns: [Content], id: String?)
+        let loaded: (turns: [Content], id: String?, interaction: String?)
         do {
             loaded = try plugin.withStore(io: io) { try ExchangeLog.lastConversation($0) }
         } catch let failure as CommandFailure {
@@ -28,6 +28,15 @@ enum ConversationResume {
             return 0
         }
         session.withGeminiState { $0.conversation = loaded.turns }
+        // Over the Interactions API the next turn continues the logged interaction by its id;
+        // the turns are kept too, for a server that no longer has it.
+        session.withInteractionState { state in
+            state.conversation = loaded.interaction.map {
+                GeminiInteractionConversation(
+                    store: state.store, history: InteractionTurn.steps(of: loaded.turns),
+                    lastInteractionID: $0)
+            }
+        }
         session.withLogState { $0.conversationID = id }
         return loaded.turns.count
     }

@@ -57,6 +57,10 @@ enum ExchangeLog {
             entry.totalTokens = count("totalTokens")
             entry.cost = members["cost"]?.doubleValue
             entry.answer = reply.value.stringValue ?? reply.value.compactText
+            if let id = members["interaction"]?.stringValue {
+                // Over the Interactions API: the interaction's id, which `--continue` continues.
+                entry.settings = interactionSettings(settings, id: id).compactText
+            }
             // With tools, the exchange updates the conversation itself: its new turns are logged.
             let added =
                 conversation == nil
@@ -125,6 +129,14 @@ enum ExchangeLog {
         return .object(members)
     }
 
+    /// ``settingsJSON(_:)`` of an exchange over the Interactions API: `"api": "interactions"`
+    /// and its `"interaction"` id after the settings.
+    static func interactionSettings(_ settings: ShellSettings, id: String) -> JSONValue {
+        guard case .object(let members) = settingsJSON(settings) else { return settingsJSON(settings) }
+        return .object(
+            members + [JSONMember("api", .string("interactions")), JSONMember("interaction", .string(id))])
+    }
+
     /// `[{"mimeType":…,"sha256":…,"bytes":…}]` for inline media; file references by URI.
     static func mediaJSON(_ parts: [Part]) -> JSONValue {
         .array(
@@ -164,14 +176,18 @@ enum ExchangeLog {
 
     /// The conversation logged under the newest conversation ID, as turns to send again
     /// (thought signatures included); empty when none was logged.
-    /// - Returns: the turns and the conversation ID.
-    static func lastConversation(_ store: LogStore) throws -> (turns: [Content], id: String?) {
+    /// - Returns: the turns, the conversation ID, and the id of its last interaction when its
+    ///   last exchange went over the Interactions API.
+    static func lastConversation(_ store: LogStore) throws -> (
+        turns: [Content], id: String?, interaction: String?
+    ) {
         let entries = try store.lastConversation()
         var turns: [Content] = []
         for entry in entries {
             guard let text = entry.turns, let data = text.data(using: .utf8) else { continue }
             turns += try JSONDecoder().decode([Content].self, from: data)
         }
-        return (turns, entries.last?.conversationID)
+        let settings = entries.last?.settings.flatMap { try? JSONValue(parsing: $0) }
+        return (turns, entries.last?.conversationID, settings?["interaction"]?.stringValue)
     }
 }

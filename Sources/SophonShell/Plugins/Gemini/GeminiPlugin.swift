@@ -52,6 +52,7 @@ final class GeminiPlugin: ShellPlugin {
     /// `set model PRESET | ID | custom:ID [--save]`; `set budget AMOUNT|off` (docs/cost.md).
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
         if name == "budget" { return try Self.setBudget(words, context: context) }
+        if let result = try InteractionSettings.set(name, words, context: context) { return result }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
@@ -87,6 +88,7 @@ final class GeminiPlugin: ShellPlugin {
             let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
             return .text(budget.map { "\(PriceBook.text($0)) (\(PriceBook.text(spent)) spent)" } ?? "off")
         }
+        if let result = InteractionSettings.show(name, context: context) { return result }
         guard name == "usage" else { return nil }
         let (usage, calls, spending) = context.session.withGeminiState { ($0.usage, $0.calls, $0.spending) }
         return .report(
@@ -118,11 +120,11 @@ final class GeminiPlugin: ShellPlugin {
         [
             SettingDefinition(name: "model", values: Self.modelNames),
             SettingDefinition(name: "budget", values: ["off"]),
-        ]
+        ] + InteractionSettings.definitions
     }
 
     /// `show usage`.
-    var reportNames: [String] { ["usage"] }
+    var reportNames: [String] { ["usage", "interaction"] }
 
     /// Whether an API key is set.
     func bannerNotes() -> [String] {
@@ -211,10 +213,11 @@ final class GeminiPlugin: ShellPlugin {
                 summary: "the model catalog; --live: what the key can reach",
                 options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
+        ] + ResearchCommands.commands(needingServices) + [
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",
-                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) }),
+                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) })
         ]
     }
 }

@@ -168,32 +168,40 @@ struct TestFileRunner: Sendable {
         }
     }
 
-    /// Starts the child with stdin from `/dev/null` and waits for it without blocking a thread.
+    /// Starts the child with stdin from `/dev/null` through ``ChildSpawner`` (so it dies with
+    /// this shell, however the shell ends: `timeout 60 sophon test` leaves no child behind) and
+    /// waits for it on a thread of its own, not on the concurrency pool.
     private static func launch(
         _ executable: String, arguments: [String], stdout: FileHandle, stderr: FileHandle, costFile: String
     ) async throws -> Termination {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment[CostLedger.costFileVariable] = costFile
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stderr
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { finished in
-                let status = finished.terminationStatus
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard null >= 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(null) }
+        let pid: Int32
+        do {
+            pid = try ChildSpawner.shared.spawn(
+                executable, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.merging([
+                    CostLedger.costFileVariable: costFile
+                ]) {
+                    _, given in given
+                },
+                stdin: null, stdout: stdout.fileDescriptor, stderr: stderr.fileDescriptor)
+        } catch {
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(error.errorNumber))])
+        }
+        return await withCheckedContinuation { continuation in
+            let waiter = Thread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+                let signal = status & 0x7F
                 continuation.resume(
-                    returning: finished.terminationReason == .uncaughtSignal
-                        ? .killed(signal: status) : .exited(status))
+                    returning: signal != 0 ? .killed(signal: signal) : .exited((status >> 8) & 0xFF))
             }
-            do {
-                try ChildProcessLauncher.run(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
+            waiter.name = "sophon.test.\(pid)"
+            waiter.start()
         }
     }
 }

@@ -228,6 +228,11 @@ enum ToolCommands {
                 history: Array(answered.contents.prefix(answered.conversationCount)),
                 inConversation: answered.isChat, context: context
             ) {
+                if let conversation = answered.interactions {
+                    let reply = try await InteractionTurn.answer(
+                        answered, conversation: conversation, context: context, services: services)
+                    return (reply, [])
+                }
                 let reply = try await ToolExchange.send(
                     contents: answered.contents + [responseTurn], isChat: answered.isChat,
                     conversationCount: answered.conversationCount, model: answered.model, context: context,

@@ -84,6 +84,9 @@ struct PendingToolCalls: Sendable {
     var model: String?
     /// The answer schema the command asked with (`nil`: a text answer).
     var schema: GeminiSchema?
+    /// The conversation over the Interactions API the calls belong to (`set api
+    /// interactions`); `nil` for generateContent, whose history is ``contents``.
+    var interactions: GeminiInteractionConversation? = nil
 
     /// The names of the calls still unanswered, in call order.
     var unansweredNames: [String] {

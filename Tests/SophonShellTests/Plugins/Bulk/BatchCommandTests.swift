@@ -137,6 +137,19 @@ import Testing
         #expect(gets.count == 3)  // 503, then RUNNING, then SUCCEEDED.
     }
 
+    /// `-o` into a folder that does not exist is refused before anything is read (it was made,
+    /// `/nonexistent` included).
+    @Test func resultsIntoAMissingFolderAreRefusedAndNoFolderIsMade() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["batch", "results", "any", "-o", "missing/out.jsonl"])
+        #expect(
+            outcome.stderr == "error: batch results: the folder '\(shell.home.path)/missing' does not exist\n"
+        )
+        #expect(outcome.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
+        #expect(try shell.server.requests().isEmpty)
+    }
+
     @Test func resultsOutOfOrderAreMatchedByKeyWithFailuresAsOkFalse() throws {
         let shell = try GeminiShell()
         try Self.faults(

@@ -129,6 +129,20 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// An ID given twice would overwrite its first row, both paid for: refused before sending.
+    @Test func anIDGivenTwiceIsRefusedBeforeAnythingIsSent() throws {
+        let shell = try GeminiShell()
+        try shell.write("dup.csv", "id,text\n1,a\n2,b\n1,c\n")
+        try shell.write(
+            "dup.jsonl", #"{"id": "a", "text": "x"}"# + "\n" + #"{"id": "a", "text": "y"}"# + "\n")
+        let csv = try shell.run(["embed-multi", "c", "dup.csv"])
+        #expect(csv.stderr == "error: embed-multi: dup.csv:4: duplicate id '1' (first on line 2)\n")
+        #expect(csv.status == 1)
+        let jsonl = try shell.run(["embed-multi", "c", "dup.jsonl"])
+        #expect(jsonl.stderr == "error: embed-multi: dup.jsonl:2: duplicate id 'a' (first on line 1)\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
     @Test func csvRowsWithQuotesAndMetadata() throws {
         let shell = try GeminiShell()
         try shell.write(
@@ -206,6 +220,22 @@ import Testing
                 == #"{"requests":[{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"Paris is the capital of France"}]},"taskType":"SEMANTIC_SIMILARITY"},"#
                 + #"{"model":"models/gemini-embedding-001","content":{"parts":[{"text":"The capital of France is Paris"}]},"taskType":"SEMANTIC_SIMILARITY"}]}"#
         )
+    }
+
+    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1): refused, nothing sent.
+    @Test func aThresholdOutsideZeroToOneIsRefused() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", #"expect "red apple" similar "green apple" -1"#, "-c", #"expect "a" judge "polite" 5"#,
+        ])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: expect: the threshold of similar is a score from 0 to 1, not -1
+                -c:2:1: error: expect: the threshold of judge is a score from 0 to 1, not 5
+
+                """)
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().isEmpty)
     }
 
     @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() throws {

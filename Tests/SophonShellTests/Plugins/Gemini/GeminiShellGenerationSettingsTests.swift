@@ -102,6 +102,8 @@ import Testing
                 media-resolution: low
                 media-dir: default
                 budget: off
+                api: generate-content
+                store: on
                 tools: none
                 tool-mode: auto
                 tool-rounds: 10

@@ -1,0 +1,90 @@
+import Foundation
+import SophonCore
+
+extension GeminiInteractionRequest {
+    /// The same turn for the Interactions API (gemini-wire-format-3.md §1.15): the system
+    /// instruction's text, `tools` (functions flat, built-ins by `type`), `toolConfig`'s mode as
+    /// `tool_choice`, the response schema as `response_format` (JSON Schema), and the
+    /// generation settings this API has (`max_output_tokens`, `seed`, `stop_sequences`,
+    /// `thinking_level`). The last content becomes the input (its text, or its blocks).
+    /// - Parameters:
+    ///   - request: a generateContent request (its earlier contents are not carried: a
+    ///     conversation over Interactions keeps its own, ``GeminiInteractionConversation``).
+    ///   - model: the model.
+    /// - Returns: the request, and the names of the settings this API has no field for (left
+    ///   out: `temperature`, `topP`, `topK`, `thinkingBudget`, `safetySettings`, ...), for a
+    ///   note to the user.
+    public static func converting(_ request: GenerateContentRequest, model: GeminiModel?) -> (
+        request: GeminiInteractionRequest, dropped: [String]
+    ) {
+        var dropped: [String] = []
+        let config = request.generationConfig
+        var generation = GeminiInteractionGenerationConfig(
+            maxOutputTokens: config?.maxOutputTokens, seed: config?.seed,
+            stopSequences: config?.stopSequences,
+            thinkingLevel: config?.thinkingConfig?.thinkingLevel?.lowercased())
+        if let config {
+            let unsupported: [(String, Bool)] = [
+                ("temperature", config.temperature != nil), ("topP", config.topP != nil),
+                ("topK", config.topK != nil), ("presencePenalty", config.presencePenalty != nil),
+                ("frequencyPenalty", config.frequencyPenalty != nil),
+                ("responseModalities", config.responseModalities != nil),
+                ("mediaResolution", config.mediaResolution != nil),
+                ("thinkingBudget", config.thinkingConfig?.thinkingBudget != nil),
+            ]
+            dropped += unsupported.filter(\.1).map(\.0)
+        }
+        if request.safetySettings != nil { dropped.append("safetySettings") }
+        if let mode = request.toolConfig?["functionCallingConfig"]?["mode"]?.stringValue {
+            generation.toolChoice = .string(mode.lowercased())
+        }
+        var responseFormat: JSONValue?
+        if let schema = config?.responseJsonSchema ?? config?.responseSchema?.jsonSchemaValue {
+            responseFormat = jsonResponseFormat(schema: schema)
+        }
+        let system = request.systemInstruction?.parts?.compactMap(\.text).joined(separator: "\n")
+        let converted = GeminiInteractionRequest(
+            model: model, input: .content(content(of: request.contents.last)),
+            systemInstruction: system?.isEmpty == false ? system : nil,
+            generationConfig: generation.jsonValue == .object([]) ? nil : generation,
+            responseFormat: responseFormat, tools: tools(of: request.tools))
+        return (converted, dropped)
+    }
+
+    /// generateContent's `tools` as this API's: each function declaration flat, `codeExecution`
+    /// as `code_execution`, `googleSearch` as `google_search`, `urlContext` as `url_context`.
+    static func tools(of value: JSONValue?) -> [JSONValue] {
+        guard case .array(let entries)? = value else { return [] }
+        var tools: [JSONValue] = []
+        for entry in entries {
+            if case .array(let declarations)? = entry["functionDeclarations"] {
+                for declaration in declarations {
+                    guard let data = declaration.compactText.data(using: .utf8),
+                        let decoded = try? JSONDecoder().decode(FunctionDeclaration.self, from: data)
+                    else { continue }
+                    tools.append(functionTool(decoded))
+                }
+            }
+            for (key, type) in [
+                ("codeExecution", "code_execution"), ("googleSearch", "google_search"),
+                ("urlContext", "url_context"),
+            ]
+            where entry[key] != nil {
+                tools.append(.object([JSONMember("type", .string(type))]))
+            }
+        }
+        return tools
+    }
+
+    /// A content's parts as blocks: text, inline media, file URIs (other parts are left out).
+    public static func content(of content: Content?) -> [GeminiInteractionContent] {
+        (content?.parts ?? []).compactMap { part in
+            if let text = part.text, part.thought != true { return .text(text) }
+            if let blob = part.inlineData { return .media(data: blob.data, mimeType: blob.mimeType) }
+            if let file = part.fileData {
+                return .media(uri: file.fileUri, mimeType: file.mimeType ?? "application/octet-stream")
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// `research QUESTION`, `agents` and `agent status|wait|cancel|show ID` (docs/interactions.md):
+/// Deep Research jobs run in the background on the server, followed by polling, journaled in
+/// `agents.json`.
+enum ResearchCommands {
+    /// A command runner that needs the Gemini services.
+    typealias Runner =
+        @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
+    /// Wraps a runner into a plugin command's `run`.
+    typealias NeedingServices =
+        (@escaping Runner) -> @Sendable (CommandRequest, CommandContext) async throws -> CommandResult
+
+    /// `research`'s options.
+    static let declared = [
+        CommandOption(
+            name: "--agent", value: "NAME", help: "the agent (default \(ResearchAgents.standard))",
+            missing: "an agent name")
+    ]
+
+    /// The three commands.
+    static func commands(_ needingServices: NeedingServices) -> [PluginCommand] {
+        [
+            PluginCommand(
+                name: "research", usage: "research [--agent NAME] QUESTION",
+                summary:
+                    "a Deep Research job in the background: steps as they arrive, the report with sources",
+                options: declared, argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--agent"])),
+                run: needingServices { try await research($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "agents", usage: "agents", summary: "the research jobs of the local journal",
+                run: needingServices { _, context, services in
+                    try agents(context: context, services: services)
+                }),
+            PluginCommand(
+                name: "agent", usage: "agent status|wait|cancel|show ID",
+                summary: "a research job: its status, wait for its report, cancel it, or show it",
+                run: needingServices { try await agent($0, context: $1, services: $2) }),
+        ]
+    }
+
+    /// `research [--agent NAME] QUESTION`: journals the job, creates it in the background,
+    /// follows it to its report. Ctrl-C detaches (the job goes on).
+    static func research(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws -> CommandResult
+    {
+        let parsed = try CommandOption.parse(request, command: "research", declared: declared)
+        let agent = parsed.value("--agent") ?? ResearchAgents.standard
+        guard ResearchAgents.known.contains(agent) else {
+            throw CommandFailure(kind: .unknownAgent, message: InteractionMessages.unknownAgent(agent))
+        }
+        guard let question = request.rawArgument?.trimmingCharacters(in: .whitespaces), !question.isEmpty
+        else {
+            throw context.usageFailure("research")
+        }
+        let client = try GeminiCall.client(context: context, services: services)
+        let journal = AgentJournal.url(services)
+        let created = AgentJournal.now()
+        try AgentJournal.update(journal) {
+            $0.jobs.append(
+                .init(id: nil, agent: agent, question: question, status: "creating", created: created))
+        }
+        let configuration = JSONValue.object([
+            JSONMember("type", .string(ResearchAgents.config)),
+            JSONMember("thinking_summaries", .string("auto")),
+        ])
+        // Ctrl-C ends a script or one-command run at once: the job is journaled already.
+        InterruptSignal.setExitNote(InteractionMessages.interruptedWhileCreating + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
+        let started: GeminiInteraction
+        do {
+            started = try await client.interactions.create(
+                GeminiInteractionRequest(
+                    agent: agent, input: .text(question), background: true, agentConfig: configuration),
+                label: "research", retryPolicy: context.session.withGeminiState { $0.retryPolicy }
+            ).interaction
+        } catch let error as GeminiError {
+            try? AgentJournal.update(journal) { journal in
+                journal.jobs.removeAll { $0.id == nil && $0.created == created && $0.question == question }
+            }
+            throw GeminiCall.failure(error, context: context)
+        }
+        try AgentJournal.update(journal) { journal in
+            for index in journal.jobs.indices
+            where journal.jobs[index].id == nil && journal.jobs[index].created == created
+                && journal.jobs[index].question == question
+            {
+                journal.jobs[index].id = started.id
+                journal.jobs[index].status = started.status.rawValue
+            }
+        }
+        context.session.withInteractionState { $0.lastInteractionID = started.id }
+        context.io.printError("research job \(started.id) started (\(agent))")
+        return try await follow(
+            started.id, agent: agent, client: client, context: context, services: services)
+    }
+
+    /// `agents`: the journal's jobs, one line each: `ID  STATUS  AGENT  CREATED  QUESTION`.
+    static func agents(context: CommandContext, services: GeminiServices) throws -> CommandResult {
+        let jobs = try AgentJournal.load(AgentJournal.url(services)).jobs
+        let data = JSONValue.object([JSONMember("jobs", .array(jobs.map(jobValue)))])
+        guard !jobs.isEmpty else {
+            return .report("(no research jobs yet; start one with 'research QUESTION')", data: data)
+        }
+        let lines = jobs.map { job in
+            let question = job.question.count > 60 ? String(job.question.prefix(57)) + "..." : job.question
+            return [
+                job.id ?? "(no id: interrupted while created)", job.status, job.agent, job.created, question,
+            ]
+            .joined(separator: "  ")
+        }
+        return .report(lines.joined(separator: "\n"), data: data)
+    }
+
+    /// `agent status|wait|cancel|show ID`.
+    static func agent(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
+        async throws -> CommandResult
+    {
+        var words = request.arguments
+        if words.first == request.name { words.removeFirst() }
+        guard words.count == 2, ["status", "wait", "cancel", "show"].contains(words[0]) else {
+            throw context.usageFailure("agent")
+        }
+        let (action, id) = (words[0], words[1])
+        let client = try GeminiCall.client(context: context, services: services)
+        let journal = AgentJournal.url(services)
+        let agent = try AgentJournal.load(journal).job(id)?.agent
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        do {
+            switch action {
+            case "wait":
+                return try await follow(
+                    id, agent: agent, client: client, context: context, services: services)
+            case "cancel":
+                let cancelled = try await client.interactions.cancel(id, label: "agent", retryPolicy: policy)
+                try record(cancelled, journal: journal)
+                return .report("\(id): \(cancelled.status)", data: statusValue(cancelled, agent: agent))
+            default:
+                let interaction = try await client.interactions.get(id, label: "agent", retryPolicy: policy)
+                try record(interaction, journal: journal)
+                if action == "show", interaction.status == .completed {
+                    return report(interaction, agent: agent)
+                }
+                var text = "\(id): \(interaction.status) (\(interaction.steps.count) steps)"
+                for error in interaction.errors { text += "\nerror: \(error)" }
+                return .report(text, data: statusValue(interaction, agent: agent))
+            }
+        } catch let error as GeminiError {
+            if case .http(404, _, _, _) = error {
+                throw CommandFailure(kind: .agentNotFound, message: InteractionMessages.unknownJob(id))
+            }
+            throw GeminiCall.failure(error, context: context)
+        }
+    }
+
+    /// Polls job `id` (after 1 s, doubling to every 10 s), showing its steps, then prints its
+    /// report. Ctrl-C detaches: the job goes on, and a note says how to pick it up.
+    /// - Throws: ``CommandFailure`` (`agentFailed`) when it ends without a report; the
+    ///   cancellation after Ctrl-C.
+    static func follow(
+        _ id: String, agent: String?, client: GeminiAPIClient, context: CommandContext,
+        services: GeminiServices
+    ) async throws -> CommandResult {
+        let journal = AgentJournal.url(services)
+        var progress = ResearchProgress(io: context.io)
+        // Ctrl-C ends a script or one-command run at once (after this note); the REPL cancels
+        // the wait instead, and the note below says the same.
+        InterruptSignal.setExitNote(
+            (progress.onTerminal ? "\r\u{1B}[K" : "") + InteractionMessages.detached(id) + "\n")
+        defer { InterruptSignal.setExitNote(nil) }
+        let final: GeminiInteraction
+        do {
+            final = try await client.interactions.wait(
+                id, every: .seconds(1), upTo: .seconds(10), label: "research",
+                retryPolicy: context.session.withGeminiState { $0.retryPolicy }
+            ) { interaction in
+                progress.show(interaction)
+                try? record(interaction, journal: journal)
+            }
+        } catch {
+            progress.finish()
+            if error is CancellationError || Task.isCancelled {
+                context.io.printError(InteractionMessages.detached(id))
+                throw CancellationError()
+            }
+            if case .http(404, _, _, _) = error as? GeminiError {
+                throw CommandFailure(kind: .agentNotFound, message: InteractionMessages.unknownJob(id))
+            }
+            if let error = error as? GeminiError { throw GeminiCall.failure(error, context: context) }
+            throw error
+        }
+        progress.finish()
+        try record(final, journal: journal)
+        guard final.status == .completed else {
+            throw CommandFailure(
+                kind: .agentFailed,
+                message: InteractionMessages.ended(id, status: final.status.rawValue, errors: final.errors))
+        }
+        return report(final, agent: agent)
+    }
+
+    /// The report as Markdown, its sources as a numbered list of links; `$last` is that text.
+    static func report(_ interaction: GeminiInteraction, agent: String?) -> CommandResult {
+        var markdown = interaction.outputText
+        while markdown.hasSuffix("\n") { markdown.removeLast() }
+        let sources = interaction.sources
+        if !sources.isEmpty {
+            markdown +=
+                "\n\n## Sources\n\n"
+                + sources.enumerated().map { "\($0.offset + 1). [\($0.element.title)](\($0.element.url))" }
+                .joined(separator: "\n")
+        }
+        var envelope = statusMembers(interaction, agent: agent)
+        envelope.append(
+            JSONMember(
+                "sources",
+                .array(
+                    sources.map {
+                        .object([JSONMember("title", .string($0.title)), JSONMember("url", .string($0.url))])
+                    })))
+        envelope.append(JSONMember("usage", GeminiCall.usageValue(interaction.usage?.metadata)))
+        return .reply(CallReply(value: .string(markdown), display: markdown, envelope: envelope))
+    }
+
+    /// The journal's status of `interaction`, updated.
+    private static func record(_ interaction: GeminiInteraction, journal: URL) throws {
+        try AgentJournal.update(journal) { $0.setStatus(interaction.status.rawValue, of: interaction.id) }
+    }
+
+    private static func statusMembers(_ interaction: GeminiInteraction, agent: String?) -> [JSONMember] {
+        [
+            JSONMember("interaction", .string(interaction.id)),
+            JSONMember("agent", (interaction.agent ?? agent).map(JSONValue.string) ?? .null),
+            JSONMember("status", .string(interaction.status.rawValue)),
+        ]
+    }
+
+    private static func statusValue(_ interaction: GeminiInteraction, agent: String?) -> JSONValue {
+        .object(
+            statusMembers(interaction, agent: agent) + [
+                JSONMember("steps", .integer(interaction.steps.count)),
+                JSONMember(
+                    "errors",
+                    .array(
+                        interaction.errors.map {
+                            .object([
+                                JSONMember("code", .string($0.code)),
+                                JSONMember("message", .string($0.message)),
+                            ])
+                        })),
+            ])
+    }
+
+    private static func jobValue(_ job: AgentJournal.Job) -> JSONValue {
+        .object([
+            JSONMember("id", job.id.map(JSONValue.string) ?? .null),
+            JSONMember("status", .string(job.status)),
+            JSONMember("agent", .string(job.agent)), JSONMember("created", .string(job.created)),
+            JSONMember("question", .string(job.question)),
+        ])
+    }
+}

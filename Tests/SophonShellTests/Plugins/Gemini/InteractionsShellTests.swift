@@ -1,0 +1,248 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// The Interactions API in the shell (docs/interactions.md): the real binary against
+/// scripts/fake_gemini.py. The structured ask, the two-turn chat, the tool round trip and the
+/// streamed answer over both APIs, recorded and replayed; chat continuing by id; a stream cut
+/// and resumed; an expired interaction; a research job started, detached, listed, waited for
+/// and shown.
+@Suite struct InteractionsShellTests {
+    static let tour = """
+        schema { title: string, year: integer }
+        ask Name a book
+        echo title: ${last.title} ${last.year}
+        schema clear
+        chat I have 2 dogs.
+        chat How many paws?
+        ask Say hello
+        tool get_weather { city: string } "Current weather"
+        ask What is the weather in Paris?
+        echo call: ${last.functionCalls[0].name} ${last.functionCalls[0].args.city}
+        tool-reply get_weather {"temp_c": 18}
+
+        """
+
+    static func interactionsQueue(_ shell: GeminiShell, _ replies: [String]) throws {
+        _ = try shell.server.control(
+            "POST", "/_sophon/interactions",
+            body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
+    }
+
+    @Test(arguments: ["generate-content", "interactions"])
+    func theTourRunsOverBothAPIsAndReplaysFromItsTape(api: String) throws {
+        let shell = try GeminiShell()
+        if api == "interactions" {
+            try Self.interactionsQueue(
+                shell,
+                [
+                    #"{"text": "{\"title\": \"Dune\", \"year\": 1965}"}"#, #"{"text": "Two dogs."}"#,
+                    #"{"text": "Eight paws."}"#, #"{"chunks": ["Hel", "lo!"]}"#,
+                    #"{"functionCalls": [{"id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]}"#,
+                    #"{"text": "18 degrees in Paris."}"#,
+                ])
+        } else {
+            try shell.server.script([
+                #"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#,
+                #"{"kind": "generate", "text": "Two dogs."}"#,
+                #"{"kind": "generate", "text": "Eight paws."}"#,
+                #"{"kind": "generate", "chunks": ["Hel", "lo!"]}"#,
+                #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "get_weather", "args": {"city": "Paris"}}]}"#,
+                #"{"kind": "generate", "text": "18 degrees in Paris."}"#,
+            ])
+        }
+        let script = try shell.write("tour.sophon", "set api \(api)\n" + Self.tour)
+        let tape = shell.home.appendingPathComponent("tour.tape").path
+        let recorded = try shell.run(["--record", tape, script])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(
+            recorded.stdout
+                == """
+                {
+                  "title": "Dune",
+                  "year": 1965
+                }
+                title: Dune 1965
+                Two dogs.
+                Eight paws.
+                Hello!
+                {
+                  "functionCalls": [
+                    {
+                      "id": "c1",
+                      "name": "get_weather",
+                      "args": {
+                        "city": "Paris"
+                      }
+                    }
+                  ]
+                }
+                call: get_weather Paris
+                18 degrees in Paris.
+
+                """)
+        let sent = try shell.server.requests()
+        #expect(sent.count == 6)
+        if api == "interactions" {
+            #expect(sent.allSatisfy { $0.path.hasPrefix("/v1beta/interactions") })
+            #expect(sent[1].body["previous_interaction_id"] == nil)
+            #expect(sent[2].body["previous_interaction_id"]?.stringValue?.hasPrefix("v1_") == true)
+            #expect(sent[2].body["input"] == .string("How many paws?"))
+            #expect(sent[3].body["stream"] == .bool(true))
+            #expect(sent[5].body["tools"] == sent[4].body["tools"])
+            #expect(sent[5].body["input"]?[0]?["call_id"] == .string("c1"))
+        } else {
+            #expect(sent.allSatisfy { $0.path.hasPrefix("/v1beta/models/") })
+        }
+        shell.server.stop()
+        shell.key = nil
+        let replayed = try shell.run(["--replay", tape, script])
+        #expect(replayed.stdout == recorded.stdout)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+    }
+
+    @Test func settingsShowTheAPIAndTheLastInteraction() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c",
+            "show api\nshow interaction\nset api interactions\nshow api\nset store off\nshow store\nset api graphql",
+        ])
+        #expect(
+            outcome.stdout
+                == "generate-content\n(no interaction yet; set api interactions, then ask or chat)\ninteractions\noff\n"
+        )
+        #expect(outcome.stderr.contains("error: api: 'graphql' is not generate-content or interactions"))
+        #expect(outcome.status == 1)
+    }
+
+    @Test func storeOffSendsTheWholeHistoryAndNoID() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", "set api interactions\nset store off\nset stream off\nchat one\nchat two",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let sent = try shell.server.requests()
+        #expect(sent[1].body["previous_interaction_id"] == nil)
+        #expect(sent[1].body["store"] == .bool(false))
+        #expect(
+            sent[1].body["input"]?.compactText
+                == #"[{"type":"user_input","content":[{"type":"text","text":"one"}]},"#
+                + #"{"type":"model_output","content":[{"type":"text","text":"Hello from the fake Interactions API: one"}]},"#
+                + #"{"type":"user_input","content":[{"type":"text","text":"two"}]}]"#)
+    }
+
+    @Test func aCutStreamIsResumedAndTooManyCutsSayWhatArrived() throws {
+        let shell = try GeminiShell()
+        try Self.interactionsQueue(
+            shell,
+            [
+                #"{"chunks": ["one ", "two ", "three"], "cutAfter": [3]}"#,
+                #"{"chunks": ["ab", "cd", "ef"], "cutAfter": [2, 1, 1, 1]}"#,
+            ])
+        let outcome = try shell.run([
+            "-c", "set api interactions\nretry-policy attempts=2 base=0s jitter=off\nask first\nask second",
+        ])
+        #expect(outcome.stdout == "one two three\nabcd\n")
+        #expect(
+            outcome.stderr.contains(
+                "error: the interaction's stream ended before interaction.completed and could not be resumed within the retry policy's attempts; what arrived (4 characters): abcd"
+            ))
+        #expect(outcome.status == 1)
+        let paths = try shell.server.paths()
+        #expect(paths.count == 4)
+        #expect(paths[1].hasSuffix("?stream=true&last_event_id=evt_3"))
+    }
+
+    @Test func aContinuedInteractionTheServerLostSaysSoAndSendsTheHistoryNext() throws {
+        let shell = try GeminiShell()
+        let first = try shell.run([
+            "-c", "set log on\nset api interactions\nset stream off\nchat I have 2 dogs.",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let id = try shell.server.requests()[0].path
+        #expect(id == "/v1beta/interactions")
+        _ = try shell.server.control("POST", "/_sophon/reset", body: nil)
+        let second = try shell.run([
+            "-c",
+            "set log on\nset api interactions\nset stream off\nchat --continue How many paws?\nchat How many paws?",
+        ])
+        #expect(
+            second.stderr.contains("is no longer on the server (expired, deleted, or made with store off)"))
+        #expect(
+            second.stderr.contains("the conversation's 2 steps are kept here: the next chat sends them whole")
+        )
+        #expect(second.stdout == "Hello from the fake Interactions API: I have 2 dogs. How many paws?\n")
+        let sent = try shell.server.requests()
+        #expect(sent[0].body["previous_interaction_id"]?.stringValue?.hasPrefix("v1_") == true)
+        #expect(sent[1].body["previous_interaction_id"] == nil)
+        #expect(sent[1].body["input"]?[0]?["type"] == .string("user_input"))
+    }
+
+    @Test func anUnknownAgentIsRefusedBeforeAnythingIsSent() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["research", "--agent", "deep-thought", "Why 42?"])
+        #expect(
+            outcome.stderr
+                == "error: research: unknown agent 'deep-thought'; known agents: deep-research-preview-04-2026, "
+                + "deep-research-max-preview-04-2026, deep-research-pro-preview-12-2025\n")
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func aResearchJobIsStartedDetachedListedWaitedForAndShown() async throws {
+        let shell = try GeminiShell()
+        // A job that runs until told to finish: the detach cannot race its end.
+        try Self.interactionsQueue(shell, [#"{"polls": 100000}"#])
+        let running = try shell.start(["research", "History of TPUs"], timeout: 120)
+        _ = try await shell.server.waitForRequests(2)
+        kill(running.process.processIdentifier, SIGINT)
+        let detached = running.finish()
+        let id = try shell.server.requests()[1].path.replacingOccurrences(
+            of: "/v1beta/interactions/", with: "")
+        _ = try shell.server.control("POST", "/_sophon/interactions", body: #"{"finish": "\#(id)"}"#)
+        #expect(detached.status == 130)
+        #expect(
+            detached.stderr.contains(
+                "detached: research job \(id) goes on on the server; 'agent wait \(id)' picks it up"))
+        let listed = try shell.run(["--json", "agents"])
+        let jobs = try JSONValue(parsing: listed.stdout)["result"]?["jobs"]
+        #expect(jobs?[0]?["id"] == .string(id))
+        #expect(jobs?[0]?["status"] == .string("in_progress"))
+        #expect(jobs?[0]?["question"] == .string("History of TPUs"))
+        let waited = try shell.run(["agent", "wait", id])
+        #expect(waited.status == 0, "\(waited.stderr)")
+        let report = """
+            # Report
+
+            History of TPUs
+
+            The fake agent found two sources that agree.
+
+            ## Sources
+
+            1. [Example source](https://example.com/a)
+            2. [Second source](https://example.org/b)
+
+            """
+        #expect(waited.stdout == report)
+        #expect(waited.stderr.contains("writing the report"))
+        let shown = try shell.run(["-c", "agent show \(id)\nexpect $last contains Second source"])
+        #expect(shown.stdout == report + "1 passed, 0 failed\n")
+        let status = try shell.run(["--json", "agent", "status", id])
+        #expect(try JSONValue(parsing: status.stdout)["result"]?["status"] == .string("completed"))
+    }
+
+    @Test func aFailedJobShowsItsError() throws {
+        let shell = try GeminiShell()
+        try Self.interactionsQueue(
+            shell, [#"{"polls": 1, "fail": {"code": "internal", "message": "the agent crashed"}}"#])
+        let outcome = try shell.run(["research", "Why?"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("research job v1_"))
+        #expect(outcome.stderr.contains("ended failed: internal: the agent crashed\n"))
+        let id = try shell.server.requests()[1].path.replacingOccurrences(
+            of: "/v1beta/interactions/", with: "")
+        let shown = try shell.run(["agent", "show", id])
+        #expect(shown.stdout == "\(id): failed (5 steps)\nerror: internal: the agent crashed\n")
+    }
+}
