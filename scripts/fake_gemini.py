@@ -70,12 +70,15 @@ Upload request bodies are logged by size ("bodyBytes"), not content.
                                 "reset": bool}: a request to generateContent whose body contains
                                 TEXT gets that reply (before the queue); "times" limits how often
                                 (default: always). For concurrent runs, where FIFO order is not.
+                                A rule with "model": ID applies only to requests for that model
+                                (`compare`: one reply per model, whatever order they arrive in).
     POST /_sophon/limits     -> body {"rpm": N, "tpm": N, "latency": SECONDS}: generateContent
                                 answers 429 + QuotaFailure + RetryInfo (retryDelay = when the
                                 oldest call leaves the sliding 60 s window) past N requests or N
                                 tokens a minute (a call counts the default answer's usage total,
                                 11); every generateContent answer waits "latency" seconds
-                                first. null or 0 turns one off.
+                                first. null or 0 turns one off. "modelLatency": {ID: SECONDS}
+                                adds a wait per model (the `compare` bench).
     GET  /_sophon/stats      -> {"admitted": N, "rateLimited": N}
     POST /_sophon/clock      -> body {"advance": SECONDS} or {"set": SECONDS, "autoAdvance": SECONDS}:
                                 the batch clock (starts at 0; every GET of one batch advances it
@@ -110,7 +113,7 @@ Each API request takes the next scripted reply (FIFO); with none queued it gets 
 answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
 
     {"kind": "generate", "text": "Hi", "finishReason": "STOP", "thought": "..",
-     "usage": {"prompt": 5, "candidates": 2, "thoughts": 0}, "finishMessage": "..",
+     "usage": {"prompt": 5, "candidates": 2, "thoughts": 0, "cached": 0}, "finishMessage": "..",
      "thoughtSignature": "..", "modelVersion": "..",
      "emptyContent": true}                                 a generateContent reply ("content": {}
                             with emptyContent, as blocked or empty real replies have it);
@@ -285,6 +288,19 @@ def batch_results_file(job, items):
 DEFAULT_USAGE_TOTAL = 11  # the default answer's usageMetadata: 4 prompt + 7 candidates
 
 
+def rule_applies(rule, text, model):
+    """Whether a /_sophon/rules rule answers this request: its "match" text is in the body,
+    its "model" (when given) is the model in the path, and its "times" are not used up."""
+    if rule.get("model") not in (None, model):
+        return False
+    return rule.get("match", "") in text and rule.get("times", 1) != 0
+
+
+def model_latency(model):
+    """The extra wait of `model` from /_sophon/limits "modelLatency" (0 when none)."""
+    return float((STATE["limits"].get("modelLatency") or {}).get(model) or 0)
+
+
 def admit(body_bytes, now=None):
     """Counts a generateContent call against the per-minute limits (sliding 60 s window).
     Returns None when admitted, else the seconds until the oldest call leaves the window.
@@ -371,6 +387,8 @@ def usage_block(spec):
         usage["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": prompt}]
     if thoughts:
         usage["thoughtsTokenCount"] = thoughts
+    if spec.get("cached"):
+        usage["cachedContentTokenCount"] = int(spec["cached"])
     return usage
 
 
@@ -897,7 +915,7 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
                 return self.send_json(400, rpc_error(400, problem))
         with STATE_LOCK:
             wait = admit(len(body or b"")) if generating else None
-            latency = STATE["limits"].get("latency") or 0
+            latency = (STATE["limits"].get("latency") or 0) + model_latency(model)
         if generating and latency:
             time.sleep(latency)
         if wait is not None:
@@ -906,7 +924,7 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
             reply = None
             text = (body or b"").decode("utf-8", "replace")
             for rule in STATE["rules"] if generating else []:
-                if rule.get("match", "") in text and rule.get("times", 1) != 0:
+                if rule_applies(rule, text, model):
                     if "times" in rule:
                         rule["times"] -= 1
                     reply = rule.get("reply", {})

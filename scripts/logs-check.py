@@ -87,7 +87,7 @@ def check_two_processes(root, server):
     expected = sorted(f"prompt {name}{i}" for name in "ab" for i in range(50))
     check(prompts == expected, f"two processes: {len(prompts)} entries, not the 100 prompts")
     check(rows(home, "PRAGMA journal_mode") == [("wal",)], "journal mode is not WAL")
-    check(rows(home, "PRAGMA user_version") == [(1,)], "schema version is not 1")
+    check(rows(home, "PRAGMA user_version") == [(2,)], "schema version is not 2")
     listed = run(home, server, ["logs", "-n", "200", "--json"])
     check(listed.returncode == 0, f"logs --json: exit {listed.returncode}")
     entries = json.loads(listed.stdout)
@@ -229,6 +229,32 @@ def check_kill(root, server):
     check(not glob.glob(database + ".corrupt-*"), "kill: the database was moved aside")
 
 
+def check_migration(root, server):
+    """A version-1 log (before costs) is migrated in place: its entries stay, with cost NULL
+    (unknown), and new exchanges are logged with their cost."""
+    home = fresh(root, "migration")
+    connection = sqlite3.connect(os.path.join(home, "logs.db"))
+    connection.executescript("""
+        CREATE TABLE exchanges(id INTEGER PRIMARY KEY, time_ms INTEGER NOT NULL, command TEXT NOT NULL,
+            conversation TEXT, model TEXT NOT NULL, prompt TEXT NOT NULL, system TEXT, schema TEXT,
+            settings TEXT, answer TEXT, prompt_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0, thoughts_tokens INTEGER NOT NULL DEFAULT 0,
+            total_tokens INTEGER NOT NULL DEFAULT 0, duration_ms INTEGER NOT NULL DEFAULT 0, error TEXT,
+            media TEXT, turns TEXT);
+        INSERT INTO exchanges(time_ms, command, model, prompt, answer) VALUES (0, 'ask', 'gemini-3.8-flash', 'old', 'kept');
+        PRAGMA user_version = 1;
+        """)
+    connection.close()
+    asked = run(home, server, ["ask", "new"])
+    check(asked.returncode == 0, f"migration: ask: exit {asked.returncode}: {asked.stderr[:300]!r}")
+    check(rows(home, "PRAGMA user_version") == [(2,)], "migration: schema version is not 2")
+    costs = rows(home, "SELECT prompt, cost FROM exchanges ORDER BY id")
+    check(len(costs) == 2 and costs[0] == ("old", None) and costs[1][0] == "new" and costs[1][1] > 0,
+          f"migration: entries and costs {costs}")
+    listed = json.loads(run(home, server, ["logs", "--json"]).stdout)
+    check([entry.get("cost") for entry in listed][:1] == ["unknown"], "migration: the old entry's cost is not unknown")
+
+
 def check_corrupt(root, server):
     home = fresh(root, "corrupt")
     garbage = b"this is not a SQLite database\n" * 10
@@ -258,7 +284,7 @@ def main():
     server = FakeGemini(KEY)
     try:
         for step in (check_two_processes, check_search, check_continue, check_continue_tools,
-                     check_run, check_no_log, check_kill,
+                     check_run, check_no_log, check_kill, check_migration,
                      check_corrupt):
             print(f"logs: {step.__name__}", flush=True)
             step(root, server)

@@ -40,6 +40,9 @@ public struct LogEntry: Sendable, Equatable {
     /// The user and model turns of the exchange as Gemini `Content` JSON (thought signatures
     /// kept, media replaced by their hash), for `chat --continue`.
     public var turns: String?
+    /// What the exchange cost in US dollars (docs/cost.md); `nil` when unknown (a model without
+    /// a price, an exchange logged before costs were).
+    public var cost: Double?
 
     /// An entry; every optional member defaults to absent and every count to zero.
     public init(

@@ -12,7 +12,7 @@ import SophonCore
 /// are not interleaved (callers keep one appender at a time).
 public final class LogStore: @unchecked Sendable {
     /// The schema version this code writes (`PRAGMA user_version`).
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// How long a write waits for another process's lock, in milliseconds.
     public static let busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds
 
@@ -69,12 +69,14 @@ public final class LogStore: @unchecked Sendable {
                 VALUES ('delete', old.id, old.prompt, old.answer);
             END
             """,
-        ]
+        ],
+        // 2: each exchange's cost in US dollars (NULL: unknown).
+        ["ALTER TABLE exchanges ADD COLUMN cost REAL"],
     ]
 
     private static let columns =
         "id, time_ms, command, conversation, model, prompt, system, schema, settings, answer, prompt_tokens,"
-        + " output_tokens, thoughts_tokens, total_tokens, duration_ms, error, media, turns"
+        + " output_tokens, thoughts_tokens, total_tokens, duration_ms, error, media, turns, cost"
 
     /// Appends an entry (one transaction).
     /// - Returns: its row ID.
@@ -92,9 +94,10 @@ public final class LogStore: @unchecked Sendable {
             [.integer(Int64((entry.time.timeIntervalSince1970 * 1000).rounded()))] + texts.map { .text($0) }
             + counts.map { .integer(Int64($0)) } + [
                 .text(entry.error), .text(entry.media), .text(entry.turns),
+                entry.cost.map { .real($0) } ?? .text(nil),
             ]
         try database.run(
-            "INSERT INTO exchanges(\(Self.columns.dropFirst(4))) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO exchanges(\(Self.columns.dropFirst(4))) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             bindings)
         return database.lastInsertRowID
     }
@@ -162,7 +165,7 @@ public final class LogStore: @unchecked Sendable {
         try database.query(sql, bindings) { statement in
             func int(_ column: Int32) -> Int { Int(SQLiteDatabase.integer(statement, column)) }
             func text(_ column: Int32) -> String? { SQLiteDatabase.text(statement, column) }
-            result.append(
+            var entry =
                 LogEntry(
                     id: SQLiteDatabase.integer(statement, 0),
                     time: Date(timeIntervalSince1970: Double(SQLiteDatabase.integer(statement, 1)) / 1000),
@@ -171,7 +174,9 @@ public final class LogStore: @unchecked Sendable {
                     systemInstruction: text(6), schema: text(7), settings: text(8), answer: text(9),
                     promptTokens: int(10), outputTokens: int(11), thoughtsTokens: int(12),
                     totalTokens: int(13),
-                    durationMilliseconds: int(14), error: text(15), media: text(16), turns: text(17)))
+                    durationMilliseconds: int(14), error: text(15), media: text(16), turns: text(17))
+            entry.cost = SQLiteDatabase.real(statement, 18)
+            result.append(entry)
         }
         return result
     }

@@ -134,6 +134,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// A value bound to a `?` of a statement.
     enum Binding {
         case integer(Int64)
+        case real(Double)
         case text(String?)
         case blob(Data)
     }
@@ -148,6 +149,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             let index = Int32(offset + 1)
             switch binding {
             case .integer(let value): sqlite3_bind_int64(statement, index, value)
+            case .real(let value): sqlite3_bind_double(statement, index, value)
             case .text(let value?):
                 sqlite3_bind_text(statement, index, value, Int32(clamping: value.utf8.count), Self.transient)
             case .text(nil): sqlite3_bind_null(statement, index)
@@ -228,6 +230,12 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// Column `column` as an integer (0 for NULL).
     static func integer(_ statement: OpaquePointer?, _ column: Int32) -> Int64 {
         sqlite3_column_int64(statement, column)
+    }
+
+    /// Column `column` as a floating-point number; `nil` for NULL.
+    static func real(_ statement: OpaquePointer?, _ column: Int32) -> Double? {
+        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        return sqlite3_column_double(statement, column)
     }
 
     /// Calls `body` with the bytes of blob column `column` (empty for NULL), without copying.

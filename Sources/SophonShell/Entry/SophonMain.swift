@@ -198,6 +198,7 @@ extension PluginRegistry {
         registry.register(LogPlugin())
         registry.register(PromptPlugin(gemini: gemini))
         registry.register(EmbeddingsPlugin(gemini: gemini))
+        registry.register(ComparePlugin(gemini: gemini))
         return registry
     }
 }

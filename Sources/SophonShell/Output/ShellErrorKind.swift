@@ -70,6 +70,12 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case batchNotFound
     case batchFailed
 
+    // Comparing models and prompts (`compare`).
+    case compareFailed
+
+    // Cost (`set budget`).
+    case budgetReached
+
     // The Interactions API (`set api interactions`, `research`, `agent`).
     case interactionNotFound
     case unknownAgent

@@ -132,6 +132,8 @@ import Testing
                   --live            ignore tapes: every file calls the server
                   --junit FILE      write a JUnit XML report to FILE
                   --tap             print the report as TAP
+                  --html FILE       write a self-contained HTML report to FILE
+                  --models A,B      run every file on each model (tapes NAME.MODEL.tape)
                 """)
         let page = ManPage.text(registry)
         #expect(page.contains(".RS\n.TP\n.B \\-\\-jobs, \\-j N\nhow many files run at once\n"))
@@ -142,10 +144,13 @@ import Testing
         let bash = CompletionScript(outline: outline).text(for: .bash)
         #expect(
             bash.contains(
-                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap' -- \"$cur\")); return ;;"
+                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap --html --models' -- \"$cur\")); return ;;"
             ))
         let zsh = CompletionScript(outline: outline).text(for: .zsh)
-        #expect(zsh.contains("test) compadd -- --jobs -j --record-missing --live --junit --tap; return ;;"))
+        #expect(
+            zsh.contains(
+                "test) compadd -- --jobs -j --record-missing --live --junit --tap --html --models; return ;;")
+        )
         #expect(outline.flags == HelpText.flags.flatMap(\.spellings) + ["-c", "-i"])
     }
 

@@ -13,11 +13,13 @@ import Testing
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
                 == [
-                    "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm",
+                    "budget", "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout",
+                    "tool-confirm",
                     "log", "embed-model",
                     "judge-model",
                 ])
         #expect(registry.settingValues("log") == ["on", "off"])
+        #expect(registry.settingValues("budget") == ["off"])
         #expect(registry.settingValues("tool-confirm") == ["on", "off"])
         #expect(registry.settingValues("stop") == ["none"])
         #expect(registry.settingValues("model")?.isEmpty == false)

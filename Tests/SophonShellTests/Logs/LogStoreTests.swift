@@ -22,7 +22,7 @@ import Testing
 
     @Test func newDatabaseHasTheSchemaVersionAndWAL() throws {
         let store = try LogStore(path: Self.temporaryPath())
-        #expect(try store.version() == 1)
+        #expect(try store.version() == 2)
         #expect(try store.journalMode() == "wal")
         #expect(try store.count() == 0)
     }
@@ -41,6 +41,17 @@ import Testing
         var odd = Self.entry("nul\u{0}inside · 漢字 🙂", answer: "a\u{0}b")
         odd.id = try store.append(odd)
         #expect(try store.entry(id: 2) == odd)
+    }
+
+    @Test func costReadsBackAndUnknownStaysUnknown() throws {
+        let store = try LogStore(path: Self.temporaryPath())
+        var priced = Self.entry("hello", answer: "hi")
+        priced.cost = 0.0000725
+        priced.id = try store.append(priced)
+        var unpriced = Self.entry("hello", answer: "hi")
+        unpriced.id = try store.append(unpriced)
+        #expect(try store.recent(limit: 2) == [priced, unpriced])
+        #expect(try store.entry(id: 2).cost == nil)
     }
 
     @Test func searchFindsAWordOfAnAnswer() throws {
@@ -91,7 +102,7 @@ import Testing
         #expect(moved.hasPrefix(path + ".corrupt-"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: moved)) == garbage)
         #expect(try store.count() == 0)
-        #expect(try store.version() == 1)
+        #expect(try store.version() == 2)
     }
 
     @Test func sha256OfKnownInputs() {

@@ -15,6 +15,8 @@ enum BatchCommand {
         CommandOption(name: "--name", value: "N", help: "the job's display name (submit)", missing: "a name"),
         CommandOption(name: "--max-requests", value: "M", help: "at most M lines a job (submit; 50000)"),
         CommandOption(
+            name: "--estimate", help: "count the tokens and print the expected cost at Batch price (submit)"),
+        CommandOption(
             name: "--output", aliases: ["-o"], value: "OUTPUT", help: "where the results go (results)"),
     ]
 

@@ -64,7 +64,7 @@ struct BatchSession {
             maxRequests = number
         }
         if let output = parsed.given.first(where: { $0.name == "--output" }) {
-            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests"])
+            throw OptionError.unknown(output.spelling, among: ["--name", "--max-requests", "--estimate"])
                 .failure(command: "batch submit")
         }
         guard parsed.operands.count <= 1 else { throw context.usageFailure("batch", hint: "one INPUT file") }
@@ -72,6 +72,12 @@ struct BatchSession {
         guard let input else { throw context.usageFailure("batch", hint: "INPUT is missing") }
         let file = BulkInput(path: context.resolve(input), name: input, command: "batch")
         let checked = try file.check()
+        if parsed.has("--estimate") {
+            return try await CostEstimate.run(
+                command: "batch submit", requests: file,
+                build: try RunCommand.requestBuilder(context: context, models: []),
+                tier: .batch, client: client, context: context, services: services)
+        }
         let keys = checked.map(\.text)
         var numberKeys = Set<String>()
         for key in checked { if case .number = key.value { numberKeys.insert(key.text) } }
@@ -271,6 +277,8 @@ struct BatchSession {
         let spill = try BatchResultSpill(folder: temporaryFolder())
         var position = 0
         var fallbackModel = job?.model ?? ""
+        // What the answers cost at the Batch price (docs/cost.md).
+        var spending = CostLedger()
         // A key the input wrote as a number is written back as one, as `run` does.
         let numberKeys = Set(job?.numberKeys ?? [])
         func keyValue(_ key: String) -> JSONValue {
@@ -281,6 +289,11 @@ struct BatchSession {
             let key = item.key ?? job?.keys[safe: position - 1] ?? "line-\(position)"
             switch reader.read(item) {
             case .success(let answer):
+                let model = answer.response.modelVersion ?? fallbackModel
+                let usage = answer.response.usageMetadata
+                spending.add(
+                    services.prices.cost(model: model, usage: usage, tier: .batch), model: model, usage: usage
+                )
                 try spill.add(
                     key: key,
                     line: BulkOutputLine.success(
@@ -319,7 +332,9 @@ struct BatchSession {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
         let total = order.count
-        context.io.printError("batch results: \(total) keys, \(failed) failed; wrote \(output)")
+        context.io.printError(
+            "batch results: \(total) keys, \(failed) failed; cost \(PriceBook.text(spending.total)) (Batch price); "
+                + "wrote \(output)")
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,

@@ -95,26 +95,25 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
     var input: BulkInput
     /// Keys not to ask again.
     var skip: Set<String>
-    /// Turns a line into its request (the session's settings for `prompt` lines; a prompt
-    /// file rendered for `input` lines).
-    var build: @Sendable (BulkInputLine) throws -> BulkRequest
+    /// Turns a line into its requests (the session's settings for `prompt` lines; a prompt
+    /// file rendered for `input` lines): one, or one per model with `run --models`. A request
+    /// whose key is in ``skip`` is not sent.
+    var build: @Sendable (BulkInputLine) throws -> [BulkRequest]
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let opened: Result<BulkLineReader, any Error>
         let skip: Set<String>
         let form: BulkInputLine.Form
-        let build: @Sendable (BulkInputLine) throws -> BulkRequest
+        let build: @Sendable (BulkInputLine) throws -> [BulkRequest]
+        var pending: [BulkRequest] = []
 
         mutating func next() async throws -> BulkRequest? {
             let reader = try opened.get()
-            while let line = reader.next() {
-                guard let parsed = try BulkInputLine.parse(line, form: form), !skip.contains(parsed.key)
-                else {
-                    continue
-                }
-                return try build(parsed)
+            while pending.isEmpty, let line = reader.next() {
+                guard let parsed = try BulkInputLine.parse(line, form: form) else { continue }
+                pending = try build(parsed).filter { !skip.contains($0.key) }
             }
-            return nil
+            return pending.isEmpty ? nil : pending.removeFirst()
         }
     }
 

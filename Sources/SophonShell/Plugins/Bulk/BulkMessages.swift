@@ -23,11 +23,44 @@ enum BulkMessages {
     /// `run: DONE/TOTAL done, F failed, R reused (same request)`, then `, C sent again
     /// (request changed)` and `, U sent again (no request hash recorded)` when there are any,
     /// then `; wrote OUTPUT`.
-    static func summary(done: Int, total: Int, failed: Int, reuse: Reuse, output: String?) -> String {
+    /// `cost` (what the run's calls cost, as ``PriceBook/text(_:)`` prints it; docs/cost.md)
+    /// goes before the output: `; cost $X`.
+    static func summary(
+        done: Int, total: Int, failed: Int, reuse: Reuse, cost: String? = nil, output: String?
+    )
+        -> String
+    {
         var text = "run: \(done)/\(total) done, \(failed) failed, \(reuse.same) reused (same request)"
         if reuse.changed > 0 { text += ", \(reuse.changed) sent again (request changed)" }
         if reuse.unknown > 0 { text += ", \(reuse.unknown) sent again (no request hash recorded)" }
+        if let cost { text += "; cost \(cost)" }
         return text + (output.map { "; wrote \($0)" } ?? "")
+    }
+
+    /// A `run` stopped by `set budget`: `run: budget reached ($SPENT spent of $BUDGET); N
+    /// line(s) left unsent; the finished answers are in JOURNAL; raise the budget (set budget
+    /// AMOUNT) and run the same command again to go on`.
+    static func budgetReached(spent: Double, budget: Double, left: Int, journal: String) -> String {
+        "run: budget reached (\(PriceBook.text(spent)) spent of \(PriceBook.text(budget))); "
+            + "\(left) line\(left == 1 ? "" : "s") left unsent; the finished answers are in \(journal); "
+            + "raise the budget (set budget AMOUNT) and run the same command again to go on"
+    }
+
+    /// `run --estimate` and `batch submit --estimate` (countTokens only, nothing generated):
+    /// `COMMAND: N request(s), T input tokens; expected cost $X for the input` then, when the
+    /// model has a price and `max-tokens` is set, `, at most $Y with max-tokens M`; a model
+    /// without a price: `expected cost unknown (MODEL has no price)`.
+    static func estimate(
+        command: String, requests: Int, tokens: Int, model: String, inputCost: Double?,
+        ceiling: (Double, Int)?
+    ) -> String {
+        var text = "\(command): \(requests) request\(requests == 1 ? "" : "s"), \(tokens) input tokens; "
+        guard let inputCost else { return text + "expected cost unknown (\(model) has no price)" }
+        text += "expected cost \(PriceBook.text(inputCost)) for the input (the output is priced as it comes)"
+        if let (most, maxTokens) = ceiling {
+            text += ", at most \(PriceBook.text(most)) with max-tokens \(maxTokens)"
+        }
+        return text
     }
 
     /// `batch submit` of an input whose requests differ from the job journaled under the same

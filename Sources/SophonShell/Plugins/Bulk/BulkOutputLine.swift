@@ -17,15 +17,18 @@ enum BulkOutputLine {
         ]).compactText
     }
 
-    /// A failed line: `kind` is the lowerCamelCase error name (`rateLimited`, `promptBlocked`).
-    static func failure(key: JSONValue, kind: String, message: String) -> String {
-        JSONValue.object([
-            JSONMember("key", key),
-            JSONMember("ok", .bool(false)),
-            JSONMember(
-                "error",
-                .object([JSONMember("kind", .string(kind)), JSONMember("message", .string(message))])),
-        ]).compactText
+    /// A failed line: `kind` is the lowerCamelCase error name (`rateLimited`, `promptBlocked`);
+    /// `model` (`run --models`) names the model asked, after `error`.
+    static func failure(key: JSONValue, kind: String, message: String, model: String? = nil) -> String {
+        JSONValue.object(
+            [
+                JSONMember("key", key),
+                JSONMember("ok", .bool(false)),
+                JSONMember(
+                    "error",
+                    .object([JSONMember("kind", .string(kind)), JSONMember("message", .string(message))])),
+            ] + (model.map { [JSONMember("model", .string($0))] } ?? [])
+        ).compactText
     }
 
     /// The key (as text, a number key as its JSON text) and `ok` of an output line; `nil` for a

@@ -16,7 +16,8 @@ final class BulkPlugin: ShellPlugin {
         [
             PluginCommand(
                 name: "run",
-                usage: "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
+                usage:
+                    "run INPUT -o OUTPUT [--prompt FILE] [--models A,B] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] | run INPUT --estimate",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
                 options: RunCommand.declared, completion: .files,
@@ -24,7 +25,7 @@ final class BulkPlugin: ShellPlugin {
             PluginCommand(
                 name: "batch",
                 usage:
-                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
+                    "batch submit INPUT [--name N] [--max-requests M] [--estimate] | list | status NAME | wait NAME | "
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
                 options: BatchCommand.declared,

@@ -17,6 +17,10 @@ enum RunCommand {
         var retryFailed = false
         /// `--prompt FILE`: each line's object is this prompt file's input.
         var prompt: String?
+        /// `--estimate`: count the tokens and print the expected cost; nothing is generated.
+        var estimate = false
+        /// `--models A,B`: every line on each model, a line per key and model in OUTPUT.
+        var models: [GeminiModel] = []
     }
 
     /// The options of `run`, declared once.
@@ -32,6 +36,12 @@ enum RunCommand {
         CommandOption(
             name: "--prompt", value: "FILE", help: "each line's object is the input of this prompt file",
             missing: "a prompt file"),
+        CommandOption(
+            name: "--models", value: "A,B", help: "ask every line on each model: a line per key and model",
+            missing: "model IDs separated by commas"),
+        CommandOption(
+            name: "--estimate",
+            help: "count the tokens (countTokens) and print the expected cost; generate nothing"),
     ]
 
     /// Reads the words after `run`.
@@ -63,10 +73,14 @@ enum RunCommand {
         }
         let input = parsed.operands.first
         guard let input else { throw context.usageFailure("run", hint: "INPUT is missing") }
-        guard let output else { throw context.usageFailure("run", hint: "-o OUTPUT is missing") }
+        let estimate = parsed.has("--estimate")
+        guard let output = output ?? (estimate ? "" : nil) else {
+            throw context.usageFailure("run", hint: "-o OUTPUT is missing")
+        }
         return Options(
             input: input, output: output, jobs: jobs, requestsPerMinute: rpm, tokensPerMinute: tpm,
-            retryFailed: retryFailed, prompt: parsed.value("--prompt"))
+            retryFailed: retryFailed, prompt: parsed.value("--prompt"), estimate: estimate,
+            models: try parsed.value("--models").map { try ModelList.parse($0, command: "run") } ?? [])
     }
 
     /// Runs the command: checks the whole input (nothing is sent when a line is bad), reuses
@@ -79,7 +93,7 @@ enum RunCommand {
         let options = try options(request, context: context)
         var input = BulkInput(path: context.resolve(options.input), name: options.input)
         let outputPath = context.resolve(options.output)
-        try input.refuseAsOutput(outputPath, shown: options.output)
+        if !options.estimate { try input.refuseAsOutput(outputPath, shown: options.output) }
         let template = try options.prompt.map { file in
             try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
         }
@@ -100,34 +114,57 @@ enum RunCommand {
             }
         }
         let client = try GeminiCall.client(context: context, services: services)
-        let journal = try RunJournal(output: outputPath, retryFailed: options.retryFailed)
-        let builder = try requestBuilder(context: context, template: template)
+        let builder = try requestBuilder(context: context, template: template, models: options.models)
+        // With --models, each key is asked once per model, journaled under KEY + U+001F + MODEL.
+        let runKeys = keys.flatMap { key in
+            options.models.isEmpty ? [key.text] : options.models.map { runKey(key.text, model: $0) }
+        }
+        if options.estimate {
+            return try await CostEstimate.run(
+                command: "run", requests: input, build: builder, tier: .standard, client: client,
+                context: context,
+                services: services)
+        }
+        if let (spent, budget) = RunSpending.budgetReached(context) {
+            throw CommandFailure(
+                kind: .budgetReached,
+                message: BulkMessages.budgetReached(
+                    spent: spent, budget: budget, left: runKeys.count, journal: options.output + ".partial"))
+        }
+        let journal = try RunJournal(
+            output: outputPath, retryFailed: options.retryFailed, byModel: !options.models.isEmpty)
         // What each key sends now; an earlier answer stands only for the same request.
         var fingerprints: [String: String] = [:]
         var skip: Set<String> = []
         var changed = 0
         var unknown = 0
         try input.forEachLine { line in
-            let fingerprint = try builder(line).fingerprint
-            fingerprints[line.key] = fingerprint
-            switch journal.reuse(key: line.key, hash: fingerprint) {
-            case .same: skip.insert(line.key)
-            case .changed: changed += 1
-            case .unknown: unknown += 1
-            case .none: break
+            for request in try builder(line) {
+                let fingerprint = request.fingerprint
+                fingerprints[request.key] = fingerprint
+                switch journal.reuse(key: request.key, hash: fingerprint) {
+                case .same: skip.insert(request.key)
+                case .changed: changed += 1
+                case .unknown: unknown += 1
+                case .none: break
+                }
             }
         }
         let sentHashes = fingerprints
         let keyValues = Dictionary(keys.map { ($0.text, $0.value) }, uniquingKeysWith: { first, _ in first })
         let log = RunLog(context: context)
         let build = log.noting(builder)
-        let policy = context.session.withGeminiState { $0.retryPolicy }
+        var policy = context.session.withGeminiState { $0.retryPolicy }
+        // Each model of --models answers as itself or fails, as in `compare`.
+        if !options.models.isEmpty { policy.fallbackOn404 = false }
         let language = context.session.settings.language
         var bulkOptions = BulkRunOptions(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
             tokensPerMinute: options.tokensPerMinute, retryPolicy: policy)
         bulkOptions.recentSends = journal.recentSends
-        let progress = RunProgress(total: keys.count, alreadyDone: skip.count, io: context.io)
+        let progress = RunProgress(total: runKeys.count, alreadyDone: skip.count, io: context.io)
+        var spending = RunSpending(prices: services.prices)
+        var finished = skip.count
         let results = client.bulkRun(
             BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
             onSend: { journal.recordSend($0) })
@@ -137,21 +174,34 @@ enum RunCommand {
         defer { InterruptSignal.setExitNote(nil) }
         do {
             for try await result in results {
-                let keyValue = keyValues[result.key] ?? .string(result.key)
+                let (inputKey, asked) = split(result.key, models: options.models)
+                let keyValue = keyValues[inputKey] ?? .string(inputKey)
                 let line: String
                 switch result.outcome {
                 case .success(let value, let model, let usage):
                     line = BulkOutputLine.success(
-                        key: keyValue, result: services.redact(value), model: model, usage: usage)
+                        key: keyValue, result: services.redact(value), model: asked ?? model, usage: usage)
+                    spending.add(model: model, usage: usage, context: context)
                 case .failure(let error):
                     line = BulkOutputLine.failure(
                         key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
-                        message: error.description(language: language))
+                        message: error.description(language: language), model: asked)
                 }
                 try journal.append(
                     key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
                 progress.finished(ok: result.isSuccess)
-                log.record(result, redact: services.redact)
+                log.record(result, redact: services.redact, prices: services.prices)
+                finished += 1
+                if let (spent, budget) = RunSpending.budgetReached(context), finished < runKeys.count {
+                    // Leaving the loop drops the stream, which cancels the calls in flight: their
+                    // lines stay unanswered in the journal, for the next run.
+                    progress.end()
+                    throw CommandFailure(
+                        kind: .budgetReached,
+                        message: BulkMessages.budgetReached(
+                            spent: spent, budget: budget, left: runKeys.count - finished,
+                            journal: options.output + ".partial"))
+                }
             }
             try Task.checkCancellation()
         } catch  where Task.isCancelled {
@@ -163,11 +213,11 @@ enum RunCommand {
         progress.end()
         var data = Data()
         var failed = 0
-        for key in keys {
-            guard let line = journal.line(for: key.text) else {
+        for key in runKeys {
+            guard let line = journal.line(for: key) else {
                 throw CommandFailure(
                     kind: .internalError,
-                    message: "run: no result for key '\(key.text)'; \(journal.path) is kept")
+                    message: "run: no result for key '\(key)'; \(journal.path) is kept")
             }
             if BulkOutputLine.read(line)?.ok == false { failed += 1 }
             data.append(contentsOf: line.utf8)
@@ -178,18 +228,18 @@ enum RunCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "\(error)")
         }
-        try journal.writeHashes(keys: keys.map(\.text))
+        try journal.writeHashes(keys: runKeys)
         journal.remove()
         let summary = BulkMessages.summary(
-            done: keys.count, total: keys.count, failed: failed,
+            done: runKeys.count, total: runKeys.count, failed: failed,
             reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
-            output: options.output)
+            cost: PriceBook.text(spending.ledger.total), output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,
                 message:
-                    "run: \(failed) of \(keys.count) key\(keys.count == 1 ? "" : "s") failed (ok: false in \(options.output)); "
+                    "run: \(failed) of \(runKeys.count) key\(runKeys.count == 1 ? "" : "s") failed (ok: false in \(options.output)); "
                     + BulkMessages.retryFailedHint
             )
         }
@@ -205,12 +255,42 @@ enum RunCommand {
     /// session's).
     /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting,
     ///   before any line is read. The builder throws what rendering a line throws.
-    static func requestBuilder(context: CommandContext, template: PromptTemplate? = nil) throws
-        -> @Sendable (BulkInputLine) throws -> BulkRequest
+    static func requestBuilder(
+        context: CommandContext, template: PromptTemplate? = nil, models: [GeminiModel]
+    )
+        throws -> @Sendable (BulkInputLine) throws -> [BulkRequest]
     {
+        guard !models.isEmpty else {
+            let build = try requestBuilder(context: context, template: template)
+            return { [try build($0)] }
+        }
+        let builders = try models.map { try requestBuilder(context: context, template: template, model: $0) }
+        return { line in
+            try zip(models, builders).map { model, build in
+                var request = try build(line)
+                request.key = runKey(line.key, model: model)
+                return request
+            }
+        }
+    }
+
+    /// The key a `run --models` result is journaled under: the input's key, U+001F, the model.
+    static func runKey(_ key: String, model: GeminiModel) -> String { key + "\u{1F}" + model.id }
+
+    /// The input's key and the model asked of a journaled key (``runKey(_:model:)`` undone);
+    /// the key itself and `nil` without `--models`.
+    static func split(_ key: String, models: [GeminiModel]) -> (key: String, model: String?) {
+        guard !models.isEmpty, let separator = key.lastIndex(of: "\u{1F}") else { return (key, nil) }
+        return (String(key[..<separator]), String(key[key.index(after: separator)...]))
+    }
+
+    /// One line's request on `model` (the prompt file's or the session's model when `nil`).
+    static func requestBuilder(
+        context: CommandContext, template: PromptTemplate? = nil, model: GeminiModel? = nil
+    ) throws -> @Sendable (BulkInputLine) throws -> BulkRequest {
         let settings = context.session.settings
         let sessionSchema = context.session.withGeminiState { $0.schema }
-        let model = GeminiModel(selection: template?.model ?? settings.model)
+        let model = model ?? GeminiModel(selection: template?.model ?? settings.model)
         let hasTools =
             context.session.withToolState { $0.hasTools } || !context.runtime.pluginTools().isEmpty
         let structured = sessionSchema != nil || template?.hasOutputSchema == true

@@ -37,7 +37,9 @@ final class RunJournal: Sendable {
     /// already hold. With `retryFailed`, `ok: false` lines do not count as answered.
     /// - Throws: ``CommandFailure`` `fileError` when OUTPUT is not a regular file or the
     ///   journal cannot be opened.
-    init(output: String, retryFailed: Bool) throws {
+    /// - Parameter byModel: `run --models`: each output line is keyed by its key and its
+    ///   `model` (``RunCommand/runKey(_:model:)``).
+    init(output: String, retryFailed: Bool, byModel: Bool = false) throws {
         path = output + ".partial"
         hashesPath = output + ".requests"
         for target in [output, path] {
@@ -65,7 +67,11 @@ final class RunJournal: Sendable {
                     if let send = Self.readSend(text), send.time > recent { sends.append(send) }
                     continue
                 }
-                guard let (key, ok) = BulkOutputLine.read(text) else { continue }
+                guard var (key, ok) = BulkOutputLine.read(text) else { continue }
+                if byModel {
+                    guard let model = (try? JSONValue(parsing: text))?["model"]?.stringValue else { continue }
+                    key = RunCommand.runKey(key, model: GeminiModel(id: model))
+                }
                 if ok || !retryFailed { known[key] = (text, ok) } else { known[key] = nil }
             }
         }

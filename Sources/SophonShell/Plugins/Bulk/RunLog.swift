@@ -19,19 +19,21 @@ final class RunLog: Sendable {
     }
 
     /// `build`, noting each request it makes.
-    func noting(_ build: @escaping @Sendable (BulkInputLine) throws -> BulkRequest)
-        -> @Sendable (BulkInputLine) throws -> BulkRequest
+    func noting(_ build: @escaping @Sendable (BulkInputLine) throws -> [BulkRequest])
+        -> @Sendable (BulkInputLine) throws -> [BulkRequest]
     {
         guard plugin != nil else { return build }
         return { [self] line in
-            let request = try build(line)
-            requests.withLock { $0[request.key] = request }
-            return request
+            let made = try build(line)
+            requests.withLock { noted in
+                for request in made { noted[request.key] = request }
+            }
+            return made
         }
     }
 
     /// Logs the result of one key with the request noted for it.
-    func record(_ result: BulkResult, redact: (String) -> String) {
+    func record(_ result: BulkResult, redact: (String) -> String, prices: PriceBook? = nil) {
         guard let plugin, let request = requests.withLock({ $0.removeValue(forKey: result.key) }) else {
             return
         }
@@ -50,6 +52,7 @@ final class RunLog: Sendable {
             entry.outputTokens = usage?.candidatesTokenCount ?? 0
             entry.thoughtsTokens = usage?.thoughtsTokenCount ?? 0
             entry.totalTokens = usage?.totalTokenCount ?? 0
+            entry.cost = prices?.cost(model: model, usage: usage)
         case .failure(let error):
             entry.error = "\(GeminiCall.kind(of: error).rawValue): \(error.description(language: "en"))"
         }

@@ -55,6 +55,7 @@ enum ExchangeLog {
             entry.outputTokens = count("outputTokens")
             entry.thoughtsTokens = count("thoughtsTokens")
             entry.totalTokens = count("totalTokens")
+            entry.cost = members["cost"]?.doubleValue
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             if let id = members["interaction"]?.stringValue {
                 // Over the Interactions API: the interaction's id, which `--continue` continues.

@@ -125,10 +125,8 @@ enum GeminiCall {
         started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
-        context.session.withGeminiState { state in
-            state.usage.add(usage)
-            state.calls += 1
-        }
+        let cost = PriceBook.of(context)?.cost(model: model, usage: usage)
+        CostLedger.count(cost, model: model, usage: usage, context: context)
         context.session.withState { state in
             if usedFallback, state.settings.model == requested { state.settings.model = model }
         }
@@ -144,17 +142,19 @@ enum GeminiCall {
                 + " · \(retries) \(retries == 1 ? "retry" : "retries")"
             context.io.printError(Terminal.dim(line))
         }
-        return envelope(model: model, usage: usage, retries: retries)
+        return envelope(model: model, usage: usage, retries: retries, cost: cost)
     }
 
-    /// The one builder of a reply's `--json` members `model`, `usage`, `retries`
-    /// (docs/commands.md); ``finish(model:requested:usage:retries:usedFallback:started:context:)``
-    /// and a tool exchange's totals both come here.
-    static func envelope(model: String, usage: UsageMetadata?, retries: Int) -> [JSONMember] {
+    /// The one builder of a reply's `--json` members `model`, `usage`, `retries`, `cost`
+    /// (docs/commands.md; `cost` in US dollars or `"unknown"`, docs/cost.md);
+    /// ``finish(model:requested:usage:retries:usedFallback:started:context:)`` and a tool
+    /// exchange's totals both come here.
+    static func envelope(model: String, usage: UsageMetadata?, retries: Int, cost: Double?) -> [JSONMember] {
         [
             JSONMember("model", .string(model)),
             JSONMember("usage", usageValue(usage)),
             JSONMember("retries", .integer(retries)),
+            JSONMember("cost", PriceBook.value(cost)),
         ]
     }
 }

@@ -49,21 +49,51 @@ final class GeminiPlugin: ShellPlugin {
         if let model { settings.model = GeminiModel(selection: model).id }
     }
 
-    /// `set model PRESET | ID | custom:ID [--save]`.
+    /// `set model PRESET | ID | custom:ID [--save]`; `set budget AMOUNT|off` (docs/cost.md).
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        if name == "budget" { return try Self.setBudget(words, context: context) }
         if let result = try InteractionSettings.set(name, words, context: context) { return result }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
 
-    /// `show usage`: the calls made and their token totals.
+    /// `set budget AMOUNT` (US dollars, a plain number >= 0) or `set budget off`.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) for anything else.
+    static func setBudget(_ words: [String], context: CommandContext) throws -> CommandResult {
+        guard words.count == 1, let word = words.first else {
+            throw CommandFailure(
+                kind: .invalidSetting, message: "set budget: expected AMOUNT (US dollars) or off")
+        }
+        if word == "off" {
+            context.session.withGeminiState { $0.budget = nil }
+            return .none
+        }
+        guard let amount = Double(word), amount.isFinite, amount >= 0, !word.hasPrefix("+"),
+            word.allSatisfy({ $0.isNumber || $0 == "." })
+        else {
+            throw CommandFailure(
+                kind: .invalidSetting,
+                message: "set budget: '\(word)' is not an amount: a plain number of US dollars (2.50), or off"
+            )
+        }
+        context.session.withGeminiState { $0.budget = amount }
+        return .none
+    }
+
+    /// `show usage`: the calls made and their token totals, then each model's calls, tokens
+    /// and cost, and the total cost (docs/cost.md).
     func show(_ name: String, context: CommandContext) -> CommandResult? {
+        if name == "budget" {
+            // A setting shows as text (`show` lists it with the others).
+            let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
+            return .text(budget.map { "\(PriceBook.text($0)) (\(PriceBook.text(spent)) spent)" } ?? "off")
+        }
         if let result = InteractionSettings.show(name, context: context) { return result }
         guard name == "usage" else { return nil }
-        let (usage, calls) = context.session.withGeminiState { ($0.usage, $0.calls) }
-        return .text(
-            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
-                + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
+        let (usage, calls, spending) = context.session.withGeminiState { ($0.usage, $0.calls, $0.spending) }
+        return .report(
+            UsageReport.text(usage: usage, calls: calls, spending: spending),
+            data: UsageReport.data(usage: usage, calls: calls, spending: spending))
     }
 
     /// `expect valid`: `$last` against the session's schema.
@@ -87,7 +117,10 @@ final class GeminiPlugin: ShellPlugin {
 
     /// `set model`: the model names.
     var settings: [SettingDefinition] {
-        [SettingDefinition(name: "model", values: Self.modelNames)] + InteractionSettings.definitions
+        [
+            SettingDefinition(name: "model", values: Self.modelNames),
+            SettingDefinition(name: "budget", values: ["off"]),
+        ] + InteractionSettings.definitions
     }
 
     /// `show usage`.

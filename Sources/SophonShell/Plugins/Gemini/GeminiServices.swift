@@ -38,6 +38,8 @@ final class GeminiServices: Sendable {
     private let client = Mutex<GeminiAPIClient?>(nil)
     /// Retries and fallback of the call in flight, from the client's events.
     let retriesInFlight = RetryCounter()
+    /// The prices of this run (`prices.json` over the built-in table; docs/cost.md).
+    let prices: PriceBook
     /// Turns the client's events into `--verbose` lines.
     private let verboseLog = VerboseLog()
 
@@ -48,6 +50,7 @@ final class GeminiServices: Sendable {
         self.io = io
         paths = SophonPaths(environment: options.environment)
         keychain = SophonKeychain(environment: options.environment)
+        prices = PriceBook(file: paths.configFolder.appendingPathComponent("prices.json"), io: io)
         do {
             baseURL = try Self.baseURL(from: options.environment["SOPHON_GEMINI_BASE_URL"])
             baseURLProblem = nil

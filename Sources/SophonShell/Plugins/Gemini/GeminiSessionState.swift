@@ -23,6 +23,10 @@ struct GeminiSessionState: PluginSessionState {
     var usage = UsageTotals()
     /// Calls made.
     var calls = 0
+    /// What the calls cost, per model (`show usage`, `set budget`; docs/cost.md).
+    var spending = CostLedger()
+    /// `set budget AMOUNT`: US dollars a run may spend in this session; `nil` for none.
+    var budget: Double?
 
     /// External plugins see the schema (as Gemini Schema JSON) when one is set.
     var sessionViewMembers: [JSONMember] {

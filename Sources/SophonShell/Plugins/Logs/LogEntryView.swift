@@ -37,6 +37,7 @@ enum LogEntryView {
             "duration: \(entry.durationMilliseconds) ms",
             "usage: \(entry.promptTokens) in / \(entry.outputTokens) out / \(entry.thoughtsTokens) thoughts"
                 + " / \(entry.totalTokens) total",
+            "cost: \(PriceBook.text(entry.cost))",
         ]
         if let system = entry.systemInstruction { lines.append("system: \(system)") }
         if let schema = entry.schema { lines.append("schema: \(schema)") }
@@ -46,6 +47,46 @@ enum LogEntryView {
         lines += ["prompt:", entry.prompt]
         if let answer = entry.answer { lines += ["answer:", answer] }
         return lines.joined(separator: "\n")
+    }
+
+    /// The `--html` page of `entries`: a row per exchange (time, command, model, tokens, cost,
+    /// outcome), and each one's prompt, system instruction, answer or error, in full.
+    static func page(_ entries: [LogEntry]) -> HTMLReport {
+        let failed = entries.filter { $0.error != nil }.count
+        let total = PriceBook.total(entries.map(\.cost))
+        let rows = entries.map { entry in
+            HTMLReport.Row(
+                label: "\(entry.id ?? 0)",
+                cells: [
+                    .init(text: timestamp(entry.time)), .init(text: entry.command), .init(text: entry.model),
+                    .init(
+                        text:
+                            "\(entry.promptTokens) in / \(entry.outputTokens) out / \(entry.thoughtsTokens) thoughts"
+                    ),
+                    .init(text: PriceBook.text(entry.cost)),
+                    .init(
+                        text: entry.error == nil ? "ok" : "error", status: entry.error == nil ? .pass : .fail,
+                        detail: "entry-\(entry.id ?? 0)"),
+                ])
+        }
+        let details = entries.map { entry in
+            var sections: [(name: String, text: String)] = [("prompt", entry.prompt)]
+            if let system = entry.systemInstruction { sections.append(("system", system)) }
+            if let schema = entry.schema { sections.append(("schema", schema)) }
+            if let answer = entry.answer { sections.append(("answer", answer)) }
+            if let error = entry.error { sections.append(("error", error)) }
+            sections.append(("cost", PriceBook.text(entry.cost)))
+            return HTMLReport.Detail(
+                id: "entry-\(entry.id ?? 0)", title: line(entry), status: entry.error == nil ? .pass : .fail,
+                sections: sections)
+        }
+        return HTMLReport(
+            title: "sophon logs",
+            summary: [
+                "\(entries.count) exchanges, \(failed) failed", "total cost: \(PriceBook.text(total))",
+            ],
+            columns: ["id", "time", "command", "model", "tokens", "cost", "result"], rows: rows,
+            details: details)
     }
 
     /// The entry as a JSON object (absent members omitted; `schema`, `settings` and `media` as
@@ -79,6 +120,7 @@ enum LogEntryView {
                     JSONMember("thoughtsTokens", .integer(entry.thoughtsTokens)),
                     JSONMember("totalTokens", .integer(entry.totalTokens)),
                 ])),
+            JSONMember("cost", PriceBook.value(entry.cost)),
             JSONMember("durationMs", .integer(entry.durationMilliseconds)),
         ]
         return .object(members)

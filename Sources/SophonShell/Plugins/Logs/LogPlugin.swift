@@ -65,7 +65,7 @@ final class LogPlugin: ShellPlugin {
     var commands: [PluginCommand] {
         [
             PluginCommand(
-                name: "logs", usage: "logs [-n N] [--json] | logs search TEXT | logs show ID",
+                name: "logs", usage: "logs [-n N] [--json] [--html FILE] | logs search TEXT | logs show ID",
                 summary: "the logged Gemini exchanges: newest, a full-text search, or one in full",
                 options: LogsCommand.declared,
                 run: { [self] request, context in try LogsCommand.run(request, context: context, plugin: self)

@@ -12,6 +12,9 @@ enum LogsCommand {
         CommandOption(
             name: "-n", value: "N", help: "list the newest N (20)", missing: "a positive whole number"),
         CommandOption(name: "--json", help: "one JSON object per entry"),
+        CommandOption(
+            name: "--html", value: "FILE", help: "also write the entries as a self-contained HTML report",
+            missing: "a file name"),
     ]
 
     static func run(_ request: CommandRequest, context: CommandContext, plugin: LogPlugin) throws
@@ -31,6 +34,17 @@ enum LogsCommand {
         if mode != "list" { rest.removeFirst() }
         if mode == "list", let word = rest.first {
             throw OptionError.unknown(word, among: declared.map(\.name)).failure(command: "logs")
+        }
+        if let html = parsed.value("--html") {
+            guard mode != "show" else {
+                throw CommandFailure(
+                    kind: .usage, message: "logs show: --html goes with logs and logs search")
+            }
+            let entries = try plugin.withStore(io: context.io) { store in
+                try mode == "search"
+                    ? store.search(rest.joined(separator: " "), limit: count) : store.recent(limit: count)
+            }
+            try LogEntryView.page(entries).write(to: context.resolve(html), command: "logs")
         }
         return try plugin.withStore(io: context.io) { try query($0, mode, rest, count, json) }
     }

@@ -30,7 +30,7 @@ enum JUnitReport {
         ]
         for result in results {
             let attributes =
-                "name=\"\(escape(result.path))\" classname=\"\(escape(className(result.path)))\""
+                "name=\"\(escape(result.path))\" classname=\"\(escape(className(result.path) + (result.model.map { ".\($0)" } ?? "")))\""
                 + " time=\"\(format(result.seconds))\""
             guard !result.passed else {
                 lines.append("    <testcase \(attributes)/>")

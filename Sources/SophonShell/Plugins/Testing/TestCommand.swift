@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// `test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]`: runs every
 /// `*.sophon` file under the paths, each in its own child process and session without
@@ -15,7 +16,8 @@ enum TestCommand {
     /// The command's definition, listed with the core commands (``CorePlugin/more``).
     static let definition = PluginCommand(
         name: "test",
-        usage: "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [PATH...]",
+        usage:
+            "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [--html FILE] [PATH...]",
         summary: "run the *.sophon scripts under the paths as tests, each in its own session",
         options: TestOptions.declared, readsStartupFile: false, completion: .files,
         run: { request, context in try await TestCommand.run(request, context: context) })
@@ -25,10 +27,19 @@ enum TestCommand {
         let json = context.session.settings.output == .json
         let options: TestOptions
         let files: [String]
+        let models: [String]
         do {
             options = try TestOptions.parse(request.arguments)
             if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
+            if let html = options.html { try checkReportPath(context.resolve(html), option: "--html") }
             files = try TestDiscovery.files(under: options.paths)
+            // Catalog IDs as `--model` takes them; any other model as `custom:ID`.
+            models =
+                options.models.isEmpty
+                ? []
+                : try ModelList.parse(options.models.joined(separator: ","), command: "test").map {
+                    $0.isPreset ? $0.id : "custom:" + $0.id
+                }
         } catch var failure as CommandFailure {
             guard context.mode == .oneCommand else { throw failure }
             if json {
@@ -48,8 +59,11 @@ enum TestCommand {
         let startDate = Date()
         let started = ContinuousClock.now
         let tap = options.tap && !json
-        if tap { TestReport.tapHeader(count: files.count).forEach(context.io.printLine) }
-        let results = await runAll(files, jobs: options.jobs, runner: runner) { result, index in
+        let runs = files.flatMap { file in
+            models.isEmpty ? [(file, nil)] : models.map { (file, Optional($0)) }
+        }
+        if tap { TestReport.tapHeader(count: runs.count).forEach(context.io.printLine) }
+        let results = await runAll(runs, jobs: options.jobs, runner: runner) { result, index in
             if json { return }
             if tap {
                 TestReport.tapPoint(result, number: index + 1).forEach(context.io.printLine)
@@ -66,6 +80,10 @@ enum TestCommand {
                 details.forEach(context.io.printLine)
             }
             context.io.printLine(TestReport.tally(results))
+            if !models.isEmpty {
+                TestReport.matrix(results, files: files, models: models).forEach(context.io.printLine)
+            }
+            if let cost = TestReport.cost(results) { context.io.printLine("cost: \(cost)") }
         }
         let elapsed = ContinuousClock.now - started
         if let junit = options.junit {
@@ -80,6 +98,10 @@ enum TestCommand {
             } catch {
                 throw CommandFailure(kind: .fileError, message: "test: --junit: \(error)")
             }
+        }
+        if let html = options.html {
+            try TestReport.page(results, files: files, models: models).write(
+                to: context.resolve(html), command: "test")
         }
         let failed = results.filter { !$0.passed }.count
         if context.mode == .oneCommand, !json {
@@ -96,20 +118,20 @@ enum TestCommand {
     /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path
     /// (through a symbolic link too), a missing folder, or one where no file can be made.
     /// - Throws: ``CommandFailure`` (`usage`).
-    static func checkReportPath(_ path: String) throws {
+    static func checkReportPath(_ path: String, option: String = "--junit") throws {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type]
             as? FileAttributeType,
             type != .typeRegular
         {
-            throw CommandFailure(kind: .usage, message: "test: --junit: '\(path)' is not a regular file")
+            throw CommandFailure(kind: .usage, message: "test: \(option): '\(path)' is not a regular file")
         }
         var isFolder: ObjCBool = false
         let folder = target.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
         else {
             throw CommandFailure(
-                kind: .usage, message: "test: --junit: the folder '\(folder)' does not exist")
+                kind: .usage, message: "test: \(option): the folder '\(folder)' does not exist")
         }
         // A file can be made there (the report is written beside itself, then renamed): tried
         // now, so a read-only place fails before the tests run, not after.
@@ -128,7 +150,7 @@ enum TestCommand {
     /// file order, as soon as every earlier file is done.
     /// - Returns: the results in file order.
     static func runAll(
-        _ files: [String], jobs: Int, runner: TestFileRunner,
+        _ files: [(path: String, model: String?)], jobs: Int, runner: TestFileRunner,
         report: (TestFileResult, Int) -> Void
     ) async -> [TestFileResult] {
         var done: [Int: TestFileResult] = [:]
@@ -138,8 +160,8 @@ enum TestCommand {
             func start() {
                 guard next < files.count else { return }
                 let index = next
-                let path = files[index]
-                group.addTask { (index, await runner.run(path)) }
+                let (path, model) = files[index]
+                group.addTask { (index, await runner.run(path, model: model)) }
                 next += 1
             }
             for _ in 0..<max(1, jobs) { start() }

@@ -26,10 +26,11 @@ enum TestDiscovery {
         return found.sorted()
     }
 
-    /// The tape replayed for `script`: `NAME.tape` beside `NAME.sophon`.
-    static func tape(for script: String) -> String {
+    /// The tape replayed for `script`: `NAME.tape` beside `NAME.sophon`; on `model`
+    /// (`test --models`), `NAME.MODEL.tape`.
+    static func tape(for script: String, model: String? = nil) -> String {
         let base = script.hasSuffix(".sophon") ? String(script.dropLast(".sophon".count)) : script
-        return base + ".tape"
+        return base + (model.map { "." + $0 } ?? "") + ".tape"
     }
 
     /// The `*.sophon` files under `folder`, as paths relative to it.

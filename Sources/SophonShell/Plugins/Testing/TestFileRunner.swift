@@ -31,10 +31,15 @@ struct TestFileRunner: Sendable {
         return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
-    /// The arguments of the child that runs `path`.
-    func arguments(for path: String) -> [String] {
+    /// The arguments of the child that runs `path` (on `model`, with `--models`: `--model
+    /// MODEL` and the tape `NAME.MODEL.tape`).
+    func arguments(for path: String, model: String? = nil) -> [String] {
         var arguments = ["--no-rc", "--no-history"]
-        let tape = TestDiscovery.tape(for: path)
+        if let model { arguments += ["--model", model] }
+        // `custom:ID` runs as `--model custom:ID` and tapes as NAME.ID.tape.
+        let tape = TestDiscovery.tape(
+            for: path,
+            model: model.map { $0.hasPrefix("custom:") ? String($0.dropFirst("custom:".count)) : $0 })
         let hasTape = FileManager.default.fileExists(atPath: tape)
         switch tapes {
         case .replayPresent where hasTape, .recordMissing where hasTape:
@@ -49,13 +54,14 @@ struct TestFileRunner: Sendable {
 
     /// Runs `path` and reports how it went. Never throws: a child that cannot start is a failed
     /// file with the reason.
-    func run(_ path: String) async -> TestFileResult {
+    func run(_ path: String, model: String? = nil) async -> TestFileResult {
         let started = ContinuousClock.now
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-test-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("stdout")
         let errors = folder.appendingPathComponent("stderr")
+        let costFile = folder.appendingPathComponent("cost")
         let status: Termination
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -71,16 +77,23 @@ struct TestFileRunner: Sendable {
                 try? stderr.close()
             }
             status = try await Self.launch(
-                executable, arguments: arguments(for: path), stdout: stdout, stderr: stderr)
+                executable, arguments: arguments(for: path, model: model), stdout: stdout, stderr: stderr,
+                costFile: costFile.path)
         } catch {
             return TestFileResult(
                 path: path, expects: 0, seconds: Self.seconds(since: started),
-                failures: [.init(location: path, message: "cannot run: \(error)")])
+                failures: [.init(location: path, message: "cannot run: \(error)")], model: model)
         }
         let seconds = Self.seconds(since: started)
         let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         let complaints = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        return Self.result(path: path, status: status, stdout: printed, stderr: complaints, seconds: seconds)
+        var result = Self.result(
+            path: path, status: status, stdout: printed, stderr: complaints, seconds: seconds)
+        result.model = model
+        result.cost = (try? String(contentsOf: costFile, encoding: .utf8)).flatMap {
+            try? JSONValue(parsing: $0)
+        }
+        return result
     }
 
     /// The outcome of a child that printed `stdout` and `stderr` and ended with `status`.
@@ -159,7 +172,7 @@ struct TestFileRunner: Sendable {
     /// this shell, however the shell ends: `timeout 60 sophon test` leaves no child behind) and
     /// waits for it on a thread of its own, not on the concurrency pool.
     private static func launch(
-        _ executable: String, arguments: [String], stdout: FileHandle, stderr: FileHandle
+        _ executable: String, arguments: [String], stdout: FileHandle, stderr: FileHandle, costFile: String
     ) async throws -> Termination {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard null >= 0 else { throw CocoaError(.fileReadUnknown) }
@@ -167,7 +180,12 @@ struct TestFileRunner: Sendable {
         let pid: Int32
         do {
             pid = try ChildSpawner.shared.spawn(
-                executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                executable, arguments: arguments,
+                environment: ProcessInfo.processInfo.environment.merging([
+                    CostLedger.costFileVariable: costFile
+                ]) {
+                    _, given in given
+                },
                 stdin: null, stdout: stdout.fileDescriptor, stderr: stderr.fileDescriptor)
         } catch {
             throw CocoaError(
@@ -236,6 +254,10 @@ struct TestFileResult: Sendable, Equatable {
     var seconds: Double
     /// What went wrong, in the order it happened; empty when the file passed.
     var failures: [Failure]
+    /// The model it ran on (`test --models`); `nil` for the session's.
+    var model: String?
+    /// What its calls cost: a JSON number of US dollars or `"unknown"`; `nil` when it made none.
+    var cost: JSONValue?
 
     /// Whether the file passed: it ran to the end with status 0 and nothing failed.
     var passed: Bool { failures.isEmpty }

@@ -15,6 +15,10 @@ struct TestOptions: Sendable, Equatable {
     var junit: String?
     /// Print the report as TAP instead of the per-file lines.
     var tap = false
+    /// `--models A,B`: every file on each model, as typed (catalog IDs, preset names, `custom:ID`).
+    var models: [String] = []
+    /// `--html FILE`: also write a self-contained HTML report.
+    var html: String?
 
     /// The options of `test`, declared once (usage, help, completion and parsing read them).
     static let declared: [CommandOption] = [
@@ -23,6 +27,10 @@ struct TestOptions: Sendable, Equatable {
         CommandOption(name: "--live", help: "ignore tapes: every file calls the server"),
         CommandOption(name: "--junit", value: "FILE", help: "write a JUnit XML report to FILE"),
         CommandOption(name: "--tap", help: "print the report as TAP"),
+        CommandOption(name: "--html", value: "FILE", help: "write a self-contained HTML report to FILE"),
+        CommandOption(
+            name: "--models", value: "A,B", help: "run every file on each model (tapes NAME.MODEL.tape)",
+            missing: "model IDs separated by commas"),
     ]
 
     /// Parses the words after `test`. Options may come before, between or after the paths;
@@ -53,6 +61,15 @@ struct TestOptions: Sendable, Equatable {
         options.recordMissing = parsed.has("--record-missing")
         options.live = parsed.has("--live")
         options.tap = parsed.has("--tap")
+        if let path = parsed.value("--html") {
+            guard !path.isEmpty else { throw usage("--html: expected a file path") }
+            options.html = path
+        }
+        if let list = parsed.value("--models") {
+            options.models = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !options.models.isEmpty else { throw usage("--models needs model IDs separated by commas") }
+        }
         if options.live, options.recordMissing {
             throw usage("--live and --record-missing cannot be combined (--live ignores tapes)")
         }

@@ -6,9 +6,81 @@ import SophonCore
 /// the same results as a TAP version 14 stream; or, with `--json`, the same results as data.
 enum TestReport {
     /// `PASS path (N expects, 1.2 s)` or `FAIL path`.
+    /// With `--models`: `PASS path [MODEL] (...)`.
     static func line(_ result: TestFileResult) -> String {
-        guard result.passed else { return "FAIL \(result.path)" }
-        return "PASS \(result.path) (\(result.expects) expects, \(String(format: "%.1f", result.seconds)) s)"
+        let name = result.path + (result.model.map { " [\($0)]" } ?? "")
+        guard result.passed else { return "FAIL \(name)" }
+        return "PASS \(name) (\(result.expects) expects, \(String(format: "%.1f", result.seconds)) s)"
+    }
+
+    /// The files x models matrix of `test --models`: a header row (`file` and each model), then
+    /// one row per file with `PASS` or `FAIL` under each model, in columns padded to line up.
+    static func matrix(_ results: [TestFileResult], files: [String], models: [String]) -> [String] {
+        let header = ["file"] + models
+        let rows = files.map { file in
+            [file]
+                + models.map { model in
+                    guard let result = results.first(where: { $0.path == file && $0.model == model }) else {
+                        return "-"
+                    }
+                    return result.passed ? "PASS" : "FAIL"
+                }
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1
+                    ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            }.joined()
+        }
+    }
+
+    /// The `--html` page: the tally and cost, a row per file with a cell per model (or one
+    /// result column), and each run's expectations, failures and cost.
+    static func page(_ results: [TestFileResult], files: [String], models: [String]) -> HTMLReport {
+        var summary = [tally(results)]
+        if let cost = cost(results) { summary.append("cost: \(cost)") }
+        let columns = models.isEmpty ? [nil] : models.map { Optional($0) }
+        var index: [String: Int] = [:]
+        for (position, result) in results.enumerated() {
+            index[result.path + "\u{1F}" + (result.model ?? "")] = position
+        }
+        let rows = files.map { file in
+            HTMLReport.Row(
+                label: file,
+                cells: columns.map { model in
+                    guard let position = index[file + "\u{1F}" + (model ?? "")] else {
+                        return .init(text: "-")
+                    }
+                    let result = results[position]
+                    return .init(
+                        text: result.passed ? "PASS" : "FAIL", status: result.passed ? .pass : .fail,
+                        detail: "result-\(position + 1)")
+                })
+        }
+        let details = results.enumerated().map { position, result in
+            var sections: [(name: String, text: String)] = [
+                ("expects", "\(result.expects) expects, \(String(format: "%.1f", result.seconds)) s")
+            ]
+            let failures = TestReport.details([result])
+            if !failures.isEmpty { sections.append(("failures", failures.joined(separator: "\n"))) }
+            if let cost = result.cost { sections.append(("cost", PriceBook.text(cost.doubleValue))) }
+            return HTMLReport.Detail(
+                id: "result-\(position + 1)", title: result.path + (result.model.map { " [\($0)]" } ?? ""),
+                status: result.passed ? .pass : .fail, sections: sections)
+        }
+        return HTMLReport(
+            title: "sophon test", summary: summary,
+            columns: ["file"] + (models.isEmpty ? ["result"] : models),
+            rows: rows, details: details)
+    }
+
+    /// What the files' calls cost in all (`$X`, or `unknown` when any file's is); `nil` when no
+    /// file made a call.
+    static func cost(_ results: [TestFileResult]) -> String? {
+        let costs = results.compactMap(\.cost)
+        guard !costs.isEmpty else { return nil }
+        return PriceBook.text(PriceBook.total(costs.map(\.doubleValue)))
     }
 
     /// The failure details: for an expectation, `FILE:LINE: failed: EXPECT LINE` and the
@@ -16,10 +88,11 @@ enum TestReport {
     static func details(_ results: [TestFileResult]) -> [String] {
         results.flatMap { result in
             result.failures.flatMap { failure -> [String] in
+                let location = failure.location + (result.model.map { " [\($0)]" } ?? "")
                 if let expectation = failure.expectation {
-                    return ["\(failure.location): failed: \(expectation)", "    \(failure.message)"]
+                    return ["\(location): failed: \(expectation)", "    \(failure.message)"]
                 }
-                return ["\(failure.location): error: \(failure.message)"]
+                return ["\(location): error: \(failure.message)"]
             }
         }
     }
@@ -36,7 +109,8 @@ enum TestReport {
     /// The TAP test point of the file numbered `number` (from 1), with a YAML diagnostic block
     /// listing the failures of a failed file.
     static func tapPoint(_ result: TestFileResult, number: Int) -> [String] {
-        let description = result.path.replacingOccurrences(of: "#", with: "\\#")
+        let description = (result.path + (result.model.map { " [\($0)]" } ?? ""))
+            .replacingOccurrences(of: "#", with: "\\#")
         guard !result.passed else { return ["ok \(number) - \(description)"] }
         var lines = ["not ok \(number) - \(description)", "  ---", "  failures:"]
         for failure in result.failures {
@@ -77,20 +151,22 @@ enum TestReport {
     static func data(_ results: [TestFileResult]) -> [JSONMember] {
         let passed = results.filter(\.passed).count
         let files = results.map { result in
-            JSONValue.object([
-                JSONMember("path", .string(result.path)),
-                JSONMember("passed", .bool(result.passed)),
-                JSONMember("expects", .integer(result.expects)),
-                JSONMember(
-                    "failures",
-                    .array(
-                        result.failures.map { failure in
-                            .object(
-                                [JSONMember("location", .string(failure.location))]
-                                    + (failure.expectation.map { [JSONMember("expect", .string($0))] } ?? [])
-                                    + [JSONMember("message", .string(failure.message))])
-                        })),
-            ])
+            JSONValue.object(
+                [JSONMember("path", .string(result.path))]
+                    + (result.model.map { [JSONMember("model", .string($0))] } ?? []) + [
+                        JSONMember("passed", .bool(result.passed)),
+                        JSONMember("expects", .integer(result.expects)),
+                        JSONMember(
+                            "failures",
+                            .array(
+                                result.failures.map { failure in
+                                    .object(
+                                        [JSONMember("location", .string(failure.location))]
+                                            + (failure.expectation.map { [JSONMember("expect", .string($0))] }
+                                                ?? [])
+                                            + [JSONMember("message", .string(failure.message))])
+                                })),
+                    ] + (result.cost.map { [JSONMember("cost", $0)] } ?? []))
         }
         return [
             JSONMember("passed", .integer(passed)), JSONMember("failed", .integer(results.count - passed)),

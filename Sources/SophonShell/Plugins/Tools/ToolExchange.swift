@@ -83,7 +83,9 @@ enum ToolExchange {
         }
         // The envelope of the last call, with the usage of the whole exchange.
         if let last {
-            envelope = GeminiCall.envelope(model: last.model, usage: run.usage, retries: last.retries)
+            envelope = GeminiCall.envelope(
+                model: last.model, usage: run.usage, retries: last.retries,
+                cost: PriceBook.of(context)?.cost(model: last.model, usage: run.usage))
         }
         do {
             return try handle(

@@ -159,7 +159,9 @@ import Testing
         let name = try shell.run(["batch", "submit", "in.jsonl"]).stdout.trimmingCharacters(in: .newlines)
         #expect(try shell.run(["batch", "wait", name]).status == 0)
         let outcome = try shell.run(["batch", "results", "in", "-o", "out.jsonl"])
-        #expect(outcome.stderr.hasPrefix("batch results: 3 keys, 2 failed; wrote out.jsonl\n"))
+        #expect(
+            outcome.stderr.hasPrefix(
+                "batch results: 3 keys, 2 failed; cost $0.000014625 (Batch price); wrote out.jsonl\n"))
         #expect(outcome.status == 1)
         #expect(
             shell.read("out.jsonl") == """
@@ -229,7 +231,9 @@ import Testing
         #expect(try shell.run(["batch", "wait", "night"]).status == 0)
         #expect(try shell.run(["batch", "status", "night"]).status == 0)
         let results = try shell.run(["batch", "results", "night", "-o", "out.jsonl"])
-        #expect(results.stderr == "batch results: 3 keys, 0 failed; wrote out.jsonl\n")
+        #expect(
+            results.stderr
+                == "batch results: 3 keys, 0 failed; cost $0.000043875 (Batch price); wrote out.jsonl\n")
         #expect(results.status == 0)
         #expect(shell.read("out.jsonl")?.split(separator: "\n").count == 3)
         // The state folder's tmp/ is private and left empty.
@@ -288,7 +292,9 @@ import Testing
 
         #expect(try shell.run(["batch", "wait", "big"]).status == 0)
         let results = try shell.run(["batch", "results", "big", "-o", "out.jsonl"])
-        #expect(results.stderr.hasPrefix("batch results: 3 keys, 1 failed; wrote out.jsonl\n"))
+        #expect(
+            results.stderr.hasPrefix(
+                "batch results: 3 keys, 1 failed; cost $0.00002925 (Batch price); wrote out.jsonl\n"))
         #expect(results.status == 1)
         let id = name.dropFirst("batches/".count)
         #expect(

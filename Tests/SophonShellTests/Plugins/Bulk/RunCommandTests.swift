@@ -51,7 +51,7 @@ import Testing
         #expect(outcome.stdout == "")
         #expect(
             outcome.stderr
-                == "run: 5/5 done, 2 failed, 0 reused (same request); wrote out.jsonl\n"
+                == "run: 5/5 done, 2 failed, 0 reused (same request); cost $0.00008775; wrote out.jsonl\n"
                 + "error: run: 2 of 5 keys failed (ok: false in out.jsonl); add --retry-failed to ask them again\n"
         )
         #expect(outcome.status == 1)
@@ -88,7 +88,8 @@ import Testing
         #expect(try shell.server.requests().count == 5)
         // Same lines: every answer is reused.
         let same = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
-        #expect(same.stderr == "run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n")
+        #expect(
+            same.stderr == "run: 5/5 done, 0 failed, 5 reused (same request); cost $0.00; wrote out.jsonl\n")
         #expect(try shell.server.requests().count == 5)
         // Two prompts edited: those two are sent again, under the same keys.
         try shell.write(
@@ -98,7 +99,7 @@ import Testing
         let edited = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(
             edited.stderr
-                == "run: 5/5 done, 0 failed, 3 reused (same request), 2 sent again (request changed); wrote out.jsonl\n"
+                == "run: 5/5 done, 0 failed, 3 reused (same request), 2 sent again (request changed); cost $0.0000585; wrote out.jsonl\n"
         )
         #expect(try Self.asked(shell, "BRAVO2") == 1)
         #expect(try Self.asked(shell, "ECHO2") == 1)
@@ -107,7 +108,8 @@ import Testing
         let model = try shell.run(["-c", "set temperature 0.3", "-c", "run in.jsonl -o out.jsonl"])
         #expect(
             model.stderr.hasSuffix(
-                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+                "0 reused (same request), 5 sent again (request changed); cost $0.00014625; wrote out.jsonl\n"
+            ))
         #expect(try shell.server.requests().count == 12)
         // The same settings, another model: every line is sent again, to that model.
         let other = try shell.run([
@@ -116,7 +118,8 @@ import Testing
         ])
         #expect(
             other.stderr.hasSuffix(
-                "0 reused (same request), 5 sent again (request changed); wrote out.jsonl\n"))
+                "0 reused (same request), 5 sent again (request changed); cost $0.0000935; wrote out.jsonl\n")
+        )
         #expect(
             try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
                 == 5)
@@ -125,7 +128,9 @@ import Testing
             "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
             "run in.jsonl -o out.jsonl",
         ])
-        #expect(same2.stderr.hasSuffix("run: 5/5 done, 0 failed, 5 reused (same request); wrote out.jsonl\n"))
+        #expect(
+            same2.stderr.hasSuffix(
+                "run: 5/5 done, 0 failed, 5 reused (same request); cost $0.00; wrote out.jsonl\n"))
         #expect(
             try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
                 == 5)
@@ -139,7 +144,7 @@ import Testing
         let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(
             outcome.stderr
-                == "run: 5/5 done, 0 failed, 0 reused (same request), 5 sent again (no request hash recorded); wrote out.jsonl\n"
+                == "run: 5/5 done, 0 failed, 0 reused (same request), 5 sent again (no request hash recorded); cost $0.00014625; wrote out.jsonl\n"
         )
         #expect(try shell.server.requests().count == 5)
         #expect(shell.read("out.jsonl.requests")?.split(separator: "\n").count == 5)
@@ -276,7 +281,9 @@ import Testing
         #expect(Self.journal(shell).sends == 3)
 
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
-        #expect(resumed.stderr == "run: 5/5 done, 0 failed, 2 reused (same request); wrote out.jsonl\n")
+        #expect(
+            resumed.stderr
+                == "run: 5/5 done, 0 failed, 2 reused (same request); cost $0.00008775; wrote out.jsonl\n")
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(shell.read("out.jsonl.partial") == nil)
@@ -355,7 +362,9 @@ import Testing
             #"[{"match": "bravo", "reply": {"fault": "rate_limit", "retryDelay": "0.2s"}, "times": 3}]"#)
         try shell.write("in.jsonl", Self.fiveKeys)
         let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
-        #expect(outcome.stderr == "run: 5/5 done, 0 failed, 0 reused (same request); wrote out.jsonl\n")
+        #expect(
+            outcome.stderr
+                == "run: 5/5 done, 0 failed, 0 reused (same request); cost $0.00014625; wrote out.jsonl\n")
         #expect(outcome.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(try Self.asked(shell, "bravo") == 4)

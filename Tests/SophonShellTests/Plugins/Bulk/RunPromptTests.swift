@@ -51,7 +51,8 @@ import Testing
             "run books.jsonl -o shelf.jsonl --prompt shelf.prompt --jobs 1",
         ])
         #expect(
-            outcome.stderr == "run: 2/2 done, 0 failed, 0 reused (same request); wrote shelf.jsonl\n")
+            outcome.stderr
+                == "run: 2/2 done, 0 failed, 0 reused (same request); cost $0.0000585; wrote shelf.jsonl\n")
         #expect(outcome.status == 0)
         let usage = #""usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}"#
         #expect(

@@ -219,6 +219,8 @@ import Testing
         == 8. Text answers stream
         A schema makes the answer a contract: every reply has the fields and types your code expects, so you can check it and use it instead of guessing at sentences.
         5 calls: 138 prompt, 196 output, 981 thoughts, 1315 total tokens
+        gemini-3.8-flash: 5 calls, 1315 tokens, $0.00451725
+        total cost: $0.00451725
         8 passed, 0 failed
 
         """#

@@ -101,6 +101,7 @@ import Testing
                 response-modalities: text,image
                 media-resolution: low
                 media-dir: default
+                budget: off
                 api: generate-content
                 store: on
                 tools: none

@@ -30,7 +30,7 @@ import Testing
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("PASS "))
-        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
+        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\ncost: $0.0000585\n"))
     }
 
     @Test func theTicketsRunThroughThePromptFileFromTheSameTape() throws {
@@ -41,7 +41,8 @@ import Testing
             Self.examples.appendingPathComponent("triage.prompt").path,
         ])
         #expect(
-            outcome.stderr == "run: 2/2 done, 0 failed, 0 reused (same request); wrote triaged.jsonl\n")
+            outcome.stderr
+                == "run: 2/2 done, 0 failed, 0 reused (same request); cost $0.0000585; wrote triaged.jsonl\n")
         #expect(outcome.status == 0)
         let usage = #""usage":{"promptTokens":4,"outputTokens":7,"thoughtsTokens":0,"totalTokens":11}"#
         let billing =

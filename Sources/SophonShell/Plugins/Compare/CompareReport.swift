@@ -1,0 +1,179 @@
+import Foundation
+import SophonCore
+import SophonGemini
+
+/// What `compare` prints and keeps (docs/commands.md, "compare"): one block per candidate in
+/// the order given, the field-by-field differences of structured answers, and the total cost;
+/// `$last` is an array in the same order, one `{"model", "answer", "usage", "cost", "error"}`
+/// per candidate (with `"prompt"` under `--prompts`).
+struct CompareReport {
+    var outcomes: [CompareOutcome]
+
+    /// The differences among the structured answers, when at least two candidates gave one
+    /// (each path with every candidate's value, `nil` where a candidate has none).
+    var differences: [JSONDifference]? {
+        let structured = outcomes.compactMap(\.structuredAnswer)
+        guard structured.count >= 2 else { return nil }
+        return JSONDifference.among(outcomes.map(\.structuredAnswer))
+    }
+
+    /// The cost of every call, `nil` (unknown) when any model's is.
+    var totalCost: Double? { PriceBook.total(outcomes.filter { $0.failure == nil }.map(\.cost)) }
+
+    /// The failed candidates.
+    var failed: [CompareOutcome] { outcomes.filter { $0.failure != nil } }
+
+    /// The blocks, the differences and the total, as printed.
+    var text: String {
+        var lines: [String] = []
+        for outcome in outcomes {
+            if !lines.isEmpty { lines.append("") }
+            lines += block(outcome)
+        }
+        if let differences {
+            lines.append("")
+            if differences.isEmpty {
+                lines.append("differences: none")
+            } else {
+                lines.append("differences:")
+                lines += differences.map { "  \($0)" }
+            }
+        }
+        lines.append("")
+        lines.append("total cost: \(PriceBook.text(totalCost))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// One candidate's block: heading, latency, tokens, cost, answer, schema validity; or the error.
+    func block(_ outcome: CompareOutcome) -> [String] {
+        var lines = [outcome.candidate.label]
+        lines.append("  latency: \(Self.milliseconds(outcome.latency)) ms")
+        if let failure = outcome.failure {
+            lines.append("  error: \(failure.kind.rawValue): \(failure.message)")
+            return lines
+        }
+        let usage = outcome.usage
+        lines.append(
+            "  tokens: \(usage?.promptTokenCount ?? 0) input, \(usage?.candidatesTokenCount ?? 0) output, "
+                + "\(usage?.thoughtsTokenCount ?? 0) thought, \(usage?.cachedContentTokenCount ?? 0) cached")
+        lines.append("  cost: \(PriceBook.text(outcome.cost))")
+        let answer = outcome.answer.map { $0.stringValue ?? $0.compactText } ?? ""
+        let answerLines = answer.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.append("  answer: " + (answerLines.first.map(String.init) ?? ""))
+        lines += answerLines.dropFirst().map { "    " + $0 }
+        if let check = outcome.schemaCheck {
+            lines.append("  schema: " + (check.valid ? "valid" : "invalid (\(check.problem ?? ""))"))
+        }
+        return lines
+    }
+
+    /// The `--html` page: the summary (total cost, failures), a row per candidate (status,
+    /// latency, tokens, cost, schema), the differences, and each request and answer.
+    func page(title: String) -> HTMLReport {
+        let failedCount = failed.count
+        var summary = [
+            "\(outcomes.count) compared, \(failedCount) failed", "total cost: \(PriceBook.text(totalCost))",
+        ]
+        if let differences { summary.append("differences: \(differences.count)") }
+        let rows = outcomes.enumerated().map { index, outcome in
+            let usage = outcome.usage
+            let status: HTMLReport.Status = outcome.failure == nil ? .pass : .fail
+            return HTMLReport.Row(
+                label: outcome.candidate.label,
+                cells: [
+                    .init(
+                        text: outcome.failure.map { $0.kind.rawValue } ?? "ok", status: status,
+                        detail: "result-\(index + 1)"),
+                    .init(text: "\(Self.milliseconds(outcome.latency)) ms"),
+                    .init(
+                        text:
+                            "\(usage?.promptTokenCount ?? 0) in / \(usage?.candidatesTokenCount ?? 0) out / "
+                            + "\(usage?.thoughtsTokenCount ?? 0) thought / \(usage?.cachedContentTokenCount ?? 0) cached"
+                    ),
+                    .init(text: outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"),
+                    .init(
+                        text: outcome.schemaCheck.map { $0.valid ? "valid" : "invalid" } ?? "-",
+                        status: outcome.schemaCheck.map { $0.valid ? .pass : .fail } ?? .info),
+                ])
+        }
+        let details = outcomes.enumerated().map { index, outcome in
+            var sections: [(name: String, text: String)] = []
+            if let request = outcome.request { sections.append(("request", Self.prettyJSON(request))) }
+            if let answer = outcome.answer {
+                sections.append(("answer", answer.stringValue ?? answer.prettyText))
+            }
+            if let check = outcome.schemaCheck, !check.valid {
+                sections.append(("schema", check.problem ?? "invalid"))
+            }
+            if let failure = outcome.failure {
+                sections.append(("error", "\(failure.kind.rawValue): \(failure.message)"))
+            }
+            sections.append(("cost", outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"))
+            return HTMLReport.Detail(
+                id: "result-\(index + 1)", title: outcome.candidate.label,
+                status: outcome.failure == nil ? .pass : .fail, sections: sections)
+        }
+        return HTMLReport(
+            title: title, summary: summary,
+            columns: ["model", "result", "latency", "tokens", "cost", "schema"],
+            rows: rows, differences: differences?.map(\.description) ?? [], details: details)
+    }
+
+    /// `value` as indented JSON.
+    static func prettyJSON<Value: Encodable>(_ value: Value) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// A duration in whole milliseconds.
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// `$last`: one object per candidate, in order.
+    var last: JSONValue {
+        .array(
+            outcomes.map { outcome in
+                var members: [JSONMember] = []
+                if let file = outcome.candidate.promptFile {
+                    members.append(JSONMember("prompt", .string(file)))
+                }
+                members += [
+                    JSONMember("model", .string(outcome.modelID)),
+                    JSONMember("answer", outcome.answer ?? .null),
+                    JSONMember("usage", GeminiCall.usageValue(outcome.usage)),
+                    JSONMember("cost", outcome.failure == nil ? PriceBook.value(outcome.cost) : .null),
+                    JSONMember(
+                        "error",
+                        outcome.failure.map { failure in
+                            .object([
+                                JSONMember("kind", .string(failure.kind.rawValue)),
+                                JSONMember("message", .string(failure.message)),
+                            ])
+                        } ?? .null),
+                ]
+                return .object(members)
+            })
+    }
+
+    /// The `--json` members beside the result: `differences` (`[{"path", "values"}]`, absent
+    /// without two structured answers) and `cost` (the total).
+    var members: [JSONMember] {
+        var members: [JSONMember] = []
+        if let differences {
+            members.append(
+                JSONMember(
+                    "differences",
+                    .array(
+                        differences.map { difference in
+                            .object([
+                                JSONMember("path", .string(difference.path)),
+                                JSONMember("values", .array(difference.values.map { $0 ?? .null })),
+                            ])
+                        })))
+        }
+        members.append(JSONMember("cost", PriceBook.value(totalCost)))
+        return members
+    }
+}

@@ -1,0 +1,51 @@
+import SophonCore
+
+/// `show usage` (docs/commands.md, docs/cost.md): the session's calls and token totals, each
+/// model's calls, tokens and cost in first-use order, and the total cost.
+enum UsageReport {
+    /// `N calls: P prompt, O output, T thoughts, X total tokens`, a line per model
+    /// (`MODEL: N calls, X tokens, $COST`), then `total cost: $COST` (`unknown` when a model
+    /// has no price).
+    static func text(usage: UsageTotals, calls: Int, spending: CostLedger) -> String {
+        var lines = [
+            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
+                + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens"
+        ]
+        for line in spending.lines {
+            lines.append(
+                "\(line.model): \(line.calls) call\(line.calls == 1 ? "" : "s"), \(line.tokens.totalTokens) tokens, "
+                    + PriceBook.text(line.cost))
+        }
+        lines.append("total cost: \(PriceBook.text(spending.total))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"calls", "usage", "models": [{"model", "calls", "usage", "cost"}], "cost"}`.
+    static func data(usage: UsageTotals, calls: Int, spending: CostLedger) -> JSONValue {
+        .object([
+            JSONMember("calls", .integer(calls)),
+            JSONMember("usage", value(usage)),
+            JSONMember(
+                "models",
+                .array(
+                    spending.lines.map { line in
+                        .object([
+                            JSONMember("model", .string(line.model)),
+                            JSONMember("calls", .integer(line.calls)),
+                            JSONMember("usage", value(line.tokens)),
+                            JSONMember("cost", PriceBook.value(line.cost)),
+                        ])
+                    })),
+            JSONMember("cost", PriceBook.value(spending.total)),
+        ])
+    }
+
+    private static func value(_ usage: UsageTotals) -> JSONValue {
+        .object([
+            JSONMember("promptTokens", .integer(usage.promptTokens)),
+            JSONMember("outputTokens", .integer(usage.outputTokens)),
+            JSONMember("thoughtsTokens", .integer(usage.thoughtsTokens)),
+            JSONMember("totalTokens", .integer(usage.totalTokens)),
+        ])
+    }
+}

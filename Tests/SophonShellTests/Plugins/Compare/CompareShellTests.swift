@@ -1,0 +1,239 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// `compare` (PRODUCT §14, docs/commands.md "compare"): the real binary against
+/// scripts/fake_gemini.py, one reply per model through rules keyed by the model in the path
+/// (the models are asked at once, so arrival order is not fixed).
+@Suite struct CompareShellTests {
+    /// Rules answering `model` with `reply` (a JSON object text).
+    static func rules(_ replies: [(model: String, reply: String)]) -> String {
+        let rules = replies.map { #"{"model": "\#($0.model)", "reply": \#($0.reply)}"# }
+        return #"{"reset": true, "rules": [\#(rules.joined(separator: ","))]}"#
+    }
+
+    static func movie(_ year: Int) -> String {
+        #"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": \#(year)}", "usage": {"prompt": 10, "candidates": 4, "thoughts": 2}}"#
+    }
+
+    /// stdout without the `latency:` lines (timing is not asserted in tests).
+    static func withoutLatency(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("  latency: ") }
+            .joined(separator: "\n")
+    }
+
+    @Test func blocksInOrderWithDifferencesCostsAndLastArray() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
+        let outcome = try shell.run([
+            "-c",
+            """
+            schema {title: string, year: integer}
+            compare --models gemini-2.5-pro,gemini-2.5-flash which novel?
+            echo ${last[0].model} ${last[0].answer.year} ${last[1].answer.year} ${last[1].cost}
+            """,
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(
+            Self.withoutLatency(outcome.stdout) == """
+                gemini-2.5-pro
+                  tokens: 10 input, 4 output, 2 thought, 0 cached
+                  cost: $0.0000725
+                  answer: {"title":"Dune","year":1966}
+                  schema: valid
+
+                gemini-2.5-flash
+                  tokens: 10 input, 4 output, 2 thought, 0 cached
+                  cost: $0.000018
+                  answer: {"title":"Dune","year":1965}
+                  schema: valid
+
+                differences:
+                  $.year: 1966 | 1965
+
+                total cost: $0.0000905
+                gemini-2.5-pro 1966 1965 0.000018
+
+                """)
+        let requests = try shell.server.requests()
+        #expect(
+            Set(requests.map(\.path)) == [
+                "/v1beta/models/gemini-2.5-pro:generateContent",
+                "/v1beta/models/gemini-2.5-flash:generateContent",
+            ])
+        // The same turn on each model: one request body.
+        #expect(requests.count == 2 && requests[0].bodyText == requests[1].bodyText)
+        #expect(requests[0].body["generationConfig"]?["responseMimeType"]?.stringValue == "application/json")
+    }
+
+    @Test func jsonIsTheArrayWithDifferencesAndTotal() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
+        try shell.write(
+            "movie.json",
+            #"{"type": "object", "properties": {"title": {"type": "string"}, "year": {"type": "integer"}}}"#)
+        let outcome = try shell.run([
+            "--json", "-c", "schema @movie.json\ncompare --models gemini-2.5-flash,gemini-2.5-pro novel",
+        ])
+        #expect(outcome.status == 0)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2)
+        #expect(
+            lines[1]
+                == #"{"command":"compare --models gemini-2.5-flash,gemini-2.5-pro novel","ok":true,"result":["#
+                + #"{"model":"gemini-2.5-flash","answer":{"title":"Dune","year":1965},"usage":{"promptTokens":10,"outputTokens":4,"thoughtsTokens":2,"totalTokens":16},"cost":0.000018,"error":null},"#
+                + #"{"model":"gemini-2.5-pro","answer":{"title":"Dune","year":1966},"usage":{"promptTokens":10,"outputTokens":4,"thoughtsTokens":2,"totalTokens":16},"cost":0.0000725,"error":null}],"#
+                + #""differences":[{"path":"$.year","values":[1965,1966]}],"cost":0.0000905}"#)
+    }
+
+    @Test func oneModelsFailureStaysInItsBlockAndFailsTheCommand() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([
+                ("gemini-3-flash-preview", #"{"fault": "not_found"}"#),
+                (
+                    "gemini-3.8-flash",
+                    #"{"kind": "generate", "text": "Hi", "usage": {"prompt": 4, "candidates": 1}}"#
+                ),
+            ]))
+        let outcome = try shell.run([
+            "-c", "compare --models gemini-3-flash-preview,gemini-3.8-flash hi\necho ${last[1].answer}",
+        ])
+        #expect(outcome.status == 1)
+        let stdout = Self.withoutLatency(outcome.stdout)
+        #expect(stdout.hasPrefix("gemini-3-flash-preview\n  error: modelRetired: "))
+        #expect(
+            stdout.hasSuffix(
+                """
+
+                gemini-3.8-flash
+                  tokens: 4 input, 1 output, 0 thought, 0 cached
+                  cost: $0.00000675
+                  answer: Hi
+
+                total cost: $0.00000675
+                Hi
+
+                """))
+        #expect(outcome.stderr.contains("compare: 1 of 2 failed: gemini-3-flash-preview"))
+        // No fallback: a compared model answers as itself or fails.
+        #expect(try shell.server.requests().count == 2)
+    }
+
+    @Test func jsonOfAFailedCompareKeepsEveryResultBesideTheError() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([
+                ("gemini-2.5-pro", #"{"fault": "bad_request"}"#),
+                (
+                    "gemini-3.8-flash",
+                    #"{"kind": "generate", "text": "Hi", "usage": {"prompt": 4, "candidates": 1}}"#
+                ),
+            ]))
+        let outcome = try shell.run([
+            "--json", "compare", "--models", "gemini-3.8-flash,gemini-2.5-pro", "hi",
+        ])
+        #expect(outcome.status == 1)
+        let value = try JSONValue(parsing: outcome.stdout.trimmingCharacters(in: .newlines))
+        #expect(value["ok"] == .bool(false))
+        #expect(value["error"]?["kind"]?.stringValue == "compareFailed")
+        #expect(value["error"]?["message"]?.stringValue == "compare: 1 of 2 failed: gemini-2.5-pro")
+        #expect(value["error"]?["result"]?[0]?["answer"]?.stringValue == "Hi")
+        #expect(value["error"]?["result"]?[0]?["cost"]?.compactText == "0.00000675")
+        #expect(value["error"]?["result"]?[1]?["answer"] == .null)
+        #expect(value["error"]?["result"]?[1]?["cost"] == .null)
+        #expect(value["error"]?["result"]?[1]?["error"]?["kind"]?.stringValue == "invalidRequest")
+        #expect(value["error"]?["cost"]?.compactText == "0.00000675")
+    }
+
+    @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["compare", "--models", "gemini-2.5-flsh,gemini-3.8-flash", "hi"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr
+                == "error: compare: unknown model 'gemini-2.5-flsh' (did you mean 'gemini-2.5-flash'?); the catalog has "
+                + "gemini-2.5-flash-lite, gemini-2.5-flash, gemini-2.5-pro, gemini-3-flash-preview, gemini-3.1-flash-lite, "
+                + "gemini-3.1-pro-preview, gemini-3.5-flash-lite, gemini-3.5-flash, gemini-3.6-flash, gemini-3.8-flash; "
+                + "write custom:ID for another model\n")
+        #expect(try shell.server.requests().isEmpty)
+    }
+
+    @Test func customModelIsAcceptedAndItsCostIsUnknown() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
+        ])
+        let outcome = try shell.run(["--json", "compare", "--models", "custom:my-tuned-model", "hi"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains(#""model":"my-tuned-model","answer":"ok""#))
+        #expect(outcome.stdout.contains(#""cost":"unknown","error":null}],"cost":"unknown"}"#))
+        #expect(try shell.server.paths() == ["/v1beta/models/my-tuned-model:generateContent"])
+    }
+
+    @Test func pricesJSONOverridesAndABrokenOneIsAWarning() throws {
+        let shell = try GeminiShell()
+        try shell.write("prices.json", #"{"my-model": {"input": 1, "output": 2}}"#)
+        try shell.server.script([
+            #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
+        ])
+        var outcome = try shell.run(["compare", "--models", "custom:my-model", "hi"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout.contains("  cost: $0.000005\n"))
+        try shell.write("prices.json", "{\"my-model\": {\"input\": 1,,}}")
+        try shell.server.script([
+            #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
+        ])
+        outcome = try shell.run(["compare", "--models", "custom:my-model", "hi"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("  cost: unknown\n"))
+        #expect(
+            outcome.stderr == "warning: \(shell.home.path)/prices.json: line 1, column 26: "
+                + "expected a string key but found ','; its prices are not used\n")
+    }
+
+    @Test func promptFilesAreComparedThroughThePromptRenderer() throws {
+        let shell = try GeminiShell()
+        try shell.write("a.prompt", "---\nmodel: gemini-2.5-flash\n---\nSay hi to {{name}}.")
+        try shell.write("b.prompt", "---\nmodel: googleai/gemini-2.5-pro\n---\nGreet {{name}} warmly.")
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([
+                ("gemini-2.5-flash", #"{"kind": "generate", "text": "hi Ada"}"#),
+                ("gemini-2.5-pro", #"{"kind": "generate", "text": "Hello, dear Ada"}"#),
+            ]))
+        try shell.write("data.json", #"{"input": {"name": "Ada"}}"#)
+        let outcome = try shell.run([
+            "-c", "compare --prompts a.prompt,b.prompt --data @data.json\necho ${last[1].prompt}",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(Self.withoutLatency(outcome.stdout).contains("a.prompt (gemini-2.5-flash)\n  tokens: "))
+        #expect(outcome.stdout.contains("  answer: hi Ada\n\nb.prompt (gemini-2.5-pro)\n"))
+        #expect(outcome.stdout.hasSuffix("b.prompt\n"))
+        let bodies = try shell.server.requests().map {
+            $0.body["contents"]?[0]?["parts"]?[0]?["text"]?.stringValue
+        }
+        #expect(Set(bodies.compactMap { $0 }) == ["Say hi to Ada.", "Greet Ada warmly."])
+    }
+
+    @Test func dryRunPrintsEachRequestAndSendsNothing() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "compare", "--dry-run", "--models", "gemini-2.5-flash,gemini-2.5-pro", "hi",
+        ])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stdout.hasPrefix("POST /v1beta/models/gemini-2.5-flash:generateContent\n"))
+        #expect(outcome.stdout.contains("\nPOST /v1beta/models/gemini-2.5-pro:generateContent\n"))
+        #expect(try shell.server.requests().isEmpty)
+    }
+}

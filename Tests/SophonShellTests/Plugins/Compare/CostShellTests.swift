@@ -1,0 +1,125 @@
+import Foundation
+import SophonCore
+import Testing
+
+/// Cost (PRODUCT §14, docs/cost.md): `cost` in `--json`, the log and `show usage`; the `run`
+/// summary; `run --estimate` and `batch submit --estimate`; `set budget` stopping a run.
+@Suite struct CostShellTests {
+    static let reply =
+        #"{"kind": "generate", "text": "ok", "usage": {"prompt": 4, "candidates": 2, "thoughts": 2}}"#
+    static let lines = """
+        {"key": "a", "prompt": "one two"}
+        {"key": "b", "prompt": "three"}
+        {"key": "c", "prompt": "four five six"}
+
+        """
+
+    @Test func askJSONLogAndShowUsageCarryTheCost() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([Self.reply, Self.reply, Self.reply])
+        let outcome = try shell.run([
+            "--json", "-c",
+            "ask hi\nask --model gemini-2.5-flash hi\nask --model custom:mine hi\nshow usage\nlogs show 1",
+        ])
+        #expect(outcome.stderr == "")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 5)
+        // 3.8 Flash: 4 x 0.75 + 2 x 3.75 + 2 x 3.75 per 1M tokens.
+        #expect(lines[0].hasSuffix(#""retries":0,"cost":0.000018}"#))
+        #expect(lines[1].hasSuffix(#""retries":0,"cost":0.0000112}"#))
+        #expect(lines[2].hasSuffix(#""retries":0,"cost":"unknown"}"#))
+        #expect(
+            lines[3] == #"{"command":"show usage","ok":true,"result":{"calls":3,"#
+                + #""usage":{"promptTokens":12,"outputTokens":6,"thoughtsTokens":6,"totalTokens":24},"models":["#
+                + #"{"model":"gemini-3.8-flash","calls":1,"usage":{"promptTokens":4,"outputTokens":2,"thoughtsTokens":2,"totalTokens":8},"cost":0.000018},"#
+                + #"{"model":"gemini-2.5-flash","calls":1,"usage":{"promptTokens":4,"outputTokens":2,"thoughtsTokens":2,"totalTokens":8},"cost":0.0000112},"#
+                + #"{"model":"mine","calls":1,"usage":{"promptTokens":4,"outputTokens":2,"thoughtsTokens":2,"totalTokens":8},"cost":"unknown"}],"#
+                + #""cost":"unknown"}}"#)
+        #expect(lines[4].contains(#""cost":0.000018,"durationMs":"#))
+        let text = try shell.run(["-c", "show usage"])
+        #expect(text.stdout == "0 calls: 0 prompt, 0 output, 0 thoughts, 0 total tokens\ntotal cost: $0.00\n")
+    }
+
+    @Test func showUsageListsEachModelAndTheTotal() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([Self.reply, Self.reply, Self.reply])
+        let outcome = try shell.run([
+            "-c", "ask hi\nask hi\nask --model gemini-2.5-flash hi\nshow usage",
+        ])
+        #expect(
+            outcome.stdout.hasSuffix(
+                """
+                3 calls: 12 prompt, 6 output, 6 thoughts, 24 total tokens
+                gemini-3.8-flash: 2 calls, 16 tokens, $0.000036
+                gemini-2.5-flash: 1 call, 8 tokens, $0.0000112
+                total cost: $0.0000472
+
+                """))
+    }
+
+    @Test func runSummaryHasTheCostAndTheBudgetStopsItResumably() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.lines)
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules", body: #"{"reset": true, "rules": [{"reply": \#(Self.reply)}]}"#)
+        // Each line costs $0.000018: the budget is spent after the second.
+        let stopped = try shell.run(["-c", "set budget 0.00003\nrun in.jsonl -o out.jsonl --jobs 1"])
+        #expect(stopped.status == 1)
+        #expect(
+            stopped.stderr
+                == "-c:1:2: error: run: budget reached ($0.000036 spent of $0.00003); 1 line left unsent; "
+                + "the finished answers are in out.jsonl.partial; raise the budget (set budget AMOUNT) and run the "
+                + "same command again to go on\n")
+        // The third line may have been in flight: its answer was dropped, unjournaled.
+        let sent = try shell.server.requests().count
+        #expect(sent == 2 || sent == 3)
+        #expect(shell.read("out.jsonl") == nil)
+        // Resumed: only the line left is sent, and the summary prices this run's calls.
+        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(resumed.status == 0)
+        #expect(
+            resumed.stderr
+                == "run: 3/3 done, 0 failed, 2 reused (same request); cost $0.000018; wrote out.jsonl\n")
+        #expect(try shell.server.requests().count == sent + 1)
+    }
+
+    @Test func aBudgetAlreadySpentSendsNothing() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.lines)
+        try shell.server.script([Self.reply])
+        let outcome = try shell.run(["-c", "set budget 0.00001\nask hi\nrun in.jsonl -o out.jsonl"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr.contains("run: budget reached ($0.000018 spent of $0.00001); 3 lines left unsent"))
+        #expect(try shell.server.requests().count == 1)
+    }
+
+    @Test func setBudgetTakesAPlainNumberOrOff() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3",
+        ])
+        #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\n")
+        #expect(
+            outcome.stderr
+                == "-c:1:5: error: set budget: '$3' is not an amount: a plain number of US dollars (2.50), or off\n"
+        )
+    }
+
+    @Test func estimatesCountTokensAndGenerateNothing() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.lines)
+        let outcome = try shell.run([
+            "-c", "run in.jsonl --estimate\nset max-tokens 100\nbatch submit in.jsonl --estimate",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout == """
+                run: 3 requests, 6 input tokens; expected cost $0.0000045 for the input (the output is priced as it comes)
+                batch submit: 3 requests, 6 input tokens; expected cost $0.00000225 for the input (the output is priced as it comes), at most $0.00056475 with max-tokens 100
+
+                """)
+        let paths = try shell.server.paths()
+        #expect(paths == Array(repeating: "/v1beta/models/gemini-3.8-flash:countTokens", count: 6))
+    }
+}
