@@ -38,6 +38,9 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// A full URL that replaces ``endpoint`` (a resumable upload's session URL, its scheme and
     /// host already swapped for the configured base URL's).
     var absoluteURL: URL? = nil
+    /// Whether attempts carry the client's credentials (the API key or an access token);
+    /// `false` for the token endpoint's own grant.
+    var sendsCredentials = true
 }
 
 extension GeminiAPICall where Reply: Decodable {
@@ -119,16 +122,21 @@ struct GeminiEndpoint: Sendable {
     }
 
     /// The URL of this endpoint under `base`, which may carry a port, a path prefix and a
-    /// tolerated trailing `/v1beta` (or `/v1beta/`).
-    /// - Throws: ``GeminiError/transport(_:detail:)`` (`.other`) when the text is no URL.
-    func url(base: URL) throws -> URL {
+    /// tolerated trailing `/v1beta` (or `/v1beta/`), on `backend` (Vertex AI: `/v1beta1/` and
+    /// the project's path, ``GeminiBackend/path(_:)``).
+    /// - Throws: ``GeminiError/transport(_:detail:)`` (`.other`) when the text is no URL;
+    ///   ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for what the backend lacks.
+    func url(base: URL, backend: GeminiBackend = .developer) throws -> URL {
         var root = base.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
-        if root.hasSuffix("/" + SophonGemini.apiVersion) {
-            root.removeLast(SophonGemini.apiVersion.count + 1)
+        for version in [SophonGemini.apiVersion, backend.apiVersion] where root.hasSuffix("/" + version) {
+            root.removeLast(version.count + 1)
         }
-        if !self.root.isEmpty { root += "/" + self.root }
-        var text = "\(root)/\(SophonGemini.apiVersion)/\(path)"
+        if !self.root.isEmpty {
+            guard !backend.isVertex else { _ = try backend.path("files"); return base }
+            root += "/" + self.root
+        }
+        var text = "\(root)/\(backend.apiVersion)/\(try backend.path(path))"
         if !query.isEmpty {
             let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))
             text +=

@@ -70,6 +70,11 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case batchNotFound
     case batchFailed
 
+    // Context caches and Vertex AI (docs/vertex.md).
+    case cacheNotFound
+    case credentialsError
+    case notOnVertex
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed

@@ -51,16 +51,21 @@ final class GeminiPlugin: ShellPlugin {
 
     /// `set model PRESET | ID | custom:ID [--save]`.
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        if let result = try DeploymentSettings.set(name, words, context: context, services: services) {
+            return result
+        }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
 
     /// `show usage`: the calls made and their token totals.
     func show(_ name: String, context: CommandContext) -> CommandResult? {
+        if let result = DeploymentSettings.show(name, context: context, services: services) { return result }
         guard name == "usage" else { return nil }
         let (usage, calls) = context.session.withGeminiState { ($0.usage, $0.calls) }
+        let cached = usage.cachedTokens > 0 ? " (\(usage.cachedTokens) of them cached)" : ""
         return .text(
-            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
+            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt\(cached), \(usage.outputTokens) output, "
                 + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens")
     }
 
@@ -84,7 +89,9 @@ final class GeminiPlugin: ShellPlugin {
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
     /// `set model`: the model names.
-    var settings: [SettingDefinition] { [SettingDefinition(name: "model", values: Self.modelNames)] }
+    var settings: [SettingDefinition] {
+        [SettingDefinition(name: "model", values: Self.modelNames)] + DeploymentSettings.definitions
+    }
 
     /// `show usage`.
     var reportNames: [String] { ["usage"] }
@@ -187,6 +194,15 @@ final class GeminiPlugin: ShellPlugin {
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
                 options: BatchCommand.declared,
                 run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
+            PluginCommand(
+                name: "cache",
+                usage:
+                    "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] | list | show NAME | "
+                    + "extend NAME --ttl 2h | delete NAME",
+                summary:
+                    "context caches: a long context sent once, reused by 'set cache NAME' at a lower price",
+                options: CacheCommand.declared,
+                run: needingServices { try await CacheCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",

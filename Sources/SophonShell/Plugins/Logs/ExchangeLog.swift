@@ -57,6 +57,12 @@ enum ExchangeLog {
             entry.outputTokens = count("outputTokens")
             entry.thoughtsTokens = count("thoughtsTokens")
             entry.totalTokens = count("totalTokens")
+            if let tier = members["serviceTier"],
+                case .object(var settings)? = try? JSONValue(parsing: entry.settings ?? "{}")
+            {
+                settings.append(JSONMember("serviceTier", tier))
+                entry.settings = JSONValue.object(settings).compactText
+            }
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             // With tools, the exchange updates the conversation itself: its new turns are logged.
             let added =
