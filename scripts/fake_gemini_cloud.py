@@ -45,6 +45,8 @@ are 404 there.
     POST /_sophon/vertex  -> {"publicKey": PEM, "audience": URL, "clientId", "clientSecret",
                              "refreshToken", "lifetime": SECONDS (default 3600),
                              "revokeTokens": true (every issued token is refused from now on),
+                             "revokeAfter": N (every token is revoked after the next N calls
+                             served with one: a token expiring mid-run),
                              "tokenFaults": N (the next N token requests answer 503)}
     GET  /_sophon/vertex  -> {"tokensIssued": N, "grants": [grant_type, ...]}
 """
@@ -122,6 +124,8 @@ class Cloud:
                 if method == "POST":
                     if value.pop("revokeTokens", False):
                         CLOUD["tokens"].clear()
+                    if "revokeAfter" in value:
+                        CLOUD["revokeAfter"] = int(value.pop("revokeAfter"))
                     CLOUD["tokenFaults"] = int(value.pop("tokenFaults", CLOUD["tokenFaults"]))
                     CLOUD["vertex"].update(value)
                 return self.h.send_json(200, {"tokensIssued": len(CLOUD["grants"]), "grants": CLOUD["grants"]})
@@ -207,6 +211,11 @@ class Cloud:
                     401, "Request had invalid authentication credentials. Expected OAuth 2 access token, "
                     "login cookie or other valid authentication credential.", status="UNAUTHENTICATED"))
                 return True
+            with LOCK:
+                if CLOUD.get("revokeAfter"):
+                    CLOUD["revokeAfter"] -= 1
+                    if CLOUD["revokeAfter"] == 0:
+                        CLOUD["tokens"].clear()  # this call is served; the next one is refused
         self.h.vertex = True
         if rest.startswith("publishers/") and ":" in rest:
             model = rest.split("/models/", 1)[-1]

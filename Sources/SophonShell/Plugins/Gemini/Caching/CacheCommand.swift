@@ -156,7 +156,8 @@ enum CacheCommand {
                 model: cache.modelID ?? known?.model ?? "", tokens: cache.tokenCount,
                 expireTime: cache.expireTime, system: known?.system ?? false, tools: known?.tools ?? false)
         }
-        return .report(entries.map(line).joined(separator: "\n"), data: .array(entries.map(json)))
+        let text = entries.isEmpty ? "no context caches" : entries.map(line).joined(separator: "\n")
+        return .report(text, data: .array(entries.map(json)))
     }
 
     /// The journal entry for NAME (a local name or `cachedContents/ID`), else a cache on the
