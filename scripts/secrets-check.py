@@ -287,20 +287,13 @@ def check_vertex(root, server):
         run(label, ["--verbose", "--record", "vertex.tape", "-c", script], home,
             GOOGLE_APPLICATION_CREDENTIALS=path, **vertex, **server.environment(SENTINEL))
         # A token revoked between two calls of one run: refreshed once, still never shown.
-        process = subprocess.Popen([BINARY, "--verbose"], env=env_for(home, GOOGLE_APPLICATION_CREDENTIALS=path,
-                                   **vertex, **server.environment(SENTINEL)), cwd=home, stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        process.stdin.write(b"ask one\n")
-        process.stdin.flush()
-        first = process.stdout.readline()
-        server.post("/_sophon/vertex", {"revokeTokens": True})
-        out, err = process.communicate(b"ask two\n", timeout=TIMEOUT)
-        OUTPUTS.append((f"{label} revoked stdout", first + out))
-        OUTPUTS.append((f"{label} revoked stderr", err))
-    for request in server.get("/_sophon/requests"):
-        bearer = request.get("headers", {}).get("authorization", "")
-        if bearer.startswith("Bearer ") and bearer[7:] not in NEEDLES:
-            NEEDLES.append(bearer[7:])
+        server.post("/_sophon/vertex", {"revokeAfter": 1})
+        run(label + " revoked", ["--verbose", "-c", "ask one\nask two"], home, GOOGLE_APPLICATION_CREDENTIALS=path,
+            **vertex, **server.environment(SENTINEL))
+        for request in server.get("/_sophon/requests"):
+            bearer = request.get("headers", {}).get("authorization", "")
+            if bearer.startswith("Bearer ") and bearer[7:] not in NEEDLES:
+                NEEDLES.append(bearer[7:])
     if not any(needle.startswith("ya29.") for needle in NEEDLES):
         fail("vertex: the server issued no access token (the runs did not reach Vertex AI)")
 
