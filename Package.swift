@@ -60,11 +60,14 @@ let package = Package(
         ),
         // Dotprompt files: frontmatter, Handlebars, helpers, Picoschema (docs/prompts.md).
         .target(name: "SophonPrompt", dependencies: ["SophonCore", "CYAML"]),
+        // How the shell starts plugins and MCP servers: fork and exec with the parent-death signal,
+        // so no child outlives a shell killed with SIGKILL.
+        .target(name: "CSpawn"),
         // The shell as a library: the language, runtime, plugins and terminal.
         .target(
             name: "SophonShell",
             dependencies: [
-                "SophonCore", "SophonGemini", "SophonLogs", "CEdit", "SophonMedia", "SophonPrompt",
+                "SophonCore", "SophonGemini", "SophonLogs", "CEdit", "CSpawn", "SophonMedia", "SophonPrompt",
             ]
         ),
         // The `sophon` executable: a few lines around `SophonMain.run`.

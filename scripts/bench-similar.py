@@ -103,21 +103,32 @@ def reset(port):
 
 def embed_multi(args, env, port, work, results):
     """embed-multi of --multi-rows rows: requests, peak RSS, and a rerun after a kill halfway."""
+    def write_rows(path, count):
+        with open(path, "w") as out:
+            for i in range(count):
+                out.write(json.dumps({"id": "row%05d" % i, "text": "row %d says word%d and word%d"
+                                      % (i, i % 97, i % 89)}) + "\n")
+
+    def peak_rss_mb(collection, path):
+        # Peak RSS by /usr/bin/time (GNU, %M in KB): getrusage(RUSAGE_CHILDREN) would count this
+        # process's own pages, shared with each child between fork and exec.
+        command = [args.sophon, "--no-log", "-c", "embed-multi %s %s --dimensions 256" % (collection, path)]
+        run = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, env=env, check=True, capture_output=True,
+                             text=True)
+        return round(int(run.stderr.strip().splitlines()[-1]) / 1024, 1)
+
+    # Memory flat: the same run over a tenth of the rows, for its peak RSS beside the full one's.
+    small = os.path.join(work, "rows-small.jsonl")
+    write_rows(small, max(1, args.multi_rows // 10))
+    results["embed_multi_small_rows"] = max(1, args.multi_rows // 10)
+    results["embed_multi_small_peak_rss_mb"] = peak_rss_mb("small", small)
     rows = os.path.join(work, "rows.jsonl")
-    with open(rows, "w") as out:
-        for i in range(args.multi_rows):
-            out.write(json.dumps({"id": "row%05d" % i, "text": "row %d says word%d and word%d" % (i, i % 97, i % 89)})
-                      + "\n")
-    command = [args.sophon, "--no-log", "-c", "embed-multi multi %s --dimensions 256" % rows]
+    write_rows(rows, args.multi_rows)
     reset(port)
-    # Peak RSS by /usr/bin/time (GNU, %M in KB): getrusage(RUSAGE_CHILDREN) would count this
-    # process's own pages, shared with each child between fork and exec.
     start = time.perf_counter()
-    timed_run = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, env=env, check=True, capture_output=True,
-                               text=True)
+    results["embed_multi_peak_rss_mb"] = peak_rss_mb("multi", rows)
     results["embed_multi_seconds"] = time.perf_counter() - start
     results["embed_multi_requests"] = len(requests_seen(port))
-    results["embed_multi_peak_rss_mb"] = round(int(timed_run.stderr.strip().splitlines()[-1]) / 1024, 1)
     # Killed halfway: a new collection, SIGKILL once half the requests were answered.
     reset(port)
     killed = [args.sophon, "--no-log", "-c", "embed-multi killed %s --dimensions 256" % rows]
@@ -230,10 +241,12 @@ def main():
                       ("sqlite-vec, warm", "sqlite_vec_warm_ms")]:
         if key in results:
             print("  %-44s %10.1f ms" % (name, results[key]))
-    print("embed-multi of %d rows: %d requests, %.1f s, peak RSS %s MB; killed after %d requests, the rerun"
-          " sent %d (%s)" % (args.multi_rows, results["embed_multi_requests"], results["embed_multi_seconds"],
-                             results["embed_multi_peak_rss_mb"], results["killed_after_requests"],
-                             results["rerun_requests"], results["rerun_report"]))
+    print("embed-multi of %d rows: %d requests, %.1f s, peak RSS %s MB (%s MB for %d rows); killed after %d"
+          " requests, the rerun sent %d (%s)"
+          % (args.multi_rows, results["embed_multi_requests"], results["embed_multi_seconds"],
+             results["embed_multi_peak_rss_mb"], results["embed_multi_small_peak_rss_mb"],
+             results["embed_multi_small_rows"], results["killed_after_requests"], results["rerun_requests"],
+             results["rerun_report"]))
     print(json.dumps(results))
 
 

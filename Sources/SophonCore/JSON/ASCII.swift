@@ -22,6 +22,8 @@ enum ASCII {
     static let openBracket: UInt8 = 0x5B
     static let backslash: UInt8 = 0x5C
     static let closeBracket: UInt8 = 0x5D
+    static let openParen: UInt8 = 0x28
+    static let closeParen: UInt8 = 0x29
     static let underscore: UInt8 = 0x5F
     static let openBrace: UInt8 = 0x7B
     static let closeBrace: UInt8 = 0x7D

@@ -19,6 +19,8 @@ extension JSONByteParser {
         case ASCII.colon, ASCII.closeBrace, ASCII.closeBracket, ASCII.slash, ASCII.hash, ASCII.openBrace,
             ASCII.openBracket:
             return true  // `{` or `[`: a missing `:` or `,` before a container.
+        case ASCII.closeParen where topIsTuple:
+            return true  // `("x", "y")`: the end of a Python tuple.
         case ASCII.quote:
             // `"a" "b"`: a missing comma; `"bye""`: a quoted word ending the text.
             return cursor > offset
@@ -86,7 +88,8 @@ extension JSONByteParser {
         guard cursor < end else { return nil }
         cursor += 1
         while cursor < end, bytes[cursor] == ASCII.space || bytes[cursor] == ASCII.tab { cursor += 1 }
-        return cursor < end && (bytes[cursor] == ASCII.comma || bytes[cursor] == ASCII.closeBracket)
+        let next = cursor < end ? bytes[cursor] : 0
+        return next == ASCII.comma || next == ASCII.closeBracket || (next == ASCII.closeParen && topIsTuple)
             ? comma : nil
     }
 
@@ -115,6 +118,7 @@ extension JSONByteParser {
         let next = bytes[cursor]
         return next == ASCII.comma || next == ASCII.closeBrace || next == ASCII.closeBracket
             || next == ASCII.newline || next == ASCII.carriageReturn
+            || (next == ASCII.closeParen && topIsTuple)
     }
 
     /// Whether the text at `offset` (whitespace skipped) can start the next member (in an
@@ -129,6 +133,7 @@ extension JSONByteParser {
             ASCII.hash, ASCII.dot:
             return true
         case ASCII.openBrace, ASCII.openBracket: return !inObject
+        case ASCII.closeParen: return topIsTuple
         case ASCII.minus where !inObject, ASCII.zero...ASCII.nine where !inObject:
             return isLoneScalar(at: cursor)
         case 0xE2 where ASCII.curlyQuote(bytes, cursor, end) != nil || ASCII.isEllipsis(bytes, cursor, end):

@@ -19,7 +19,7 @@ extension JSONByteParser {
             // `{"a": [1, 2,}`: a trailing comma, then the object's closer for the array's.
             return try closeAfterTrailingComma()
         }
-        if byte == ASCII.closeBracket, expect != .value {
+        if byte == ASCII.closeBracket || (byte == ASCII.closeParen && topIsTuple), expect != .value {
             if expect == .elementAfterComma, !frames.isEmpty {
                 try trailingComma(at: commaOffset)
             }
@@ -31,6 +31,15 @@ extension JSONByteParser {
             try openContainer(isObject: isObject)
             position += 1
             expect = isObject ? .firstKey : .firstElement
+            return nil
+        }
+        if isLenient, byte == ASCII.openParen, !frames.isEmpty {
+            // `{'point': (1, 2)}`: a Python tuple, read as an array. Only inside a container:
+            // parentheses in prose are not values.
+            repair(.convertedTuple, at: position, "read the Python tuple as an array")
+            try openContainer(isObject: false)
+            position += 1
+            expect = .firstElement
             return nil
         }
         let afterColon = expect == .value && !frames.isEmpty
@@ -154,7 +163,7 @@ extension JSONByteParser {
             expect = isObject ? .keyAfterComma : .elementAfterComma
             return nil
         }
-        if byte == frames.topCloser {
+        if byte == frames.topCloser || (byte == ASCII.closeParen && topIsTuple) {
             position += 1
             return closeContainer()
         }
@@ -242,6 +251,12 @@ extension JSONByteParser {
         default:
             return false
         }
+    }
+
+    /// Whether the innermost open container is a Python tuple read as an array (opened by `(`,
+    /// closed by `)`).
+    var topIsTuple: Bool {
+        isLenient && !frames.isEmpty && !frames.topIsObject && bytes[frames.topStart] == ASCII.openParen
     }
 
     /// Whether `byte` can start a value after a missing comma or colon. Words only when

@@ -210,7 +210,8 @@ enum JSONCandidateStart {
         case ASCII.closeBrace, ASCII.comma: return isObject
         case ASCII.dot: return ASCII.isEllipsis(bytes, cursor, end) || !isObject
         case _ where isObject: return ASCII.isKeyStart(byte) || byte == ASCII.minus
-        case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.minus, ASCII.plus: return true
+        case ASCII.closeBracket, ASCII.openBracket, ASCII.openBrace, ASCII.openParen, ASCII.minus, ASCII.plus:
+            return true
         case ASCII.zero...ASCII.nine: return true
         default: return "tfnTFNIu".utf8.contains(byte) || bareWordThenString(at: cursor, in: bytes, end: end)
         }

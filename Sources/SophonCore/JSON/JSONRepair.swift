@@ -85,6 +85,10 @@ public struct JSONRepair: Sendable, Hashable, CustomStringConvertible {
         /// A word for "no value" from another language (`undefined`, `NULL`, `Null`, `nil`) was
         /// replaced by `null`.
         case convertedNullWord
+        /// A Python tuple inside a value (`{'point': (1, 2)}`, `[(1, "a")]`) was read as an
+        /// array. A tuple alone in the text is not searched for: parentheses in prose are not
+        /// values.
+        case convertedTuple
     }
 
     /// What kind of repair was made.

@@ -44,6 +44,7 @@ extension LLMJSONExtractor {
             let byte = bytes[cursor]
             guard byte == ASCII.openBrace || byte == ASCII.openBracket,
                 JSONCandidateStart.canOpenContainer(at: cursor, in: bytes, end: region.upperBound)
+                    || Self.opensRegion(cursor, bytes, region)
             else {
                 cursor += 1
                 continue
@@ -53,7 +54,9 @@ extension LLMJSONExtractor {
             do throws(JSONParseFailure) {
                 let candidate = try parseCandidate(bytes, start, region.upperBound, &unescapeBudget, &failed)
                 cursor = max(candidate.range.upperBound, start + 1)
-                if !Self.isNothing(candidate) { candidates.append(candidate) }
+                if !Self.isNothing(candidate) || Self.isCutReply(candidate, bytes, region) {
+                    candidates.append(candidate)
+                }
             } catch {
                 let failure: Int
                 switch error {
@@ -201,8 +204,36 @@ extension LLMJSONExtractor {
         return BracketExtent(end: region.upperBound, colons: colons)
     }
 
+    /// Whether only whitespace comes before `offset` in `region`: a bracket there opens the
+    /// reply (or its fenced block), so even cut right after it (`{`, `{"ti`) it is the reply's
+    /// value, recovered as `{}` with its repairs, not prose.
+    private static func opensRegion(
+        _ offset: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) -> Bool {
+        var cursor = region.lowerBound
+        while cursor < offset, ASCII.isWhitespace(bytes[cursor]) { cursor += 1 }
+        return cursor == offset
+    }
+
+    /// Whether an empty candidate is a reply cut before its first member or element was read:
+    /// it opens the region, the end of the region cut it before any `:` (right after the
+    /// bracket, or inside the first key: `{"ti`), and it was only closed (no other repair, so a
+    /// broken value such as `{"a" == 1}` stays refused).
+    private static func isCutReply(
+        _ candidate: Candidate, _ bytes: UnsafeBufferPointer<UInt8>, _ region: Range<Int>
+    ) -> Bool {
+        let closing: Set<JSONRepair.Kind> = [
+            .closedBracket, .closedString, .droppedIncompleteEscape, .droppedIncompleteMember,
+        ]
+        guard opensRegion(candidate.range.lowerBound, bytes, region),
+            candidate.repairs.allSatisfy({ closing.contains($0.kind) })
+        else { return false }
+        return !(candidate.range.lowerBound..<region.upperBound).contains { bytes[$0] == ASCII.colon }
+    }
+
     /// A value that recovered nothing: a lone `{` or `[` closed by the end of the text, or a
-    /// container holding only a `...` placeholder.
+    /// container holding only a `...` placeholder. Kept when it is a cut reply
+    /// (``isCutReply(_:_:_:)``).
     private static func isNothing(_ candidate: Candidate) -> Bool {
         guard candidate.text == "[]" || candidate.text == "{}" else { return false }
         return candidate.repairs.contains {

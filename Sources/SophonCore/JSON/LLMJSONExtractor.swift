@@ -19,7 +19,8 @@
 ///    value —, a trailing comma removed, open brackets closed innermost first); trailing and
 ///    missing commas, missing colons, mismatched and stray closers; `//`, `/* */` and `#`
 ///    comments; single and typographic quotes; unquoted keys (kept as written: `$ref`, `_id`)
-///    and word values (`active`, `12px`, `#fff`); Python `True`/`False`/`None`, `undefined`,
+///    and word values (`active`, `12px`, `#fff`); Python tuples inside a value (`(1, 2)` as
+///    `[1, 2]`); Python `True`/`False`/`None`, `undefined`,
 ///    `NULL`, `nil`; unescaped quotes, newlines and tabs inside strings; invalid escapes;
 ///    escaped JSON (`{\"a\": 1}`); `...` placeholders; `+1`, `.5` (and `007` kept as the
 ///    string `"007"`); a string or key that lost its closing quote before `, "next":` or `:`.
@@ -32,8 +33,9 @@
 /// A block or text that is an object without its opening `{` (`"a": 1, "b": 2}`: it starts
 /// with a quoted key and its `:` and ends with `}`) is read with the brace put back.
 ///
-/// A bare `{` or `[` cut at the end with nothing inside is not a value (nothing was
-/// recovered). Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
+/// A reply cut right after its opening bracket or inside its first key (`{`, `{"ti`, `[`) is
+/// read as the empty container, with the repairs that say so; a bare `{` or `[` after prose
+/// (`Sure! [`) is not a value. Scalars (`42`, `"text"`) are not searched for in prose: they are returned only
 /// when a fenced block (or the whole text) is exactly one strict JSON scalar.
 public struct LLMJSONExtractor: Sendable {
     /// Limits for the extractor.

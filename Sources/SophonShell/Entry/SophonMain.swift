@@ -194,6 +194,7 @@ extension PluginRegistry {
         let gemini = GeminiPlugin()
         registry.register(gemini)
         registry.register(ToolsPlugin(gemini: gemini))
+        registry.register(BulkPlugin(gemini: gemini))
         registry.register(LogPlugin())
         registry.register(PromptPlugin(gemini: gemini))
         registry.register(EmbeddingsPlugin(gemini: gemini))

@@ -1,3 +1,4 @@
+import CSpawn
 import Dispatch
 import Foundation
 import Synchronization
@@ -10,11 +11,12 @@ import Synchronization
 /// queue, never the shell. A write to a child that died fails with `EPIPE` (SIGPIPE is ignored
 /// for the whole shell) and is dropped: the end of its output reports it. Its stdout and stderr
 /// are read on a ``PluginOutputReader`` thread from ``start(threadName:onEvent:onErrorLine:)``
-/// on. Releasing the last reference kills the process.
+/// on. Releasing the last reference kills the process. It is started by ``ChildSpawner``, so
+/// it dies with the shell, however the shell ends.
 final class ChildProcess: Sendable {
     /// Why the process could not start, in words for the owner's fault (`not found`, ...).
     struct StartFailure: Error {
-        /// From ``PluginDiscovery/startFailureReason(path:error:)``.
+        /// From ``PluginDiscovery/startFailureReason(path:errorNumber:)``.
         var reason: String
     }
 
@@ -23,7 +25,7 @@ final class ChildProcess: Sendable {
         var inputClosed = false
     }
 
-    /// What the writer queue and Foundation's termination handler share.
+    /// What the writer queue and the thread waiting for the child share.
     private final class Shared: Sendable {
         let state = Mutex(State())
         let exited = DispatchSemaphore(value: 0)
@@ -41,8 +43,8 @@ final class ChildProcess: Sendable {
     /// streams. Nothing is read until ``start(threadName:onEvent:onErrorLine:)``.
     /// - Parameters:
     ///   - writerLabel: the label of the queue that writes to its stdin.
-    ///   - onExit: called with the process id once it has ended (``end`` is set by then), on a
-    ///     Foundation thread.
+    ///   - onExit: called with the process id once it has ended (``end`` is set by then), on the
+    ///     thread that waits for it.
     /// - Throws: ``StartFailure`` when the process cannot start.
     init(
         executable: String, arguments: [String], environment: [String: String], writerLabel: String,
@@ -50,42 +52,46 @@ final class ChildProcess: Sendable {
     ) throws(StartFailure) {
         Self.ignoreBrokenPipes
         writer = DispatchQueue(label: writerLabel)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let inputPipe = Pipe()
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardInput = inputPipe
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        let box = shared
-        process.terminationHandler = { finished in
-            let end: PluginProcessEnd =
-                finished.terminationReason == .uncaughtSignal
-                ? .signal(finished.terminationStatus) : .status(finished.terminationStatus)
+        var pipes: [Int32] = []
+        for _ in 0..<3 {
+            var ends: [Int32] = [-1, -1]
+            guard sophon_pipe_cloexec(&ends) == 0 else {
+                pipes.forEach { close($0) }
+                throw StartFailure(
+                    reason: PluginDiscovery.startFailureReason(path: executable, errorNumber: errno))
+            }
+            pipes += ends
+        }
+        // Ours: the write end of stdin, the read ends of stdout and stderr (all close-on-exec,
+        // so a child started later does not inherit them). The child's: the other three.
+        let (childInput, ownInput) = (pipes[0], pipes[1])
+        let (ownOutput, childOutput) = (pipes[2], pipes[3])
+        let (ownErrors, childErrors) = (pipes[4], pipes[5])
+        defer { [childInput, childOutput, childErrors].forEach { close($0) } }
+        do {
+            pid = try ChildSpawner.shared.spawn(
+                executable, arguments: arguments, environment: environment, stdin: childInput,
+                stdout: childOutput, stderr: childErrors)
+        } catch {
+            [ownInput, ownOutput, ownErrors].forEach { close($0) }
+            throw StartFailure(
+                reason: PluginDiscovery.startFailureReason(path: executable, errorNumber: error.errorNumber))
+        }
+        input = ownInput
+        output = ownOutput
+        errors = ownErrors
+        let (box, child) = (shared, pid)
+        let waiter = Thread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            let signal = status & 0x7F
+            let end: PluginProcessEnd = signal != 0 ? .signal(signal) : .status((status >> 8) & 0xFF)
             box.state.withLock { $0.end = end }
-            onExit?(finished.processIdentifier)
+            onExit?(child)
             box.exited.signal()
         }
-        do {
-            try ChildProcessLauncher.run(process)
-        } catch {
-            throw StartFailure(reason: PluginDiscovery.startFailureReason(path: executable, error: error))
-        }
-        pid = process.processIdentifier
-        // Our own close-on-exec copies: a child started later must not inherit this one's pipe
-        // ends (it would keep this child's stdin open after we close it).
-        input = fcntl(inputPipe.fileHandleForWriting.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-        output = fcntl(outputPipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-        errors = fcntl(errorPipe.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
-        for handle in [
-            inputPipe.fileHandleForWriting, inputPipe.fileHandleForReading, outputPipe.fileHandleForReading,
-            outputPipe.fileHandleForWriting, errorPipe.fileHandleForReading, errorPipe.fileHandleForWriting,
-        ] {
-            try? handle.close()  // Foundation may have closed the child's ends already.
-        }
+        waiter.name = "sophon.child.\(pid)"
+        waiter.start()
     }
 
     deinit {
@@ -161,7 +167,7 @@ final class ChildProcess: Sendable {
 
     /// Waits until the process has ended, at most `seconds`, and returns how it ended (`nil`
     /// when it still runs). For the reader's ``PluginOutputReader/Event/end``: stdout can close
-    /// a moment before Foundation reports the exit. Call once.
+    /// a moment before the exit is reaped. Call once.
     func waitForEnd(seconds: Int) -> PluginProcessEnd? {
         _ = shared.exited.wait(timeout: .now() + .seconds(seconds))
         return end

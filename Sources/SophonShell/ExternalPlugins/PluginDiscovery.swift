@@ -55,7 +55,7 @@ struct PluginDiscovery: Sendable {
 
     /// Why `path` could not be started, in words: a `#!` interpreter that is missing, a file
     /// that is gone, or a file that is not a program (Foundation's own text names none of them).
-    static func startFailureReason(path: String, error: any Error) -> String {
+    static func startFailureReason(path: String, errorNumber: Int32) -> String {
         let head = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 256) } ?? Data()
         if head.starts(with: Array("#!".utf8)) {
             let line = String(decoding: head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
@@ -65,11 +65,11 @@ struct PluginDiscovery: Sendable {
                 return "\(path): its interpreter \(interpreter) is missing or not executable"
             }
         }
-        let nsError = error as NSError
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileNoSuchFileError {
-            return "\(path): no such file"
+        switch errorNumber {
+        case ENOENT: return "\(path): no such file"
+        case EACCES: return "\(path): not executable (permission denied)"
+        default: return "\(path): not a program this system can run"
         }
-        return "\(path): not a program this system can run"
     }
 
     /// The name messages use for an executable before its handshake: `NAME` for

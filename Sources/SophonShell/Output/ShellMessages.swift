@@ -19,6 +19,17 @@ enum ShellMessages {
             "\(command): \(written) is an enum of the one value \"\(value)\"; for a type write \(fix) "
                 + "(no quotes), or give JSON Schema as \(fileForm)")
     }
+    /// The warning for `llm`'s concise syntax written like the type syntax without its braces
+    /// (`schema title: string, year?: integer`): `warning: schema: 'title: string' reads as a
+    /// field title described as "string" (llm's concise syntax); for types write { title:
+    /// string, year?: integer } (the type syntax, in braces)`. `braced` is that form.
+    static func conciseTypeDescription(command: String, field: String, reading: String, braced: String)
+        -> String
+    {
+        warning(
+            "\(command): '\(field)' reads as \(reading) (llm's concise syntax); for types write \(braced) "
+                + "(the type syntax, in braces)")
+    }
     /// `repair: TEXT`: a change made to malformed JSON to read it.
     static func repair(_ text: String) -> String { "repair: " + text }
     /// `coerced: TEXT`: a value changed to fit the schema.

@@ -34,6 +34,9 @@ enum SchemaSource {
                         fileForm: command == "schema" ? "schema @file.json" : "\(command) --schema @file.json"
                     ))
             }
+            if !trimmed.hasPrefix("{"), !trimmed.hasPrefix("[") {
+                warnOfTypesWithoutBraces(trimmed, schema, command: command, context: context)
+            }
             return Loaded(schema: schema, notes: [])
         }
         let path = context.resolve(String(trimmed.dropFirst()))
@@ -55,5 +58,47 @@ enum SchemaSource {
         } catch {
             throw CommandFailure(kind: .schemaError, message: "\(command): \(path): \(error)")
         }
+    }
+
+    /// `llm`'s concise syntax (`title: a short title`) read from what was meant as the type syntax
+    /// without braces (`title: string, year?: integer`): a field whose description is a type
+    /// name, or whose name ends with `?`, gets a warning with the braced form. The schema is kept
+    /// as read (the concise syntax is valid as written).
+    private static func warnOfTypesWithoutBraces(
+        _ spec: String, _ schema: GeminiSchema, command: String, context: CommandContext
+    ) {
+        let typeWords: Set<String> = [
+            "string", "integer", "number", "boolean", "array", "object", "str", "int", "float", "double",
+            "bool",
+        ]
+        func isTypeName(_ text: String) -> Bool {
+            var word = Substring(text.trimmingCharacters(in: .whitespaces))
+            while word.hasPrefix("["), word.hasSuffix("]") { word = word.dropFirst().dropLast() }
+            return typeWords.contains(String(word.trimmingCharacters(in: .whitespaces)))
+        }
+        let suspect = (schema.properties ?? GeminiSchemaProperties()).first { property in
+            property.name.hasSuffix("?") || isTypeName(property.schema.description ?? "")
+        }
+        guard let suspect else { return }
+        func typeText(_ schema: GeminiSchema) -> String {
+            if let description = schema.description, isTypeName(description) { return description }
+            switch schema.type {
+            case .integer: return "integer"
+            case .number: return "number"
+            case .boolean: return "boolean"
+            default: return "string"
+            }
+        }
+        let braced = (schema.properties ?? GeminiSchemaProperties()).map {
+            "\($0.name): \(typeText($0.schema))"
+        }
+        let (written, reading) =
+            suspect.schema.description.map {
+                ("\(suspect.name): \($0)", "a field \(suspect.name) described as \"\($0)\"")
+            } ?? (suspect.name, "a field named \"\(suspect.name)\"")
+        context.io.printError(
+            ShellMessages.conciseTypeDescription(
+                command: command, field: written, reading: reading,
+                braced: "{ \(braced.joined(separator: ", ")) }"))
     }
 }

@@ -69,6 +69,23 @@ import Testing
         (#"{"url: "x"}"#, #"{"url":"x"}"#, [.insertedClosingQuote], [5]),
         (#""a": 1, 'b': 2}"#, #"{"a":1,"b":2}"#, [.insertedOpeningBrace, .convertedSingleQuotes], [0, 8]),
         (#"{"http://a.b": 1}"#, #"{"http://a.b":1}"#, [], []),
+        (
+            #"{'p': (1, 2), 'e': ()}"#, #"{"p":[1,2],"e":[]}"#,
+            [.convertedSingleQuotes, .convertedTuple, .convertedSingleQuotes, .convertedTuple],
+            [1, 6, 14, 19]
+        ),
+        (
+            #"[(1, "x)"), (2,)]"#, #"[[1,"x)"],[2]]"#,
+            [.convertedTuple, .convertedTuple, .removedTrailingComma], [1, 12, 14]
+        ),
+        (
+            #"{"n": (True, None)}"#, #"{"n":[true,null]}"#,
+            [.convertedTuple, .convertedPythonLiteral, .convertedPythonLiteral], [6, 7, 13]
+        ),
+        ("{", "{}", [.closedBracket], [0]),
+        ("  [", "[]", [.closedBracket], [2]),
+        (#"{"ti"#, "{}", [.droppedIncompleteMember, .closedBracket], [1, 0]),
+        ("```json\n{\n```", "{}", [.strippedFence, .closedBracket], [0, 8]),
     ])
     func repairKind(text: String, compact: String, kinds: [JSONRepair.Kind], offsets: [Int]) throws {
         let found = try extractor.extract(from: text)

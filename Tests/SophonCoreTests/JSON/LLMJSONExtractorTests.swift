@@ -84,7 +84,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "no json here", "", "   \n\t ", "Sure! [", "use { and } carefully", "[Thinking]", "{\"a\": ",
+        "no json here", "", "   \n\t ", "Sure! [", "use { and } carefully", "[Thinking]", "Here: {\"a\": ",
+        "see (1, 2) here", "{\"title\": ", "{\"a\": (see below)}",
     ])
     func nothingRecoverableIsRefused(text: String) {
         #expect(throws: LLMJSONExtractionError.noJSONFound) { try extractor.extract(from: text) }

@@ -47,8 +47,11 @@ func cannedClient(
     sleep: @escaping @Sendable (Duration) async throws -> Void = { _ in }
 ) -> (GeminiAPIClient, CannedTransport) {
     let transport = CannedTransport(replies)
+    // A whole-call limit no test here reaches: a loaded machine can starve the test pool for
+    // minutes, and these tests do not measure deadlines.
     let configuration = GeminiClientConfiguration(
-        retryPolicy: retryPolicy, apiKeyProvider: { "test-key" }, sleep: sleep)
+        requestTimeout: .seconds(3_600), callTimeout: .seconds(3_600), retryPolicy: retryPolicy,
+        apiKeyProvider: { "test-key" }, sleep: sleep)
     return (GeminiAPIClient(configuration: configuration, transport: transport), transport)
 }
 

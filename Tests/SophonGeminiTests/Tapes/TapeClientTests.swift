@@ -20,6 +20,8 @@ import Testing
     static func configuration(sleeps: TapeLog<Duration>) -> GeminiClientConfiguration {
         GeminiClientConfiguration(
             defaultModel: .gemini25Flash, fallbackModel: .gemini35FlashLite, baseURL: baseURL,
+            // Limits none reaches, even when a loaded machine starves the test pool for minutes.
+            requestTimeout: .seconds(3_600), callTimeout: .seconds(3_600),
             apiKeyProvider: { Support.key },
             sleep: { wait in sleeps.append(wait) }, random: { 0.5 })
     }

@@ -149,21 +149,21 @@ final class EmbeddingsPlugin: ShellPlugin {
                 usage: "embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT",
                 summary: "the embedding vector of TEXT (embed-model, default gemini-embedding-001)",
                 options: EmbedCommands.embedOptions, argumentStyle: .raw(RawArgumentSpec()),
-                run: needingServices { try await EmbedCommands.embed($0, context: $1, services: $2) }),
+                run: gemini.needingServices { try await EmbedCommands.embed($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "embed-multi",
                 usage:
                     "embed-multi COLLECTION FILE [--id FIELD] [--text FIELD] [--model ID] [--dimensions N] [--dry-run] [--json]",
                 summary: "embed JSONL or CSV rows into a collection of embeddings.db (stored rows skipped)",
                 options: EmbedMultiCommand.declared, completion: .files,
-                run: needingServices { [self] in
+                run: gemini.needingServices { [self] in
                     try await EmbedMultiCommand.run($0, context: $1, services: $2, plugin: self)
                 }),
             PluginCommand(
                 name: "similar", usage: "similar COLLECTION TEXT [-n N] [--dry-run] [--json]",
                 summary: "the N stored rows closest to TEXT by cosine (10)",
                 options: EmbedCommands.similarOptions,
-                run: needingServices { [self] in
+                run: gemini.needingServices { [self] in
                     try await EmbedCommands.similar($0, context: $1, services: $2, plugin: self)
                 }),
             PluginCommand(
@@ -176,18 +176,6 @@ final class EmbeddingsPlugin: ShellPlugin {
         ]
     }
 
-    private func needingServices(
-        _ run:
-            @escaping @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
-    ) -> @Sendable (CommandRequest, CommandContext) async throws -> CommandResult {
-        { [gemini] request, context in
-            guard let services = gemini.services else {
-                throw CommandFailure(
-                    kind: .internalError, message: "\(request.name): the Gemini services are not set up")
-            }
-            return try await run(request, context, services)
-        }
-    }
 }
 
 /// The embeddings plugin's part of a session: `set embed-model` and `set judge-model`.

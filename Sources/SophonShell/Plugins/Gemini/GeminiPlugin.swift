@@ -107,7 +107,10 @@ final class GeminiPlugin: ShellPlugin {
         }
     }
 
-    private func needingServices(
+    /// A command body that needs the Gemini services (the client, transcript and retry path),
+    /// for this plugin's commands and those of the plugins on top of it (bulk, prompt,
+    /// embeddings, tools); an internal error when they were not set up.
+    func needingServices(
         _ run:
             @escaping @Sendable (CommandRequest, CommandContext, GeminiServices) async throws -> CommandResult
     ) -> @Sendable (CommandRequest, CommandContext) async throws -> CommandResult {
@@ -179,21 +182,6 @@ final class GeminiPlugin: ShellPlugin {
                 summary: "the model catalog; --live: what the key can reach",
                 options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
-            PluginCommand(
-                name: "run",
-                usage: "run INPUT -o OUTPUT [--prompt FILE] [--jobs N] [--rpm R] [--tpm T] [--retry-failed]",
-                summary:
-                    "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
-                options: RunCommand.declared, completion: .files,
-                run: needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
-            PluginCommand(
-                name: "batch",
-                usage:
-                    "batch submit INPUT [--name N] [--max-requests M] | list | status NAME | wait NAME | "
-                    + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
-                summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
-                options: BatchCommand.declared,
-                run: needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "cache",
                 usage:

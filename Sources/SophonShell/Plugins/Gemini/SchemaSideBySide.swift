@@ -13,7 +13,7 @@ enum SchemaSideBySide {
         do {
             let yaml = try YAMLReader.read(text, file: "picoschema")
             let jsonSchema = try Picoschema().jsonSchema(yaml)
-            let document = try GeminiSchemaDocument(PromptTemplate.withoutClosedObjects(jsonSchema))
+            let document = try GeminiSchemaDocument(withoutClosedObjects(jsonSchema))
             return (report(document.schema), document.notes)
         } catch let error as PromptError {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
@@ -21,6 +21,24 @@ enum SchemaSideBySide {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
         } catch {
             throw CommandFailure(kind: .schemaError, message: "schema picoschema: \(error)")
+        }
+    }
+
+    /// `value` without its `"additionalProperties": false` members: Picoschema closes every
+    /// object, which Gemini's schema cannot say and need not be told of in a `note:` each time
+    /// (an `additionalProperties` schema, `(*): T`, is kept, and noted when dropped).
+    /// Prompt files (`PromptTemplate`) use it too.
+    static func withoutClosedObjects(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.filter { !($0.key == "additionalProperties" && $0.value == .bool(false)) }.map {
+                    JSONMember($0.key, withoutClosedObjects($0.value))
+                })
+        case .array(let items):
+            return .array(items.map(withoutClosedObjects))
+        default:
+            return value
         }
     }
 

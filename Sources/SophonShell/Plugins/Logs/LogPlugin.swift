@@ -34,12 +34,9 @@ final class LogPlugin: ShellPlugin {
         }
     }
 
-    /// Whether the session logs its exchanges: never when its transcript is a replay (the
-    /// exchanges are a tape's, not the user's: not logged, never resumed); else `set log` if
-    /// given, else not under `--no-log`.
+    /// Whether the session logs its exchanges: `set log` if given, else not under `--no-log`.
+    /// (Replayed exchanges are never logged: `ExchangeLog.logging(_:)` decides for them.)
     func isEnabled(_ context: CommandContext) -> Bool {
-        let gemini = context.registry.plugins.lazy.compactMap { $0 as? GeminiPlugin }.first
-        if gemini?.services?.transcript.runsLive == false { return false }
         let noLog = run.withLock { $0.noLog }
         return context.session.withLogState { $0.enabled } ?? !noLog
     }

@@ -165,7 +165,7 @@ struct PromptTemplate: Sendable {
     /// A JSON Schema of the file as a ``GeminiSchema`` (the one conversion, `schema @FILE`'s).
     func geminiDocument(_ value: JSONValue) throws -> GeminiSchemaDocument {
         do {
-            return try GeminiSchemaDocument(Self.withoutClosedObjects(value))
+            return try GeminiSchemaDocument(SchemaSideBySide.withoutClosedObjects(value))
         } catch {
             throw CommandFailure(kind: .schemaError, message: "\(file): \(error)")
         }
@@ -196,23 +196,6 @@ struct PromptTemplate: Sendable {
         throw CommandFailure(
             kind: .invalidInput,
             message: "\(file): media '\(url.prefix(60))' must be an https:// URL or a base64 data: URL")
-    }
-
-    /// `value` without its `"additionalProperties": false` members: Picoschema closes every
-    /// object, which Gemini's schema cannot say and need not be told of in a `note:` each time
-    /// (an `additionalProperties` schema, `(*): T`, is kept, and noted when dropped).
-    static func withoutClosedObjects(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(
-                members.filter { !($0.key == "additionalProperties" && $0.value == .bool(false)) }.map {
-                    JSONMember($0.key, withoutClosedObjects($0.value))
-                })
-        case .array(let items):
-            return .array(items.map(withoutClosedObjects))
-        default:
-            return value
-        }
     }
 
     /// An array's elements; none for anything else.

@@ -226,7 +226,10 @@ import Testing
         -> SophonProcess.Outcome
     {
         try Self.rules(
-            shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 600}, "times": 1}]"#)
+            shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 3600}, "times": 1}]"#)
+        // The stalled call must outlast the test's wait: on a loaded machine the test's polling can
+        // be starved for minutes, and a call timed out at 180 s would be retried and answered.
+        _ = try shell.write("sophonrc", "set timeout 1h\n")
         try shell.write("in.jsonl", fiveKeys)
         let running = try shell.start(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
         try await Self.wait(for: running) {

@@ -94,4 +94,24 @@ import Testing
 
                 """)
     }
+
+    /// The type syntax written without its braces is llm's concise syntax, where `title: string`
+    /// is a description: kept as read, with a warning giving the braced form.
+    @Test func typeSyntaxWithoutBracesWarnsWithTheBracedForm() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", "schema title: string, year?: integer", "-c", "schema year? int", "-c",
+            "schema name, bio: a short bio, age int",
+        ])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stderr == """
+                warning: schema: 'title: string' reads as a field title described as "string" (llm's \
+                concise syntax); for types write { title: string, year?: integer } (the type syntax, in \
+                braces)
+                warning: schema: 'year?' reads as a field named "year?" (llm's concise syntax); for \
+                types write { year?: integer } (the type syntax, in braces)
+
+                """)
+    }
 }

@@ -14,8 +14,7 @@ final class RunLog: Sendable {
 
     /// A log for the run of `context`; it logs nothing when logging is off.
     init(context: CommandContext) {
-        let plugin = LogPlugin.of(context)
-        self.plugin = plugin.flatMap { $0.isEnabled(context) ? $0 : nil }
+        plugin = ExchangeLog.logging(context)
         io = context.io
     }
 

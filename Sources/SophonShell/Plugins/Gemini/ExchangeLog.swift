@@ -18,9 +18,7 @@ enum ExchangeLog {
         context: CommandContext,
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
-        guard !options.dryRun, let plugin = LogPlugin.of(context), plugin.isEnabled(context) else {
-            return try await call()
-        }
+        guard !options.dryRun, let plugin = logging(context) else { return try await call() }
         let settings = context.session.settings
         let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let conversation: String? =
@@ -78,11 +76,22 @@ enum ExchangeLog {
         }
     }
 
-    /// Logs `entry` when the session logs (``LogPlugin/isEnabled(_:)``): an exchange written by
-    /// its command itself (`embed`, `embed-multi`, `similar`, `expect ... similar|judge`).
+    /// Logs `entry` when the session logs (``logging(_:)``): an exchange written by its command
+    /// itself (`embed`, `embed-multi`, `similar`, `expect ... similar|judge`).
     static func write(_ entry: LogEntry, context: CommandContext) {
-        guard let plugin = LogPlugin.of(context), plugin.isEnabled(context) else { return }
+        guard let plugin = logging(context) else { return }
         write(entry, plugin: plugin, context: context)
+    }
+
+    /// The log plugin when the session's Gemini exchanges are logged: logging is on
+    /// (``LogPlugin/isEnabled(_:)``) and the transcript runs live. A replayed exchange is a
+    /// tape's, not the user's: never logged, so never resumed.
+    static func logging(_ context: CommandContext) -> LogPlugin? {
+        let gemini = context.registry.plugins.lazy.compactMap { $0 as? GeminiPlugin }.first
+        guard gemini?.services?.transcript.runsLive != false, let plugin = LogPlugin.of(context),
+            plugin.isEnabled(context)
+        else { return nil }
+        return plugin
     }
 
     private static func write(_ entry: LogEntry, plugin: LogPlugin, context: CommandContext) {
