@@ -120,7 +120,13 @@ public final class GoogleAccessTokens: Sendable {
         call.absoluteURL = tokenURL
         call.sendsCredentials = false
         call.headers = ["content-type": "application/x-www-form-urlencoded"]
-        let reply = try await client.perform(call, retryPolicy: nil).value
+        let reply: TokenReply
+        do {
+            reply = try await client.perform(call, retryPolicy: nil).value
+        } catch let error as GeminiError {
+            throw GoogleCredentialsError.tokenEndpointFailed(
+                endpoint: endpoint, detail: error.description(language: "en"))
+        }
         state.withLock { if !$0.secrets.contains(reply.token) { $0.secrets.append(reply.token) } }
         return (reply.token, issued.addingTimeInterval(reply.expiresIn))
     }

@@ -153,6 +153,8 @@ public enum GoogleCredentialsError: Error, Sendable, Hashable, CustomStringConve
     case badKey(path: String, reason: String)
     /// The token endpoint refused the grant (`error`, `error_description` of its reply).
     case refused(path: String, endpoint: String, status: Int, reason: String)
+    /// The token endpoint could not be reached or kept failing after the retries.
+    case tokenEndpointFailed(endpoint: String, detail: String)
     /// RS256 signing is not available on this platform.
     case signingUnavailable
 
@@ -170,6 +172,8 @@ public enum GoogleCredentialsError: Error, Sendable, Hashable, CustomStringConve
         case .badKey(let path, let reason): "the private key in \(path) cannot sign: \(reason)"
         case .refused(let path, let endpoint, let status, let reason):
             "the token endpoint \(endpoint) refused the credentials in \(path) (HTTP \(status)): \(reason)"
+        case .tokenEndpointFailed(let endpoint, let detail):
+            "the token endpoint \(endpoint) failed after its retries: \(detail)"
         case .signingUnavailable: "RS256 signing (service_account keys) is not available on this platform"
         }
     }

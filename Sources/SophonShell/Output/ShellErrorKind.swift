@@ -86,6 +86,14 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case pluginError
 }
 
+/// An error of a library that says which command failure it is (credentials problems of
+/// SophonGemini as `credentialsError`), so the runtime reports it with its kind instead of
+/// `internalError`.
+protocol CommandFailureConvertible: Error {
+    /// The failure to report.
+    var commandFailure: CommandFailure { get }
+}
+
 /// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).
 struct CommandFailure: Error, Sendable, Equatable {
     /// What kind of error it is (its raw value is the `--json` `kind`).

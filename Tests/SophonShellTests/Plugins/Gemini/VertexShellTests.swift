@@ -192,4 +192,17 @@ import Testing
         #expect(!tape.contains("/token"))
         try Self.expectNoSecrets(tape, shell)
     }
+
+    @Test func aTokenEndpointThatKeepsFailingIsRetriedThenAClearCredentialsError() throws {
+        let (shell, _) = try Self.shell()
+        _ = try shell.server.control("POST", "/_sophon/vertex", body: #"{"tokenFaults": 5}"#)
+        let outcome = try shell.run(["--json", "-c", "retry-policy base=10ms cap=20ms jitter=0\nask hi"])
+        #expect(outcome.status == 1)
+        #expect(try shell.server.paths() == ["/token", "/token", "/token"])
+        let line = try JSONValue(parsing: outcome.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(line["error"]?["kind"] == .string("credentialsError"))
+        #expect(
+            line["error"]?["message"]?.stringValue?.hasPrefix(
+                "the token endpoint \(shell.server.baseURLText)/token failed after its retries: ") == true)
+    }
 }

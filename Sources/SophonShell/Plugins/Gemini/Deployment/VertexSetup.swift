@@ -118,3 +118,8 @@ enum VertexSetup {
         return CommandFailure(kind: .notOnVertex, message: "\(command): \(why)")
     }
 }
+
+extension GoogleCredentialsError: CommandFailureConvertible {
+    /// `credentialsError` with the description (which file, what is wrong; never a secret).
+    var commandFailure: CommandFailure { CommandFailure(kind: .credentialsError, message: description) }
+}
