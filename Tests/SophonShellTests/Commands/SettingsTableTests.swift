@@ -13,8 +13,8 @@ import Testing
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
                 == [
-                    "tools", "tool-mode", "tool-rounds", "tool-timeout", "tool-confirm", "log", "embed-model",
-                    "judge-model",
+                    "cache", "service-tier", "backend", "tools", "tool-mode", "tool-rounds", "tool-timeout",
+                    "tool-confirm", "log", "embed-model", "judge-model",
                 ])
         #expect(registry.settingValues("log") == ["on", "off"])
         #expect(registry.settingValues("tool-confirm") == ["on", "off"])

@@ -101,6 +101,9 @@ import Testing
                 response-modalities: text,image
                 media-resolution: low
                 media-dir: default
+                cache: off
+                service-tier: default
+                backend: developer
                 tools: none
                 tool-mode: auto
                 tool-rounds: 10
