@@ -69,6 +69,7 @@ public enum GeminiBackend: Sendable, Hashable {
         guard case .vertex(let project, let location) = self else { return path }
         if path.hasPrefix("projects/") { return path }
         let scope = project.map { "projects/\($0)/locations/\(location)/" }
+        if path == "models" { return "publishers/google/models" }  // the publisher's catalog
         if path.hasPrefix("models/") {
             let rest = path.dropFirst("models/".count)
             let method = rest.firstIndex(of: ":").map { String(rest[$0...]) } ?? ""

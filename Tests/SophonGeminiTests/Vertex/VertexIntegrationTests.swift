@@ -165,6 +165,10 @@ import Testing
                 base: URL(string: "http://h:1")!, backend: .vertex(project: "p", location: "l")
             ).absoluteString == "http://h:1/v1beta1/projects/p/locations/l/cachedContents/x")
         #expect(
+            try GeminiEndpoint.models(pageSize: 5, pageToken: nil).url(
+                base: URL(string: "http://h:1")!, backend: .vertex(project: "p", location: "l")
+            ).absoluteString == "http://h:1/v1beta1/publishers/google/models?pageSize=5")
+        #expect(
             GeminiBackend.vertex(project: "p", location: "l").modelResource("m")
                 == "projects/p/locations/l/publishers/google/models/m")
     }

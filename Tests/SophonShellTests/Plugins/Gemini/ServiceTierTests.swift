@@ -76,4 +76,14 @@ import Testing
         #expect(GeminiServices.callTimeout(.seconds(30), flex) == .seconds(30))
         #expect(GeminiServices.callTimeout(.seconds(180), VertexSetup.Deployment()) == .seconds(180))
     }
+
+    @Test func theServedTierIsInTheExchangeLog() throws {
+        let shell = try GeminiShell()
+        #expect(try shell.run(["-c", "set service-tier flex\nask hi"]).status == 0)
+        let logs = try shell.run(["--json", "logs"])
+        let entry = try JSONValue(parsing: logs.stdout)["result"]?[0]
+        #expect(
+            entry?["settings"]
+                == .object([JSONMember("stream", .bool(true)), JSONMember("serviceTier", .string("flex"))]))
+    }
 }
