@@ -101,7 +101,7 @@ from a file answers with "responsesFile": "files/batch-<id>", a generated JSONL 
 RetryInfo 1s), "loseCreate": N (the next N creates make the job, then reset the connection),
 "expire": true (EXPIRED after PENDING), "fail": true (FAILED), "itemErrors": [KEY...] (400 per
 item), "blocked": [KEY...] (promptFeedback SAFETY), "outOfOrder": true (answers reversed),
-"pendingFor"/"runningFor": SECONDS.
+"pendingFor"/"runningFor": SECONDS, "getUnavailable": N (the next N GETs of a job answer 503).
 
 Each logged request also has "disconnected": true once the server saw the client close the
 connection before the reply was complete (a stall or a slow stream the client gave up on).
@@ -850,6 +850,9 @@ class Handler(BaseHTTPRequestHandler):
             job = STATE["batches"].get(name)
             if job is None:
                 return self.send_json(404, rpc_error(404, "Batch %s not found." % name))
+            if method == "GET" and not verb and STATE["batchFaults"].get("getUnavailable", 0) > 0:
+                STATE["batchFaults"]["getUnavailable"] -= 1
+                return self.send_json(503, rpc_error(503, "The service is currently unavailable."))
             if method == "GET" and not verb:
                 operation = batch_operation(job)
                 STATE["clock"] += STATE["autoAdvance"]

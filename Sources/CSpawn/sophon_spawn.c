@@ -56,6 +56,9 @@ pid_t sophon_spawn(
 #else
         (void)parent;
 #endif
+        // Its own process group: Ctrl-C at the terminal is the shell's to handle (it sends the
+        // plugin a cancel), and the shell can end the child with everything it started.
+        if (setpgid(0, 0) != 0) fail(report[1], errno);
         for (int signal_number = 1; signal_number < NSIG; signal_number++) {
             if (signal_number != SIGKILL && signal_number != SIGSTOP) signal(signal_number, SIG_DFL);
         }

@@ -3,8 +3,8 @@
 
 #include <sys/types.h>
 
-/// Starts `path` with `argv` and `envp` (NULL-terminated) in a new process whose standard
-/// streams are `stdin_fd`, `stdout_fd` and `stderr_fd`, every other descriptor closed, no
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in a new process, in a process group
+/// of its own (its pid), whose standard streams are `stdin_fd`, `stdout_fd` and `stderr_fd`, every other descriptor closed, no
 /// signal blocked and every signal at its default action. On Linux the child is killed
 /// (SIGKILL) when the thread that called this ends, so call it from a thread that lives as
 /// long as the process: then no child outlives its shell, even one killed with SIGKILL.

@@ -273,6 +273,9 @@ extension LenientDecodingSession {
                 json: { JSONNumber(text: $0.description).map(JSONValue.number) ?? .null })
         case is URL.Type:
             result = try unboxURL(value, at: codingPath)
+        case is Date.Type:
+            guard case .string(let text) = value else { return .notSpecial }
+            result = try unboxDate(text, from: value, at: codingPath)
         case is [String].Type:
             guard case .string(let text) = value else { return .notSpecial }
             result = try unboxStringList(text, from: value, at: codingPath, optional: optional)
@@ -306,6 +309,22 @@ extension LenientDecodingSession {
                 context(codingPath, "Expected URL, found \(describe(value)) (not a valid URL)."))
         }
         return url
+    }
+
+    /// A `Date` from an ISO 8601 date-time string (`2026-12-06T20:20:00Z`, fractional seconds
+    /// and offsets allowed), as a schema's `date-time` format asks models to write it.
+    private func unboxDate(_ text: String, from value: JSONValue, at codingPath: [any CodingKey]) throws
+        -> Date
+    {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = plain.date(from: trimmed) ?? fractional.date(from: trimmed) else {
+            throw DecodingError.dataCorrupted(
+                context(codingPath, "Expected an ISO 8601 date-time, found \(describe(value))."))
+        }
+        return date
     }
 
     /// `[String]` from a string: its comma-separated items.

@@ -18,8 +18,9 @@
 ///   its raw values reads as that case, not `nil`.
 ///
 /// Every change except reading a plain `null` or a missing key as `nil` is reported as a
-/// ``JSONCoercion``. `URL` is read from a string; `Date` and other Foundation types use their
-/// own `Decodable` conformance (`Date` is then seconds since 2001-01-01).
+/// ``JSONCoercion``. `URL` is read from a string; `Date` from an ISO 8601 date-time string
+/// (the `date-time` format of a schema derived from a type), else through its own `Decodable`
+/// conformance (a number of seconds since 2001-01-01); other Foundation types use their own.
 ///
 /// Errors are standard `DecodingError`s whose `codingPath` leads to the value:
 /// - `keyNotFound` for a missing key where the value is not optional;

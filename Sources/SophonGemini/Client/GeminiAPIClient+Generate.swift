@@ -100,8 +100,9 @@ extension GeminiAPIClient {
                 type, from: result.response, schema: schema.get(), allowPartial: allowPartial)
             return GeminiResult(
                 value: decoded.value, response: result.response, modelID: result.modelID,
-                retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: decoded.coercions
-            )
+                retryCount: result.retryCount, usedFallback: result.usedFallback,
+                coercions: decoded.coercions,
+                coercionDetails: decoded.details, repairs: decoded.repairs)
         } catch let error as GeminiError {
             throw error.redacting((try? requireAPIKey()).map { [$0] } ?? [])
         }
@@ -216,7 +217,8 @@ extension GeminiAPIClient {
         let answer = try GeminiAnswerReader(schema: schema).read(result.response)
         return GeminiResult(
             value: answer.value, response: result.response, modelID: result.modelID,
-            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: answer.coercions)
+            retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: answer.coercions,
+            coercionDetails: answer.coercionDetails, repairs: answer.repairs)
     }
 }
 

@@ -21,6 +21,11 @@ public struct GeminiAnswer: Sendable {
     public var coercions: [String]
     /// The reply read.
     public var response: GenerateContentResponse
+    /// The coercions as records (path, before, after), in the order of ``coercions``.
+    public var coercionDetails: [GeminiCoercion] = []
+    /// What the extractor changed in the reply text to find the value (fence, prose, trailing
+    /// comma, truncation ...); empty for an answer without a schema.
+    public var repairs: [JSONRepair] = []
 }
 
 /// The one reader of a model's answer (docs/library.md): checks the reply, then extracts,
@@ -70,6 +75,8 @@ public struct GeminiAnswerReader: Sendable {
             }
             answer.value = choice.value
             answer.coercions = choice.notes
+            answer.coercionDetails = choice.details
+            answer.repairs = choice.repairs
         } else if !calls.isEmpty {
             answer.value = Self.functionCallsValue(calls)
         } else if wantsJSON, let value = try? JSONValue(parsing: text) {
@@ -197,8 +204,10 @@ enum StructuredReplyDecoder {
             chosen = candidates[selection.index]
             choice.value = selection.value
             choice.notes = selection.coercions.map(\.description)
+            choice.details = selection.coercionDetails
             choice.violations = selection.violations
         }
+        choice.repairs = chosen.repairs
         let cut = chosen.repairs.contains { truncationRepairs.contains($0.kind) }
         if stoppedAtLimit && cut {
             throw GeminiError.truncated(partialText: text, partialValue: allowPartial ? choice.value : nil)
@@ -208,11 +217,14 @@ enum StructuredReplyDecoder {
 
     static func decode<T: Decodable>(
         _ type: T.Type, from response: GenerateContentResponse, schema: GeminiSchema?, allowPartial: Bool
-    ) throws -> (value: T, coercions: [String]) {
+    ) throws -> (value: T, coercions: [String], details: [GeminiCoercion], repairs: [JSONRepair]) {
         let choice = try choose(from: response, schema: schema, allowPartial: allowPartial)
         do {
             let decoded = try LenientJSONDecoder().decode(T.self, from: choice.value)
-            return (decoded.value, choice.notes + decoded.coercions.map(\.description))
+            return (
+                decoded.value, choice.notes + decoded.coercions.map(\.description),
+                choice.details + decoded.coercions.map(GeminiCoercion.init), choice.repairs
+            )
         } catch {
             let text = response.text
             if choice.stoppedAtLimit {
@@ -258,4 +270,8 @@ struct StructuredChoice: Sendable {
     var violations: [GeminiSchemaIssue]
     /// Whether the reply stopped at `MAX_TOKENS`.
     var stoppedAtLimit: Bool
+    /// The coercions as records.
+    var details: [GeminiCoercion] = []
+    /// What the extractor changed in the text to find the chosen value.
+    var repairs: [JSONRepair] = []
 }

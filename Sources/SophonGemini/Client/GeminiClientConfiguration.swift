@@ -146,8 +146,18 @@ public struct GeminiResult<Value: Sendable>: Sendable {
     public var retryCount: Int
     /// Whether the 404 fallback was used.
     public var usedFallback: Bool
-    /// What lenient decoding changed to make the reply fit (empty when nothing).
+    /// What lenient decoding changed to make the reply fit (empty when nothing), one line each:
+    /// `$.year: string "2021" read as number 2021`. The same changes, as records, are
+    /// ``coercionDetails``; what was changed in the reply text itself is ``repairs``.
     public var coercions: [String]
+    /// The changes of ``coercions`` as records (path, the value the model wrote, what it was
+    /// read as), in the same order (docs/library.md, "What a result lists").
+    public var coercionDetails: [GeminiCoercion] = []
+    /// What the extractor changed in the reply text to find the JSON value, in text order:
+    /// the fence or prose it took the value from, a removed trailing comma, a closed string or
+    /// bracket of a truncated reply (SophonCore's `JSONRepair`: `kind`, `offset`,
+    /// `description`). Empty for text answers.
+    public var repairs: [JSONRepair] = []
 
     /// The token usage of the final response.
     public var usage: UsageMetadata? { response.usageMetadata }
@@ -169,7 +179,7 @@ public enum GeminiClientEvent: Sendable, Hashable {
     /// One round of automatic function calling ended (docs/library.md, "Tools"): round `round`
     /// (1-based: one model request) returned `calls` (empty for the final answer) and used
     /// `usage` (that request's tokens, not the sum; `nil` when the reply had none). Reported
-    /// by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+    /// by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``
     /// before the round's calls run.
     case toolRound(label: String, round: Int, calls: [FunctionCall], usage: UsageMetadata?)
 }

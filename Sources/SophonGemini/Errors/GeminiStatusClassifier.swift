@@ -42,7 +42,9 @@ enum GeminiStatusClassifier {
                     server: GeminiServerStatus(status: status, apiStatus: rpc?.status, message: message)))
         case 429:
             if let daily = rpc?.quotaViolations.first(where: \.isPerDay) {
-                return AttemptError(.quotaExhausted(quotaId: daily.quotaId, message: message))
+                // Not retryable: Google's "Please retry in 36s." would be wrong advice.
+                return AttemptError(
+                    .quotaExhausted(quotaId: daily.quotaId, message: RetryAdvice.removed(from: message)))
             }
             return AttemptError(
                 .rateLimited(

@@ -22,7 +22,7 @@ extension GeminiAPIClient {
     ///   - retryPolicy: overrides the configured policy.
     ///   - progress: called with (bytes confirmed, total) after the start and each chunk.
     /// - Returns: the file as the server reported it when finalized (often `PROCESSING` for
-    ///   video: see ``waitUntilActive(_:timeout:retryPolicy:)``).
+    ///   video: see ``waitUntilActive(_:timeout:retryPolicy:)-(String,_,_)``).
     /// - Throws: ``GeminiError`` (HTTP and transport errors after retries),
     ///   ``GeminiFileError/uploadFailed(detail:)`` when the protocol breaks, `CancellationError`.
     public func uploadFile(
@@ -222,23 +222,16 @@ extension GeminiAPIClient {
     public func waitUntilActive(
         _ name: String, timeout: Duration = .seconds(600), retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiFile {
-        var waited = Duration.zero
-        var interval = Duration.seconds(1)
-        while true {
+        try await GeminiPoller(timeout: timeout, sleep: configuration.sleep).poll {
             let file = try await getFile(name, retryPolicy: retryPolicy)
             switch file.state ?? "ACTIVE" {
             case "ACTIVE", "STATE_UNSPECIFIED": return file
             case "FAILED":
                 throw GeminiFileError.processingFailed(name: file.name ?? name, message: file.error?.message)
-            default: break
+            default: return nil
             }
-            guard waited < timeout else {
-                throw GeminiFileError.processingTimedOut(name: name, waited: waited)
-            }
-            let step = min(interval, timeout - waited)
-            try await configuration.sleep(step)
-            waited += step
-            interval = min(interval * 2, .seconds(10))
+        } timedOut: { waited in
+            GeminiFileError.processingTimedOut(name: name, waited: waited)
         }
     }
 }

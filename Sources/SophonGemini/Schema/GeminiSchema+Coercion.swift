@@ -7,6 +7,15 @@ public struct GeminiSchemaCoercion: Sendable, Hashable {
     public let value: JSONValue
     /// One note per change, in document order: `$.year: string "2016" read as integer 2016`.
     public let changes: [GeminiSchemaIssue]
+    /// The same changes as records: path, the value before, the value after.
+    public let details: [GeminiCoercion]
+
+    /// Creates a coercion result whose ``changes`` are the notes of `details`.
+    init(value: JSONValue, details: [GeminiCoercion]) {
+        self.value = value
+        self.details = details
+        self.changes = details.map { GeminiSchemaIssue(path: $0.path, message: $0.note) }
+    }
 }
 
 extension GeminiSchema {
@@ -34,22 +43,22 @@ extension GeminiSchema {
     /// coerced stays as it was (``validate(_:)`` then reports it).
     /// - Returns: the coerced value and one note per change (path and `X read as Y`).
     public func coerce(_ value: JSONValue) -> GeminiSchemaCoercion {
-        var changes: [GeminiSchemaIssue] = []
+        var changes: [GeminiCoercion] = []
         let result = SchemaCoercer.coerce(value, self, path: "$", changes: &changes)
-        return GeminiSchemaCoercion(value: result, changes: changes)
+        return GeminiSchemaCoercion(value: result, details: changes)
     }
 }
 
 /// The rules behind ``GeminiSchema/coerce(_:)``.
 enum SchemaCoercer {
     static func coerce(
-        _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaIssue]
+        _ value: JSONValue, _ schema: GeminiSchema, path: String, changes: inout [GeminiCoercion]
     ) -> JSONValue {
         func changed(_ result: JSONValue, _ how: String = "read as") -> JSONValue {
             changes.append(
-                GeminiSchemaIssue(
-                    path: path,
-                    message: "\(JSONValueText.describe(value)) \(how) \(JSONValueText.describe(result))"))
+                GeminiCoercion(
+                    path: path, from: value, to: result,
+                    note: "\(JSONValueText.describe(value)) \(how) \(JSONValueText.describe(result))"))
             return result
         }
         guard let type = schema.type else { return value }
@@ -103,7 +112,7 @@ enum SchemaCoercer {
     }
 
     private static func coerceMembers(
-        _ members: [JSONMember], _ schema: GeminiSchema, path: String, changes: inout [GeminiSchemaIssue]
+        _ members: [JSONMember], _ schema: GeminiSchema, path: String, changes: inout [GeminiCoercion]
     ) -> [JSONMember] {
         let required = Set(schema.required ?? [])
         var result: [JSONMember] = []
@@ -118,9 +127,9 @@ enum SchemaCoercer {
                 let reason = absentReading(member.value, type, propertySchema)
             {
                 changes.append(
-                    GeminiSchemaIssue(
-                        path: memberPath,
-                        message: "\(JSONValueText.describe(member.value)) removed (\(reason))"))
+                    GeminiCoercion(
+                        path: memberPath, from: member.value, to: nil,
+                        note: "\(JSONValueText.describe(member.value)) removed (\(reason))"))
                 continue
             }
             result.append(
@@ -203,6 +212,9 @@ public struct GeminiSchemaCandidateSelection: Sendable, Hashable {
     public let violations: [GeminiSchemaIssue]
     /// The coercions applied to reach ``value`` (see ``GeminiSchema/coerce(_:)``).
     public let coercions: [GeminiSchemaIssue]
+    /// The same coercions as records (path, before, after); empty for a selection made with
+    /// ``init(index:value:violations:coercions:)``.
+    public let coercionDetails: [GeminiCoercion]
 
     /// Creates a selection.
     public init(
@@ -213,6 +225,16 @@ public struct GeminiSchemaCandidateSelection: Sendable, Hashable {
         self.value = value
         self.violations = violations
         self.coercions = coercions
+        self.coercionDetails = []
+    }
+
+    /// Creates a selection from a coercion's records.
+    init(index: Int, violations: [GeminiSchemaIssue], coercion: GeminiSchemaCoercion) {
+        self.index = index
+        self.value = coercion.value
+        self.violations = violations
+        self.coercions = coercion.changes
+        self.coercionDetails = coercion.details
     }
 
     /// Whether the chosen value validates.
@@ -241,18 +263,17 @@ extension GeminiSchema {
             if coercing {
                 let coercion = coerce(candidate)
                 if !coercion.changes.isEmpty, validate(coercion.value).isEmpty {
-                    return GeminiSchemaCandidateSelection(
-                        index: index, value: coercion.value, violations: [], coercions: coercion.changes)
+                    return GeminiSchemaCandidateSelection(index: index, violations: [], coercion: coercion)
                 }
             }
             return GeminiSchemaCandidateSelection(index: index, value: candidate, violations: [])
         }
         var best: (rank: Int, selection: GeminiSchemaCandidateSelection)?
         for (index, candidate) in candidates.enumerated() {
-            let coercion = coercing ? coerce(candidate) : GeminiSchemaCoercion(value: candidate, changes: [])
+            let coercion = coercing ? coerce(candidate) : GeminiSchemaCoercion(value: candidate, details: [])
             let violations = validate(coercion.value)
             let selection = GeminiSchemaCandidateSelection(
-                index: index, value: coercion.value, violations: violations, coercions: coercion.changes)
+                index: index, violations: violations, coercion: coercion)
             if violations.isEmpty { return selection }
             let rank = SchemaValidator.mismatchRank(coercion.value, self, violations)
             if best == nil || rank < (best?.rank ?? 0) { best = (rank, selection) }

@@ -1,4 +1,4 @@
-/// What ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``
+/// What ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``
 /// returns: the final answer, and what the loop did to get it.
 public struct GeminiToolRun: Sendable {
     /// The final answer text (thought parts excluded).

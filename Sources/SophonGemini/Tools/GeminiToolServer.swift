@@ -8,7 +8,7 @@ import SophonCore
 /// ``init(declarations:oneAtATime:serves:answer:)``, one call at a time (a call may ask the
 /// user for consent), and leaves the calls it does not serve to `tool-reply`.
 public struct GeminiToolServer: Sendable {
-    /// The declarations sent as the request's `tools` by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)``.
+    /// The declarations sent as the request's `tools` by ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``.
     public var declarations: [FunctionDeclaration]
     /// Whether the calls of one answer are answered one after another, in call order
     /// (concurrently otherwise).

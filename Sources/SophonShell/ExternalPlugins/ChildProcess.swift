@@ -159,9 +159,10 @@ final class ChildProcess: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + 1) { [self] in kill() }
     }
 
-    /// Kills the process at once (SIGKILL) unless it has ended, and closes stdin.
+    /// Kills the process and the processes it started (its process group) at once (SIGKILL)
+    /// unless it has ended, and closes stdin.
     func kill() {
-        if end == nil { _ = Foundation.kill(pid, SIGKILL) }
+        if end == nil { _ = Foundation.kill(-pid, SIGKILL) }
         closeInput()
     }
 

@@ -314,6 +314,6 @@ final class MCPChildProcesses: Sendable {
 
     /// Kills (SIGKILL) every server still running.
     func killAll() {
-        for pid in pids.withLock({ $0 }) { _ = kill(pid, SIGKILL) }
+        for pid in pids.withLock({ $0 }) { _ = kill(-pid, SIGKILL) }  // Each leads its own group.
     }
 }

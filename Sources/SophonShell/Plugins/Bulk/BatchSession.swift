@@ -222,37 +222,22 @@ struct BatchSession {
         return .report(BatchStatusReport.line(batch), data: BatchStatusReport.data(batch))
     }
 
-    /// `batch wait NAME`: polls (1 s, doubling to 30 s) until the job ends; transient errors
-    /// are retried; each state change goes to stderr. Fails unless SUCCEEDED.
+    /// `batch wait NAME`: waits through the client's one poller (1 s, doubling to 30 s; each look
+    /// retried by the retry policy, as any call); each state change goes to stderr. Fails unless
+    /// SUCCEEDED.
     func wait(_ name: String) async throws -> CommandResult {
         let resolved = try await resolve(name)
-        var delay = Duration.seconds(1)
-        var lastState: GeminiBatchState?
-        var transient = 0
+        let io = context.io
         let folder = try temporaryFolder()
-        while true {
-            let batch: GeminiBatch
-            do {
-                batch = try await client.getBatch(resolved, folder: folder) { _ in }
-                transient = 0
-            } catch let error as GeminiError where error.isRetryable && transient < 10 {
-                transient += 1
-                try await Task.sleep(for: delay)
-                continue
-            }
-            if batch.state != lastState {
-                context.io.printError("batch wait: \(resolved) \(batch.state.rawValue)")
-                lastState = batch.state
-            }
-            if batch.state.isTerminal {
-                guard batch.state == .succeeded else {
-                    throw CommandFailure(kind: .batchFailed, message: BatchStatusReport.line(batch))
-                }
-                return .report(BatchStatusReport.line(batch), data: BatchStatusReport.data(batch))
-            }
-            try await Task.sleep(for: delay)
-            delay = min(.seconds(30), delay * 2)
+        let batch = try await client.waitUntilDone(
+            resolved, maxInterval: .seconds(30), streamingThrough: folder
+        ) { batch in
+            io.printError("batch wait: \(resolved) \(batch.state.rawValue)")
         }
+        guard batch.state == .succeeded else {
+            throw CommandFailure(kind: .batchFailed, message: BatchStatusReport.line(batch))
+        }
+        return .report(BatchStatusReport.line(batch), data: BatchStatusReport.data(batch))
     }
 
     /// `batch results NAME -o OUTPUT`: the output format of `run`, in input order, matched by

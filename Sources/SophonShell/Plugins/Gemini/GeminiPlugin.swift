@@ -146,8 +146,9 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "schema",
                 usage:
-                    "schema SPEC | @FILE | show [gemini|json-schema|--picoschema] | picoschema TEXT | clear",
+                    "schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear",
                 summary: "set the answer schema: { title: string, year: integer, tags: [string] }",
+                options: SchemaCommands.declared,
                 argumentStyle: .raw(
                     RawArgumentSpec(wordKeywords: ["show", "clear", "picoschema"], wordPrefixes: ["@"])),
                 run: { request, context in try SchemaCommands.schema(request, context: context) }),

@@ -2,9 +2,18 @@ import Foundation
 import SophonCore
 import SophonGemini
 
-/// `schema SPEC | @FILE | show [gemini|json-schema|--picoschema] | picoschema TEXT | clear` and `validate [JSON | @FILE]`
-/// (docs/commands.md).
+/// `schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear` and
+/// `validate [JSON | @FILE]` (docs/commands.md).
 enum SchemaCommands {
+    /// The options of `schema show`.
+    static let declared: [CommandOption] = [
+        CommandOption(name: "--picoschema", help: "show: the schema beside its Picoschema"),
+        CommandOption(
+            name: "--swift",
+            help: "show: the schema as a Swift Decodable struct (NAME, default Answer) for GeminiSchema(for:)"
+        ),
+    ]
+
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         if let spec = request.rawArgument {
             guard request.arguments.isEmpty else {
@@ -23,6 +32,21 @@ enum SchemaCommands {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
             }
             return .report(schema.jsonSchemaValue.prettyText, data: schema.jsonSchemaValue)
+        case let words where words.first == "show" && words.contains("--swift"):
+            let parsed: ParsedOptions
+            do {
+                parsed = try CommandOption.parse(Array(words.dropFirst()), declared: declared)
+            } catch {
+                throw error.failure(command: "schema")
+            }
+            guard parsed.operands.count <= 1, !parsed.has("--picoschema") else {
+                throw context.usageFailure("schema")
+            }
+            guard let schema = context.session.withGeminiState({ $0.schema }) else {
+                throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")
+            }
+            let source = schema.swiftDeclaration(typeName: parsed.operands.first ?? "Answer")
+            return .report(String(source.dropLast()), data: .string(source))
         case ["show", "--picoschema"]:
             guard let schema = context.session.withGeminiState({ $0.schema }) else {
                 throw CommandFailure(kind: .noSchema, message: "schema: no schema is set")

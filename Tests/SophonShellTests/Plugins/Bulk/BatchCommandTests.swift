@@ -120,6 +120,23 @@ import Testing
         #expect(outcome.status == 0)
     }
 
+    /// `batch wait` polls through the client's one poller; a look answered 503 is retried by
+    /// the retry policy like any call (issue 24: no wait loop of its own).
+    @Test func a503DuringTheWaitIsRetriedAndTheWaitGoesOn() throws {
+        let shell = try GeminiShell()
+        try Self.faults(shell, #"{"pendingFor": 0, "runningFor": 10}"#)
+        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 10}"#)
+        try shell.write("in.jsonl", Self.input)
+        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "flaky"]).stdout
+            .trimmingCharacters(in: .newlines)
+        try Self.faults(shell, #"{"getUnavailable": 1}"#)
+        let outcome = try shell.run(["batch", "wait", "flaky"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "batch wait: \(name) RUNNING\nbatch wait: \(name) SUCCEEDED\n")
+        let gets = try shell.server.requests().filter { $0.method == "GET" && $0.path == "/v1beta/\(name)" }
+        #expect(gets.count == 3)  // 503, then RUNNING, then SUCCEEDED.
+    }
+
     @Test func resultsOutOfOrderAreMatchedByKeyWithFailuresAsOkFalse() throws {
         let shell = try GeminiShell()
         try Self.faults(

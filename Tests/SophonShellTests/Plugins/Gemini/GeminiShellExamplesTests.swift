@@ -104,6 +104,25 @@ import Testing
             "mood"
           ]
         }
+        schema show --swift prints the same schema as a Swift type; in a Swift program,
+        GeminiSchema(for: Book.self) derives this very schema from it (docs/library.md):
+        struct Book: Decodable, Sendable, GeminiSchemaDescribing {
+            enum Mood: String, Decodable, Sendable, CaseIterable {
+                case light
+                case thoughtful
+                case dark
+            }
+
+            let title: String
+            let author: String
+            let year: Int
+            /// approximate page count
+            let pages: Int?
+            let genres: [String]
+            let mood: Mood
+
+            static let schemaFacets: [String: GeminiSchemaFacets] = ["pages": "approximate page count"]
+        }
 
         == 2. Ask for a structured answer
         {

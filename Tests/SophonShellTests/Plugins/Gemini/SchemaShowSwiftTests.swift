@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `schema show --swift [NAME]`: the session's schema as a Swift `Decodable` struct
+/// (docs/commands.md), the type `GeminiSchema(for:)` derives the same schema from.
+@Suite struct SchemaShowSwiftTests {
+    @Test func theSchemaIsPrintedAsASwiftStruct() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c",
+            #"schema { "first name": string "given name", age?: integer, tags: [{ label: string }], when: string }"#,
+            "-c", "schema show --swift Person",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout == """
+                struct Person: Decodable, Sendable, GeminiSchemaDescribing {
+                    struct Tag: Decodable, Sendable {
+                        let label: String
+                    }
+
+                    /// given name
+                    let firstName: String
+                    let age: Int?
+                    let tags: [Tag]
+                    let when: String
+
+                    enum CodingKeys: String, CodingKey {
+                        case firstName = "first name"
+                        case age
+                        case tags
+                        case when
+                    }
+
+                    static let schemaFacets: [String: GeminiSchemaFacets] = ["first name": "given name"]
+                }
+
+                """)
+    }
+
+    @Test func withoutASchemaOrWithTwoNamesItFails() throws {
+        let shell = try GeminiShell()
+        let none = try shell.run(["-c", "schema show --swift"])
+        #expect(none.stderr.contains("schema: no schema is set"))
+        #expect(none.status != 0)
+        let two = try shell.run(["-c", "schema { a: string }", "-c", "schema show --swift A B"])
+        #expect(two.stderr.contains("usage: schema SPEC"))
+        #expect(two.status != 0)
+    }
+}
