@@ -80,4 +80,28 @@ import Testing
         }
         #expect(try server.requests().count == 1)  // a 400 is not retried
     }
+
+    /// docs/library.md, "Context caches, service tiers, Vertex AI".
+    @Test func theGuidesSample() async throws {
+        let server = try FakeGeminiServer()
+        let client = Self.client(server)
+        let manual = "one two three four five six"
+        // A cache of a long context, then calls that answer from it (gemini-wire-format-2.md §5.1).
+        let cache = try await client.createCachedContent(
+            GeminiCacheRequest(
+                contents: [Content(role: "user", parts: [.text(manual)])],
+                systemInstruction: Content(role: nil, parts: [.text("Answer from the manual.")]),
+                displayName: "manual", ttl: .seconds(3600)))
+        var request = GenerateContentRequest(contents: [Content(role: "user", parts: [.text("What is X?")])])
+        request = request.usingCache(cache.name)  // sets cachedContent; drops system, tools, toolConfig
+        request.serviceTier = "flex"  // at the request's root; lowercase
+        let answer = try await client.generateText(label: "ask", request: request)
+        let cached = answer.usage?.cachedContentTokenCount ?? 0  // the tokens served from the cache
+        let tier = answer.usage?.serviceTier  // the tier that served the call
+        #expect(cached == 10)
+        #expect(tier == "flex")
+        _ = try await client.extendCachedContent(cache.name ?? "", ttl: .seconds(7200))
+        try await client.deleteCachedContent(cache.name ?? "")
+        #expect(try await client.listAllCachedContents().isEmpty)
+    }
 }
