@@ -35,6 +35,13 @@ public enum YAMLReader {
         let file: String
         let lineOffset: Int
         var anchors: [String: JSONValue] = [:]
+        /// How many values each anchor's value holds, itself included.
+        var anchorSizes: [String: Int] = [:]
+        /// How many values the document holds so far, aliases counted expanded.
+        var produced = 0
+        /// The most values a document may expand to: aliases of aliases grow exponentially (a
+        /// "billion laughs" of ten lines would fill the memory when the value is used).
+        static let maximumValues = 1_000_000
 
         mutating func next() throws(PromptError) -> yaml_event_t {
             var event = yaml_event_t()
@@ -69,6 +76,15 @@ public enum YAMLReader {
             switch event.type {
             case YAML_ALIAS_EVENT:
                 let name = String(cString: event.data.alias.anchor)
+                produced += anchorSizes[name] ?? 1
+                guard produced <= Self.maximumValues else {
+                    let mark = event.start_mark
+                    throw PromptError(
+                        .yaml,
+                        "YAML: the aliases expand past \(Self.maximumValues) values (an alias of aliases "
+                            + "repeated, a \"billion laughs\")",
+                        file: file, line: Int(mark.line) + 1 + lineOffset, column: Int(mark.column) + 1)
+                }
                 return anchors[name] ?? .null
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
@@ -77,15 +93,26 @@ public enum YAMLReader {
                 let value =
                     scalar.style == YAML_PLAIN_SCALAR_STYLE && scalar.tag == nil
                     ? Self.typed(text) : .string(text)
-                if let anchor = scalar.anchor { anchors[String(cString: anchor)] = value }
+                produced += 1
+                if let anchor = scalar.anchor {
+                    anchors[String(cString: anchor)] = value
+                    anchorSizes[String(cString: anchor)] = 1
+                }
                 return value
             case YAML_SEQUENCE_START_EVENT:
                 let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
+                let before = produced
+                produced += 1
                 let items = try nodes(until: YAML_SEQUENCE_END_EVENT)
-                if let anchor { anchors[anchor] = .array(items) }
+                if let anchor {
+                    anchors[anchor] = .array(items)
+                    anchorSizes[anchor] = produced - before
+                }
                 return .array(items)
             case YAML_MAPPING_START_EVENT:
                 let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
+                let before = produced
+                produced += 1
                 let nodes = try nodes(until: YAML_MAPPING_END_EVENT)
                 var members: [JSONMember] = []
                 for pair in stride(from: 0, to: nodes.count - 1, by: 2) {
@@ -93,7 +120,10 @@ public enum YAMLReader {
                     members.removeAll { $0.key == name }
                     members.append(JSONMember(name, nodes[pair + 1]))
                 }
-                if let anchor { anchors[anchor] = .object(members) }
+                if let anchor {
+                    anchors[anchor] = .object(members)
+                    anchorSizes[anchor] = produced - before
+                }
                 return .object(members)
             default:
                 return .null

@@ -118,7 +118,22 @@ struct ResultPrinter {
     }
 
     private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
-        .object([JSONMember("command", .string(text)), JSONMember("ok", .bool(ok))] + extra)
+        .object([JSONMember("command", .string(Self.shown(text))), JSONMember("ok", .bool(ok))] + extra)
+    }
+
+    /// Whether a command line holds a secret: `key set VALUE` (refused, and never kept in
+    /// history).
+    static func holdsSecret(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        return words.count > 2 && words[0] == "key" && words[1] == "set"
+    }
+
+    /// A command line as it may be shown (`--echo`, `--json`'s `command`): `key set VALUE` with
+    /// the value masked (`key set ••••4567`).
+    static func shown(_ text: String) -> String {
+        guard holdsSecret(text) else { return text }
+        let value = text.split(whereSeparator: \.isWhitespace).dropFirst(2).joined(separator: " ")
+        return "key set " + SecretMask.mask(value)
     }
 }
 

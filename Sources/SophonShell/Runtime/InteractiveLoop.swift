@@ -38,7 +38,7 @@ enum InteractiveLoop {
             case .interrupted:
                 continue
             case .command(let text):
-                if !isSecret(text) {
+                if !ResultPrinter.holdsSecret(text) {  // `key set VALUE`: never in history.
                     do {
                         try source.record(text)
                     } catch {
@@ -60,12 +60,6 @@ enum InteractiveLoop {
                 if case .stop(let status) = flow { return status ?? ShellExitStatus.success }
             }
         }
-    }
-
-    /// `key set VALUE` would put a key in history: never store it.
-    static func isSecret(_ text: String) -> Bool {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        return words.count > 2 && words[0] == "key" && words[1] == "set"
     }
 
     /// One line: name, version, model, whether a key is set, and the `help` hint.

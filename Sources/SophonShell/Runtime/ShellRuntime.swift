@@ -105,7 +105,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     ) async -> Flow {
         let settings = session.settings
         let format = settings.output
-        if settings.echo, format != .json { io.printLine("sophon> " + command.text) }
+        if settings.echo, format != .json { io.printLine("sophon> " + ResultPrinter.shown(command.text)) }
         let location = mode == .interactive && !ShellRuntime.inStartupFile ? nil : source.name
         let parsed: ShellCommand
         switch command.result {

@@ -23,6 +23,25 @@ import Testing
         #expect(value.compactText == #"{"a":1,"b":"1","c":true,"d":null,"e":["x",2.5]}"#)
     }
 
+    /// Aliases are expanded, but not past a million values: ten lines of aliases of aliases (a
+    /// "billion laughs") are refused at the alias that crosses the limit, not expanded.
+    @Test func aliasesExpandButABillionLaughsIsRefused() throws {
+        let value = try YAMLReader.read("a: &x [1, 2]\nb: *x\n", file: "y")
+        #expect(value.compactText == #"{"a":[1,2],"b":[1,2]}"#)
+        var bomb = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for level in 1...8 {
+            let alias = "*l\(level - 1)"
+            bomb +=
+                "l\(level): &l\(level) [" + Array(repeating: alias, count: 9).joined(separator: ", ") + "]\n"
+        }
+        #expect(
+            throws: PromptError(
+                .yaml,
+                #"YAML: the aliases expand past 1000000 values (an alias of aliases repeated, a "billion laughs")"#,
+                file: "bomb", line: 7, column: 10)
+        ) { try YAMLReader.read(bomb, file: "bomb") }
+    }
+
     @Test func optionsOverrideAndMergeConfigAndDefaultsFillInput() throws {
         let source = "---\nmodel: a\nconfig:\n  temperature: 1\n  topK: 3\n---\nHi {{name}}"
         let value = try rendered(

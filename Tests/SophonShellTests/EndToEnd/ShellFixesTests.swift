@@ -18,6 +18,15 @@ import Testing
         #expect(outcome.stderr.hasPrefix("-c:1:1: error: key set takes no value (it would land in history)"))
     }
 
+    /// The refused value is not shown either: `--echo` and `--json`'s `command` mask it.
+    @Test func aRefusedKeySetValueIsMaskedInTheEchoAndTheJSON() throws {
+        let echoed = try SophonProcess.run(["--echo", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
+        #expect(echoed.stdout == "sophon> key set ••••4567\n")
+        let json = try SophonProcess.run(["--json", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
+        #expect(json.stdout.hasPrefix(#"{"command":"key set ••••4567","ok":false,"#))
+        #expect(!(echoed.stdout + echoed.stderr + json.stdout + json.stderr).contains("FAKE"))
+    }
+
     @Test func aFullDiskOnStdoutFailsTheRun() throws {
         let outcome = try SophonProcess.run(["-c", "echo hi"], stdoutPath: "/dev/full")
         #expect(outcome.status == 1)

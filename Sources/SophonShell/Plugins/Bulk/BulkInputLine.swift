@@ -40,7 +40,7 @@ struct BulkInputLine: Sendable {
         -> BulkInputLine?
     {
         guard let text = line.text else {
-            throw BulkInputIssue(line: line.number, message: "not valid UTF-8")
+            throw BulkInputIssue(line: line.number, message: line.unreadable)
         }
         guard text.contains(where: { !$0.isWhitespace }) else { return nil }
         let value: JSONValue

@@ -8,28 +8,44 @@ import Foundation
     import Darwin
 #endif
 
-/// Reads a file one physical line at a time (`getline(3)`), so a long input never sits whole
-/// in memory. Lines end at `\n`; a `\r` before it is dropped. Line numbers are 1-based.
+/// Reads a file one physical line at a time, so a long input never sits whole in memory, and
+/// a line longer than ``maximumLineBytes`` (a file with no line breaks, `/dev/zero`) is skipped
+/// rather than read whole. Lines end at `\n`; a `\r` before it is dropped. Line numbers are
+/// 1-based.
 final class BulkLineReader {
     /// One physical line.
     struct Line {
         /// 1-based physical line number.
         var number: Int
-        /// The line's text, or `nil` when it is not valid UTF-8.
+        /// The line's text, or `nil` when it is not valid UTF-8 or too long.
         var text: String?
+        /// Whether the line was longer than the reader's limit (then `text` is `nil`).
+        var isTooLong = false
+
+        /// Why `text` is `nil`: `not valid UTF-8`, or `longer than 64 MiB`.
+        var unreadable: String {
+            isTooLong ? "longer than \(BulkLineReader.maximumLineBytes >> 20) MiB" : "not valid UTF-8"
+        }
     }
 
+    /// The longest line read, in bytes: far past any request Gemini takes (20 MB inline).
+    static let maximumLineBytes = 64 << 20
+
     private let file: UnsafeMutablePointer<FILE>
-    private var buffer: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
     private var number = 0
+    private let limit: Int
 
     /// Opens `path` for reading.
     /// - Parameters:
     ///   - path: the file to read.
     ///   - command: the command reading it, which starts the error message.
+    ///   - limit: the longest line read, in bytes (``maximumLineBytes``; smaller in tests).
     /// - Throws: ``CommandFailure`` `fileError`: `COMMAND: cannot read 'PATH': REASON`.
-    init(path: String, command: String) throws {
+    init(path: String, command: String, limit: Int = BulkLineReader.maximumLineBytes) throws {
+        self.limit = limit
         var status = stat()
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw CommandFailure(
@@ -47,20 +63,39 @@ final class BulkLineReader {
     }
 
     deinit {
-        free(buffer)
         fclose(file)
     }
 
     /// The next line, or `nil` at the end of the file.
     func next() -> Line? {
-        let count = getline(&buffer, &capacity, file)
-        guard count >= 0, let buffer else { return nil }
+        var line: [UInt8] = []
+        var tooLong = false
+        var readAny = false
+        while true {
+            if start == end {
+                end = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+                start = 0
+                if end == 0 { break }
+            }
+            readAny = true
+            let newline = chunk[start..<end].firstIndex(of: 0x0A)
+            let stop = newline.map { $0 + 1 } ?? end
+            if !tooLong {
+                line.append(contentsOf: chunk[start..<stop])
+                if line.count > limit + 1 {
+                    tooLong = true
+                    line = []
+                }
+            }
+            start = stop
+            if newline != nil { break }
+        }
+        guard readAny else { return nil }
         number += 1
-        var length = count
-        if length > 0, buffer[length - 1] == 0x0A { length -= 1 }
-        if length > 0, buffer[length - 1] == 0x0D { length -= 1 }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-        var text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+        if tooLong { return Line(number: number, text: nil, isTooLong: true) }
+        if line.last == 0x0A { line.removeLast() }
+        if line.last == 0x0D { line.removeLast() }
+        var text = String(validating: line, as: UTF8.self)
         if number == 1, let first = text, first.hasPrefix("\u{FEFF}") { text = String(first.dropFirst()) }
         return Line(number: number, text: text)
     }

@@ -60,7 +60,7 @@ final class EmbeddingInputReader {
             return try row(line, .object(members))
         }
         while let line = lines.next() {
-            guard let text = line.text else { throw bad(line.number, "not valid UTF-8") }
+            guard let text = line.text else { throw bad(line.number, line.unreadable) }
             if text.allSatisfy(\.isWhitespace) { continue }
             guard let value = try? JSONValue(parsing: text), case .object = value else {
                 throw bad(line.number, "not a JSON object")
@@ -91,7 +91,7 @@ final class EmbeddingInputReader {
     private func record() throws -> (Int, [String])? {
         guard var line = lines.next() else { return nil }
         while line.text?.isEmpty == true, let following = lines.next() { line = following }
-        guard var text = line.text else { throw bad(line.number, "not valid UTF-8") }
+        guard var text = line.text else { throw bad(line.number, line.unreadable) }
         if text.isEmpty { return nil }
         while true {
             if let fields = Self.fields(text) { return (line.number, fields) }

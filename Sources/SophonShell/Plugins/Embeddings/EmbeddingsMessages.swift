@@ -42,6 +42,11 @@ enum EmbeddingsMessages {
     }
 
     /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
+    /// `the threshold of similar is a score from 0 to 1, not 1.5` (after `expect: `).
+    static func thresholdOutOfRange(_ op: String, _ given: String) -> String {
+        "the threshold of \(op) is a score from 0 to 1, not \(given)"
+    }
+
     static func judgeUnfit(_ why: String) -> String {
         "the judge's reply does not fit {pass: boolean, score: number (0..1), reason: string}: \(why)"
     }

@@ -26,6 +26,9 @@ enum SemanticExpect {
         var threshold = op == "judge" ? judgeThreshold : similarThreshold
         var thresholdText = op == "judge" ? "0.5" : "0.8"
         if words.count >= 2, let last = words.last, JSONNumber.isValidSyntax(last), let value = Double(last) {
+            guard (0...1).contains(value) else {
+                throw CommandFailure(kind: .usage, message: EmbeddingsMessages.thresholdOutOfRange(op, last))
+            }
             threshold = value
             thresholdText = last
             words.removeLast()

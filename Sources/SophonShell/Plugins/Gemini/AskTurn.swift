@@ -177,6 +177,14 @@ enum AskTurn {
         var media: [Part] = []
         var printedAny = false
         var endsWithNewline = true
+        // The key may be echoed across two chunks: held back until it can be masked whole.
+        var redactor = SecretStreamRedactor(secrets: [services.apiKeyForMasking].compactMap { $0 })
+        func show(_ text: String) {
+            guard printsChunks, !text.isEmpty else { return }
+            context.io.stdout.write(text)
+            printedAny = true
+            endsWithNewline = text.hasSuffix("\n")
+        }
         do {
             for try await chunk in client.streamGenerateContent(
                 label: "ask", model: model, retryPolicy: policy, request: request)
@@ -187,17 +195,14 @@ enum AskTurn {
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
-                let text = services.redact(chunk.text)
-                if printsChunks, !text.isEmpty {
-                    context.io.stdout.write(text)
-                    printedAny = true
-                    endsWithNewline = text.hasSuffix("\n")
-                }
+                show(redactor.feed(chunk.text))
             }
         } catch {
+            show(redactor.finish())
             if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
             throw error
         }
+        show(redactor.finish())
         if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
         // A cancelled consumer sees the stream end without an error: say it was interrupted.
         try Task.checkCancellation()
@@ -240,7 +245,7 @@ enum AskTurn {
         let answer = services.redact(accumulator.text)
         let reply = CallReply(
             value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
-        let modelTurn = Content(role: "model", parts: [.text(accumulator.text)] + media + signatures)
+        let modelTurn = Content(role: "model", parts: [.text(answer)] + media + signatures)
         return (reply, [userTurn, modelTurn])
     }
 

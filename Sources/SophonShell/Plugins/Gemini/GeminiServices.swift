@@ -120,6 +120,12 @@ final class GeminiServices: Sendable {
         return lookup
     }
 
+    /// The key, for masking what is shown (never printed): `nil` when there is none.
+    var apiKeyForMasking: String? {
+        guard let key = (try? keychain.load())?.secret, !key.isEmpty else { return nil }
+        return key
+    }
+
     /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
     /// since a server (or a model) may echo it.
     func redact(_ text: String) -> String {

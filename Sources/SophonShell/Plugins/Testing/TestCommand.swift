@@ -94,7 +94,7 @@ enum TestCommand {
     }
 
     /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path
-    /// (through a symbolic link too), or a missing folder.
+    /// (through a symbolic link too), a missing folder, or one where no file can be made.
     /// - Throws: ``CommandFailure`` (`usage`).
     static func checkReportPath(_ path: String) throws {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
@@ -111,6 +111,17 @@ enum TestCommand {
             throw CommandFailure(
                 kind: .usage, message: "test: --junit: the folder '\(folder)' does not exist")
         }
+        // A file can be made there (the report is written beside itself, then renamed): tried
+        // now, so a read-only place fails before the tests run, not after.
+        let probe = folder + "/.sophon-junit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CommandFailure(
+                kind: .usage, message: "test: --junit: cannot write in the folder '\(folder)': \(reason)")
+        }
+        close(descriptor)
+        unlink(probe)
     }
 
     /// Runs `files` with at most `jobs` children at once and calls `report` for each result in

@@ -208,6 +208,22 @@ import Testing
         )
     }
 
+    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1): refused, nothing sent.
+    @Test func aThresholdOutsideZeroToOneIsRefused() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run([
+            "-c", #"expect "red apple" similar "green apple" -1"#, "-c", #"expect "a" judge "polite" 5"#,
+        ])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: expect: the threshold of similar is a score from 0 to 1, not -1
+                -c:2:1: error: expect: the threshold of judge is a score from 0 to 1, not 5
+
+                """)
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().isEmpty)
+    }
+
     @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() throws {
         let shell = try GeminiShell()
         try shell.server.script([

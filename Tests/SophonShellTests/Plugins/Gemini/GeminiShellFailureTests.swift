@@ -75,6 +75,21 @@ import Testing
         #expect(try shell.server.requests().count == 2)
     }
 
+    /// A key the model echoes in a streamed answer (split across chunks) is masked on stdout,
+    /// in `history` and in the log, as in a whole answer.
+    @Test func aKeyEchoedInAStreamedAnswerIsMaskedEverywhere() throws {
+        let key = "AIzaSyDUMMYKEYzz9876"
+        let shell = try GeminiShell(serverKey: key, key: key)
+        try shell.server.script([#"{"kind": "generate", "text": "key \#(key) end"}"#])
+        let outcome = try shell.run(["-c", "chat hi", "-c", "history"])
+        #expect(outcome.stdout == "key ••••9876 end\nuser: hi\nmodel: key ••••9876 end\n")
+        #expect(outcome.status == 0)
+        let logged = try shell.run(["--json", "logs", "-n", "1"])
+        #expect(!logged.stdout.contains("zz9876") && logged.stdout.contains("••••9876"))
+        let resumed = try shell.run(["--continue", "-c", "history"])
+        #expect(resumed.stdout == "user: hi\nmodel: key ••••9876 end\n")
+    }
+
     @Test func anInvalidKeyIsAClearErrorThatFailsTheScriptWithTheEchoedKeyMasked() throws {
         let wrongKey = "AIzaSyWRONG-wrong-wrong-wrong-0000k3Y9"
         let shell = try GeminiShell(serverKey: "test-key", key: wrongKey)

@@ -211,4 +211,17 @@ import Testing
                     stderr: "sophon: test: --jobs: expected a whole number of at least 1, got '0'\n",
                     status: 2))
     }
+
+    /// A `--junit` folder where no file can be made is a usage error before any test runs
+    /// (it was found only after every test had run, perhaps live and paid).
+    @Test func aJUnitPathWhereNoFileCanBeMadeIsAUsageErrorBeforeAnythingRuns() throws {
+        let outcome = try SophonProcess.run(["test", "--junit", "/proc/report.xml", "."])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "sophon: test: --junit: cannot write in the folder '/proc': No such file or directory\n",
+                    status: 2))
+    }
 }
