@@ -14,9 +14,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "SophonCore"),
+        // The system OpenSSL's libcrypto: RS256 for Vertex AI service-account keys (docs/vertex.md).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "SophonGemini",
-            dependencies: ["SophonCore"],
+            dependencies: ["SophonCore", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
             resources: [.process("Resources")]
         ),
         .systemLibrary(

@@ -65,6 +65,9 @@ embedding call only when it has "embeddings": true (e.g. {"embeddings": true, "f
 Judge replies: {"kind": "judge", "pass": true, "score": 0.9, "reason": ".."} answers that JSON
 as the text ("raw": TEXT sends TEXT instead, for a reply that does not fit the schema).
 
+Context caches, service tiers (a Flex queue) and Vertex AI (its paths and a token endpoint
+that accepts only a correctly signed JWT): see scripts/fake_gemini_cloud.py.
+
 Upload request bodies are logged by size ("bodyBytes"), not content.
     POST /_sophon/rules      -> body {"rules": [{"match": TEXT, "reply": {...}, "times": N}],
                                 "reset": bool}: a request to generateContent whose body contains
@@ -186,6 +189,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from fake_interactions import InteractionsHandler
 import fake_interactions
+import fake_gemini_cloud  # context caches, service tiers, Vertex AI (its docstring)
 
 STATE_LOCK = threading.Lock()
 STATE = {"queue": [], "requests": [], "key": "test-key", "gates": {}, "modelPages": [], "signatures": {},
@@ -378,6 +382,8 @@ def usage_block(spec):
     usage = {}
     if prompt:
         usage["promptTokenCount"] = prompt
+    if spec.get("cached"):
+        usage["cachedContentTokenCount"] = int(spec["cached"])
     if candidates:
         usage["candidatesTokenCount"] = candidates
     total = prompt + candidates + thoughts
@@ -387,8 +393,9 @@ def usage_block(spec):
         usage["promptTokensDetails"] = [{"modality": "TEXT", "tokenCount": prompt}]
     if thoughts:
         usage["thoughtsTokenCount"] = thoughts
-    if spec.get("cached"):
-        usage["cachedContentTokenCount"] = int(spec["cached"])
+    for name in ("serviceTier", "trafficType"):
+        if spec.get(name):
+            usage[name] = spec[name]
     return usage
 
 
@@ -636,6 +643,12 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
     def do_DELETE(self):
         self.route("DELETE")
 
+    def do_PATCH(self):
+        self.route("PATCH")
+
+    def cloud(self):
+        return fake_gemini_cloud.Cloud(self, STATE, rpc_error, rfc3339)
+
     def route(self, method):
         url = urlsplit(self.path)
         if url.path == "/upload/v1beta/files" and "upload_id" in parse_qs(url.query):
@@ -652,6 +665,10 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
         with STATE_LOCK:
             STATE["requests"].append(self.logged)
             expected = STATE["key"]
+        if url.path == "/token" and method == "POST":
+            return self.cloud().token(body)
+        if url.path.startswith("/v1beta1/"):
+            return self.cloud().vertex_route(method, url.path, parse_qs(url.query), body)
         key = self.headers.get("x-goog-api-key")
         if not key:
             return self.send_json(403, rpc_error(
@@ -690,6 +707,8 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
             return self.batch_route(method, rest, query)
         if rest == "interactions" or rest.startswith("interactions/"):
             return self.interactions_route(method, rest, query, body, STATE, STATE_LOCK)
+        if rest == "cachedContents" or rest.startswith("cachedContents/"):
+            return self.cloud().caches(method, rest, query, body)
         return self.send_json(404, rpc_error(404, "Not found: " + path))
 
     def control(self, method, path, body):
@@ -713,6 +732,7 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
                 STATE["clock"] = 0.0
                 STATE["autoAdvance"] = 10.0
             fake_interactions.reset()
+            fake_gemini_cloud.reset()
             return self.send_json(200, {"ok": True})
         if method == "POST" and path in ("/_sophon/clock", "/_sophon/batch-faults"):
             try:
@@ -771,6 +791,8 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
             return self.send_json(200, {"ok": True})
         if method == "POST" and path == "/_sophon/interactions":
             return self.interactions_control(body)
+        if path in ("/_sophon/caches", "/_sophon/flex", "/_sophon/vertex"):
+            return self.cloud().control(method, path, body)
         if path.startswith("/_sophon/files") or path in ("/_sophon/clock", "/_sophon/uploads"):
             return self.files_control(method, path, body)
         return self.send_json(404, {"error": "unknown control path"})
@@ -913,6 +935,12 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
                 problem = None
             if problem:
                 return self.send_json(400, rpc_error(400, problem))
+            try:
+                parsed = json.loads(body or b"{}")
+            except ValueError:
+                parsed = {}
+            if isinstance(parsed, dict) and self.cloud().check_generate(model, parsed):
+                return
         with STATE_LOCK:
             wait = admit(len(body or b"")) if generating else None
             latency = (STATE["limits"].get("latency") or 0) + model_latency(model)
@@ -943,6 +971,8 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
             self.request_json = {}
         if self.refuse_unusable_files():
             return
+        if generating and isinstance(self.request_json, dict):
+            reply = self.cloud().usage_extras(self.request_json, reply)
         kind = reply.get("fault") or reply.get("kind", "generate")
         handler = getattr(self, "reply_" + kind, None)
         if handler is None:

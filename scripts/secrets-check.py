@@ -10,7 +10,11 @@ Runs, each with `--verbose` and a fresh SOPHON_HOME:
     tokens, lists models, saves the session, with `--record` (also `--json`);
   - a wrong sentinel key, which the server echoes back in its error (as Google's does);
   - the sentinel key with a copied `”` at its end: refused, no request sent;
-  - the REPL in a pseudo-terminal: `key set` typed at its no-echo prompt, then commands (history).
+  - the REPL in a pseudo-terminal: `key set` typed at its no-echo prompt, then commands (history);
+  - Vertex AI with a service-account key and with an authorized_user file (sentinel refresh token
+    and client secret), recording a tape, through faults and a token revoked mid-run: the
+    private key, the refresh token, the client secret and every access token the server issued
+    (read from its request log afterwards) are sentinels too.
 Then searches every file under the run folders (SOPHON_HOME, tapes, saved scripts, history;
 keys.json, the store itself, excepted), every stdout and stderr and the terminal transcript for
 the sentinels: zero hits allowed (logs.db too, raw and as rows). Also: keys.json is 0600; a 0644
@@ -244,13 +248,63 @@ class _Collect:
         pass
 
 
+REFRESH_SENTINEL = "1//REFRESHSENTINEL0123456789abcdef"
+CLIENT_SECRET_SENTINEL = "GOCSPX-CLIENTSECRETSENTINEL0123"
+
+
+def check_vertex(root, server):
+    """Vertex AI runs; adds the private key's lines and the access tokens issued to NEEDLES."""
+    home = os.path.join(root, "vertex")
+    os.makedirs(home)
+    key, pub = os.path.join(home, "..", "vertex-key.pem"), os.path.join(home, "..", "vertex-pub.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
+    with open(key, encoding="utf-8") as handle:
+        private = handle.read()
+    with open(pub, encoding="utf-8") as handle:
+        public = handle.read()
+    os.remove(key)  # only the credentials file holds it from here on (excepted from the search)
+    NEEDLES.extend(line for line in private.splitlines() if len(line) > 40)
+    NEEDLES.extend([REFRESH_SENTINEL, CLIENT_SECRET_SENTINEL])
+    credentials = os.path.join(root, "vertex-sa.json")
+    with open(credentials, "w", encoding="utf-8") as handle:
+        json.dump({"type": "service_account", "project_id": "proj-s", "private_key_id": "k1", "private_key": private,
+                   "client_email": "sa@proj-s.iam.gserviceaccount.com",
+                   "token_uri": "https://oauth2.googleapis.com/token"}, handle)
+    user = os.path.join(root, "vertex-user.json")
+    with open(user, "w", encoding="utf-8") as handle:
+        json.dump({"type": "authorized_user", "client_id": "c1", "client_secret": CLIENT_SECRET_SENTINEL,
+                   "refresh_token": REFRESH_SENTINEL}, handle)
+    server.post("/_sophon/vertex", {"publicKey": public, "audience": "https://oauth2.googleapis.com/token",
+                                    "clientId": "c1", "clientSecret": CLIENT_SECRET_SENTINEL,
+                                    "refreshToken": REFRESH_SENTINEL})
+    vertex = {"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "proj-s"}
+    script = "ask hello\nset stream off\nask again\nset service-tier flex\nask --model gemini-2.5-flash flex\n"
+    for label, path in (("vertex service account", credentials), ("vertex authorized user", user)):
+        server.script({"fault": "overloaded"}, {"kind": "generate", "text": "ok"},
+                      {"fault": "bad_request", "violations": [{"field": "contents", "description": "bad"}]})
+        run(label, ["--verbose", "--record", "vertex.tape", "-c", script], home,
+            GOOGLE_APPLICATION_CREDENTIALS=path, **vertex, **server.environment(SENTINEL))
+        # A token revoked between two calls of one run: refreshed once, still never shown.
+        server.post("/_sophon/vertex", {"revokeAfter": 1})
+        run(label + " revoked", ["--verbose", "-c", "ask one\nask two"], home, GOOGLE_APPLICATION_CREDENTIALS=path,
+            **vertex, **server.environment(SENTINEL))
+        for request in server.get("/_sophon/requests"):
+            bearer = request.get("headers", {}).get("authorization", "")
+            if bearer.startswith("Bearer ") and bearer[7:] not in NEEDLES:
+                NEEDLES.append(bearer[7:])
+    if not any(needle.startswith("ya29.") for needle in NEEDLES):
+        fail("vertex: the server issued no access token (the runs did not reach Vertex AI)")
+
+
 def search(root):
     files = 0
     for folder, _, names in os.walk(root):
         for name in names:
             path = os.path.join(folder, name)
-            if name == "keys.json":
-                continue  # the store itself (0600, checked above)
+            if name == "keys.json" or name.startswith("vertex-") and name.endswith(".json"):
+                continue  # the key store itself (0600, checked above); the Vertex credentials files
             files += 1
             with open(path, "rb") as f:
                 data = f.read()
@@ -273,6 +327,7 @@ def main():
         check_permissions(root)
         check_non_ascii_key(root, server)
         check_repl(root, server)
+        check_vertex(root, server)
         files = search(root)
         size = sum(len(d) for _, d in OUTPUTS)
         print(f"secrets: searched {files} files and {len(OUTPUTS)} outputs ({size} bytes) "

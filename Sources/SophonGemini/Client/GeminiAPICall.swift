@@ -42,6 +42,9 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// it returns a route: a stream cut after some events resumes there (an Interaction's
     /// `GET ...?stream=true&last_event_id=`); `nil` keeps the call's own route.
     var resumeRoute: @Sendable () -> (method: String, endpoint: GeminiEndpoint)? = { nil }
+    /// Whether attempts carry the client's credentials (the API key or an access token);
+    /// `false` for the token endpoint's own grant.
+    var sendsCredentials = true
 }
 
 extension GeminiAPICall where Reply: Decodable {
@@ -123,16 +126,21 @@ struct GeminiEndpoint: Sendable {
     }
 
     /// The URL of this endpoint under `base`, which may carry a port, a path prefix and a
-    /// tolerated trailing `/v1beta` (or `/v1beta/`).
-    /// - Throws: ``GeminiError/transport(_:detail:)`` (`.other`) when the text is no URL.
-    func url(base: URL) throws -> URL {
+    /// tolerated trailing `/v1beta` (or `/v1beta/`), on `backend` (Vertex AI: `/v1beta1/` and
+    /// the project's path, ``GeminiBackend/path(_:)``).
+    /// - Throws: ``GeminiError/transport(_:detail:)`` (`.other`) when the text is no URL;
+    ///   ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for what the backend lacks.
+    func url(base: URL, backend: GeminiBackend = .developer) throws -> URL {
         var root = base.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
-        if root.hasSuffix("/" + SophonGemini.apiVersion) {
-            root.removeLast(SophonGemini.apiVersion.count + 1)
+        for version in [SophonGemini.apiVersion, backend.apiVersion] where root.hasSuffix("/" + version) {
+            root.removeLast(version.count + 1)
         }
-        if !self.root.isEmpty { root += "/" + self.root }
-        var text = "\(root)/\(SophonGemini.apiVersion)/\(path)"
+        if !self.root.isEmpty {
+            guard !backend.isVertex else { _ = try backend.path("files"); return base }
+            root += "/" + self.root
+        }
+        var text = "\(root)/\(backend.apiVersion)/\(try backend.path(path))"
         if !query.isEmpty {
             let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+"))
             text +=

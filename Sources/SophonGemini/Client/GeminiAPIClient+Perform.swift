@@ -11,14 +11,16 @@ extension GeminiAPIClient {
     func perform<Reply>(
         _ call: GeminiAPICall<Reply>, retryPolicy: GeminiRetryPolicy?
     ) async throws -> (value: Reply, outcome: RetryOutcome) {
-        let key = try requireAPIKey()
+        let key = call.sendsCredentials && configuration.accessTokens == nil ? try requireAPIKey() : ""
+        let secrets = [key] + (configuration.accessTokens?.secrets ?? [])
         let modelID: String?
         do {
             modelID = call.namesModel ? try callModelID(call.model) : nil
         } catch let error as GeminiError {
-            throw error.redacting([key])
+            throw error.redacting(secrets)
         }
-        let policy = retryPolicy ?? configuration.retryPolicy
+        let given = retryPolicy ?? configuration.retryPolicy
+        let policy = configuration.flexTier ? given.forFlex : given
         do {
             guard call.ownsDeadline else {
                 return try await attempts(of: call, key: key, modelID: modelID, policy: policy, deadline: nil)
@@ -28,29 +30,43 @@ extension GeminiAPIClient {
                     of: call, key: key, modelID: modelID, policy: policy, deadline: deadline)
             }
         } catch let error as GeminiError {
-            let redacted = error.redacting([key])
+            let redacted = error.redacting(secrets + (configuration.accessTokens?.secrets ?? []))
             if call.logsFailures { log(.error, "\(call.label): \(redacted.description(language: "en"))") }
             throw redacted
         }
     }
 
-    /// The attempts of `call` under the retry loop, then its check of the final reply.
+    /// The attempts of `call` under the retry loop, then its check of the final reply. With
+    /// access tokens, each attempt takes the token in memory (refreshed when near expiry), and
+    /// a 401 refreshes it once and sends the attempt again (not counted as a retry).
     private func attempts<Reply>(
         of call: GeminiAPICall<Reply>, key: String, modelID: String?, policy: GeminiRetryPolicy,
         deadline: GeminiCallDeadline?
     ) async throws -> (value: Reply, outcome: RetryOutcome) {
+        let refreshed = LockedBox(false)
         let result = try await withRetries(
             label: call.label, policy: policy, modelID: modelID, deadline: deadline
         ) { variant in
             do {
                 let resumed = call.resumeRoute()
                 let body = resumed == nil ? try await call.body(variant) : nil
-                let http = try await self.exchange(
-                    label: call.label, method: resumed?.method ?? call.method,
-                    endpoint: resumed?.endpoint ?? call.endpoint(variant.modelID),
-                    body: body, key: key, attempt: variant.attempt, streaming: call.streaming,
-                    deadline: deadline, extraHeaders: call.headers, absoluteURL: call.absoluteURL)
-                return try await call.read(http, variant)
+                while true {
+                    let (credentials, token) = try await self.credentialHeaders(for: call, key: key)
+                    do {
+                        let http = try await self.exchange(
+                            label: call.label, method: resumed?.method ?? call.method,
+                            endpoint: resumed?.endpoint ?? call.endpoint(variant.modelID),
+                            body: body, credentials: credentials, attempt: variant.attempt,
+                            streaming: call.streaming, deadline: deadline, extraHeaders: call.headers,
+                            absoluteURL: call.absoluteURL)
+                        return try await call.read(http, variant)
+                    } catch let error where Self.isUnauthorized(error) && token != nil && !refreshed.get() {
+                        // An expired or revoked token: one new token, the same request again.
+                        refreshed.set(true)
+                        if let token { self.configuration.accessTokens?.invalidate(token) }
+                        log(.info, "\(call.label): the access token was refused (401); refreshing it once")
+                    }
+                }
             } catch var failure as AttemptError where !call.mayRetry(failure.error) {
                 failure.allowRetry = false
                 throw failure
@@ -62,15 +78,45 @@ extension GeminiAPIClient {
         return result
     }
 
+    /// Whether `error` is the API's 401 (a refused access token).
+    private static func isUnauthorized(_ error: any Error) -> Bool {
+        let typed = (error as? AttemptError)?.error ?? (error as? GeminiError)
+        if case .invalidAPIKey(_, let server)? = typed { return server?.status == 401 }
+        return false
+    }
+
+    /// The credential header fields of one attempt: the API key, or `Authorization: Bearer`
+    /// with an access token (and `x-goog-user-project` for a quota project); none for a call
+    /// that sends no credentials. Returns the token used, if any.
+    private func credentialHeaders<Reply>(for call: GeminiAPICall<Reply>, key: String) async throws
+        -> ([String: String], String?)
+    {
+        guard call.sendsCredentials else { return ([:], nil) }
+        guard let tokens = configuration.accessTokens else { return (["x-goog-api-key": key], nil) }
+        let token = try await tokens.token(using: self)
+        var headers = ["authorization": "Bearer \(token)"]
+        if let quota = tokens.credentials.quotaProjectID { headers["x-goog-user-project"] = quota }
+        return (headers, token)
+    }
+
     /// Sends one request and reports it to the observer; transport failures become
     /// ``AttemptError``s.
     private func exchange(
-        label: String, method: String, endpoint: GeminiEndpoint, body: Data?, key: String, attempt: Int,
+        label: String, method: String, endpoint: GeminiEndpoint, body: Data?, credentials: [String: String],
+        attempt: Int,
         streaming: Bool, deadline: GeminiCallDeadline?, extraHeaders: [String: String] = [:],
         absoluteURL: URL? = nil
     ) async throws -> GeminiHTTPResponse {
-        let url = try absoluteURL ?? endpoint.url(base: configuration.baseURL)
-        var headers = ["x-goog-api-key": key, "accept": streaming ? "text/event-stream" : "application/json"]
+        let url =
+            try absoluteURL
+            ?? endpoint.url(base: configuration.serviceBaseURL, backend: configuration.backend)
+        var headers = credentials
+        headers["accept"] = streaming ? "text/event-stream" : "application/json"
+        if configuration.flexTier, configuration.backend.isVertex {
+            // Vertex AI asks for Flex PayGo by headers (gemini-wire-format-3.md §2.3).
+            headers["x-vertex-ai-llm-request-type"] = "shared"
+            headers["x-vertex-ai-llm-shared-request-type"] = "flex"
+        }
         if body != nil { headers["content-type"] = "application/json" }
         headers.merge(extraHeaders) { _, extra in extra }
         let request = GeminiHTTPRequest(

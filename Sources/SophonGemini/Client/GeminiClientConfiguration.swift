@@ -49,6 +49,24 @@ public struct GeminiClientConfiguration: Sendable {
     /// downscales (``GeminiMediaDownscale``); `nil` (the default) sends media unchanged. The
     /// `SophonMedia` target's `MediaImageDownscaler` is the codec the shell injects.
     public var imageDownscaler: (any GeminiImageDownscaler)? = nil
+    /// The API calls go to: the Developer API (the default) or Vertex AI (docs/vertex.md).
+    /// On Vertex AI the Developer API's host in ``baseURL`` stands for Vertex AI's host
+    /// (``GeminiBackend/defaultBaseURL``); any other base URL (a proxy, a fake) is kept.
+    public var backend: GeminiBackend = .developer
+    /// OAuth access tokens (Application Default Credentials) sent as `Authorization: Bearer`
+    /// instead of the API key; `nil` sends the key (the Developer API, Vertex AI express mode).
+    public var accessTokens: GoogleAccessTokens? = nil
+    /// Whether calls go to the Flex tier (gemini-wire-format-3.md §2.2: best effort, minutes of
+    /// latency, sheddable): every call's retry policy becomes ``GeminiRetryPolicy/forFlex``.
+    /// Set it with ``GenerateContentRequest/serviceTier`` `flex` and long timeouts.
+    public var flexTier = false
+
+    /// The base URL requests go to: ``baseURL``, or on Vertex AI its host when ``baseURL`` is
+    /// the Developer API's default.
+    var serviceBaseURL: URL {
+        guard backend.isVertex, baseURL.host == "generativelanguage.googleapis.com" else { return baseURL }
+        return backend.defaultBaseURL
+    }
 
     /// Creates a configuration; every parameter has the library default.
     public init(

@@ -126,7 +126,8 @@ enum FastResponseDecoding {
             fields.read("cacheTokensDetails", into: &usage.cacheTokensDetails, details),
             fields.read("candidatesTokensDetails", into: &usage.candidatesTokensDetails, details),
             fields.read("toolUsePromptTokensDetails", into: &usage.toolUsePromptTokensDetails, details),
-            fields.read("serviceTier", into: &usage.serviceTier, string)
+            fields.read("serviceTier", into: &usage.serviceTier, string),
+            fields.read("trafficType", into: &usage.trafficType, string)
         else { return nil }
         return usage
     }

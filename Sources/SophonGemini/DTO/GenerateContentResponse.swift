@@ -142,8 +142,11 @@ public struct UsageMetadata: Codable, Sendable, Hashable {
     public var candidatesTokensDetails: [ModalityTokenCount]?
     /// Tool-use prompt tokens per modality.
     public var toolUsePromptTokensDetails: [ModalityTokenCount]?
-    /// The service tier that served the request.
+    /// The service tier that served the request (Developer API: `standard`, `flex`, `priority`).
     public var serviceTier: String?
+    /// Vertex AI's report of how the request was served instead of ``serviceTier``:
+    /// `ON_DEMAND`, `ON_DEMAND_PRIORITY`, `ON_DEMAND_FLEX`, `PROVISIONED_THROUGHPUT`.
+    public var trafficType: String?
 
     /// Creates usage counts.
     public init(

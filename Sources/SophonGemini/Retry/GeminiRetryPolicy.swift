@@ -56,6 +56,16 @@ public struct GeminiRetryPolicy: Sendable, Hashable {
         attempts: 3, baseDelay: .milliseconds(800), maxDelay: .seconds(6), jitter: 0.2,
         honoursServerWait: true, fallbackOn404: true, downscale: true)
 
+    /// This policy for the Flex tier, whose requests the server may shed (503 UNAVAILABLE or
+    /// 429) when it has no spare capacity: at least 5 attempts and a backoff cap of at least
+    /// 60 s, the rest unchanged (the retry loop and `RetryDecision` as for every call).
+    public var forFlex: GeminiRetryPolicy {
+        var policy = self
+        policy.attempts = max(attempts, 5)
+        policy.maxDelay = max(maxDelay, .seconds(60))
+        return policy
+    }
+
     /// 3 attempts, 1 s base, 6 s cap, no jitter, server wait ignored, no fallback, no downscale.
     public static let minimal = GeminiRetryPolicy(
         attempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(6), jitter: 0,

@@ -13,7 +13,8 @@ import SophonCore
 ///   `O_APPEND`: a killed run leaves a readable prefix.
 /// - The key never reaches the file: request headers are not recorded, only `content-type`
 ///   and `retry-after` of the response headers are, and every string of a line is masked
-///   (`SecretMask.redact(_:secrets:)` of SophonCore) for the configured secrets and the `x-goog-api-key`
+///   (`SecretMask.redact(_:secrets:)` of SophonCore) for the configured secrets, the bearer token
+///   of `authorization` (Vertex AI; OAuth grants themselves are never taped) and the `x-goog-api-key`
 ///   the request carried, before the line is written (the server echoes an invalid key in its
 ///   error body).
 ///
@@ -73,11 +74,25 @@ public final class GeminiTapeRecorder: GeminiTransport {
     /// Sends `request` through ``inner`` and records the exchange.
     /// - Throws: what ``inner`` throws (after recording it).
     public func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
+        // An OAuth grant (form-encoded: a refresh token or a signed assertion out, an access
+        // token back) is never taped: it is all secrets, and a replay needs no token.
+        if request.headers.contains(where: {
+            $0.key.lowercased() == "content-type" && $0.value.hasPrefix("application/x-www-form-urlencoded")
+        }) {
+            return try await inner.send(request)
+        }
         let slot = writer.reserve()
         let recorded = GeminiTapeRequest(
             method: request.method, path: GeminiTapeRequest.path(of: request.url, baseURL: baseURL),
             body: GeminiTapeBody.requestValue(of: request.body))
-        let sentKeys = request.headers.filter { $0.key.lowercased() == "x-goog-api-key" }.map(\.value)
+        let sentKeys = request.headers.compactMap { name, value -> String? in
+            switch name.lowercased() {
+            case "x-goog-api-key": value
+            case "authorization":
+                value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : value
+            default: nil
+            }
+        }
         let secrets = self.secrets + sentKeys.filter { !$0.isEmpty }
         let response: GeminiHTTPResponse
         do {

@@ -60,6 +60,10 @@ enum HelpText {
           XDG_CONFIG_HOME         where the config folder is (default ~/.config)
           XDG_STATE_HOME          where the state folder is (default ~/.local/state)
           LANGUAGE                language of Gemini errors (also LC_ALL, LC_MESSAGES, LANG)
+          GOOGLE_GENAI_USE_VERTEXAI  true: calls go to Vertex AI (set backend vertex)
+          GOOGLE_CLOUD_PROJECT    the Vertex AI project (none: express mode with the API key)
+          GOOGLE_CLOUD_LOCATION   the Vertex AI location (default global)
+          GOOGLE_APPLICATION_CREDENTIALS  the credentials file (default: gcloud's ADC file)
 
         files:
           ~/.config/sophon/keys.json       saved API keys (mode 0600)
@@ -70,6 +74,7 @@ enum HelpText {
           ~/.local/state/sophon/history    the REPL history
           ~/.local/state/sophon/logs.db    the logged Gemini exchanges (logs; not with --no-log)
           ~/.local/state/sophon/batches.json  the batch jobs' journal (batch)
+          ~/.local/state/sophon/caches.json   the context caches' journal (cache)
           ~/.local/state/sophon/tmp/       batch's temporary files (removed when it ends)
           ~/.local/state/sophon/media/     media the model replied with (set media-dir)
 

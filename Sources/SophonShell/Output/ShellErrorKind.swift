@@ -82,6 +82,11 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case agentFailed
     case agentNotFound
 
+    // Context caches and Vertex AI (docs/vertex.md).
+    case cacheNotFound
+    case credentialsError
+    case notOnVertex
+
     // External plugins.
     case pluginNotFound
     case pluginStartFailed
@@ -91,6 +96,14 @@ enum ShellErrorKind: String, Sendable, Equatable, CaseIterable {
     case pluginVersionMismatch
     case pluginRefused
     case pluginError
+}
+
+/// An error of a library that says which command failure it is (credentials problems of
+/// SophonGemini as `credentialsError`), so the runtime reports it with its kind instead of
+/// `internalError`.
+protocol CommandFailureConvertible: Error {
+    /// The failure to report.
+    var commandFailure: CommandFailure { get }
 }
 
 /// A command failure with a kind for `--json` (`{"error": {"kind": ..., "message": ...}}`).

@@ -143,7 +143,9 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
                     ShellMessages.interrupted, sourceName: location, line: command.line),
                 format: format)
         } catch {
-            let failure = CommandFailure(kind: .internalError, message: "\(error)")
+            let failure =
+                (error as? CommandFailureConvertible)?.commandFailure
+                ?? CommandFailure(kind: .internalError, message: "\(error)")
             report(
                 failure, text: command.text,
                 rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
@@ -166,9 +168,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
                 return .stop(status)
             }
         } catch {
-            report(
-                CommandFailure(kind: .internalError, message: "\(error)"), text: request.source,
-                rendered: "error: \(error)", format: format)
+            let failure =
+                (error as? CommandFailureConvertible)?.commandFailure
+                ?? CommandFailure(kind: .internalError, message: "\(error)")
+            report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
         }
         return failed()
     }

@@ -13,10 +13,8 @@ import Testing
         #expect(
             Array(names.dropFirst(ShellSettings.names.count))
                 == [
-                    "budget", "api", "store", "tools", "tool-mode", "tool-rounds", "tool-timeout",
-                    "tool-confirm",
-                    "log", "embed-model",
-                    "judge-model",
+                    "budget", "api", "store", "cache", "service-tier", "backend", "tools", "tool-mode",
+                    "tool-rounds", "tool-timeout", "tool-confirm", "log", "embed-model", "judge-model",
                 ])
         #expect(registry.settingValues("log") == ["on", "off"])
         #expect(registry.settingValues("budget") == ["off"])

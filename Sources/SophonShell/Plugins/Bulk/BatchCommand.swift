@@ -26,6 +26,9 @@ enum BatchCommand {
     {
         var words = request.arguments[...]
         guard let sub = words.popFirst() else { throw context.usageFailure("batch") }
+        if let refusal = VertexSetup.refusal("batch", session: context.session, services: services) {
+            throw refusal
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let journalURL = services.paths.stateFolder.appendingPathComponent("batches.json")
         let session = BatchSession(

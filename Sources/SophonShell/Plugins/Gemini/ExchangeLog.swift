@@ -56,6 +56,12 @@ enum ExchangeLog {
             entry.thoughtsTokens = count("thoughtsTokens")
             entry.totalTokens = count("totalTokens")
             entry.cost = members["cost"]?.doubleValue
+            if let tier = members["serviceTier"],
+                case .object(var settings)? = try? JSONValue(parsing: entry.settings ?? "{}")
+            {
+                settings.append(JSONMember("serviceTier", tier))
+                entry.settings = JSONValue.object(settings).compactText
+            }
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             if let id = members["interaction"]?.stringValue {
                 // Over the Interactions API: the interaction's id, which `--continue` continues.

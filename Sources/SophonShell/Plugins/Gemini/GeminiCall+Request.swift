@@ -35,6 +35,7 @@ extension GeminiCall {
             generationConfig: overrides.applied(to: generationConfig(settings)))
         try fitThinking(&request, model: model, context: context)
         try fitGeneration(&request, model: model, context: context)
+        request = try DeploymentSettings.apply(to: request, model: model, context: context)
         return request.answering(schema: schema)
     }
 }

@@ -11,18 +11,21 @@ enum GeminiCall {
         if let problem = services.baseURLProblem {
             throw CommandFailure(kind: .invalidBaseURL, message: problem)
         }
-        if services.transcript.runsLive, try services.apiKey() == nil {
+        var deployment = try VertexSetup.deployment(session: context.session, services: services)
+        if !services.transcript.runsLive { deployment.tokens = nil }  // a replay sends nothing
+        if services.transcript.runsLive, deployment.needsKey, try services.apiKey() == nil {
             throw CommandFailure(
                 kind: .missingAPIKey,
                 message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'")
         }
-        return services.makeClient(session: context.session)
+        return services.makeClient(session: context.session, deployment: deployment)
     }
 
     /// A ``GeminiError`` as a command failure: kind = the case name, message in the session's
     /// language.
     static func failure(_ error: GeminiError, context: CommandContext) -> CommandFailure {
-        CommandFailure(
+        if let failure = DeploymentSettings.cacheFailure(error, context: context) { return failure }
+        return CommandFailure(
             kind: kind(of: error), message: error.description(language: context.session.settings.language))
     }
 
@@ -134,6 +137,7 @@ enum GeminiCall {
             context.io.printError(
                 "note: \(requested) is not available (404); answered by the fallback \(model)")
         }
+        ServedTier.report(usage, context: context)
         let elapsed = ContinuousClock.now - started
         if Terminal.isTerminal(STDERR_FILENO) {
             let line =
@@ -155,7 +159,7 @@ enum GeminiCall {
             JSONMember("usage", usageValue(usage)),
             JSONMember("retries", .integer(retries)),
             JSONMember("cost", PriceBook.value(cost)),
-        ]
+        ] + ServedTier.members(usage)
     }
 }
 
@@ -181,11 +185,12 @@ extension GeminiCall {
     /// The `usage` member of `--json` results and `run` output lines: `promptTokens`,
     /// `outputTokens`, `thoughtsTokens`, `totalTokens` (absent counts are 0; docs/commands.md).
     static func usageValue(_ usage: UsageMetadata?) -> JSONValue {
-        .object([
-            JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
-            JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
-            JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
-            JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
-        ])
+        .object(
+            [
+                JSONMember("promptTokens", .integer(usage?.promptTokenCount ?? 0)),
+                JSONMember("outputTokens", .integer(usage?.candidatesTokenCount ?? 0)),
+                JSONMember("thoughtsTokens", .integer(usage?.thoughtsTokenCount ?? 0)),
+                JSONMember("totalTokens", .integer(usage?.totalTokenCount ?? 0)),
+            ] + (usage?.cachedContentTokenCount.map { [JSONMember("cachedTokens", .integer($0))] } ?? []))
     }
 }

@@ -53,6 +53,9 @@ final class GeminiPlugin: ShellPlugin {
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
         if name == "budget" { return try Self.setBudget(words, context: context) }
         if let result = try InteractionSettings.set(name, words, context: context) { return result }
+        if let result = try DeploymentSettings.set(name, words, context: context, services: services) {
+            return result
+        }
         guard name == "model" else { return nil }
         return try ModelCommands.set(words, context: context, services: services)
     }
@@ -89,6 +92,7 @@ final class GeminiPlugin: ShellPlugin {
             return .text(budget.map { "\(PriceBook.text($0)) (\(PriceBook.text(spent)) spent)" } ?? "off")
         }
         if let result = InteractionSettings.show(name, context: context) { return result }
+        if let result = DeploymentSettings.show(name, context: context, services: services) { return result }
         guard name == "usage" else { return nil }
         let (usage, calls, spending) = context.session.withGeminiState { ($0.usage, $0.calls, $0.spending) }
         return .report(
@@ -120,7 +124,7 @@ final class GeminiPlugin: ShellPlugin {
         [
             SettingDefinition(name: "model", values: Self.modelNames),
             SettingDefinition(name: "budget", values: ["off"]),
-        ] + InteractionSettings.definitions
+        ] + InteractionSettings.definitions + DeploymentSettings.definitions
     }
 
     /// `show usage`.
@@ -214,6 +218,15 @@ final class GeminiPlugin: ShellPlugin {
                 options: ModelCommands.declared,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
         ] + ResearchCommands.commands(needingServices) + [
+            PluginCommand(
+                name: "cache",
+                usage:
+                    "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] | list | show NAME | "
+                    + "extend NAME --ttl 2h | delete NAME",
+                summary:
+                    "context caches: a long context sent once, reused by 'set cache NAME' at a lower price",
+                options: CacheCommand.declared,
+                run: needingServices { try await CacheCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",

@@ -30,6 +30,12 @@ final class GeminiServices: Sendable {
     /// Why `SOPHON_GEMINI_BASE_URL` cannot be used, if it cannot: reported when a command
     /// needs the network, so offline commands still run.
     let baseURLProblem: String?
+    /// `SOPHON_GEMINI_BASE_URL` when it is set and usable: it replaces Vertex AI's host and
+    /// Google's token host too (docs/vertex.md).
+    var baseURLOverride: URL? {
+        baseURLProblem == nil && options.environment["SOPHON_GEMINI_BASE_URL"]?.isEmpty == false
+            ? baseURL : nil
+    }
     /// The key lookup: the environment first, then the key file. One instance, so the
     /// "both variables are set" warning comes once.
     let keychain: SophonKeychain
@@ -126,8 +132,9 @@ final class GeminiServices: Sendable {
     /// `text` with the key masked (`••••cD3f`): answers are shown with the key masked too,
     /// since a server (or a model) may echo it.
     func redact(_ text: String) -> String {
-        guard let key = (try? keychain.load())?.secret, !key.isEmpty else { return text }
-        return SecretMask.redact(text, secrets: [key])
+        let secrets = ([(try? keychain.load())?.secret ?? ""] + VertexSetup.secrets).filter { !$0.isEmpty }
+        guard !secrets.isEmpty else { return text }
+        return SecretMask.redact(text, secrets: secrets)
     }
 
     /// `value` with the key masked in every string.
@@ -142,15 +149,16 @@ final class GeminiServices: Sendable {
 
     /// The client, made on first use, and made again when the session's fallback model
     /// (`retry-policy fallback=MODEL`) or timeout changed.
-    func makeClient(session: ShellSession) -> GeminiAPIClient {
+    func makeClient(session: ShellSession, deployment: VertexSetup.Deployment = .init()) -> GeminiAPIClient {
         let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
         return client.withLock { existing in
             if let existing, existing.configuration.fallbackModel.id == fallback,
-                existing.configuration.callTimeout == timeout
+                existing.configuration.callTimeout == Self.callTimeout(timeout, deployment),
+                Self.deployment(of: existing.configuration) == deployment
             {
                 return existing
             }
-            let settings = configuration(fallbackModel: fallback, timeout: timeout)
+            let settings = configuration(fallbackModel: fallback, timeout: timeout, deployment: deployment)
             // Uploads are remembered per process (docs/commands.md, "attach"): a client made
             // again keeps the previous one's.
             let made =
@@ -168,12 +176,16 @@ final class GeminiServices: Sendable {
     /// run never shows.
     func makeDryRunClient(session: ShellSession, transport: DryRunTransport) -> GeminiAPIClient {
         let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
-        var configuration = configuration(fallbackModel: fallback, timeout: timeout)
+        var deployment = (try? VertexSetup.deployment(session: session, services: self)) ?? .init()
+        deployment.tokens = nil
+        var configuration = configuration(fallbackModel: fallback, timeout: timeout, deployment: deployment)
         configuration.apiKeyProvider = { "dry-run" }
         return GeminiAPIClient(configuration: configuration, transport: transport)
     }
 
-    private func configuration(fallbackModel: String, timeout: Duration) -> GeminiClientConfiguration {
+    private func configuration(fallbackModel: String, timeout: Duration, deployment: VertexSetup.Deployment)
+        -> GeminiClientConfiguration
+    {
         let keychain = keychain
         let output = io
         let verbose = options.verbose
@@ -185,7 +197,8 @@ final class GeminiServices: Sendable {
             fallbackModel: GeminiModel(id: fallbackModel),
             availableModels: GeminiModel.allPresets,
             baseURL: baseURL,
-            callTimeout: timeout,
+            requestTimeout: deployment.flex ? Self.flexTimeout : .seconds(120),
+            callTimeout: Self.callTimeout(timeout, deployment),
             modelStore: JSONFileGeminiModelStore(fileURL: paths.settingsFile),
             apiKeyProvider: { (try? keychain.load())?.secret },
             observer: { event in
@@ -198,11 +211,31 @@ final class GeminiServices: Sendable {
             })
         // Downscale on retry re-encodes image parts with SophonMedia's codec (docs/commands.md).
         configuration.imageDownscaler = MediaImageDownscaler()
+        configuration.backend = deployment.backend
+        configuration.accessTokens = deployment.tokens
+        configuration.flexTier = deployment.flex
         return transcript.configured(
             configuration,
             skippedWait: { wait in
                 if verbose { output.printError("(replay: skipped a \(DurationParser.format(wait)) wait)") }
             })
+    }
+}
+
+extension GeminiServices {
+    /// The whole-call and idle timeout of the Flex tier when `timeout` is not set: 20 minutes
+    /// (Flex may queue a request up to 15 minutes before its first byte).
+    static let flexTimeout = Duration.seconds(20 * 60)
+
+    /// The whole-call limit: `set timeout`, or under Flex with the default timeout 20 minutes.
+    static func callTimeout(_ timeout: Duration, _ deployment: VertexSetup.Deployment) -> Duration {
+        deployment.flex && timeout == ShellSettings().timeout ? flexTimeout : timeout
+    }
+
+    /// The deployment a client was made with.
+    static func deployment(of configuration: GeminiClientConfiguration) -> VertexSetup.Deployment {
+        VertexSetup.Deployment(
+            backend: configuration.backend, tokens: configuration.accessTokens, flex: configuration.flexTier)
     }
 }
 

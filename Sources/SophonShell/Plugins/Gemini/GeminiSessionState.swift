@@ -47,6 +47,8 @@ struct UsageTotals: Sendable, Equatable {
     var outputTokens = 0
     var thoughtsTokens = 0
     var totalTokens = 0
+    /// Prompt tokens served from a context cache (part of ``promptTokens``).
+    var cachedTokens = 0
 
     /// Adds one call's usage (absent counts are zero: the API omits them).
     mutating func add(_ usage: UsageMetadata?) {
@@ -55,5 +57,6 @@ struct UsageTotals: Sendable, Equatable {
         outputTokens += usage.candidatesTokenCount ?? 0
         thoughtsTokens += usage.thoughtsTokenCount ?? 0
         totalTokens += usage.totalTokenCount ?? 0
+        cachedTokens += usage.cachedContentTokenCount ?? 0
     }
 }

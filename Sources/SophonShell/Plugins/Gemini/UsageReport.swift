@@ -3,13 +3,15 @@ import SophonCore
 /// `show usage` (docs/commands.md, docs/cost.md): the session's calls and token totals, each
 /// model's calls, tokens and cost in first-use order, and the total cost.
 enum UsageReport {
-    /// `N calls: P prompt, O output, T thoughts, X total tokens`, a line per model
+    /// `N calls: P prompt (C of them cached), O output, T thoughts, X total tokens` (the cached
+    /// part only when some were), a line per model
     /// (`MODEL: N calls, X tokens, $COST`), then `total cost: $COST` (`unknown` when a model
     /// has no price).
     static func text(usage: UsageTotals, calls: Int, spending: CostLedger) -> String {
+        let cached = usage.cachedTokens > 0 ? " (\(usage.cachedTokens) of them cached)" : ""
         var lines = [
-            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt, \(usage.outputTokens) output, "
-                + "\(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens"
+            "\(calls) call\(calls == 1 ? "" : "s"): \(usage.promptTokens) prompt\(cached), "
+                + "\(usage.outputTokens) output, \(usage.thoughtsTokens) thoughts, \(usage.totalTokens) total tokens"
         ]
         for line in spending.lines {
             lines.append(
@@ -41,11 +43,14 @@ enum UsageReport {
     }
 
     private static func value(_ usage: UsageTotals) -> JSONValue {
-        .object([
-            JSONMember("promptTokens", .integer(usage.promptTokens)),
-            JSONMember("outputTokens", .integer(usage.outputTokens)),
-            JSONMember("thoughtsTokens", .integer(usage.thoughtsTokens)),
-            JSONMember("totalTokens", .integer(usage.totalTokens)),
-        ])
+        // `cachedTokens` only when a context cache served some, as in a reply's usage.
+        .object(
+            [JSONMember("promptTokens", .integer(usage.promptTokens))]
+                + (usage.cachedTokens > 0 ? [JSONMember("cachedTokens", .integer(usage.cachedTokens))] : [])
+                + [
+                    JSONMember("outputTokens", .integer(usage.outputTokens)),
+                    JSONMember("thoughtsTokens", .integer(usage.thoughtsTokens)),
+                    JSONMember("totalTokens", .integer(usage.totalTokens)),
+                ])
     }
 }

@@ -104,6 +104,9 @@ import Testing
                 budget: off
                 api: generate-content
                 store: on
+                cache: off
+                service-tier: default
+                backend: developer
                 tools: none
                 tool-mode: auto
                 tool-rounds: 10

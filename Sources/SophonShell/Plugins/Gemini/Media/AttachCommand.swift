@@ -104,6 +104,14 @@ enum AttachCommand {
         if data.count <= inlineLeft {
             return (.inlineData(mimeType: type, data: data), data.count)
         }
+        if VertexSetup.refusal("files", session: context.session, services: services) != nil {
+            // No Files API on Vertex AI: said before anything is sent (docs/vertex.md).
+            throw CommandFailure(
+                kind: .notOnVertex,
+                message:
+                    "attach: '\(path)' (\(data.count) bytes) does not fit inline (\(inlineLeft) bytes left of the "
+                    + "request's 20 MB) and Vertex AI has no Files API to upload it to; use a gs:// URI")
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let bar = UploadProgressBar.forStandardError(
             io: context.io, name: (path as NSString).lastPathComponent)

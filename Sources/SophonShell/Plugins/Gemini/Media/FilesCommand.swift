@@ -13,6 +13,9 @@ enum FilesCommand {
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
         -> CommandResult
     {
+        if let refusal = VertexSetup.refusal("files", session: context.session, services: services) {
+            throw refusal
+        }
         let parsed = try CommandOption.parse(request, command: "files", declared: declared)
         let words = parsed.operands
         let all = parsed.has("--all")

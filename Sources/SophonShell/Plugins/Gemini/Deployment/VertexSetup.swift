@@ -1,0 +1,125 @@
+import Foundation
+import SophonCore
+import SophonGemini
+import Synchronization
+
+/// How the shell reaches Vertex AI (docs/vertex.md): `set backend vertex` or
+/// `GOOGLE_GENAI_USE_VERTEXAI=true`; `GOOGLE_CLOUD_PROJECT`, `GOOGLE_CLOUD_LOCATION` (default
+/// `global`); with a project, Application Default Credentials; without one, express mode with
+/// the API key. `SOPHON_GEMINI_BASE_URL` replaces Vertex AI's host and Google's token host too,
+/// so tests point every API at one server.
+enum VertexSetup {
+    /// Where and how calls go, as the client configuration takes it.
+    struct Deployment: Sendable, Equatable {
+        var backend: GeminiBackend = .developer
+        var tokens: GoogleAccessTokens?
+        var flex = false
+
+        static func == (lhs: Deployment, rhs: Deployment) -> Bool {
+            lhs.backend == rhs.backend && lhs.tokens === rhs.tokens && lhs.flex == rhs.flex
+        }
+
+        /// Whether calls need the API key (the Developer API, or express mode).
+        var needsKey: Bool { tokens == nil }
+    }
+
+    /// Token sources by credentials file and token endpoint: one per process, so a token is
+    /// fetched once and kept in memory for every call of the run.
+    private static let sources = Mutex<[String: GoogleAccessTokens]>([:])
+
+    /// Whether the session uses Vertex AI: `set backend`, else `GOOGLE_GENAI_USE_VERTEXAI`
+    /// (`true` or `1`, as the SDKs read it).
+    static func usesVertex(_ state: DeploymentState, services: GeminiServices) -> Bool {
+        if let backend = state.backend { return backend == "vertex" }
+        let value = services.options.environment["GOOGLE_GENAI_USE_VERTEXAI"]?.lowercased() ?? ""
+        return ["true", "1"].contains(value)
+    }
+
+    /// The deployment of the session's next call.
+    /// - Throws: ``CommandFailure`` `credentialsError` saying which credentials file and what
+    ///   is wrong with it, or why Vertex AI cannot be reached.
+    static func deployment(session: ShellSession, services: GeminiServices) throws -> Deployment {
+        let state = session.withDeploymentState { $0 }
+        var deployment = Deployment(flex: state.serviceTier == "flex")
+        guard usesVertex(state, services: services) else { return deployment }
+        let environment = services.options.environment
+        let location = environment["GOOGLE_CLOUD_LOCATION"].flatMap { $0.isEmpty ? nil : $0 } ?? "global"
+        var project = environment["GOOGLE_CLOUD_PROJECT"].flatMap { $0.isEmpty ? nil : $0 }
+        let hasKey = (try? services.apiKey()) != nil
+        if project == nil, hasKey, environment["GOOGLE_APPLICATION_CREDENTIALS"] == nil {
+            // Express mode: the API key, no project.
+            deployment.backend = .vertex(project: nil, location: location)
+            return deployment
+        }
+        let tokens = try source(environment: environment, baseURL: services.baseURLOverride)
+        project = project ?? tokens.credentials.projectID
+        guard let project else {
+            throw CommandFailure(
+                kind: .credentialsError,
+                message:
+                    "Vertex AI needs a project: set GOOGLE_CLOUD_PROJECT (\(tokens.credentials.path) names none)"
+            )
+        }
+        deployment.backend = .vertex(project: project, location: location)
+        deployment.tokens = tokens
+        return deployment
+    }
+
+    /// The token source of the ADC in `environment` (made once per file and endpoint).
+    /// - Throws: ``CommandFailure`` `credentialsError`.
+    private static func source(environment: [String: String], baseURL: URL?) throws -> GoogleAccessTokens {
+        let credentials: GoogleCredentials
+        do {
+            credentials = try GoogleCredentials.load(environment: environment)
+        } catch {
+            throw CommandFailure(kind: .credentialsError, message: error.description)
+        }
+        let tokenURL = rebased(credentials.tokenURL, on: baseURL)
+        let key = credentials.path + " " + tokenURL.absoluteString
+        return sources.withLock { sources in
+            if let known = sources[key] { return known }
+            let made = GoogleAccessTokens(credentials: credentials, tokenURL: tokenURL)
+            sources[key] = made
+            return made
+        }
+    }
+
+    /// `url` with `base`'s scheme, host and port when `url` is on a Google host
+    /// (`*.googleapis.com`) and a base URL replaces Google's hosts; else `url`.
+    static func rebased(_ url: URL, on base: URL?) -> URL {
+        guard let base, let host = url.host, host == "googleapis.com" || host.hasSuffix(".googleapis.com"),
+            var parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let baseParts = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        else { return url }
+        parts.scheme = baseParts.scheme
+        parts.host = baseParts.host
+        parts.port = baseParts.port
+        return parts.url ?? url
+    }
+
+    /// Every secret the token sources know (tokens issued, refresh tokens, private keys), for
+    /// masking answers and errors.
+    static var secrets: [String] {
+        sources.withLock { $0.values.flatMap(\.secrets) }
+    }
+
+    /// Why `command` cannot run on Vertex AI (the Files API and Batch mode's Developer API
+    /// forms do not exist there), before anything is sent; `nil` on the Developer API.
+    static func refusal(_ command: String, session: ShellSession, services: GeminiServices) -> CommandFailure?
+    {
+        guard usesVertex(session.withDeploymentState { $0 }, services: services) else { return nil }
+        let why =
+            switch command {
+            case "files": "Vertex AI has no Files API; media goes inline (attach) or by gs:// URI"
+            case "batch":
+                "Vertex AI's batch prediction reads its input from Cloud Storage or BigQuery, not from inline requests or the Files API; use 'run' instead"
+            default: "\(command) is not available on Vertex AI"
+            }
+        return CommandFailure(kind: .notOnVertex, message: "\(command): \(why)")
+    }
+}
+
+extension GoogleCredentialsError: CommandFailureConvertible {
+    /// `credentialsError` with the description (which file, what is wrong; never a secret).
+    var commandFailure: CommandFailure { CommandFailure(kind: .credentialsError, message: description) }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SophonCore
+import Testing
+
+@testable import SophonShell
+
+/// `set service-tier` end to end: the tier sent at the request's root, the served tier in
+/// `--json` and `--verbose`, and a Flex queue that sheds requests (scripts/fake_gemini_cloud.py).
+@Suite struct ServiceTierTests {
+    @Test func flexIsSentAtTheRootAndTheServedTierIsReported() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["--json", "--verbose", "-c", "set service-tier flex\nask hi"])
+        #expect(outcome.status == 0)
+        let body = try shell.server.requests().first?.body ?? .null
+        #expect(body["serviceTier"] == .string("flex"))
+        #expect(body["generationConfig"]?["serviceTier"] == nil)
+        let reply = try JSONValue(parsing: outcome.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(reply["serviceTier"] == .string("flex"))
+        #expect(outcome.stderr.contains("served by the flex tier\n"))
+    }
+
+    @Test func noTierIsSentByDefaultAndNoneIsReported() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["--json", "ask", "hi"])
+        #expect(outcome.status == 0)
+        #expect(try shell.server.requests().first?.body["serviceTier"] == nil)
+        #expect(!outcome.stdout.contains("serviceTier"))
+        #expect(try shell.run(["-c", "show service-tier"]).stdout == "default\n")
+    }
+
+    @Test func aShedFlexRequestIsRetriedWithBackoffPastTheDefaultAttempts() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control("POST", "/_sophon/flex", body: #"{"shed": 3}"#)
+        let outcome = try shell.run([
+            "--verbose", "-c", "retry-policy base=10ms cap=20ms jitter=0\nset service-tier flex\nask hi",
+        ])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix("Hello from the fake Gemini server.\n"))
+        // Three shed (503), the fourth served: past the default policy's 3 attempts.
+        let retries = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("retry ") }
+        #expect(
+            retries == [
+                "retry 1/4 in 0s after 503 UNAVAILABLE", "retry 2/4 in 0s after 503 UNAVAILABLE",
+                "retry 3/4 in 0s after 503 UNAVAILABLE",
+            ])
+        let counts = try JSONValue(
+            parsing: String(decoding: shell.server.control("GET", "/_sophon/flex", body: nil), as: UTF8.self))
+        #expect(counts["shed"] == .integer(3))
+        #expect(counts["served"] == .integer(1))
+    }
+
+    @Test func aStandardRequestIsNotRetriedPastThePolicy() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([
+            #"{"fault": "overloaded"}"#, #"{"fault": "overloaded"}"#, #"{"fault": "overloaded"}"#,
+        ])
+        let outcome = try shell.run(["-c", "retry-policy base=10ms cap=20ms jitter=0\nask hi"])
+        #expect(outcome.status == 1)
+        #expect(try shell.server.requests().count == 3)
+    }
+
+    @Test func anUnknownTierIsRefused() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["-c", "set service-tier FAST"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: set service-tier: expected standard, flex, priority or default, got 'FAST'\n"
+        )
+        #expect(try shell.run(["-c", "set service-tier Priority\nshow service-tier"]).stdout == "priority\n")
+    }
+
+    @Test func flexRaisesOnlyTheDefaultTimeoutToTwentyMinutes() {
+        let flex = VertexSetup.Deployment(flex: true)
+        #expect(GeminiServices.callTimeout(.seconds(180), flex) == .seconds(1200))
+        #expect(GeminiServices.callTimeout(.seconds(30), flex) == .seconds(30))
+        #expect(GeminiServices.callTimeout(.seconds(180), VertexSetup.Deployment()) == .seconds(180))
+    }
+
+    @Test func theServedTierIsInTheExchangeLog() throws {
+        let shell = try GeminiShell()
+        #expect(try shell.run(["-c", "set service-tier flex\nask hi"]).status == 0)
+        let logs = try shell.run(["--json", "logs"])
+        let entry = try JSONValue(parsing: logs.stdout)["result"]?[0]
+        #expect(
+            entry?["settings"]
+                == .object([JSONMember("stream", .bool(true)), JSONMember("serviceTier", .string("flex"))]))
+    }
+}
