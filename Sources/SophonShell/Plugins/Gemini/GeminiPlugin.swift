@@ -230,7 +230,7 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",
                 summary: "store, show (masked), delete the API key, or print where it is stored",
-                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) })
+                run: needingServices { try KeyCommands.run($0, context: $1, services: $2) }),
         ]
     }
 }
