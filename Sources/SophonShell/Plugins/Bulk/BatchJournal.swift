@@ -5,7 +5,9 @@ import SophonGemini
 /// `batches.json` in the state folder: every Batch job `batch submit` meant to create, written
 /// before the create is sent, so a create whose answer was lost is looked up by display name
 /// instead of being sent twice (docs/running-many-prompts.md).
-struct BatchJournal: Codable, Sendable {
+struct BatchJournal: JournalFile {
+    static let kind = "batch journal"
+
     /// One job.
     struct Job: Codable, Sendable {
         /// The display name (unique per job Sophon creates).
@@ -33,29 +35,6 @@ struct BatchJournal: Codable, Sendable {
     }
 
     var jobs: [Job] = []
-
-    /// Reads the journal at `url`; an absent file is an empty journal.
-    /// - Throws: ``CommandFailure`` `fileError` for a file that is not a journal.
-    static func load(_ url: URL) throws -> BatchJournal {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return BatchJournal() }
-        do {
-            return try JSONDecoder().decode(BatchJournal.self, from: data)
-        } catch {
-            throw CommandFailure(kind: .fileError, message: "\(url.path): not a batch journal (\(error))")
-        }
-    }
-
-    /// Writes the journal atomically.
-    /// - Throws: ``CommandFailure`` `fileError`.
-    func save(_ url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            try PrivateFiles.write(try encoder.encode(self), to: url, folder: .sophon)
-        } catch {
-            throw CommandFailure(kind: .fileError, message: "\(error)")
-        }
-    }
 
     /// The job with display name or resource name `name`.
     func job(named name: String) -> Job? {

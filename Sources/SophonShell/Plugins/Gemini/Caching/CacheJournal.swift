@@ -5,7 +5,9 @@ import SophonGemini
 /// `caches.json` in the state folder: the context caches `cache create` made, by the local
 /// NAME the user gave, with the server's ID (`cachedContents/ID`), so `set cache NAME` and the
 /// other `cache` commands need no listing call (docs/commands.md, "cache").
-struct CacheJournal: Codable, Sendable {
+struct CacheJournal: JournalFile {
+    static let kind = "cache journal"
+
     /// One cache.
     struct Entry: Codable, Sendable, Equatable {
         /// The local name (`cache create NAME`), also the cache's display name.
@@ -29,29 +31,6 @@ struct CacheJournal: Codable, Sendable {
     /// The journal's file in `paths`' state folder.
     static func url(_ paths: SophonPaths) -> URL {
         paths.stateFolder.appendingPathComponent("caches.json")
-    }
-
-    /// Reads the journal at `url`; an absent file is an empty journal.
-    /// - Throws: ``CommandFailure`` `fileError` for a file that is not a cache journal.
-    static func load(_ url: URL) throws -> CacheJournal {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return CacheJournal() }
-        do {
-            return try JSONDecoder().decode(CacheJournal.self, from: data)
-        } catch {
-            throw CommandFailure(kind: .fileError, message: "\(url.path): not a cache journal (\(error))")
-        }
-    }
-
-    /// Writes the journal atomically, private to the user.
-    /// - Throws: ``CommandFailure`` `fileError`.
-    func save(_ url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            try PrivateFiles.write(try encoder.encode(self), to: url, folder: .sophon)
-        } catch {
-            throw CommandFailure(kind: .fileError, message: "\(error)")
-        }
     }
 
     /// The entry named `name` (local name or `cachedContents/ID`).
