@@ -333,7 +333,7 @@ struct BatchSession {
         }
         let total = order.count
         context.io.printError(
-            "batch results: \(total) keys, \(failed) failed; cost \(PriceBook.text(spending.total)) (Batch price); "
+            "batch results: \(total) keys, \(failed) failed; cost \(CostText.text(spending.total)) (Batch price); "
                 + "wrote \(output)")
         if failed > 0 {
             throw CommandFailure(

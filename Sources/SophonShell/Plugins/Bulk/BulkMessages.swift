@@ -23,7 +23,7 @@ enum BulkMessages {
     /// `run: DONE/TOTAL done, F failed, R reused (same request)`, then `, C sent again
     /// (request changed)` and `, U sent again (no request hash recorded)` when there are any,
     /// then `; wrote OUTPUT`.
-    /// `cost` (what the run's calls cost, as ``PriceBook/text(_:)`` prints it; docs/cost.md)
+    /// `cost` (what the run's calls cost, as ``CostText/text(_:)`` prints it; docs/cost.md)
     /// goes before the output: `; cost $X`.
     static func summary(
         done: Int, total: Int, failed: Int, reuse: Reuse, cost: String? = nil, output: String?
@@ -41,7 +41,7 @@ enum BulkMessages {
     /// line(s) left unsent; the finished answers are in JOURNAL; raise the budget (set budget
     /// AMOUNT) and run the same command again to go on`.
     static func budgetReached(spent: Double, budget: Double, left: Int, journal: String) -> String {
-        "run: budget reached (\(PriceBook.text(spent)) spent of \(PriceBook.text(budget))); "
+        "run: budget reached (\(CostText.text(spent)) spent of \(CostText.text(budget))); "
             + "\(left) line\(left == 1 ? "" : "s") left unsent; the finished answers are in \(journal); "
             + "raise the budget (set budget AMOUNT) and run the same command again to go on"
     }
@@ -56,9 +56,9 @@ enum BulkMessages {
     ) -> String {
         var text = "\(command): \(requests) request\(requests == 1 ? "" : "s"), \(tokens) input tokens; "
         guard let inputCost else { return text + "expected cost unknown (\(model) has no price)" }
-        text += "expected cost \(PriceBook.text(inputCost)) for the input (the output is priced as it comes)"
+        text += "expected cost \(CostText.text(inputCost)) for the input (the output is priced as it comes)"
         if let (most, maxTokens) = ceiling {
-            text += ", at most \(PriceBook.text(most)) with max-tokens \(maxTokens)"
+            text += ", at most \(CostText.text(most)) with max-tokens \(maxTokens)"
         }
         return text
     }

@@ -45,18 +45,18 @@ enum CostEstimate {
             throw GeminiCall.failure(error, context: context)
         }
         let model = unpriced ?? built.first?.model?.id ?? settings.model
-        let inputCost = PriceBook.total(inputCosts)
+        let inputCost = CostText.total(inputCosts)
         var ceiling: (Double, Int)?
-        if let maxTokens = settings.maxTokens, let most = PriceBook.total(ceilings) {
+        if let maxTokens = settings.maxTokens, let most = CostText.total(ceilings) {
             ceiling = (most, maxTokens)
         }
         var data: [JSONMember] = [
             JSONMember("requests", .integer(built.count)),
             JSONMember("inputTokens", .integer(tokens)),
             JSONMember("model", .string(model)),
-            JSONMember("cost", PriceBook.value(inputCost)),
+            JSONMember("cost", CostText.value(inputCost)),
         ]
-        if let (most, _) = ceiling { data.append(JSONMember("maxCost", PriceBook.value(most))) }
+        if let (most, _) = ceiling { data.append(JSONMember("maxCost", CostText.value(most))) }
         return .report(
             BulkMessages.estimate(
                 command: command, requests: built.count, tokens: tokens, model: model, inputCost: inputCost,

@@ -233,7 +233,7 @@ enum RunCommand {
         let summary = BulkMessages.summary(
             done: runKeys.count, total: runKeys.count, failed: failed,
             reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
-            cost: PriceBook.text(spending.ledger.total), output: options.output)
+            cost: CostText.text(spending.ledger.total), output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
         if failed > 0 {
             throw CommandFailure(

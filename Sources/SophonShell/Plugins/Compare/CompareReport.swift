@@ -18,7 +18,7 @@ struct CompareReport {
     }
 
     /// The cost of every call, `nil` (unknown) when any model's is.
-    var totalCost: Double? { PriceBook.total(outcomes.filter { $0.failure == nil }.map(\.cost)) }
+    var totalCost: Double? { CostText.total(outcomes.filter { $0.failure == nil }.map(\.cost)) }
 
     /// The failed candidates.
     var failed: [CompareOutcome] { outcomes.filter { $0.failure != nil } }
@@ -40,7 +40,7 @@ struct CompareReport {
             }
         }
         lines.append("")
-        lines.append("total cost: \(PriceBook.text(totalCost))")
+        lines.append("total cost: \(CostText.text(totalCost))")
         return lines.joined(separator: "\n")
     }
 
@@ -56,7 +56,7 @@ struct CompareReport {
         lines.append(
             "  tokens: \(usage?.promptTokenCount ?? 0) input, \(usage?.candidatesTokenCount ?? 0) output, "
                 + "\(usage?.thoughtsTokenCount ?? 0) thought, \(usage?.cachedContentTokenCount ?? 0) cached")
-        lines.append("  cost: \(PriceBook.text(outcome.cost))")
+        lines.append("  cost: \(CostText.text(outcome.cost))")
         let answer = outcome.answer.map { $0.stringValue ?? $0.compactText } ?? ""
         let answerLines = answer.split(separator: "\n", omittingEmptySubsequences: false)
         lines.append("  answer: " + (answerLines.first.map(String.init) ?? ""))
@@ -72,7 +72,7 @@ struct CompareReport {
     func page(title: String) -> HTMLReport {
         let failedCount = failed.count
         var summary = [
-            "\(outcomes.count) compared, \(failedCount) failed", "total cost: \(PriceBook.text(totalCost))",
+            "\(outcomes.count) compared, \(failedCount) failed", "total cost: \(CostText.text(totalCost))",
         ]
         if let differences { summary.append("differences: \(differences.count)") }
         let rows = outcomes.enumerated().map { index, outcome in
@@ -90,7 +90,7 @@ struct CompareReport {
                             "\(usage?.promptTokenCount ?? 0) in / \(usage?.candidatesTokenCount ?? 0) out / "
                             + "\(usage?.thoughtsTokenCount ?? 0) thought / \(usage?.cachedContentTokenCount ?? 0) cached"
                     ),
-                    .init(text: outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"),
+                    .init(text: outcome.failure == nil ? CostText.text(outcome.cost) : "-"),
                     .init(
                         text: outcome.schemaCheck.map { $0.valid ? "valid" : "invalid" } ?? "-",
                         status: outcome.schemaCheck.map { $0.valid ? .pass : .fail } ?? .info),
@@ -108,7 +108,7 @@ struct CompareReport {
             if let failure = outcome.failure {
                 sections.append(("error", "\(failure.kind.rawValue): \(failure.message)"))
             }
-            sections.append(("cost", outcome.failure == nil ? PriceBook.text(outcome.cost) : "-"))
+            sections.append(("cost", outcome.failure == nil ? CostText.text(outcome.cost) : "-"))
             return HTMLReport.Detail(
                 id: "result-\(index + 1)", title: outcome.candidate.label,
                 status: outcome.failure == nil ? .pass : .fail, sections: sections)
@@ -143,7 +143,7 @@ struct CompareReport {
                     JSONMember("model", .string(outcome.modelID)),
                     JSONMember("answer", outcome.answer ?? .null),
                     JSONMember("usage", GeminiCall.usageValue(outcome.usage)),
-                    JSONMember("cost", outcome.failure == nil ? PriceBook.value(outcome.cost) : .null),
+                    JSONMember("cost", outcome.failure == nil ? CostText.value(outcome.cost) : .null),
                     JSONMember(
                         "error",
                         outcome.failure.map { failure in
@@ -173,7 +173,7 @@ struct CompareReport {
                             ])
                         })))
         }
-        members.append(JSONMember("cost", PriceBook.value(totalCost)))
+        members.append(JSONMember("cost", CostText.value(totalCost)))
         return members
     }
 }

@@ -46,7 +46,7 @@ struct CostLedger: Sendable, Equatable {
             return state.spending.total
         }
         if let path = costFile {
-            try? Data(PriceBook.value(total).compactText.utf8).write(to: URL(fileURLWithPath: path))
+            try? Data(CostText.value(total).compactText.utf8).write(to: URL(fileURLWithPath: path))
         }
     }
 
@@ -63,5 +63,5 @@ struct CostLedger: Sendable, Equatable {
     var spent: Double { GeminiPriceTable.rounded(lines.reduce(0) { $0 + $1.known }) }
 
     /// The whole cost, `nil` when any call's is unknown.
-    var total: Double? { PriceBook.total(lines.map(\.cost)) }
+    var total: Double? { CostText.total(lines.map(\.cost)) }
 }

@@ -158,7 +158,7 @@ enum GeminiCall {
             JSONMember("model", .string(model)),
             JSONMember("usage", usageValue(usage)),
             JSONMember("retries", .integer(retries)),
-            JSONMember("cost", PriceBook.value(cost)),
+            JSONMember("cost", CostText.value(cost)),
         ] + ServedTier.members(usage)
     }
 }

@@ -89,7 +89,7 @@ final class GeminiPlugin: ShellPlugin {
         if name == "budget" {
             // A setting shows as text (`show` lists it with the others).
             let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
-            return .text(budget.map { "\(PriceBook.text($0)) (\(PriceBook.text(spent)) spent)" } ?? "off")
+            return .text(budget.map { "\(CostText.text($0)) (\(CostText.text(spent)) spent)" } ?? "off")
         }
         if let result = InteractionSettings.show(name, context: context) { return result }
         if let result = DeploymentSettings.show(name, context: context, services: services) { return result }

@@ -53,39 +53,4 @@ final class PriceBook: Sendable {
             return .builtIn
         }
     }
-
-    /// A cost as printed: US dollars to at most 10 decimals, trailing zeros dropped but two
-    /// kept (`$0.0000065`, `$1.50`), or `unknown` for a model without a price (never 0).
-    static func text(_ usd: Double?) -> String {
-        guard let usd else { return "unknown" }
-        return "$" + decimal(usd)
-    }
-
-    /// `usd` as a plain decimal (`0.0000065`, `1.50`): at most 10 decimals, at least 2.
-    static func decimal(_ usd: Double) -> String {
-        var digits = String(format: "%.10f", GeminiPriceTable.rounded(usd))
-        while digits.hasSuffix("0"), let dot = digits.firstIndex(of: "."),
-            digits.distance(from: dot, to: digits.endIndex) > 3
-        {
-            digits.removeLast()
-        }
-        return digits
-    }
-
-    /// A cost in `--json`: the number of US dollars as a plain decimal (`0.0000065`, never
-    /// `6.5e-06`), or the string `"unknown"`.
-    static func value(_ usd: Double?) -> JSONValue {
-        guard let usd, let number = JSONNumber(text: decimal(usd)) else { return .string("unknown") }
-        return .number(number)
-    }
-
-    /// The sum of `costs`; `nil` (unknown) when any is unknown.
-    static func total(_ costs: [Double?]) -> Double? {
-        var sum = 0.0
-        for cost in costs {
-            guard let cost else { return nil }
-            sum += cost
-        }
-        return GeminiPriceTable.rounded(sum)
-    }
 }

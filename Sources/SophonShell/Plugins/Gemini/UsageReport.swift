@@ -16,9 +16,9 @@ enum UsageReport {
         for line in spending.lines {
             lines.append(
                 "\(line.model): \(line.calls) call\(line.calls == 1 ? "" : "s"), \(line.tokens.totalTokens) tokens, "
-                    + PriceBook.text(line.cost))
+                    + CostText.text(line.cost))
         }
-        lines.append("total cost: \(PriceBook.text(spending.total))")
+        lines.append("total cost: \(CostText.text(spending.total))")
         return lines.joined(separator: "\n")
     }
 
@@ -35,10 +35,10 @@ enum UsageReport {
                             JSONMember("model", .string(line.model)),
                             JSONMember("calls", .integer(line.calls)),
                             JSONMember("usage", value(line.tokens)),
-                            JSONMember("cost", PriceBook.value(line.cost)),
+                            JSONMember("cost", CostText.value(line.cost)),
                         ])
                     })),
-            JSONMember("cost", PriceBook.value(spending.total)),
+            JSONMember("cost", CostText.value(spending.total)),
         ])
     }
 

@@ -37,7 +37,7 @@ enum LogEntryView {
             "duration: \(entry.durationMilliseconds) ms",
             "usage: \(entry.promptTokens) in / \(entry.outputTokens) out / \(entry.thoughtsTokens) thoughts"
                 + " / \(entry.totalTokens) total",
-            "cost: \(PriceBook.text(entry.cost))",
+            "cost: \(CostText.text(entry.cost))",
         ]
         if let system = entry.systemInstruction { lines.append("system: \(system)") }
         if let schema = entry.schema { lines.append("schema: \(schema)") }
@@ -53,7 +53,7 @@ enum LogEntryView {
     /// outcome), and each one's prompt, system instruction, answer or error, in full.
     static func page(_ entries: [LogEntry]) -> HTMLReport {
         let failed = entries.filter { $0.error != nil }.count
-        let total = PriceBook.total(entries.map(\.cost))
+        let total = CostText.total(entries.map(\.cost))
         let rows = entries.map { entry in
             HTMLReport.Row(
                 label: "\(entry.id ?? 0)",
@@ -63,7 +63,7 @@ enum LogEntryView {
                         text:
                             "\(entry.promptTokens) in / \(entry.outputTokens) out / \(entry.thoughtsTokens) thoughts"
                     ),
-                    .init(text: PriceBook.text(entry.cost)),
+                    .init(text: CostText.text(entry.cost)),
                     .init(
                         text: entry.error == nil ? "ok" : "error", status: entry.error == nil ? .pass : .fail,
                         detail: "entry-\(entry.id ?? 0)"),
@@ -75,7 +75,7 @@ enum LogEntryView {
             if let schema = entry.schema { sections.append(("schema", schema)) }
             if let answer = entry.answer { sections.append(("answer", answer)) }
             if let error = entry.error { sections.append(("error", error)) }
-            sections.append(("cost", PriceBook.text(entry.cost)))
+            sections.append(("cost", CostText.text(entry.cost)))
             return HTMLReport.Detail(
                 id: "entry-\(entry.id ?? 0)", title: line(entry), status: entry.error == nil ? .pass : .fail,
                 sections: sections)
@@ -83,7 +83,7 @@ enum LogEntryView {
         return HTMLReport(
             title: "sophon logs",
             summary: [
-                "\(entries.count) exchanges, \(failed) failed", "total cost: \(PriceBook.text(total))",
+                "\(entries.count) exchanges, \(failed) failed", "total cost: \(CostText.text(total))",
             ],
             columns: ["id", "time", "command", "model", "tokens", "cost", "result"], rows: rows,
             details: details)
@@ -120,7 +120,7 @@ enum LogEntryView {
                     JSONMember("thoughtsTokens", .integer(entry.thoughtsTokens)),
                     JSONMember("totalTokens", .integer(entry.totalTokens)),
                 ])),
-            JSONMember("cost", PriceBook.value(entry.cost)),
+            JSONMember("cost", CostText.value(entry.cost)),
             JSONMember("durationMs", .integer(entry.durationMilliseconds)),
         ]
         return .object(members)

@@ -64,7 +64,7 @@ enum TestReport {
             ]
             let failures = TestReport.details([result])
             if !failures.isEmpty { sections.append(("failures", failures.joined(separator: "\n"))) }
-            if let cost = result.cost { sections.append(("cost", PriceBook.text(cost.doubleValue))) }
+            if let cost = result.cost { sections.append(("cost", CostText.text(cost.doubleValue))) }
             return HTMLReport.Detail(
                 id: "result-\(position + 1)", title: result.path + (result.model.map { " [\($0)]" } ?? ""),
                 status: result.passed ? .pass : .fail, sections: sections)
@@ -80,7 +80,7 @@ enum TestReport {
     static func cost(_ results: [TestFileResult]) -> String? {
         let costs = results.compactMap(\.cost)
         guard !costs.isEmpty else { return nil }
-        return PriceBook.text(PriceBook.total(costs.map(\.doubleValue)))
+        return CostText.text(CostText.total(costs.map(\.doubleValue)))
     }
 
     /// The failure details: for an expectation, `FILE:LINE: failed: EXPECT LINE` and the
