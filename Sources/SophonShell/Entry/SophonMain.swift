@@ -3,6 +3,17 @@ import SophonCore
 
 /// The `sophon` process: parses the command line, then dispatches (docs/commands.md).
 package enum SophonMain {
+    /// Clears the signal mask the calling thread inherited: a parent that blocks SIGINT (a test
+    /// runner's worker thread, some supervisors) passes its mask on. Call first, on the main
+    /// thread: it lives as long as the process, so SIGINT and the other signals the shell
+    /// handles always have a thread to arrive on (a pool thread that unblocked them may end,
+    /// and Ctrl-C was then never delivered).
+    package static func unblockSignals() {
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        pthread_sigmask(SIG_SETMASK, &empty, nil)
+    }
+
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
     package static func run(arguments: [String], io: ShellIO) async -> Int32 {
         FatalSignals.install()
