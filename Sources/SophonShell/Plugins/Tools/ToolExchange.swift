@@ -148,17 +148,7 @@ enum ToolExchange {
             $0.sources = sources
         }
         if isChat { context.session.withGeminiState { $0.conversation = contents + [modelTurn] } }
-        if !sources.isEmpty {
-            extra.append(
-                JSONMember(
-                    "sources",
-                    .array(
-                        sources.map {
-                            .object([
-                                JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri)),
-                            ])
-                        })))
-        }
+        extra += ToolExchange.sourcesMembers(sources)
         if let structured {
             return CallReply(value: services.redact(structured), envelope: envelope + extra)
         }
@@ -182,6 +172,15 @@ enum ToolExchange {
         members.append(JSONMember("name", .string(call.name)))
         members.append(JSONMember("args", call.args ?? .object([])))
         return .object(members)
+    }
+
+    /// The reply envelope's `sources`: `[{"title", "uri"}]` in order; no member without sources.
+    static func sourcesMembers(_ sources: [GroundingSource]) -> [JSONMember] {
+        guard !sources.isEmpty else { return [] }
+        let items = sources.map {
+            JSONValue.object([JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri))])
+        }
+        return [JSONMember("sources", .array(items))]
     }
 
     /// `Sources:` and one `[N] TITLE URI` line per source (N from 1).

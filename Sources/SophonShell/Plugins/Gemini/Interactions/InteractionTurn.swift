@@ -220,17 +220,7 @@ enum InteractionTurn {
         let sources = interaction.sources.map { GroundingSource(title: $0.title, uri: $0.url) }
         context.session.withToolState { $0.sources = sources }
         var extra: [JSONMember] = []
-        if !sources.isEmpty {
-            extra.append(
-                JSONMember(
-                    "sources",
-                    .array(
-                        sources.map {
-                            .object([
-                                JSONMember("title", .string($0.title)), JSONMember("uri", .string($0.uri)),
-                            ])
-                        })))
-        }
+        extra += ToolExchange.sourcesMembers(sources)
         let modelTurn = Content(role: "model", parts: [.text(text)])
         let turns = turn.userTurn.map { [$0, modelTurn] } ?? []
         if let schema = turn.schema {
