@@ -46,9 +46,10 @@ struct HTMLReport: Sendable {
     var differences: [String] = []
     var details: [Detail]
 
-    /// Writes the page to `path` atomically.
+    /// Writes the page to `path` atomically, in a folder that exists (``OutputFolder``).
     /// - Throws: ``CommandFailure`` (`fileError`) naming `command` and the path.
     func write(to path: String, command: String) throws {
+        try OutputFolder.require(path, command: "\(command): --html")
         do {
             try AtomicFile.write(Data(html.utf8), to: URL(fileURLWithPath: path))
         } catch {

@@ -58,11 +58,7 @@ enum ScriptCommands {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure(kind: .fileError, message: "save: '\(path)' is a directory")
         }
-        let folder = ScriptFile.directory(of: path)
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            throw CommandFailure(kind: .fileError, message: "save: the folder '\(folder)' does not exist")
-        }
+        try OutputFolder.require(path, command: "save")
         let commands = context.session.withState { $0.succeededCommands }
         let text = commands.map { $0 + "\n" }.joined()
         do {

@@ -14,14 +14,7 @@ extension BatchSession {
         guard let name, let output, !output.isEmpty else {
             throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
         }
-        // The output goes in a folder the user has, never one made up from a typo.
-        let folder = URL(fileURLWithPath: context.resolve(output)).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
-        else {
-            throw CommandFailure(
-                kind: .fileError, message: "batch results: the folder '\(folder)' does not exist")
-        }
+        try OutputFolder.require(context.resolve(output), command: "batch results")
         let resolved = try await resolve(name)
         let job = try BatchJournal.load(journalURL).job(named: resolved)
         if let job {

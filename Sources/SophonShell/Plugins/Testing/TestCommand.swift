@@ -115,7 +115,7 @@ enum TestCommand {
         return json ? .report(TestReport.tally(results), data: .object(TestReport.data(results))) : .none
     }
 
-    /// Refuses a `--junit` path before anything runs: a folder, FIFO or device at the path
+    /// Refuses a `--junit` or `--html` path before anything runs: a folder, FIFO or device at the path
     /// (through a symbolic link too), a missing folder, or one where no file can be made.
     /// - Throws: ``CommandFailure`` (`usage`).
     static func checkReportPath(_ path: String, option: String = "--junit") throws {
@@ -135,12 +135,12 @@ enum TestCommand {
         }
         // A file can be made there (the report is written beside itself, then renamed): tried
         // now, so a read-only place fails before the tests run, not after.
-        let probe = folder + "/.sophon-junit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let probe = folder + "/.sophon-report-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CommandFailure(
-                kind: .usage, message: "test: --junit: cannot write in the folder '\(folder)': \(reason)")
+                kind: .usage, message: "test: \(option): cannot write in the folder '\(folder)': \(reason)")
         }
         close(descriptor)
         unlink(probe)

@@ -72,4 +72,15 @@ import Testing
         #expect(logs.contains("<p>2 exchanges, 0 failed</p>"))
         #expect(logs.components(separatedBy: "<details id=\"entry-").count == 3)
     }
+
+    /// `--html` into a folder that does not exist is refused, and no folder is made (the
+    /// report writer made the whole path from a typo).
+    @Test func aReportIntoAMissingFolderIsRefusedAndNoFolderIsMade() throws {
+        let shell = try GeminiShell()
+        let outcome = try shell.run(["logs", "--html", "missing/l.html"])
+        #expect(
+            outcome.stderr == "error: logs: --html: the folder '\(shell.home.path)/missing' does not exist\n")
+        #expect(outcome.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
+    }
 }
