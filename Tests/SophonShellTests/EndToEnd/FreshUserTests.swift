@@ -196,8 +196,8 @@ import Testing
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stdout = output.fileHandleForReading.readAllRetryingInterrupts()
+        let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         watchdog.cancel()
         return .init(
@@ -234,7 +234,7 @@ import Testing
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         watchdog.cancel()
         #expect(String(decoding: stderr, as: UTF8.self) == "error: stdin: larger than 256 MiB\n")

@@ -51,7 +51,7 @@ import Testing
             let errors = Pipe()
             process.standardError = errors
             try process.run()
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            let data = errors.fileHandleForReading.readAllRetryingInterrupts()
             process.waitUntilExit()
             return (String(decoding: data, as: UTF8.self), process.terminationStatus)
         }

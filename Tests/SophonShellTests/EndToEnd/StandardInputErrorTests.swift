@@ -27,8 +27,8 @@ struct StandardInputErrorTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let reported = errors.fileHandleForReading.readDataToEndOfFile()
+        let printed = output.fileHandleForReading.readAllRetryingInterrupts()
+        let reported = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         #expect(String(decoding: printed, as: UTF8.self) == "")
         #expect(String(decoding: reported, as: UTF8.self) == stderr)

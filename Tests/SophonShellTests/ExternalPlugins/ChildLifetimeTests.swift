@@ -33,7 +33,7 @@ import Testing
         // The event: the plugin said on stderr that it sleeps (it is inside the call).
         var said = Data()
         while !String(decoding: said, as: UTF8.self).contains("sleeping for an hour") {
-            let chunk = errors.fileHandleForReading.availableData
+            let chunk = errors.fileHandleForReading.readChunkRetryingInterrupts()
             try #require(!chunk.isEmpty, "sophon ended before the plugin was in its call")
             said += chunk
         }

@@ -97,7 +97,7 @@ final class RunningSophon {
         let collected = stderrData
         let done = stderrDone
         Thread {
-            let data = handle.readDataToEndOfFile()
+            let data = handle.readAllRetryingInterrupts()
             collected.set(data)
             done.signal()
         }.start()
@@ -110,7 +110,7 @@ final class RunningSophon {
     @discardableResult
     func readStdout(until text: String) -> String {
         while !stdoutSoFar.contains(text) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.readChunkRetryingInterrupts()
             if chunk.isEmpty { break }
             seen.append(chunk)
         }
@@ -119,7 +119,7 @@ final class RunningSophon {
 
     /// Waits for the end of the run and returns all it printed.
     func finish() -> SophonProcess.Outcome {
-        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        seen.append(output.fileHandleForReading.readAllRetryingInterrupts())
         stderrDone.wait()
         process.waitUntilExit()
         watchdog.cancel()

@@ -64,8 +64,8 @@ struct SophonProcess {
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         input.fileHandleForWriting.write(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
-        let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+        let stdoutData = output.fileHandleForReading.readAllRetryingInterrupts()
+        let stderrData = errors.fileHandleForReading.readAllRetryingInterrupts()
         process.waitUntilExit()
         watchdog.cancel()
         return Outcome(
