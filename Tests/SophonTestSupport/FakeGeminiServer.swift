@@ -52,9 +52,10 @@ public final class FakeGeminiServer: Sendable {
     }
 
     /// Starts the server expecting `key`, with `replies` queued; returns once it printed its
-    /// port (it prints it after it listens, so requests made afterwards are accepted).
+    /// port (it prints it after it listens, so requests made afterwards are accepted). The wait
+    /// for the port runs off the cooperative pool (``OffPool``).
     /// - Throws: ``Failure/noPort`` when it printed no port, or what `Process.run()` throws.
-    public init(key: String = "test-key", replies: [String] = []) throws {
+    public init(key: String = "test-key", replies: [String] = []) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.scriptPath, "--port", "0", "--key", key, "--exit-on-stdin-eof"]
@@ -64,11 +65,14 @@ public final class FakeGeminiServer: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
+        let line = await OffPool.run {
+            var line = Data()
+            while true {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            return line
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
             process.terminate()
@@ -77,7 +81,7 @@ public final class FakeGeminiServer: Sendable {
         self.port = port
         self.process = process
         self.input = input
-        if !replies.isEmpty { try script(replies) }
+        if !replies.isEmpty { try await script(replies) }
     }
 
     deinit { stop() }
@@ -93,20 +97,20 @@ public final class FakeGeminiServer: Sendable {
 
     /// Queues replies (each a JSON object text; see the script's header), after clearing the
     /// queue and the request log.
-    public func script(_ replies: [String]) throws {
-        _ = try control(
+    public func script(_ replies: [String]) async throws {
+        _ = try await control(
             "POST", "/_sophon/script",
             body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
     }
 
     /// Lets a `"gated": true` stream send chunk `number` (1-based after the first).
-    public func release(chunk number: Int) throws {
-        _ = try control("POST", "/_sophon/release", body: #"{"gate": "chunk\#(number)"}"#)
+    public func release(chunk number: Int) async throws {
+        _ = try await control("POST", "/_sophon/release", body: #"{"gate": "chunk\#(number)"}"#)
     }
 
     /// The API requests seen so far, in order.
-    public func requests() throws -> [SeenRequest] {
-        let data = try control("GET", "/_sophon/requests", body: nil)
+    public func requests() async throws -> [SeenRequest] {
+        let data = try await control("GET", "/_sophon/requests", body: nil)
         guard case .array(let items) = try JSONValue(parsing: String(decoding: data, as: UTF8.self)) else {
             throw Failure.badControlReply
         }
@@ -124,7 +128,7 @@ public final class FakeGeminiServer: Sendable {
     }
 
     /// The paths of the API requests seen, in order.
-    public func paths() throws -> [String] { try requests().map(\.path) }
+    public func paths() async throws -> [String] { try await requests().map(\.path) }
 
     /// Waits until the server saw at least `count` API requests; returns their paths.
     /// - Throws: ``Failure/requestNotSeen`` after `limit` seconds without them (a hang).
@@ -132,34 +136,38 @@ public final class FakeGeminiServer: Sendable {
     public func waitForRequests(_ count: Int = 1, limit: TimeInterval = 300) async throws -> [String] {
         let end = Date().addingTimeInterval(limit)
         while true {
-            let seen = try paths()
+            let seen = try await paths()
             if seen.count >= count { return seen }
             guard Date() < end else { throw Failure.requestNotSeen }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
 
-    /// Sends `method` to the control endpoint `path` (`/_sophon/...`) with a JSON `body`.
+    /// Sends `method` to the control endpoint `path` (`/_sophon/...`) with a JSON `body`; the
+    /// wait for the reply runs off the cooperative pool (``OffPool``).
     /// - Returns: the reply body.
     /// - Throws: ``Failure/controlTimeout`` after ``controlLimit`` without an answer, or the
     ///   request's error.
-    public func control(_ method: String, _ path: String, body: String?) throws -> Data {
+    public func control(_ method: String, _ path: String, body: String?) async throws -> Data {
         guard let url = URL(string: baseURLText + path) else { throw Failure.controlTimeout }
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.httpBody = body.map { Data($0.utf8) }
         request.timeoutInterval = Self.controlLimit
-        let result = Mutex<Result<Data, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, _, error in
-            result.withLock { $0 = error.map { .failure($0) } ?? .success(data ?? Data()) }
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + Self.controlLimit) == .success,
-            let outcome = result.withLock({ $0 })
-        else {
-            throw Failure.controlTimeout
+        let sent = request
+        return try await OffPool.run {
+            let result = Mutex<Result<Data, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            URLSession.shared.dataTask(with: sent) { data, _, error in
+                result.withLock { $0 = error.map { .failure($0) } ?? .success(data ?? Data()) }
+                done.signal()
+            }.resume()
+            guard done.wait(timeout: .now() + Self.controlLimit) == .success,
+                let outcome = result.withLock({ $0 })
+            else {
+                throw Failure.controlTimeout
+            }
+            return try outcome.get()
         }
-        return try outcome.get()
     }
 }

@@ -14,28 +14,30 @@ public struct VertexTestKeys: Sendable {
     /// The public key, PEM (SubjectPublicKeyInfo).
     public var publicKey: String
 
-    /// A new 2048-bit key pair from `openssl genpkey`.
-    public init() throws {
+    /// A new 2048-bit key pair from `openssl genpkey` (run off the cooperative pool).
+    public init() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "vertex-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let key = folder.appendingPathComponent("key.pem").path
         let pub = folder.appendingPathComponent("pub.pem").path
-        try Self.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key])
-        try Self.openssl(["pkey", "-in", key, "-pubout", "-out", pub])
+        try await Self.openssl([
+            "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key,
+        ])
+        try await Self.openssl(["pkey", "-in", key, "-pubout", "-out", pub])
         privateKey = try String(contentsOfFile: key, encoding: .utf8)
         publicKey = try String(contentsOfFile: pub, encoding: .utf8)
     }
 
-    private static func openssl(_ arguments: [String]) throws {
+    private static func openssl(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         guard process.terminationStatus == 0 else {
             throw Failure(message: "openssl \(arguments.first ?? "") failed")
         }
@@ -69,9 +71,9 @@ extension FakeGeminiServer {
     public func acceptVertex(
         _ keys: VertexTestKeys?, audience: String, lifetime: Int = 3600, clientID: String = "client-1",
         clientSecret: String = "secret-1", refreshToken: String = "refresh-1"
-    ) throws {
+    ) async throws {
         let key = keys.map { VertexTestKeys.quoted($0.publicKey) } ?? "null"
-        _ = try control(
+        _ = try await control(
             "POST", "/_sophon/vertex",
             body:
                 #"{"publicKey": \#(key), "audience": "\#(audience)", "lifetime": \#(lifetime), "clientId": "\#(clientID)", "clientSecret": "\#(clientSecret)", "refreshToken": "\#(refreshToken)"}"#
@@ -79,8 +81,8 @@ extension FakeGeminiServer {
     }
 
     /// The grant types the token endpoint was sent, in order.
-    public func tokenGrants() throws -> [String] {
-        let data = try control("GET", "/_sophon/vertex", body: nil)
+    public func tokenGrants() async throws -> [String] {
+        let data = try await control("GET", "/_sophon/vertex", body: nil)
         let value = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         return value?["grants"] as? [String] ?? []
     }

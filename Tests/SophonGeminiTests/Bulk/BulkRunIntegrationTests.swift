@@ -21,9 +21,9 @@ import Testing
     }
 
     @Test func everyKeyComesBackOnceAndA429PausesTheRunOnly() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         defer { server.stop() }
-        _ = try server.control(
+        _ = try await server.control(
             "POST", "/_sophon/rules",
             body:
                 #"{"rules": [{"match": "prompt number 3\"", "reply": {"fault": "rate_limit", "retryDelay": "0.1s"}, "times": 2},"#
@@ -51,14 +51,15 @@ import Testing
         #expect(outcomes["k5"] == "invalidRequest")
         #expect(limited["k3"] == 2)
         #expect(limited["k4"] == 0)
-        let asked = try server.requests().filter { $0.bodyText.contains("prompt number 3\"") }.count
+        let asked = try await server.requests().filter { $0.bodyText.contains("prompt number 3\"") }.count
         #expect(asked == 3)
     }
 
     @Test func batchCreateGetAndBothStatePrefixes() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         defer { server.stop() }
-        _ = try server.control("POST", "/_sophon/batch-faults", body: #"{"pendingFor": 0, "runningFor": 0}"#)
+        _ = try await server.control(
+            "POST", "/_sophon/batch-faults", body: #"{"pendingFor": 0, "runningFor": 0}"#)
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let created = try await client.createBatch(

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func createGetListExtendAndDelete() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = Self.client(server)
         let made = try await client.createCachedContent(
             GeminiCacheRequest(
@@ -26,7 +26,7 @@ import Testing
         #expect(made.tokenCount == 6)
         #expect(made.expireTime == "2026-12-01T00:10:00.000000Z")
         #expect(
-            try server.requests().first?.bodyText
+            try await server.requests().first?.bodyText
                 == #"{"model":"models/gemini-3.8-flash","displayName":"manual","contents":[{"role":"user","parts":[{"text":"alpha beta gamma delta"}]}],"systemInstruction":{"parts":[{"text":"Be brief."}]},"ttl":"600s"}"#
         )
         #expect(try await client.getCachedContent(name).displayName == "manual")
@@ -43,19 +43,19 @@ import Testing
     }
 
     @Test func aCacheExpiresOnTheServersClock() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = Self.client(server)
         let made = try await client.createCachedContent(
             GeminiCacheRequest(contents: [Content(role: "user", parts: [.text("alpha")])], ttl: .seconds(60)))
-        _ = try server.control("POST", "/_sophon/clock", body: #"{"advance": 59}"#)
+        _ = try await server.control("POST", "/_sophon/clock", body: #"{"advance": 59}"#)
         #expect(try await client.listAllCachedContents().count == 1)
-        _ = try server.control("POST", "/_sophon/clock", body: #"{"advance": 2}"#)
+        _ = try await server.control("POST", "/_sophon/clock", body: #"{"advance": 2}"#)
         #expect(try await client.listAllCachedContents().isEmpty)
         await #expect(throws: GeminiError.self) { _ = try await client.getCachedContent(made.name ?? "") }
     }
 
     @Test func aGenerateCallFromACacheCarriesNoSystemOrToolsAndCountsCachedTokens() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = Self.client(server)
         let made = try await client.createCachedContent(
             GeminiCacheRequest(contents: [Content(role: "user", parts: [.text("one two three four five")])]))
@@ -68,22 +68,22 @@ import Testing
         let result = try await client.generateText(label: "t", request: request)
         #expect(result.usage?.cachedContentTokenCount == 5)
         #expect(result.usage?.promptTokenCount == 9)
-        #expect(try server.requests().last?.body["cachedContent"] == .string(made.name ?? ""))
+        #expect(try await server.requests().last?.body["cachedContent"] == .string(made.name ?? ""))
     }
 
     @Test func tooSmallAContentIsTheServersWords() async throws {
-        let server = try FakeGeminiServer()
-        _ = try server.control("POST", "/_sophon/caches", body: #"{"minTokens": 4096}"#)
+        let server = try await FakeGeminiServer()
+        _ = try await server.control("POST", "/_sophon/caches", body: #"{"minTokens": 4096}"#)
         await #expect(throws: GeminiError.self) {
             _ = try await Self.client(server).createCachedContent(
                 GeminiCacheRequest(contents: [Content(role: "user", parts: [.text("short")])]))
         }
-        #expect(try server.requests().count == 1)  // a 400 is not retried
+        #expect(try await server.requests().count == 1)  // a 400 is not retried
     }
 
     /// docs/library.md, "Context caches, service tiers, Vertex AI".
     @Test func theGuidesSample() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = Self.client(server)
         let manual = "one two three four five six"
         // A cache of a long context, then calls that answer from it (gemini-wire-format-2.md §5.1).

@@ -27,18 +27,18 @@ import Testing
     }
 
     @Test func cancellingInFlightStopsTheRequest() async throws {
-        let server = try FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
+        let server = try await FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let task = Task { try await client.generateText(label: "t", contents: [.user("hi")]) }
         try await server.waitForRequests()
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(try server.paths().count == 1)
+        #expect(try await server.paths().count == 1)
     }
 
     @Test func cancellingAStreamConsumerStopsTheStream() async throws {
-        let server = try FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
+        let server = try await FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let task = Task {

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func theWholeCallTimeoutEndsAStalledCall() async throws {
-        let server = try FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
+        let server = try await FakeGeminiServer(replies: [#"{"fault": "stall", "seconds": 15}"#])
         var configuration = GeminiClientConfiguration.testing(
             recorder: SleepRecorder(), baseURL: server.baseURL)
         configuration.callTimeout = .seconds(1)
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func manyConcurrentCallsOverHTTP() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let texts = try await withThrowingTaskGroup(of: String.self) { group in
@@ -113,6 +113,6 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(texts == Array(repeating: "Hello from the fake Gemini server.", count: 32))
-        #expect(try server.paths().count == 32)
+        #expect(try await server.paths().count == 32)
     }
 }

@@ -24,8 +24,9 @@ import Testing
         var file: String?
     }
 
-    func uploads(_ server: FakeGeminiServer) throws -> [Upload] {
-        try JSONDecoder().decode([Upload].self, from: server.control("GET", "/_sophon/uploads", body: nil))
+    func uploads(_ server: FakeGeminiServer) async throws -> [Upload] {
+        try await JSONDecoder().decode(
+            [Upload].self, from: server.control("GET", "/_sophon/uploads", body: nil))
     }
 
     func client(_ server: FakeGeminiServer, recorder: SleepRecorder = SleepRecorder()) -> GeminiAPIClient {
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func interruptedUploadResumesAtTheServersOffset() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let interruptAt = 8 * 1024 * 1024 + 1_000_000
-        _ = try server.control("POST", "/_sophon/files", body: #"{"interruptAt": \#(interruptAt)}"#)
+        _ = try await server.control("POST", "/_sophon/files", body: #"{"interruptAt": \#(interruptAt)}"#)
         let recorder = SleepRecorder()
         let seen = Mutex<[Int]>([])
         let file = try await client(server, recorder: recorder).uploadFile(
@@ -48,7 +49,7 @@ import Testing
         #expect(file.sizeBytes == String(Self.bigFile.count))
         #expect(file.displayName == "clip.mp4")
         #expect(file.mimeType == "video/mp4")
-        let upload = try #require(try uploads(server).first)
+        let upload = try #require(try await uploads(server).first)
         #expect(upload.size == Self.bigFile.count)
         #expect(upload.received == Self.bigFile.count)
         #expect(upload.bytesSeen == Self.bigFile.count)
@@ -57,7 +58,7 @@ import Testing
         #expect(
             seen.withLock { $0 } == [0, 8_388_608, interruptAt, interruptAt + 8_388_608, Self.bigFile.count])
         #expect(recorder.recorded == [.milliseconds(880)])
-        let requests = try server.requests()
+        let requests = try await server.requests()
         let commands = requests.map { request in
             [request.headers["x-goog-upload-command"] ?? "", request.headers["x-goog-upload-offset"] ?? ""]
         }
@@ -74,8 +75,8 @@ import Testing
     }
 
     @Test func waitsWhileProcessingThenActive() async throws {
-        let server = try FakeGeminiServer()
-        _ = try server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 3}"#)
+        let server = try await FakeGeminiServer()
+        _ = try await server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 3}"#)
         let recorder = SleepRecorder()
         let client = client(server, recorder: recorder)
         let file = try await client.uploadFile(data: Data("hello".utf8), mimeType: "text/plain")
@@ -86,8 +87,8 @@ import Testing
     }
 
     @Test func failedProcessingIsTyped() async throws {
-        let server = try FakeGeminiServer()
-        _ = try server.control(
+        let server = try await FakeGeminiServer()
+        _ = try await server.control(
             "POST", "/_sophon/files", body: #"{"processingSeconds": 2, "finalState": "FAILED"}"#)
         let client = client(server)
         let file = try await client.uploadFile(data: Data("hello".utf8), mimeType: "text/plain")
@@ -100,8 +101,8 @@ import Testing
     }
 
     @Test func processingTimeoutIsTyped() async throws {
-        let server = try FakeGeminiServer()
-        _ = try server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 100}"#)
+        let server = try await FakeGeminiServer()
+        _ = try await server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 100}"#)
         let client = client(server)
         let file = try await client.uploadFile(data: Data("hello".utf8), mimeType: "text/plain")
         let name = try #require(file.name)
@@ -111,18 +112,18 @@ import Testing
     }
 
     @Test func sameBytesUploadOnce() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = client(server)
         let first = try await client.uploadFileOnce(data: Data("same".utf8), mimeType: "text/plain")
         let second = try await client.uploadFileOnce(data: Data("same".utf8), mimeType: "text/plain")
         let other = try await client.uploadFileOnce(data: Data("other".utf8), mimeType: "text/plain")
         #expect(first.uploaded && !second.uploaded && other.uploaded)
         #expect(first.file == second.file)
-        #expect(try uploads(server).count == 2)
+        #expect(try await uploads(server).count == 2)
     }
 
     @Test func unknownFileIs403NotFound() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         await #expect(
             throws: GeminiFileError.notFound(
                 name: "files/nope",
@@ -135,7 +136,7 @@ import Testing
     }
 
     @Test func listPagesDeleteAndRepeatedToken() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = client(server)
         var names: [String] = []
         for index in 0..<3 {
@@ -147,7 +148,7 @@ import Testing
         #expect(all.compactMap(\.name) == names)
         try await client.deleteFile(names[0])
         #expect(try await client.listAllFiles().compactMap(\.name) == Array(names.dropFirst()))
-        _ = try server.control("POST", "/_sophon/files", body: #"{"repeatToken": true}"#)
+        _ = try await server.control("POST", "/_sophon/files", body: #"{"repeatToken": true}"#)
         let warnings = Mutex<[String]>([])
         let looped = try await client.listAllFiles(pageSize: 1) { text in
             warnings.withLock { $0.append(text) }
@@ -157,8 +158,8 @@ import Testing
     }
 
     @Test func downloadGeneratedFileOnly() async throws {
-        let server = try FakeGeminiServer()
-        let added = try server.control(
+        let server = try await FakeGeminiServer()
+        let added = try await server.control(
             "POST", "/_sophon/files/add", body: #"{"mimeType": "image/png", "data": "aGVsbG8="}"#)
         let generated = try JSONDecoder().decode(GeminiFile.self, from: added)
         let client = client(server)
@@ -171,7 +172,7 @@ import Testing
     }
 
     @Test func mediaPartsInlineSmallFilesAndUploadTheRestOnce() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         var configuration = GeminiClientConfiguration.testing(
             recorder: SleepRecorder(), baseURL: server.baseURL)
         configuration.inlineMediaLimit = 10
@@ -194,12 +195,12 @@ import Testing
                 == true)
         #expect(parts[2] == Part(fileData: FileData(fileUri: "https://example.com/talk.mp3")))
         #expect(parts[3] == parts[1])
-        #expect(try uploads(server).count == 1)
+        #expect(try await uploads(server).count == 1)
     }
 
     @Test func anExpiredFileIsRefusedAndNotReused() async throws {
-        let server = try FakeGeminiServer()
-        _ = try server.control("POST", "/_sophon/files", body: #"{"lifetimeSeconds": 0}"#)
+        let server = try await FakeGeminiServer()
+        _ = try await server.control("POST", "/_sophon/files", body: #"{"lifetimeSeconds": 0}"#)
         let client = client(server)
         let first = try await client.uploadFileOnce(data: Data("x".utf8), mimeType: "text/plain")
         let second = try await client.uploadFileOnce(data: Data("x".utf8), mimeType: "text/plain")

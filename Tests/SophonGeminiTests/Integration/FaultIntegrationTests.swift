@@ -212,20 +212,22 @@ import Testing
 
     @Test(arguments: [GeminiRetryPolicy.default, .minimal])
     func emptyContentIsAnEmptyReplyAndNotRetried(policy: GeminiRetryPolicy) async throws {
-        let server = try FakeGeminiServer(replies: [#"{"kind": "generate", "emptyContent": true}"#, Self.ok])
+        let server = try await FakeGeminiServer(replies: [
+            #"{"kind": "generate", "emptyContent": true}"#, Self.ok,
+        ])
         let recorder = SleepRecorder()
         let client = GeminiAPIClient(
             configuration: .testing(policy: policy, recorder: recorder, baseURL: server.baseURL))
         await #expect(throws: GeminiError.emptyResponse) {
             _ = try await client.generateText(label: "empty", contents: [.user("hi")])
         }
-        #expect(try server.paths().count == 1)
+        #expect(try await server.paths().count == 1)
         #expect(recorder.recorded == [])
     }
 
     @Test(arguments: cases)
     func fault(_ testCase: Case) async throws {
-        let server = try FakeGeminiServer(replies: testCase.replies)
+        let server = try await FakeGeminiServer(replies: testCase.replies)
         let recorder = SleepRecorder()
         let client = GeminiAPIClient(
             configuration: .testing(
@@ -244,7 +246,7 @@ import Testing
             #expect(matches(error), "\(name): \(error)")
         default: Issue.record("expected \(testCase.expected), got \(outcome)")
         }
-        #expect(try server.paths().count == testCase.attempts)
+        #expect(try await server.paths().count == testCase.attempts)
         #expect(recorder.recorded == testCase.waits)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct KeyAndListIntegrationTests {
     @Test(arguments: ["en", "es", "zh-Hans", "zh-Hant"])
     func aWrongKeyEchoedByTheServerNeverAppearsInTheDescription(language: String) async throws {
-        let server = try FakeGeminiServer(key: "the-right-key")
+        let server = try await FakeGeminiServer(key: "the-right-key")
         let key = "AIzaSyWRONG-key-for-tests-0123456789abcd"
         let client = GeminiAPIClient(
             configuration: .testing(key: key, recorder: SleepRecorder(), baseURL: server.baseURL))
@@ -29,14 +29,14 @@ import Testing
         #expect(!error.description(language: language).contains(key))
         #expect(error.description(language: language).contains("••••abcd"))
         #expect(!error.isRetryable)
-        let requests = try server.requests()
+        let requests = try await server.requests()
         #expect(requests.count == 1)
         #expect(requests.first?.headers["x-goog-api-key"] == key)
         #expect(requests.first?.path.contains(key) == false)
     }
 
     @Test func theServerRefusesARequestWithoutAKey() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let url = server.baseURL.appendingPathComponent("v1beta/models/gemini-3.8-flash:generateContent")
         let response = try await URLSessionTransport().send(
             GeminiHTTPRequest(
@@ -59,19 +59,19 @@ import Testing
     }
 
     @Test func countTokens() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let reply = try await client.countTokens(contents: [.user("one two three four five")])
         #expect(reply.totalTokens == 5)
         #expect(reply.promptTokensDetails?.first?.tokenCount == 5)
-        #expect(try server.paths() == ["/v1beta/models/gemini-3.8-flash:countTokens"])
-        let body = try #require(try server.requests().first?.bodyText)
+        #expect(try await server.paths() == ["/v1beta/models/gemini-3.8-flash:countTokens"])
+        let body = try #require(try await server.requests().first?.bodyText)
         #expect(body == #"{"contents":[{"role":"user","parts":[{"text":"one two three four five"}]}]}"#)
     }
 
     @Test func listAllModelsFollowsPageTokens() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
         let models = try await client.listAllModels(pageSize: 4)
@@ -80,7 +80,7 @@ import Testing
         #expect(models.last?.supportedGenerationMethods == ["embedContent"])
         #expect(models.last?.temperature == nil)
         #expect(
-            try server.paths() == [
+            try await server.paths() == [
                 "/v1beta/models?pageSize=4", "/v1beta/models?pageSize=4&pageToken=page-4",
                 "/v1beta/models?pageSize=4&pageToken=page-8",
             ])
@@ -91,12 +91,12 @@ import Testing
         "http://127.0.0.1:PORT/v1beta/",
     ])
     func baseURLForms(form: String) async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let url = try #require(URL(string: form.replacingOccurrences(of: "PORT", with: String(server.port))))
         let client = GeminiAPIClient(configuration: .testing(recorder: SleepRecorder(), baseURL: url))
         let result = try await client.generateText(label: "t", contents: [.user("hi")])
         #expect(result.value == "Hello from the fake Gemini server.")
-        #expect(try server.paths() == ["/v1beta/models/gemini-3.8-flash:generateContent"])
+        #expect(try await server.paths() == ["/v1beta/models/gemini-3.8-flash:generateContent"])
     }
 
     @Test func structuredCallOverHTTP() async throws {
@@ -104,7 +104,7 @@ import Testing
             let name: String
             let population: Int
         }
-        let server = try FakeGeminiServer(replies: [
+        let server = try await FakeGeminiServer(replies: [
             #"{"kind": "generate", "text": "{\"name\": \"Lyon\", \"population\": 522250}", "thought": "Thinking."}"#
         ])
         let client = GeminiAPIClient(

@@ -24,7 +24,7 @@ import Testing
     func run(
         _ replies: [String], policy: GeminiRetryPolicy, stored: String?
     ) async throws -> (Result<GeminiResult<String>, GeminiError>, [String], [Duration], String?) {
-        let server = try FakeGeminiServer(replies: replies)
+        let server = try await FakeGeminiServer(replies: replies)
         let recorder = SleepRecorder()
         let store = InMemoryGeminiModelStore(selection: stored)
         let client = GeminiAPIClient(
@@ -36,7 +36,7 @@ import Testing
         } catch let error as GeminiError {
             outcome = .failure(error)
         }
-        return (outcome, try server.paths(), recorder.recorded, store.loadSelection())
+        return (outcome, try await server.paths(), recorder.recorded, store.loadSelection())
     }
 
     @Test func defaultPolicyRetriesOnTheFallbackAndResetsTheStoredSelection() async throws {
@@ -66,14 +66,14 @@ import Testing
     }
 
     @Test func aSelectionOtherThanTheRetiredModelIsKept() async throws {
-        let server = try FakeGeminiServer(replies: [Self.notFound, Self.ok])
+        let server = try await FakeGeminiServer(replies: [Self.notFound, Self.ok])
         let store = InMemoryGeminiModelStore(selection: "gemini-3.6-flash")
         let client = GeminiAPIClient(
             configuration: .testing(recorder: SleepRecorder(), store: store, baseURL: server.baseURL))
         let result = try await client.generateText(label: "t", contents: [.user("hi")], model: .gemini25Pro)
         #expect(result.modelID == "gemini-3.5-flash-lite")
         #expect(store.loadSelection() == "gemini-3.6-flash")
-        #expect(try server.paths().first == "/v1beta/models/gemini-2.5-pro:generateContent")
+        #expect(try await server.paths().first == "/v1beta/models/gemini-2.5-pro:generateContent")
     }
 
     @Test func theFallbackCallDoesNotCountAgainstAttempts() async throws {
@@ -97,7 +97,7 @@ import Testing
 
     @Test(arguments: [(GeminiRetryPolicy.default, [false, true]), (.minimal, [false, false])])
     func transportFailureSetsTheDownscaleFlag(policy: GeminiRetryPolicy, flags: [Bool]) async throws {
-        let server = try FakeGeminiServer(replies: [#"{"fault": "reset"}"#, Self.ok])
+        let server = try await FakeGeminiServer(replies: [#"{"fault": "reset"}"#, Self.ok])
         let client = GeminiAPIClient(
             configuration: .testing(policy: policy, recorder: SleepRecorder(), baseURL: server.baseURL))
         let variants = Mutex<[GeminiRequestVariant]>([])

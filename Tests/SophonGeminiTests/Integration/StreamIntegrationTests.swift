@@ -11,7 +11,7 @@ import Testing
     ) async throws -> (
         chunks: [GenerateContentResponse], error: GeminiError?, paths: [String], waits: [Duration]
     ) {
-        let server = try FakeGeminiServer(replies: replies)
+        let server = try await FakeGeminiServer(replies: replies)
         let recorder = SleepRecorder()
         let client = GeminiAPIClient(
             configuration: .testing(policy: policy, recorder: recorder, baseURL: server.baseURL))
@@ -26,7 +26,7 @@ import Testing
         } catch let error as GeminiError {
             failure = error
         }
-        return (chunks, failure, try server.paths(), recorder.recorded)
+        return (chunks, failure, try await server.paths(), recorder.recorded)
     }
 
     @Test func chunksArriveWithRunningUsageAndAUsageOnlyLastChunk() async throws {
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func aWrongKeyInAStreamIsMasked() async throws {
-        let server = try FakeGeminiServer(key: "server-key")
+        let server = try await FakeGeminiServer(key: "server-key")
         let key = "AIzaSyA-stream-key-0123456789abcdefghij"
         let client = GeminiAPIClient(
             configuration: .testing(key: key, recorder: SleepRecorder(), baseURL: server.baseURL))

@@ -14,9 +14,9 @@ import Testing
         let recorder: SleepRecorder
     }
 
-    func setup(_ replies: [String] = [], policy: GeminiRetryPolicy = .default) throws -> Setup {
-        let server = try FakeGeminiServer()
-        _ = try server.control(
+    func setup(_ replies: [String] = [], policy: GeminiRetryPolicy = .default) async throws -> Setup {
+        let server = try await FakeGeminiServer()
+        _ = try await server.control(
             "POST", "/_sophon/interactions",
             body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
         let recorder = SleepRecorder()
@@ -26,7 +26,9 @@ import Testing
     }
 
     @Test func createSendsSnakeCaseAndReadsTheAnswer() async throws {
-        let setup = try setup([#"{"text": "{\"title\": \"Dune\"}", "usage": {"input": 9, "output": 4}}"#])
+        let setup = try await setup([
+            #"{"text": "{\"title\": \"Dune\"}", "usage": {"input": 9, "output": 4}}"#
+        ])
         let request = GeminiInteractionRequest(
             input: .text("Title?"), systemInstruction: "Be terse.",
             generationConfig: GeminiInteractionGenerationConfig(maxOutputTokens: 64, thinkingLevel: "low"),
@@ -39,7 +41,7 @@ import Testing
         #expect(
             result.interaction.usage
                 == GeminiInteractionUsage(inputTokens: 9, outputTokens: 4, totalTokens: 13))
-        let sent = try setup.server.requests()
+        let sent = try await setup.server.requests()
         #expect(sent.map(\.path) == ["/v1beta/interactions"])
         #expect(
             sent[0].body.compactText
@@ -50,7 +52,7 @@ import Testing
     }
 
     @Test func aStreamIsAssembledIntoSteps() async throws {
-        let setup = try setup([#"{"thought": "Thinking it over", "chunks": ["Hel", "lo ", "there"]}"#])
+        let setup = try await setup([#"{"thought": "Thinking it over", "chunks": ["Hel", "lo ", "there"]}"#])
         var assembler = GeminiInteractionAssembler()
         var texts: [String] = []
         for try await event in setup.client.interactions.stream(GeminiInteractionRequest(input: .text("hi")))
@@ -67,20 +69,20 @@ import Testing
         #expect(
             interaction.steps[0].kind == .thought(signature: "sig-thought", summary: ["Thinking it over"]))
         #expect(interaction.usage?.totalTokens == 12)
-        let sent = try setup.server.requests()
+        let sent = try await setup.server.requests()
         #expect(sent[0].body["stream"] == .bool(true))
         #expect(sent[0].headers["accept"] == "text/event-stream")
     }
 
     @Test func aCutStreamIsResumedAfterItsLastEvent() async throws {
-        let setup = try setup([#"{"text": "a resumed answer", "cutAfter": [3]}"#])
+        let setup = try await setup([#"{"text": "a resumed answer", "cutAfter": [3]}"#])
         var assembler = GeminiInteractionAssembler()
         for try await event in setup.client.interactions.stream(GeminiInteractionRequest(input: .text("hi")))
         {
             assembler.add(event)
         }
         #expect(assembler.interaction.outputText == "a resumed answer")
-        let paths = try setup.server.paths()
+        let paths = try await setup.server.paths()
         let id = assembler.id ?? ""
         #expect(
             paths == ["/v1beta/interactions", "/v1beta/interactions/\(id)?stream=true&last_event_id=evt_3"])
@@ -88,7 +90,7 @@ import Testing
     }
 
     @Test func aStreamCutMoreTimesThanTheAttemptsEndsWithWhatArrived() async throws {
-        let setup = try setup(
+        let setup = try await setup(
             [#"{"text": "abcdefgh", "chunks": ["ab", "cd", "ef", "gh"], "cutAfter": [2, 1, 1, 1]}"#],
             policy: .minimal)
         var failure: GeminiError?
@@ -99,11 +101,11 @@ import Testing
             failure = error
         }
         #expect(failure == .streamEndedEarly(partialText: "abcdef"))
-        #expect(try setup.server.paths().count == 3)
+        #expect(try await setup.server.paths().count == 3)
     }
 
     @Test func aStringErrorCodeBecomesTheTypedError() async throws {
-        let setup = try setup()
+        let setup = try await setup()
         var failure: GeminiError?
         do {
             _ = try await setup.client.interactions.create(
@@ -121,7 +123,7 @@ import Testing
     }
 
     @Test func aRateLimitIsRetriedOnTheOnePath() async throws {
-        let setup = try setup([#"{"fault": "rate_limit"}"#, #"{"text": "after the wait"}"#])
+        let setup = try await setup([#"{"fault": "rate_limit"}"#, #"{"text": "after the wait"}"#])
         let result = try await setup.client.interactions.create(GeminiInteractionRequest(input: .text("x")))
         #expect(result.interaction.outputText == "after the wait")
         #expect(result.retryCount == 1)
@@ -134,7 +136,7 @@ import Testing
     func runWeatherLoop(store: Bool) async throws -> (
         GeminiInteractionToolRun, [FakeGeminiServer.SeenRequest]
     ) {
-        let setup = try setup([
+        let setup = try await setup([
             #"{"functionCalls": [{"id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}, {"id": "c2", "name": "get_weather", "arguments": {"city": "Oslo"}}]}"#
         ])
         let handler = GeminiFunctionHandler(Self.weather) { arguments in
@@ -148,7 +150,7 @@ import Testing
                 input: .text(""), systemInstruction: "Be brief.",
                 tools: [GeminiInteractionRequest.functionTool(Self.weather)]),
             server: GeminiToolServer(handlers: [handler]))
-        return (run, try setup.server.requests())
+        return (run, try await setup.server.requests())
     }
 
     @Test func theToolLoopContinuesByIDAndResendsTheTools() async throws {
@@ -191,7 +193,7 @@ import Testing
     }
 
     @Test func aBackgroundAgentIsPolledUntilItCompletes() async throws {
-        let setup = try setup()
+        let setup = try await setup()
         let started = try await setup.client.interactions.create(
             GeminiInteractionRequest(
                 agent: "deep-research-preview-04-2026", input: .text("TPUs"), background: true))
@@ -208,14 +210,14 @@ import Testing
                 GeminiInteractionSource(title: "Example source", url: "https://example.com/a"),
                 GeminiInteractionSource(title: "Second source", url: "https://example.org/b"),
             ])
-        let body = try setup.server.requests()[0].body
+        let body = try await setup.server.requests()[0].body
         #expect(body["agent"] == .string("deep-research-preview-04-2026"))
         #expect(body["model"] == nil)
         #expect(body["background"] == .bool(true))
     }
 
     @Test func aFailedJobCarriesItsErrorsAndCancelAndDeleteWork() async throws {
-        let setup = try setup([#"{"fail": {"code": "internal", "message": "the agent crashed"}}"#])
+        let setup = try await setup([#"{"fail": {"code": "internal", "message": "the agent crashed"}}"#])
         let agent = GeminiInteractionRequest(
             agent: "deep-research-preview-04-2026", input: .text("q"), background: true)
         let failing = try await setup.client.interactions.create(agent)
@@ -226,7 +228,7 @@ import Testing
         let cancelled = try await setup.client.interactions.cancel(running.interaction.id)
         #expect(cancelled.status == .cancelled)
         try await setup.client.interactions.delete(running.interaction.id)
-        let paths = try setup.server.requests().suffix(2).map { "\($0.method) \($0.path)" }
+        let paths = try await setup.server.requests().suffix(2).map { "\($0.method) \($0.path)" }
         #expect(
             paths == [
                 "POST /v1beta/interactions/\(running.interaction.id)/cancel",
@@ -235,7 +237,7 @@ import Testing
     }
 
     @Test func aStreamedFunctionCallIsAssembledFromItsArgumentFragments() async throws {
-        let setup = try setup([
+        let setup = try await setup([
             #"{"functionCalls": [{"id": "c9", "name": "f", "arguments": {"city": "Shanghai"}}]}"#
         ])
         var assembler = GeminiInteractionAssembler()

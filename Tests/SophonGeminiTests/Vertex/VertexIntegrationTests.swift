@@ -10,7 +10,7 @@ import Testing
 /// endpoints, the JWT bearer grant signed with the system OpenSSL and checked by the server
 /// with the public key, token caching, refresh on a 401, and the token endpoint's failures.
 @Suite struct VertexIntegrationTests {
-    static let keys = Result { try VertexTestKeys() }
+    static let keys = Task { try await VertexTestKeys() }
 
     /// A wall clock the test moves.
     final class Clock: Sendable {
@@ -19,12 +19,13 @@ import Testing
         var now: @Sendable () -> Date { { self.time.withLock { $0 } } }
     }
 
-    static func tokens(_ server: FakeGeminiServer, clock: Clock = Clock()) throws -> GoogleAccessTokens {
-        let keys = try Self.keys.get()
+    static func tokens(_ server: FakeGeminiServer, clock: Clock = Clock()) async throws -> GoogleAccessTokens
+    {
+        let keys = try await Self.keys.value
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sa-\(UUID().uuidString).json")
         try Data(keys.serviceAccountJSON(tokenURI: server.baseURLText + "/token").utf8).write(to: file)
-        try server.acceptVertex(keys, audience: server.baseURLText + "/token")
+        try await server.acceptVertex(keys, audience: server.baseURLText + "/token")
         let credentials = try GoogleCredentials.load(path: file.path)
         return GoogleAccessTokens(credentials: credentials, now: clock.now)
     }
@@ -40,12 +41,12 @@ import Testing
     }
 
     @Test func aCallGoesToTheRegionalPathWithABearerTokenFromASignedJWT() async throws {
-        let server = try FakeGeminiServer()
-        let tokens = try Self.tokens(server)
+        let server = try await FakeGeminiServer()
+        let tokens = try await Self.tokens(server)
         let result = try await Self.client(server, tokens: tokens).generateText(
             label: "t", contents: [Content(role: "user", parts: [.text("hi")])])
         #expect(result.value == "Hello from the fake Gemini server.")
-        let seen = try server.requests()
+        let seen = try await server.requests()
         #expect(
             seen.map(\.path) == [
                 "/token",
@@ -75,36 +76,36 @@ import Testing
     /// The measure of issue 31: one call a minute for three hours of the clock costs at most
     /// one token round trip per hour (a token lives an hour and is refreshed 5 minutes before).
     @Test func tokenRefreshAddsAtMostOneRoundTripPerHourOfCalls() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let clock = Clock()
-        let client = Self.client(server, tokens: try Self.tokens(server, clock: clock))
+        let client = await Self.client(server, tokens: try Self.tokens(server, clock: clock))
         for _ in 0..<180 {
             _ = try await client.generateText(
                 label: "t", contents: [Content(role: "user", parts: [.text("hi")])])
             clock.advance(60)
         }
-        let grants = try server.tokenGrants().count
+        let grants = try await server.tokenGrants().count
         #expect(grants == 4)  // at minutes 0, 55, 110 and 165
-        #expect(try server.paths().count == 180 + grants)
+        #expect(try await server.paths().count == 180 + grants)
     }
 
     @Test func aRefusedTokenIsRefreshedOnceWithoutLosingTheRequest() async throws {
-        let server = try FakeGeminiServer()
-        let client = Self.client(server, tokens: try Self.tokens(server))
+        let server = try await FakeGeminiServer()
+        let client = await Self.client(server, tokens: try Self.tokens(server))
         _ = try await client.generateText(
             label: "t", contents: [Content(role: "user", parts: [.text("one")])])
-        _ = try server.control("POST", "/_sophon/vertex", body: #"{"revokeTokens": true}"#)
+        _ = try await server.control("POST", "/_sophon/vertex", body: #"{"revokeTokens": true}"#)
         let result = try await client.generateText(
             label: "t", contents: [Content(role: "user", parts: [.text("two")])])
         #expect(result.retryCount == 0)
-        #expect(try server.tokenGrants().count == 2)
+        #expect(try await server.tokenGrants().count == 2)
         #expect(
-            try server.paths().map { $0 == "/token" ? "token" : "call" } == [
+            try await server.paths().map { $0 == "/token" ? "token" : "call" } == [
                 "token", "call", "call", "token", "call",
             ])
         // A token refused again is the caller's error, not an endless loop.
-        _ = try server.control("POST", "/_sophon/vertex", body: #"{"lifetime": -10}"#)
-        _ = try server.control("POST", "/_sophon/vertex", body: #"{"revokeTokens": true}"#)
+        _ = try await server.control("POST", "/_sophon/vertex", body: #"{"lifetime": -10}"#)
+        _ = try await server.control("POST", "/_sophon/vertex", body: #"{"revokeTokens": true}"#)
         await #expect(throws: GeminiError.self) {
             try await client.generateText(
                 label: "t", contents: [Content(role: "user", parts: [.text("three")])])
@@ -112,31 +113,31 @@ import Testing
     }
 
     @Test func aFailingTokenEndpointIsRetriedThroughTheRetryPolicy() async throws {
-        let server = try FakeGeminiServer()
-        let tokens = try Self.tokens(server)
-        _ = try server.control("POST", "/_sophon/vertex", body: #"{"tokenFaults": 2}"#)
+        let server = try await FakeGeminiServer()
+        let tokens = try await Self.tokens(server)
+        _ = try await server.control("POST", "/_sophon/vertex", body: #"{"tokenFaults": 2}"#)
         let recorder = SleepRecorder()
         let result = try await Self.client(server, tokens: tokens, recorder: recorder).generateText(
             label: "t", contents: [Content(role: "user", parts: [.text("hi")])])
         #expect(result.value == "Hello from the fake Gemini server.")
-        #expect(try server.tokenGrants().count == 3)
+        #expect(try await server.tokenGrants().count == 3)
         #expect(recorder.recorded.count == 2)
     }
 
     @Test func expressModeSendsTheKeyToThePublisherPath() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         _ = try await Self.client(server, tokens: nil, project: nil).generateText(
             label: "t", contents: [Content(role: "user", parts: [.text("hi")])])
-        let seen = try server.requests()
+        let seen = try await server.requests()
         #expect(seen.map(\.path) == ["/v1beta1/publishers/google/models/gemini-3.8-flash:generateContent"])
         #expect(seen.first?.headers["x-goog-api-key"] == "test-key")
     }
 
     @Test func theFilesAPIIsRefusedBeforeSending() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let client = Self.client(server, tokens: nil, project: nil)
         await #expect(throws: GeminiError.self) { _ = try await client.listFiles() }
-        #expect(try server.requests().isEmpty)
+        #expect(try await server.requests().isEmpty)
     }
 
     @Test func endpointsPerLocation() throws {
@@ -213,8 +214,8 @@ import Testing
     }
 
     @Test func aSecretNeverReachesAnErrorOrALogLine() async throws {
-        let server = try FakeGeminiServer()
-        let tokens = try Self.tokens(server)
+        let server = try await FakeGeminiServer()
+        let tokens = try await Self.tokens(server)
         let lines = Mutex<[String]>([])
         var configuration = GeminiClientConfiguration.testing(
             recorder: SleepRecorder(), baseURL: server.baseURL)
@@ -223,7 +224,7 @@ import Testing
         configuration.logHandler = { _, line in lines.withLock { $0.append(line) } }
         let client = GeminiAPIClient(configuration: configuration)
         _ = try await client.generateText(label: "t", contents: [Content(role: "user", parts: [.text("hi")])])
-        try server.script([
+        try await server.script([
             #"{"kind": "json", "status": 400, "body": {"error": {"code": 400, "message": "echo \#(tokens.secrets.first ?? "")", "status": "INVALID_ARGUMENT"}}}"#
         ])
         var described = ""

@@ -13,7 +13,7 @@ import Testing
 
     /// The inline parts of each request the server saw: MIME type and decoded bytes.
     func run(_ image: Data, replies: [String], policy: GeminiRetryPolicy) async throws -> [(String, Data)] {
-        let server = try FakeGeminiServer(replies: replies)
+        let server = try await FakeGeminiServer(replies: replies)
         var configuration = GeminiClientConfiguration(
             baseURL: server.baseURL, callTimeout: .seconds(600), retryPolicy: policy,
             apiKeyProvider: { "test-key" }, sleep: { _ in }, random: { 0.5 })
@@ -24,7 +24,7 @@ import Testing
         ]
         let result = try await client.generateText(label: "media", contents: contents)
         #expect(result.value == "ok")
-        return try server.requests().map { request in
+        return try await server.requests().map { request in
             let blob = request.body["contents"]?[0]?["parts"]?[0]?["inlineData"]
             return (
                 blob?["mimeType"]?.stringValue ?? "",
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aStreamedAskRetriedBeforeItsFirstChunkSendsTheSmallerImage() async throws {
-        let server = try FakeGeminiServer(replies: [Self.reset, Self.ok])
+        let server = try await FakeGeminiServer(replies: [Self.reset, Self.ok])
         var configuration = GeminiClientConfiguration(
             baseURL: server.baseURL, callTimeout: .seconds(600), apiKeyProvider: { "test-key" },
             sleep: { _ in }, random: { 0.5 })
@@ -63,7 +63,7 @@ import Testing
             text += chunk.text
         }
         #expect(text == "ok")
-        let sent = try server.requests().map {
+        let sent = try await server.requests().map {
             Data(
                 base64Encoded: $0.body["contents"]?[0]?["parts"]?[0]?["inlineData"]?["data"]?.stringValue
                     ?? "")

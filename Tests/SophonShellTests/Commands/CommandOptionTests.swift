@@ -50,15 +50,15 @@ import Testing
         #expect(OnOff.parse("maybe") == nil)
     }
 
-    @Test func anUnknownOptionSuggestsTheDeclaredOne() throws {
-        let outcome = try SophonProcess.run(["test", "--lvie"])
+    @Test func anUnknownOptionSuggestsTheDeclaredOne() async throws {
+        let outcome = try await SophonProcess.run(["test", "--lvie"])
         #expect(
             outcome
                 == .init(
                     stdout: "", stderr: "sophon: test: unknown option '--lvie' (did you mean '--live'?)\n",
                     status: 2))
         // A usage error in a script fails the script as every other usage error does (status 1).
-        let models = try SophonProcess.run(["-c", "models --lvie", "-c", "models x"])
+        let models = try await SophonProcess.run(["-c", "models --lvie", "-c", "models x"])
         #expect(
             models
                 == .init(
@@ -70,9 +70,9 @@ import Testing
                         """, status: 1))
     }
 
-    @Test func subcommandOptionsComeFromTheTableToo() throws {
+    @Test func subcommandOptionsComeFromTheTableToo() async throws {
         // Refused before anything is sent (the server address is a closed port).
-        let outcome = try SophonProcess.run(
+        let outcome = try await SophonProcess.run(
             [
                 "-c", "plugin load --trsut x", "-c", "plugin unload --trust x", "-c",
                 "batch submit in.jsonl --max-requests",
@@ -86,9 +86,9 @@ import Testing
                 """)
     }
 
-    @Test func attachFilesAndMCPAddReadTheirOptionsFromTheTable() throws {
+    @Test func attachFilesAndMCPAddReadTheirOptionsFromTheTable() async throws {
         // Refused before anything is sent or started (the server address is a closed port).
-        let outcome = try SophonProcess.run(
+        let outcome = try await SophonProcess.run(
             [
                 "-c", "files --al", "-c", "files show --all", "-c", "attach --mim video/mp4 a.mp4", "-c",
                 "attach --mime mp4 a.mp4", "-c", "attach a.mp4 --mime", "-c", "mcp add --trsut t -- x",
@@ -112,8 +112,8 @@ import Testing
         #expect((0..<3).map { parsed.value("--mime", beforeOperand: $0) } == [nil, "x/y", "z/w"])
     }
 
-    @Test func onOffSettingsTakeAnySpelling() throws {
-        let outcome = try SophonProcess.run([
+    @Test func onOffSettingsTakeAnySpelling() async throws {
+        let outcome = try await SophonProcess.run([
             "-c", "set log YES", "-c", "show log", "-c", "set tool-confirm yes", "-c", "show tool-confirm",
             "-c", "set stream Off", "-c", "show stream",
         ])

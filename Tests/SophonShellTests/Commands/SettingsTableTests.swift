@@ -31,8 +31,8 @@ import Testing
         #expect(CommandOutline(registry).settings == names)
     }
 
-    @Test func showListsThePluginsSettingsAndSetSuggestsThem() throws {
-        let outcome = try SophonProcess.run(["--no-log", "-c", "show", "-c", "set tool-confrim on"])
+    @Test func showListsThePluginsSettingsAndSetSuggestsThem() async throws {
+        let outcome = try await SophonProcess.run(["--no-log", "-c", "show", "-c", "set tool-confrim on"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.suffix(8) == [

@@ -57,8 +57,8 @@ import Testing
         #expect(files.map(\.0).contains("~/.config/sophon/sophonrc"))
     }
 
-    @Test func helpListsEnvironmentAndFilesAndPointsToTheManPage() throws {
-        let outcome = try SophonProcess.run(["--help"])
+    @Test func helpListsEnvironmentAndFilesAndPointsToTheManPage() async throws {
+        let outcome = try await SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("\nenvironment:\n  GEMINI_API_KEY   "))
         #expect(outcome.stdout.contains("\n  SOPHON_HOME   "))

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -16,9 +17,9 @@ import Testing
 
     /// `plugin load --trust` without a path is a usage error, not a load of a file named
     /// `--trust`.
-    @Test func pluginLoadTrustWithoutAPathIsAUsageError() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "-c", "plugin load --trust"])
+    @Test func pluginLoadTrustWithoutAPathIsAUsageError() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "-c", "plugin load --trust"])
         #expect(
             outcome.stdout
                 == #"{"command":"plugin load --trust","ok":false,"error":{"kind":"usage","message":"usage: plugin load [--trust] PATH | plugin unload NAME"}}"#
@@ -28,11 +29,11 @@ import Testing
 
     /// `tool @FILE` of an empty array (or no `functionDeclarations`) declares nothing: an error
     /// naming the file, not a silent success.
-    @Test func aToolFileThatDeclaresNothingIsRefused() throws {
-        let shell = try GeminiShell()
+    @Test func aToolFileThatDeclaresNothingIsRefused() async throws {
+        let shell = try await GeminiShell()
         _ = try shell.write("none.json", "[]")
         _ = try shell.write("empty.json", #"{"functionDeclarations": []}"#)
-        let outcome = try shell.run(["-c", "tool @none.json", "-c", "tool @empty.json", "-c", "tools"])
+        let outcome = try await shell.run(["-c", "tool @none.json", "-c", "tool @empty.json", "-c", "tools"])
         #expect(
             outcome
                 == .init(
@@ -44,11 +45,11 @@ import Testing
     }
 
     /// A folder given as an MCP server's command is "not an executable file", not "no such file".
-    @Test func mcpAddOfAFolderSaysItIsNotAnExecutable() throws {
-        let shell = try GeminiShell()
+    @Test func mcpAddOfAFolderSaysItIsNotAnExecutable() async throws {
+        let shell = try await GeminiShell()
         let folder = shell.home.appendingPathComponent("server.d")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let outcome = try shell.run(["-c", "mcp add x -- \(folder.path)"])
+        let outcome = try await shell.run(["-c", "mcp add x -- \(folder.path)"])
         #expect(
             outcome
                 == .init(
@@ -61,10 +62,10 @@ import Testing
 
     /// An empty `mcp.json` (`touch mcp.json`) holds no servers: no warning, and `mcp add`
     /// writes it.
-    @Test func anEmptyMCPConfigHoldsNoServers() throws {
-        let shell = try GeminiShell()
+    @Test func anEmptyMCPConfigHoldsNoServers() async throws {
+        let shell = try await GeminiShell()
         try shell.write("mcp.json", " \n")
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "mcp list", "-c", "mcp add --trust fake -- \(Self.fakeMCP)", "-c", "mcp remove fake",
         ])
         #expect(
@@ -79,10 +80,10 @@ import Testing
 
     /// An empty file is refused by `attach` (the API refuses an empty part), and nothing is
     /// attached.
-    @Test func attachRefusesAnEmptyFile() throws {
-        let shell = try GeminiShell()
+    @Test func attachRefusesAnEmptyFile() async throws {
+        let shell = try await GeminiShell()
         let path = try shell.write("empty.txt", "")
-        let outcome = try shell.run(["--json", "-c", "attach \(path)", "-c", "attach"])
+        let outcome = try await shell.run(["--json", "-c", "attach \(path)", "-c", "attach"])
         #expect(
             outcome.stdout
                 == #"{"command":"attach \#(path)","ok":false,"error":{"kind":"mediaUnreadable","message":"attach: '\#(path)' is empty"}}"#
@@ -92,11 +93,11 @@ import Testing
 
     /// `tools` after the last exchange of a replayed tape lists the MCP tools the recorded run
     /// listed (it listed none: the tape had no request left to read them from).
-    @Test func toolsAfterTheLastReplayedExchangeListsTheRecordedMCPTools() throws {
-        let shell = try GeminiShell()
+    @Test func toolsAfterTheLastReplayedExchangeListsTheRecordedMCPTools() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "s.sophon", "mcp add --trust u -- \(Self.fakeMCP)\nask go\ntools\n")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "echo", "args": {"text": "hi"}}]}"#,
             #"{"kind": "generate", "text": "ok"}"#,
         ])
@@ -111,11 +112,11 @@ import Testing
             garbage  function  mcp u  Writes garbage
 
             """
-        let recorded = try shell.run(["--record", "s.tape", "s.sophon"])
+        let recorded = try await shell.run(["--record", "s.tape", "s.sophon"])
         #expect(recorded.stdout == expected)
         #expect(recorded.status == 0)
         try FileManager.default.removeItem(at: shell.home.appendingPathComponent("mcp.json"))
-        let replayed = try shell.run(["--replay", "s.tape", "s.sophon"])
+        let replayed = try await shell.run(["--replay", "s.tape", "s.sophon"])
         #expect(
             replayed
                 == .init(
@@ -125,8 +126,8 @@ import Testing
 
     /// A server whose `tools/call` result is not a `CallToolResult` (here `content` is a string)
     /// fails that call with a message naming the server; the model never gets an empty answer.
-    @Test func aResultWithoutAContentArrayFailsTheCall() throws {
-        let shell = try GeminiShell()
+    @Test func aResultWithoutAContentArrayFailsTheCall() async throws {
+        let shell = try await GeminiShell()
         let server = try shell.write(
             "odd-server",
             """
@@ -142,18 +143,18 @@ import Testing
 
             """)
         #expect(chmod(server, 0o755) == 0)
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "odd", "args": {}}]}"#,
             #"{"kind": "generate", "text": "ok"}"#,
         ])
-        let outcome = try shell.run(["-c", "mcp add --trust o -- \(server)", "-c", "ask go"])
+        let outcome = try await shell.run(["-c", "mcp add --trust o -- \(server)", "-c", "ask go"])
         let message = "MCP server 'o' answered tools/call 'odd' with a result with no 'content' array"
         #expect(
             outcome
                 == .init(
                     stdout: "ok\n",
                     stderr: "tool odd: \(message)\ntool odd {} -> {\"error\":\"\(message)\"}\n", status: 0))
-        let sent = try shell.server.requests().last?.bodyText ?? ""
+        let sent = try await shell.server.requests().last?.bodyText ?? ""
         #expect(
             sent.contains(#"{"functionResponse":{"id":"1","name":"odd","response":{"error":"\#(message)"}}}"#)
         )
@@ -162,9 +163,9 @@ import Testing
     /// `cat` is not an MCP server: it echoes the `initialize` request, which the shell answers
     /// with -32601, and that error comes back as the answer. A failed handshake is a
     /// `pluginProtocolError` (docs/commands.md, "mcp"), and nothing is saved.
-    @Test func catIsRefusedAsAFailedHandshake() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "-c", "mcp add x -- cat"])
+    @Test func catIsRefusedAsAFailedHandshake() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "-c", "mcp add x -- cat"])
         #expect(
             outcome.stdout
                 == #"{"command":"mcp add x -- cat","ok":false,"error":{"kind":"pluginProtocolError","message":"MCP server 'x' answered initialize with error -32601: method not found: initialize"}}"#
@@ -175,7 +176,7 @@ import Testing
 
     /// Runs `sophon arguments` with a sparse file of `megabytes` MiB of zeros as stdin (no
     /// disk used); the old reader read stdin to its end (`< /dev/zero` filled the memory).
-    static func runWithZeros(megabytes: Int, _ arguments: [String], shell: GeminiShell) throws
+    static func runWithZeros(megabytes: Int, _ arguments: [String], shell: GeminiShell) async throws
         -> SophonProcess.Outcome
     {
         let path = shell.home.appendingPathComponent("zeros").path
@@ -196,9 +197,12 @@ import Testing
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let stdout = output.fileHandleForReading.readAllRetryingInterrupts()
-        let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let (stdout, stderr) = await OffPool.run {
+            let stdout = output.fileHandleForReading.readAllRetryingInterrupts()
+            let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
+            process.waitUntilExit()
+            return (stdout, stderr)
+        }
         watchdog.cancel()
         return .init(
             stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
@@ -207,21 +211,21 @@ import Testing
 
     /// Standard input is read up to a limit: 256 MiB for `ask`, `chat` and `tokens`, the 64 MiB
     /// of a script file for commands on stdin; past it the run is refused, nothing is sent.
-    @Test func standardInputPastItsLimitIsRefused() throws {
-        let shell = try GeminiShell()
+    @Test func standardInputPastItsLimitIsRefused() async throws {
+        let shell = try await GeminiShell()
         #expect(
-            try Self.runWithZeros(megabytes: 300, ["ask", "hi"], shell: shell)
+            try await Self.runWithZeros(megabytes: 300, ["ask", "hi"], shell: shell)
                 == .init(stdout: "", stderr: "error: stdin: larger than 256 MiB\n", status: 1))
         #expect(
-            try Self.runWithZeros(megabytes: 65, [], shell: shell)
+            try await Self.runWithZeros(megabytes: 65, [], shell: shell)
                 == .init(stdout: "", stderr: "sophon: '<stdin>' is larger than 67108864 bytes\n", status: 2))
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     /// `extract` from a pipe stops at the same limit (it read a pipe to its end into a mapping
     /// that kept doubling: `extract < /dev/zero` grew without end).
-    @Test func extractFromAPipePastTheLimitIsRefused() throws {
-        let shell = try GeminiShell()
+    @Test func extractFromAPipePastTheLimitIsRefused() async throws {
+        let shell = try await GeminiShell()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
@@ -234,8 +238,11 @@ import Testing
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let stderr = await OffPool.run {
+            let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()
+            process.waitUntilExit()
+            return stderr
+        }
         watchdog.cancel()
         #expect(String(decoding: stderr, as: UTF8.self) == "error: stdin: larger than 256 MiB\n")
         #expect(process.terminationStatus == 1)
@@ -243,11 +250,11 @@ import Testing
 
     /// `--record` onto a folder is refused before the run (it ran, then left its tape in
     /// `FOLDER.partial` beside the folder).
-    @Test func recordOntoAFolderIsRefusedBeforeTheRun() throws {
-        let shell = try GeminiShell()
+    @Test func recordOntoAFolderIsRefusedBeforeTheRun() async throws {
+        let shell = try await GeminiShell()
         let folder = shell.home.appendingPathComponent("tapes")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let outcome = try shell.run(["--record", folder.path, "-c", "echo hi"])
+        let outcome = try await shell.run(["--record", folder.path, "-c", "echo hi"])
         #expect(
             outcome
                 == .init(
@@ -260,8 +267,8 @@ import Testing
     /// MCP servers and plugins start with no signal blocked (they inherited the concurrency
     /// pool's mask: SIGTERM, SIGINT, SIGALRM, SIGHUP never reached them).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
-    func childProcessesStartWithNoSignalBlocked() throws {
-        let shell = try GeminiShell()
+    func childProcessesStartWithNoSignalBlocked() async throws {
+        let shell = try await GeminiShell()
         let probe = """
             import json, sys
             mask = [l.split()[1] for l in open("/proc/self/status") if l.startswith("SigBlk:")][0]
@@ -279,7 +286,7 @@ import Testing
         let server = try shell.write("probe.py", probe)
         let plugin = try shell.write("sophon-plugin-probe", "#!/bin/sh\nexec python3 \(server) plugin.mask\n")
         #expect(chmod(plugin, 0o755) == 0)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "mcp add m -- /usr/bin/python3 \(server) mcp.mask", "-c", "plugin load \(plugin)",
         ])
         #expect(outcome == .init(stdout: "", stderr: "", status: 0))
@@ -289,8 +296,8 @@ import Testing
 
     /// `tool @FILE`: `parameters` the converter refuses (a recursive `$ref`) go as
     /// `parametersJsonSchema` instead of being dropped; both members at once are refused.
-    @Test func toolFileParametersAreNeverDroppedSilently() throws {
-        let shell = try GeminiShell()
+    @Test func toolFileParametersAreNeverDroppedSilently() async throws {
+        let shell = try await GeminiShell()
         let schema =
             ##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/x"}}, "##
             + ##""$defs": {"x": {"type": "object", "properties": {"n": {"$ref": "#/$defs/x"}}}}}"##
@@ -298,7 +305,7 @@ import Testing
         try shell.write(
             "both.json",
             #"{"name": "g", "parameters": {"type": "OBJECT"}, "parametersJsonSchema": {"type": "object"}}"#)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--json", "-c", "tool @rec.json", "-c", "tool @both.json", "-c", "tools",
         ])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
@@ -308,9 +315,9 @@ import Testing
                 #"{"command":"tool @both.json","ok":false,"error":{"kind":"schemaError","message":"tool: 'g' has both \"parameters\" and \"parametersJsonSchema\"; give one"}}"#,
                 #"{"command":"tools","ok":true,"result":{"tools":[{"name":"f","kind":"function","servedBy":"nobody (tool-reply)","description":""}]}}"#,
             ])
-        try shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
-        _ = try shell.run(["-c", "tool @rec.json", "-c", "ask go"])
-        let sent = try shell.server.requests().last?.body
+        try await shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
+        _ = try await shell.run(["-c", "tool @rec.json", "-c", "ask go"])
+        let sent = try await shell.server.requests().last?.body
         let expected = try JSONValue(
             parsing: #"[{"functionDeclarations": [{"name": "f", "parametersJsonSchema": "# + schema + "}]}]")
         #expect(sent?["tools"] == expected)
@@ -318,8 +325,8 @@ import Testing
 
     /// A `tools/list` item without a `name` is listed as not offered, with a warning, instead
     /// of vanishing without a word.
-    @Test func aNamelessToolIsListedAsNotOffered() throws {
-        let shell = try GeminiShell()
+    @Test func aNamelessToolIsListedAsNotOffered() async throws {
+        let shell = try await GeminiShell()
         let server = try shell.write(
             "nameless-server",
             """
@@ -334,7 +341,7 @@ import Testing
 
             """)
         #expect(chmod(server, 0o755) == 0)
-        let outcome = try shell.run(["-c", "mcp add n -- \(server)", "-c", "mcp list"])
+        let outcome = try await shell.run(["-c", "mcp add n -- \(server)", "-c", "mcp list"])
         #expect(
             outcome
                 == .init(
@@ -350,13 +357,13 @@ import Testing
 
     /// `tool-reply NAME` without the JSON says the answer is missing (it read NAME as JSON:
     /// "expected a JSON value but found 'get'"), and the call stays pending.
-    @Test func toolReplyWithANameAloneSaysTheAnswerIsMissing() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func toolReplyWithANameAloneSaysTheAnswerIsMissing() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "get_weather", "args": {"city": "Oslo"}}]}"#,
             #"{"kind": "generate", "text": "Cold."}"#,
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "tool get_weather { city: string }", "-c", "ask Weather?", "-c", "tool-reply get_weather",
             "-c", #"tool-reply get_weather {"temp_c": -3}"#,
         ])
@@ -371,13 +378,13 @@ import Testing
     /// With tools declared, `ask --dry-run` needs no key (it failed with `missingAPIKey`), and
     /// every round sends the safety settings and the generation settings fitted to the model,
     /// as a plain `ask` does (the safety settings were left out, penalties sent to 2.5 Flash).
-    @Test func askWithToolsSendsTheSessionSettingsAndDryRunsWithoutAKey() throws {
-        let shell = try GeminiShell(key: nil)
+    @Test func askWithToolsSendsTheSessionSettingsAndDryRunsWithoutAKey() async throws {
+        let shell = try await GeminiShell(key: nil)
         let settings = [
             "-c", "tool f { a: string }", "-c", "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH", "-c",
             "set model gemini-2.5-flash", "-c", "set presence-penalty 0.5", "-c", "set thinking low",
         ]
-        let dry = try shell.run(settings + ["-c", "ask --dry-run hi"])
+        let dry = try await shell.run(settings + ["-c", "ask --dry-run hi"])
         #expect(dry.status == 0)
         let body = String(dry.stdout.drop { $0 != "{" })
         #expect(dry.stdout.hasPrefix("POST /v1beta/models/gemini-2.5-flash:generateContent\n{"))
@@ -397,18 +404,18 @@ import Testing
 
                 """)
         shell.key = "test-key"
-        try shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
-        let live = try shell.run(settings + ["-c", "ask hi"])
+        try await shell.server.script([#"{"kind": "generate", "text": "ok"}"#])
+        let live = try await shell.run(settings + ["-c", "ask hi"])
         #expect(live.stdout == "ok\n")
-        #expect(try shell.server.requests().last?.body == expected)
+        #expect(try await shell.server.requests().last?.body == expected)
     }
 
     /// A replayed failed call says why on stderr, as the recorded run did
     /// (`tool crash: MCP server 'u' exited ...` was missing); the rest is as recorded.
-    @Test func aReplayedFailedCallSaysWhyAsTheRecordedRunDid() throws {
-        let shell = try GeminiShell()
+    @Test func aReplayedFailedCallSaysWhyAsTheRecordedRunDid() async throws {
+        let shell = try await GeminiShell()
         try shell.write("s.sophon", "mcp add --trust u -- \(Self.fakeMCP)\nask go\n")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "1", "name": "crash", "args": {}}, {"id": "2", "name": "add", "args": {"a": "x"}}]}"#,
             #"{"kind": "generate", "text": "ok"}"#,
         ])
@@ -419,11 +426,11 @@ import Testing
             tool add {"a":"x"} -> {"error":"invalid arguments: $: missing required property \\"b\\"; $.a: expected integer, got string \\"x\\""}
 
             """
-        let recorded = try shell.run(["--record", "s.tape", "s.sophon"])
+        let recorded = try await shell.run(["--record", "s.tape", "s.sophon"])
         #expect(recorded.stdout == "ok\n")
         #expect(recorded.stderr.hasSuffix(toolLines))
         #expect(recorded.status == 0)
-        let replayed = try shell.run(["--replay", "s.tape", "s.sophon"])
+        let replayed = try await shell.run(["--replay", "s.tape", "s.sophon"])
         #expect(replayed == .init(stdout: "ok\n", stderr: toolLines, status: 0))
     }
 }

@@ -21,14 +21,14 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func transcript(_ name: String) throws {
+    func transcript(_ name: String) async throws {
         let folder = Self.root.appendingPathComponent(name)
         let read = { (file: String) -> String? in
             try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         }
         let arguments = (read("args") ?? "").split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init).filter { !$0.isEmpty }
-        let outcome = try SophonProcess.run(
+        let outcome = try await SophonProcess.run(
             arguments, stdin: read("stdin") ?? "", files: folder.appendingPathComponent("files"))
         if ProcessInfo.processInfo.environment["SOPHON_RECORD_GOLDEN"] == "1" {
             try Data(outcome.stdout.utf8).write(to: folder.appendingPathComponent("stdout"))

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -45,18 +46,19 @@ import Testing
 
         /// Whether the writer finished (a reader opened the FIFO); opens it for reading itself
         /// first, so the thread never stays blocked.
-        func finish() -> Bool {
+        func finish() async -> Bool {
             let reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             defer { if reader >= 0 { close(reader) } }
-            return done.wait(timeout: .now() + 30) == .success
+            let done = done
+            return await OffPool.run { done.wait(timeout: .now() + 30) == .success }
         }
     }
 
     /// A FIFO, a folder, a link to a device in place of `sophonrc`: skipped with one warning,
     /// and the run goes on with its status unchanged.
     @Test(arguments: [("fifo", "a FIFO"), ("folder", "a folder"), ("device", "a device")])
-    func aSophonrcThatIsNotARegularFileIsSkippedWithAWarning(made: String, kind: String) throws {
-        let shell = try GeminiShell()
+    func aSophonrcThatIsNotARegularFileIsSkippedWithAWarning(made: String, kind: String) async throws {
+        let shell = try await GeminiShell()
         let path = shell.home.appendingPathComponent("sophonrc").path
         switch made {
         case "fifo": try #require(mkfifo(path, 0o600) == 0)
@@ -64,7 +66,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
         }
-        let outcome = try shell.run(["-c", "echo hi"], timeout: Self.timeout)
+        let outcome = try await shell.run(["-c", "echo hi"], timeout: Self.timeout)
         #expect(
             outcome
                 == .init(
@@ -73,32 +75,34 @@ import Testing
                     status: 0))
     }
 
-    @Test func aFIFOAsKeysJSONIsReportedNotRead() throws {
-        let shell = try GeminiShell()
+    @Test func aFIFOAsKeysJSONIsReportedNotRead() async throws {
+        let shell = try await GeminiShell()
         shell.key = nil
         let path = try Self.fifo(shell, "keys.json")
-        let outcome = try shell.run(["-c", "key show"], timeout: Self.timeout)
+        let outcome = try await shell.run(["-c", "key show"], timeout: Self.timeout)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr.contains("cannot read '\(path)': it is a FIFO, not a regular file"))
         #expect(outcome.status == 1)
     }
 
-    @Test func aFIFOAsSettingsJSONLeavesTheDefaultModel() throws {
-        try Self.expectWarning(fifo: "settings.json", command: "show model", stdout: "gemini-3.8-flash\n") {
+    @Test func aFIFOAsSettingsJSONLeavesTheDefaultModel() async throws {
+        try await Self.expectWarning(
+            fifo: "settings.json", command: "show model", stdout: "gemini-3.8-flash\n"
+        ) {
             "settings file '\($0)' is a FIFO, not a regular file; not reading it"
         }
     }
 
-    @Test func aFIFOAsTheLogDatabaseIsNotLoggedInto() throws {
-        try Self.expectWarning(
+    @Test func aFIFOAsTheLogDatabaseIsNotLoggedInto() async throws {
+        try await Self.expectWarning(
             fifo: "logs.db", command: "ask hi", replies: [TrustTests.hello], stdout: "hello\n"
         ) {
             "not logged: logs: log database '\($0)' is a FIFO, not a regular file"
         }
     }
 
-    @Test func aFIFOAsMCPJSONStartsNoServer() throws {
-        try Self.expectWarning(
+    @Test func aFIFOAsMCPJSONStartsNoServer() async throws {
+        try await Self.expectWarning(
             fifo: "mcp.json", command: "mcp list",
             stdout: "(no MCP servers; add one with 'mcp add NAME -- COMMAND')\n"
         ) {
@@ -112,39 +116,40 @@ import Testing
     static func expectWarning(
         fifo file: String, command: String, replies: [String] = [], stdout: String,
         sourceLocation: SourceLocation = #_sourceLocation, warning: (_ path: String) -> String
-    ) throws {
-        let shell = try GeminiShell()
+    ) async throws {
+        let shell = try await GeminiShell()
         let path = try fifo(shell, file)
-        if !replies.isEmpty { try shell.server.script(replies) }
-        let outcome = try shell.run(["-c", command], timeout: timeout)
+        if !replies.isEmpty { try await shell.server.script(replies) }
+        let outcome = try await shell.run(["-c", command], timeout: timeout)
         #expect(
             outcome == .init(stdout: stdout, stderr: "warning: \(warning(path))\n", status: 0),
             sourceLocation: sourceLocation)
     }
 
-    @Test func aFIFONamedBySourceIsRead() throws {
-        let shell = try GeminiShell()
+    @Test func aFIFONamedBySourceIsRead() async throws {
+        let shell = try await GeminiShell()
         let path = try Self.fifo(shell, "lines.sophon")
         let writer = FIFOWriter(path: path, text: "echo from the fifo\n")
-        let outcome = try shell.run(["-c", "source lines.sophon", "-c", "echo after"], timeout: Self.timeout)
-        #expect(writer.finish())
+        let outcome = try await shell.run(
+            ["-c", "source lines.sophon", "-c", "echo after"], timeout: Self.timeout)
+        #expect(await writer.finish())
         #expect(outcome == .init(stdout: "from the fifo\nafter\n", stderr: "", status: 0))
     }
 
-    @Test func aTapeFromAFIFOReplaysAndATapeOnADeviceIsRefused() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([TrustTests.hello])
-        let recorded = try shell.run(["--record", "hi.tape", "-c", "ask hi"], timeout: Self.timeout)
+    @Test func aTapeFromAFIFOReplaysAndATapeOnADeviceIsRefused() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([TrustTests.hello])
+        let recorded = try await shell.run(["--record", "hi.tape", "-c", "ask hi"], timeout: Self.timeout)
         #expect(recorded == .init(stdout: "hello\n", stderr: "", status: 0))
         let tape = try #require(shell.read("hi.tape"))
 
         let path = try Self.fifo(shell, "piped.tape")
         let writer = FIFOWriter(path: path, text: tape)
-        let replayed = try shell.run(["--replay", "piped.tape", "-c", "ask hi"], timeout: Self.timeout)
-        #expect(writer.finish())
+        let replayed = try await shell.run(["--replay", "piped.tape", "-c", "ask hi"], timeout: Self.timeout)
+        #expect(await writer.finish())
         #expect(replayed == .init(stdout: "hello\n", stderr: "", status: 0))
 
-        let device = try shell.run(["--replay", "/dev/zero", "-c", "ask hi"], timeout: Self.timeout)
+        let device = try await shell.run(["--replay", "/dev/zero", "-c", "ask hi"], timeout: Self.timeout)
         #expect(device.stdout == "")
         #expect(device.stderr.contains("cannot read the tape /dev/zero: it is a device, not a regular file"))
         #expect(device.status != 0)

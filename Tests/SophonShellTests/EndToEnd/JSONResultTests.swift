@@ -17,9 +17,9 @@ import Testing
         try outcome.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
     }
 
-    @Test func showGivesTheSettingsByName() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "-c", "set temperature 0.5\nshow\nshow temperature"])
+    @Test func showGivesTheSettingsByName() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "-c", "set temperature 0.5\nshow\nshow temperature"])
         let lines = try Self.objects(outcome)
         #expect(lines.count == 3)
         #expect(lines[1]["result"]?["temperature"] == .string("0.5"))
@@ -29,9 +29,9 @@ import Testing
         #expect(outcome.status == 0)
     }
 
-    @Test func schemaShowIsTheSchemaObjectAndPicoschemaNamesItsThreeForms() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func schemaShowIsTheSchemaObjectAndPicoschemaNamesItsThreeForms() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "--json", "-c", "schema { title: string, year?: integer }\nschema show\nschema show --picoschema",
         ])
         let lines = try Self.objects(outcome)
@@ -49,9 +49,9 @@ import Testing
                 + #""required":["title"]}"#)
     }
 
-    @Test func validateGivesTheViolationsWithTheirPaths() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func validateGivesTheViolationsWithTheirPaths() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "--json", "-c",
             #"schema { title: string }"# + "\n" + #"validate {"title": 1}"# + "\n"
                 + #"validate {"title": "x"}"#,
@@ -66,10 +66,10 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func modelsHistoryAndToolsAreArraysOfObjects() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "generate", "text": "Hello."}"#])
-        let outcome = try shell.run([
+    @Test func modelsHistoryAndToolsAreArraysOfObjects() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "generate", "text": "Hello."}"#])
+        let outcome = try await shell.run([
             "--json", "-c",
             "set model gemini-2.5-flash\nmodels\nchat hi\nhistory\n"
                 + #"tool weather { city: string } "the weather""# + "\ntools",
@@ -93,11 +93,11 @@ import Testing
                 + #""description":"the weather"}]}"#)
     }
 
-    @Test func batchListAndStatusGiveTheStateAndTheCountsAsNumbers() throws {
-        let shell = try GeminiShell()
+    @Test func batchListAndStatusGiveTheStateAndTheCountsAsNumbers() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "in.jsonl", #"{"key": "a", "prompt": "hi"}"# + "\n" + #"{"key": "b", "prompt": "yo"}"# + "\n")
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--json", "-c", "batch list\nbatch submit in.jsonl\nbatch status in\nbatch list",
         ])
         let lines = try Self.objects(outcome)
@@ -118,9 +118,9 @@ import Testing
         #expect(listed.first?["requestCount"] == .integer(2))
     }
 
-    @Test func tokensReportsTheCountedPromptAsItsUsage() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "-c", "tokens hello there"])
+    @Test func tokensReportsTheCountedPromptAsItsUsage() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "-c", "tokens hello there"])
         let line = try JSONValue(parsing: outcome.stdout)
         #expect(line["result"] == .integer(2))
         #expect(
@@ -129,9 +129,9 @@ import Testing
         #expect(outcome.status == 0)
     }
 
-    @Test func withoutJSONTheReportsStayText() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", "batch list\nhistory\ntools"])
+    @Test func withoutJSONTheReportsStayText() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "batch list\nhistory\ntools"])
         #expect(
             outcome.stdout
                 == "(no batch jobs)\n(no conversation yet; start one with 'chat')\n"

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test(arguments: cases)
-    func transcript(_ name: String) throws {
+    func transcript(_ name: String) async throws {
         let folder = Self.root.appendingPathComponent(name)
         let read = { (file: String) -> String? in
             try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
@@ -37,7 +37,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stage) }
         let arguments = (read("args") ?? "").split(separator: "\n").map(String.init)
         let build = SophonProcess.binary.deletingLastPathComponent().path
-        let outcome = try SophonProcess.run(
+        let outcome = try await SophonProcess.run(
             arguments, stdin: read("stdin") ?? "", environment: ["PATH": build + ":/usr/bin:/bin"],
             files: stage)
         let stdout = Self.normalized(outcome.stdout, build: build)

@@ -28,8 +28,8 @@ import Testing
         return try #require(text.flatMap { mode_t($0, radix: 8) })
     }
 
-    @Test func aSessionThatLogsRunsAndAddsAServerLeavesSophonHomePrivate() throws {
-        let shell = try GeminiShell()
+    @Test func aSessionThatLogsRunsAndAddsAServerLeavesSophonHomePrivate() async throws {
+        let shell = try await GeminiShell()
         // SOPHON_HOME exists with 0755, as an older Sophon or `mkdir` left it: tightened.
         #expect(chmod(shell.home.path, 0o755) == 0)
         try shell.write("in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n")
@@ -37,7 +37,7 @@ import Testing
         let fakeMCP = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/fake_mcp.py").path
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "ask hello", "-c", "run in.jsonl -o out.jsonl", "-c", "mcp add demo -- \(fakeMCP)",
         ])
         #expect(outcome.status == 0)

@@ -5,21 +5,21 @@ import Testing
 /// `prompt render` through the real binary (docs/prompts.md): the JSON on stdout, a partial
 /// beside the file, and an error at FILE:LINE:COL with exit status 1.
 @Suite struct PromptRenderTests {
-    static func run(_ arguments: [String], files: [String: String]) throws -> SophonProcess.Outcome {
+    static func run(_ arguments: [String], files: [String: String]) async throws -> SophonProcess.Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-render-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
-        return try SophonProcess.run(arguments, files: folder)
+        return try await SophonProcess.run(arguments, files: folder)
     }
 
-    @Test func rendersTheDotpromptShape() throws {
+    @Test func rendersTheDotpromptShape() async throws {
         let files = [
             "greet.prompt":
                 "---\nmodel: m\nconfig:\n  temperature: 0.5\n---\n{{role \"system\"}}Be kind.\n{{role \"user\"}}Hi {{name}}. {{> sig}}\n",
             "_sig.prompt": "Bye.",
         ]
-        let outcome = try Self.run(
+        let outcome = try await Self.run(
             [
                 "prompt", "render", "greet.prompt", "--data", #"{"input": {"name": "Ann"}}"#, "--options",
                 #"{"config": {"topK": 2}}"#,
@@ -33,8 +33,8 @@ import Testing
         )
     }
 
-    @Test func anUnknownHelperIsAnErrorAtItsLocation() throws {
-        let outcome = try Self.run(
+    @Test func anUnknownHelperIsAnErrorAtItsLocation() async throws {
+        let outcome = try await Self.run(
             ["prompt", "render", "bad.prompt"], files: ["bad.prompt": "---\nmodel: m\n---\nHi {{shout name}}"]
         )
         #expect(outcome.status == 1)

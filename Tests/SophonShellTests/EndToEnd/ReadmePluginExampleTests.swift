@@ -20,7 +20,7 @@ import Testing
         return block
     }
 
-    @Test func theExampleRunsAsWritten() throws {
+    @Test func theExampleRunsAsWritten() async throws {
         let example = try Self.example()
         #expect(
             example.hasPrefix(
@@ -41,7 +41,7 @@ import Testing
                 "sophon-plugin-stats"),
             to: build.appendingPathComponent("sophon-plugin-stats"))
         // What the comments promise: $csv_rows and the mean in $last.
-        let outcome = try SophonProcess.run(
+        let outcome = try await SophonProcess.run(
             [], stdin: example + "echo $csv_rows\necho ${last.mean}\n", files: stage)
         #expect(outcome.stderr == "")
         #expect(

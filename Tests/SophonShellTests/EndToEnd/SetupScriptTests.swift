@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Issue 25 point 15: `scripts/ensure-deps` runs `apt-get update` first when the package lists
@@ -38,7 +39,7 @@ import Testing
         }
 
         /// Runs `script` of the repository; returns its stderr and exit status.
-        func run(_ script: String) throws -> (stderr: String, status: Int32) {
+        func run(_ script: String) async throws -> (stderr: String, status: Int32) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = [SetupScriptTests.repository.appendingPathComponent(script).path]
@@ -51,22 +52,25 @@ import Testing
             let errors = Pipe()
             process.standardError = errors
             try process.run()
-            let data = errors.fileHandleForReading.readAllRetryingInterrupts()
-            process.waitUntilExit()
+            let data = await OffPool.run {
+                let data = errors.fileHandleForReading.readAllRetryingInterrupts()
+                process.waitUntilExit()
+                return data
+            }
             return (String(decoding: data, as: UTF8.self), process.terminationStatus)
         }
     }
 
-    @Test func ensureDepsUpdatesThePackageListsFirstWhenThereAreNone() throws {
+    @Test func ensureDepsUpdatesThePackageListsFirstWhenThereAreNone() async throws {
         let machine = try FakeMachine()
         defer { try? FileManager.default.removeItem(at: machine.folder) }
-        let outcome = try machine.run("scripts/ensure-deps")
+        let outcome = try await machine.run("scripts/ensure-deps")
         #expect(outcome.status == 0)
         #expect(try String(contentsOf: machine.log, encoding: .utf8) == "apt-get update\napt-get install\n")
         #expect(outcome.stderr.contains("ensure-deps: no package lists yet; running apt-get update\n"))
     }
 
-    @Test func ensureDepsDoesNotUpdateWhenThePackageListsAreThere() throws {
+    @Test func ensureDepsDoesNotUpdateWhenThePackageListsAreThere() async throws {
         let machine = try FakeMachine()
         defer { try? FileManager.default.removeItem(at: machine.folder) }
         #expect(
@@ -75,14 +79,14 @@ import Testing
                     "deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages"
                 ).path,
                 contents: Data()))
-        #expect(try machine.run("scripts/ensure-deps").status == 0)
+        #expect(try await machine.run("scripts/ensure-deps").status == 0)
         #expect(try String(contentsOf: machine.log, encoding: .utf8) == "apt-get install\n")
     }
 
-    @Test func theTourSaysItIsBuildingBeforeTheBuild() throws {
+    @Test func theTourSaysItIsBuildingBeforeTheBuild() async throws {
         let machine = try FakeMachine()
         defer { try? FileManager.default.removeItem(at: machine.folder) }
-        let outcome = try machine.run("scripts/tour")
+        let outcome = try await machine.run("scripts/tour")
         #expect(outcome.status == 1)
         let building = try #require(
             outcome.stderr.range(

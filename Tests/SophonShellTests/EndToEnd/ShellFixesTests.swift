@@ -3,8 +3,8 @@ import Testing
 
 /// Behaviours found by trying the shell as a new user, each held by the real binary.
 @Suite struct ShellFixesTests {
-    @Test func keySetInAScriptReadFromStdinTakesTheNextLineAndNeverShowsIt() throws {
-        let outcome = try SophonProcess.run(
+    @Test func keySetInAScriptReadFromStdinTakesTheNextLineAndNeverShowsIt() async throws {
+        let outcome = try await SophonProcess.run(
             [], stdin: "key set\nAIzaSyFROMSTDIN1234\nkey show\n", environment: ["GEMINI_API_KEY": ""])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
@@ -12,23 +12,23 @@ import Testing
         #expect(!outcome.stdout.contains("FROMSTDIN"))
     }
 
-    @Test func keySetWithAValueIsRefused() throws {
-        let outcome = try SophonProcess.run(["-c", "key set AIzaSyVALUE"])
+    @Test func keySetWithAValueIsRefused() async throws {
+        let outcome = try await SophonProcess.run(["-c", "key set AIzaSyVALUE"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("-c:1:1: error: key set takes no value (it would land in history)"))
     }
 
     /// The refused value is not shown either: `--echo` and `--json`'s `command` mask it.
-    @Test func aRefusedKeySetValueIsMaskedInTheEchoAndTheJSON() throws {
-        let echoed = try SophonProcess.run(["--echo", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
+    @Test func aRefusedKeySetValueIsMaskedInTheEchoAndTheJSON() async throws {
+        let echoed = try await SophonProcess.run(["--echo", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
         #expect(echoed.stdout == "sophon> key set ••••4567\n")
-        let json = try SophonProcess.run(["--json", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
+        let json = try await SophonProcess.run(["--json", "-c", "key set AIzaSyFAKEFAKEFAKE1234567"])
         #expect(json.stdout.hasPrefix(#"{"command":"key set ••••4567","ok":false,"#))
         #expect(!(echoed.stdout + echoed.stderr + json.stdout + json.stderr).contains("FAKE"))
     }
 
-    @Test func aFullDiskOnStdoutFailsTheRun() throws {
-        let outcome = try SophonProcess.run(["-c", "echo hi"], stdoutPath: "/dev/full")
+    @Test func aFullDiskOnStdoutFailsTheRun() async throws {
+        let outcome = try await SophonProcess.run(["-c", "echo hi"], stdoutPath: "/dev/full")
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "sophon: cannot write to standard output: No space left on device\n")
     }
@@ -45,13 +45,13 @@ import Testing
         ),
         ("attach /", "-c:2:1: error: attach: '/' is a directory\n"),
     ])
-    func refusedWithAClearMessage(command: String, stderr: String) throws {
-        let outcome = try SophonProcess.run(["-c", "echo x", "-c", command])
+    func refusedWithAClearMessage(command: String, stderr: String) async throws {
+        let outcome = try await SophonProcess.run(["-c", "echo x", "-c", command])
         #expect(outcome == .init(stdout: "x\n", stderr: stderr, status: 1))
     }
 
-    @Test func validateTakesJSONAsTyped() throws {
-        let outcome = try SophonProcess.run([
+    @Test func validateTakesJSONAsTyped() async throws {
+        let outcome = try await SophonProcess.run([
             "-c", "schema { a: integer }", "-c", #"validate {"a": 1}"#, "-c", #"validate {"a": "x"}"#,
         ])
         #expect(outcome.stdout == "valid\n")
@@ -61,8 +61,8 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func aBadBaseURLDoesNotStopOfflineCommands() throws {
-        let outcome = try SophonProcess.run(
+    @Test func aBadBaseURLDoesNotStopOfflineCommands() async throws {
+        let outcome = try await SophonProcess.run(
             ["-c", "echo ok", "-c", "ask hi"],
             environment: ["SOPHON_GEMINI_BASE_URL": "bad", "GEMINI_API_KEY": "k"])
         #expect(outcome.stdout == "ok\n")

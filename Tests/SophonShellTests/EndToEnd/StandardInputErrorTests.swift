@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// A standard input that cannot be read (here a folder: `read(2)` fails with `EISDIR`) is an
@@ -8,7 +9,7 @@ struct StandardInputErrorTests {
         ([String](), "sophon: stdin: Is a directory\n"),
         (["ask", "hi"], "error: stdin: Is a directory\n"),
     ])
-    func aFolderAsStandardInputIsAReadError(arguments: [String], stderr: String) throws {
+    func aFolderAsStandardInputIsAReadError(arguments: [String], stderr: String) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-stdin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -27,9 +28,12 @@ struct StandardInputErrorTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let printed = output.fileHandleForReading.readAllRetryingInterrupts()
-        let reported = errors.fileHandleForReading.readAllRetryingInterrupts()
-        process.waitUntilExit()
+        let (printed, reported) = await OffPool.run {
+            let printed = output.fileHandleForReading.readAllRetryingInterrupts()
+            let reported = errors.fileHandleForReading.readAllRetryingInterrupts()
+            process.waitUntilExit()
+            return (printed, reported)
+        }
         #expect(String(decoding: printed, as: UTF8.self) == "")
         #expect(String(decoding: reported, as: UTF8.self) == stderr)
         #expect(process.terminationStatus == 1)

@@ -18,22 +18,22 @@ import Testing
 
     // MARK: 1. one writer: symlinks followed, FIFOs and folders refused
 
-    @Test func saveThroughASymlinkReplacesTheTargetAndKeepsTheLink() throws {
-        let shell = try GeminiShell()
+    @Test func saveThroughASymlinkReplacesTheTargetAndKeepsTheLink() async throws {
+        let shell = try await GeminiShell()
         try shell.write("real.sophon", "old\n")
         let link = shell.home.appendingPathComponent("link.sophon").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.sophon")
-        let outcome = try shell.run(["-c", "let a = 1", "-c", "save link.sophon"])
+        let outcome = try await shell.run(["-c", "let a = 1", "-c", "save link.sophon"])
         #expect(outcome == .init(stdout: "", stderr: "", status: 0))
         #expect(shell.read("real.sophon") == "let a = 1\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.sophon")
     }
 
-    @Test func saveRefusesAFIFOAndAFolderAndLeavesThemAlone() throws {
-        let shell = try GeminiShell()
+    @Test func saveRefusesAFIFOAndAFolderAndLeavesThemAlone() async throws {
+        let shell = try await GeminiShell()
         let fifo = shell.home.appendingPathComponent("fifo.sophon").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let outcome = try shell.run(["-c", "let a = 1", "-c", "save fifo.sophon"])
+        let outcome = try await shell.run(["-c", "let a = 1", "-c", "save fifo.sophon"])
         #expect(
             outcome
                 == .init(
@@ -46,7 +46,7 @@ import Testing
 
         let linked = shell.home.appendingPathComponent("linked.sophon").path
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: "fifo.sophon")
-        let throughLink = try shell.run(["-c", "save linked.sophon"])
+        let throughLink = try await shell.run(["-c", "save linked.sophon"])
         #expect(
             throughLink.stderr
                 == "-c:1:1: error: save: cannot replace '\(Self.shown(shell, "fifo.sophon"))': it is a FIFO, not a regular file\n"
@@ -54,23 +54,23 @@ import Testing
         #expect(throughLink.status == 1)
     }
 
-    @Test func setModelSaveFollowsASymlinkedSettingsFile() throws {
-        let shell = try GeminiShell()
+    @Test func setModelSaveFollowsASymlinkedSettingsFile() async throws {
+        let shell = try await GeminiShell()
         try shell.write("real-settings.json", "{}\n")
         let link = shell.home.appendingPathComponent("settings.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real-settings.json")
-        let outcome = try shell.run(["-c", "set model gemini-3.6-flash --save"])
+        let outcome = try await shell.run(["-c", "set model gemini-3.6-flash --save"])
         #expect(outcome == .init(stdout: "", stderr: "", status: 0))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real-settings.json")
         #expect(shell.read("real-settings.json") == "{\n  \"model\" : \"gemini-3.6-flash\"\n}\n")
     }
 
-    @Test func aFIFOInPlaceOfKeysOrSettingsIsRefusedWithoutHanging() throws {
-        let shell = try GeminiShell(key: nil)
+    @Test func aFIFOInPlaceOfKeysOrSettingsIsRefusedWithoutHanging() async throws {
+        let shell = try await GeminiShell(key: nil)
         for name in ["keys.json", "settings.json"] {
             #expect(mkfifo(shell.home.appendingPathComponent(name).path, 0o600) == 0)
         }
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "show model", "-c", "key show", "-c", "set model gemini-3.6-flash --save",
         ])
         #expect(
@@ -88,11 +88,11 @@ import Testing
 
     // MARK: 2. --record writes TAPE.partial; a failed run keeps an existing tape
 
-    @Test func aFailedRecordingKeepsTheOldTapeAndAGoodOneReplacesIt() throws {
-        let shell = try GeminiShell()
+    @Test func aFailedRecordingKeepsTheOldTapeAndAGoodOneReplacesIt() async throws {
+        let shell = try await GeminiShell()
         try shell.write("my.tape", "old tape\n")
-        try shell.server.script([#"{"fault": "bad_request"}"#])
-        let failed = try shell.run(["--record", "my.tape", "-c", "ask hi"])
+        try await shell.server.script([#"{"fault": "bad_request"}"#])
+        let failed = try await shell.run(["--record", "my.tape", "-c", "ask hi"])
         #expect(failed.status == 1)
         #expect(
             failed.stderr.hasSuffix(
@@ -100,21 +100,21 @@ import Testing
         #expect(shell.read("my.tape") == "old tape\n")
         #expect(shell.read("my.tape.partial")?.hasPrefix("{\"sophonTape\":1}\n") == true)
 
-        try shell.server.script([Self.hello])
-        let passed = try shell.run(["--record", "my.tape", "-c", "ask hi"])
+        try await shell.server.script([Self.hello])
+        let passed = try await shell.run(["--record", "my.tape", "-c", "ask hi"])
         #expect(passed == .init(stdout: "hello\n", stderr: "", status: 0))
         #expect(shell.read("my.tape.partial") == nil)
         let tape = try #require(shell.read("my.tape"))
         #expect(tape.hasPrefix("{\"sophonTape\":1}\n"))
 
-        let replayed = try shell.run(["--replay", "my.tape", "-c", "ask hi"])
+        let replayed = try await shell.run(["--replay", "my.tape", "-c", "ask hi"])
         #expect(replayed == .init(stdout: "hello\n", stderr: "", status: 0))
     }
 
-    @Test func aFailedRunWithNoEarlierTapeStillLeavesItsTape() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"fault": "bad_request"}"#])
-        let failed = try shell.run(["--record", "new.tape", "-c", "ask hi"])
+    @Test func aFailedRunWithNoEarlierTapeStillLeavesItsTape() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "bad_request"}"#])
+        let failed = try await shell.run(["--record", "new.tape", "-c", "ask hi"])
         #expect(failed.status == 1)
         #expect(shell.read("new.tape.partial") == nil)
         #expect(shell.read("new.tape")?.hasPrefix("{\"sophonTape\":1}\n") == true)
@@ -122,9 +122,9 @@ import Testing
 
     // MARK: 3. keys outside printable ASCII are refused before sending
 
-    @Test func aKeyWithACopiedQuoteIsNeverSent() throws {
-        let shell = try GeminiShell(key: "test-key\u{201D}")
-        let outcome = try shell.run(["-c", "ask hi"])
+    @Test func aKeyWithACopiedQuoteIsNeverSent() async throws {
+        let shell = try await GeminiShell(key: "test-key\u{201D}")
+        let outcome = try await shell.run(["-c", "ask hi"])
         #expect(
             outcome
                 == .init(
@@ -132,12 +132,12 @@ import Testing
                     stderr:
                         "-c:1:1: error: the API key from environment variable GEMINI_API_KEY has a character that is not printable ASCII at position 9 (U+201D); it is not used (check for a copied quote or blank)\n",
                     status: 1))
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func keySetRefusesABlankInsideTheKey() throws {
-        let shell = try GeminiShell(key: nil)
-        let outcome = try shell.run(["key", "set"], stdin: "abc def\n")
+    @Test func keySetRefusesABlankInsideTheKey() async throws {
+        let shell = try await GeminiShell(key: nil)
+        let outcome = try await shell.run(["key", "set"], stdin: "abc def\n")
         #expect(
             outcome
                 == .init(
@@ -150,9 +150,9 @@ import Testing
 
     // MARK: 11. let rule 4
 
-    @Test func letWithBrokenJSONIsAnErrorAtItsColumn() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func letWithBrokenJSONIsAnErrorAtItsColumn() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"let a = {"k": 1,}"#, "-c", "let t = '{\"k\": 1,}'", "-c", "echo $t",
         ])
         #expect(
@@ -170,10 +170,10 @@ import Testing
 
     // MARK: 12. sophonrc
 
-    @Test func sophonrcErrorsAreLocatedAndChangeNeitherStatusNorTally() throws {
-        let shell = try GeminiShell()
+    @Test func sophonrcErrorsAreLocatedAndChangeNeitherStatusNorTally() async throws {
+        let shell = try await GeminiShell()
         try shell.write("sophonrc", "ehco x\nexit 3\nlet a = 1\nquit\n")
-        let outcome = try shell.run(["-c", "echo $a", "-c", "expect $a == 1"])
+        let outcome = try await shell.run(["-c", "echo $a", "-c", "expect $a == 1"])
         #expect(
             outcome
                 == .init(
@@ -187,10 +187,10 @@ import Testing
                     status: 0))
     }
 
-    @Test func aFailedExpectationInSophonrcIsNotCounted() throws {
-        let shell = try GeminiShell()
+    @Test func aFailedExpectationInSophonrcIsNotCounted() async throws {
+        let shell = try await GeminiShell()
         try shell.write("sophonrc", "expect 1 == 2\n")
-        let outcome = try shell.run(["-c", "expect 1 == 1"])
+        let outcome = try await shell.run(["-c", "expect 1 == 1"])
         #expect(outcome.stdout == "1 passed, 0 failed\n")
         #expect(outcome.stderr.hasPrefix("sophonrc:1: error: "))
         #expect(outcome.status == 0)
@@ -199,10 +199,10 @@ import Testing
     // MARK: 13. --json changes output only
 
     @Test(arguments: [false, true])
-    func aStreamedAskStreamsWithOrWithoutJSON(json: Bool) throws {
-        let shell = try GeminiShell()
-        try shell.server.script([Self.hello])
-        let outcome = try shell.run((json ? ["--json"] : []) + ["-c", "ask hi"])
+    func aStreamedAskStreamsWithOrWithoutJSON(json: Bool) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.hello])
+        let outcome = try await shell.run((json ? ["--json"] : []) + ["-c", "ask hi"])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
         if json {
@@ -210,15 +210,18 @@ import Testing
         } else {
             #expect(outcome.stdout == "hello\n")
         }
-        #expect(try shell.server.paths() == ["/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"])
+        #expect(
+            try await shell.server.paths() == [
+                "/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"
+            ])
     }
 
-    @Test func theTourTapeReplaysUnderJSONAsWithout() throws {
+    @Test func theTourTapeReplaysUnderJSONAsWithout() async throws {
         let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
-        let shell = try GeminiShell(key: nil)
+        let shell = try await GeminiShell(key: nil)
         for json in [false, true] {
-            let outcome = try shell.run(
+            let outcome = try await shell.run(
                 (json ? ["--json"] : []) + [
                     "-X", "--replay", examples.appendingPathComponent("tour.tape").path,
                     examples.appendingPathComponent("tour.sophon").path,
@@ -233,10 +236,10 @@ import Testing
 
     // MARK: 14. fallback notices, custom models, retry-policy fallback
 
-    @Test func aFallbackThatFailsTooNamesBothModelsAndTheServersWords() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"fault": "not_found"}"#, #"{"fault": "not_found"}"#])
-        let outcome = try shell.run(["-c", "set model gemini-3.8-flsh", "-c", "ask hi"])
+    @Test func aFallbackThatFailsTooNamesBothModelsAndTheServersWords() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "not_found"}"#, #"{"fault": "not_found"}"#])
+        let outcome = try await shell.run(["-c", "set model gemini-3.8-flsh", "-c", "ask hi"])
         #expect(
             outcome
                 == .init(
@@ -249,10 +252,10 @@ import Testing
                     status: 1))
     }
 
-    @Test func aFallbackThatAnswersIsAnnounced() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"fault": "not_found"}"#, Self.hello])
-        let outcome = try shell.run(["-c", "set model gemini-3.8-flsh", "-c", "ask hi"])
+    @Test func aFallbackThatAnswersIsAnnounced() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "not_found"}"#, Self.hello])
+        let outcome = try await shell.run(["-c", "set model gemini-3.8-flsh", "-c", "ask hi"])
         #expect(
             outcome
                 == .init(
@@ -265,9 +268,9 @@ import Testing
                     status: 0))
     }
 
-    @Test func retryPolicyFallbackNoneIsOffAndAWordIsNotAModel() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func retryPolicyFallbackNoneIsOffAndAWordIsNotAModel() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "retry-policy fallback=none", "-c", "retry-policy", "-c", "retry-policy fallback=nope",
         ])
         #expect(outcome.stdout.contains("\nfallback=off\n"))
@@ -280,9 +283,9 @@ import Testing
 
     // MARK: 15. did you mean
 
-    @Test func unknownNamesSuggestTheClosest() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func unknownNamesSuggestTheClosest() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "ehco hi", "-c", "ech hi", "-c", "set modle x", "-c", "ask --modle x hi", "-c", "zzzz",
         ])
         #expect(
@@ -294,7 +297,7 @@ import Testing
                 -c:5:1: error: unknown command 'zzzz' (see 'help')
 
                 """)
-        let flag = try shell.run(["--jsn"])
+        let flag = try await shell.run(["--jsn"])
         #expect(
             flag
                 == .init(
@@ -305,10 +308,10 @@ import Testing
 
     // MARK: 16. HTTP errors keep the server's words; finish reasons are named
 
-    @Test func aBadRequestKeepsTheStatusAndTheServersMessage() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"fault": "bad_request"}"#])
-        let outcome = try shell.run(["-c", "ask hi"])
+    @Test func aBadRequestKeepsTheStatusAndTheServersMessage() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "bad_request"}"#])
+        let outcome = try await shell.run(["-c", "ask hi"])
         #expect(
             outcome.stderr == """
                 -c:1:1: error: Invalid request: HTTP 400 INVALID_ARGUMENT: Invalid value at 'generation_config'.
@@ -318,10 +321,10 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func anExhaustedQuotaKeepsTheStatusLine() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"fault": "quota_per_day"}"#])
-        let outcome = try shell.run(["-c", "ask hi"])
+    @Test func anExhaustedQuotaKeepsTheStatusLine() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "quota_per_day"}"#])
+        let outcome = try await shell.run(["-c", "ask hi"])
         #expect(
             outcome.stderr.hasPrefix(
                 "-c:1:1: error: Quota exhausted (GenerateRequestsPerDayPerProjectPerModel-FreeTier): HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota"
@@ -332,16 +335,16 @@ import Testing
     static let rateLimitMessage =
         "Rate limited by the server: retry in 0.01 s. HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. Please retry in 0.01s."
 
-    @Test func aRateLimitPastTheLastAttemptKeepsTheStatusAndTheServersMessage() throws {
-        let shell = try GeminiShell()
+    @Test func aRateLimitPastTheLastAttemptKeepsTheStatusAndTheServersMessage() async throws {
+        let shell = try await GeminiShell()
         let limited = #"{"fault": "rate_limit", "retryDelay": "0.01s"}"#
-        try shell.server.script([limited, limited, limited])
-        let outcome = try shell.run(["-c", "ask hi"])
+        try await shell.server.script([limited, limited, limited])
+        let outcome = try await shell.run(["-c", "ask hi"])
         #expect(outcome == .init(stdout: "", stderr: "-c:1:1: error: \(Self.rateLimitMessage)\n", status: 1))
-        #expect(try shell.server.requests().count == 3)
+        #expect(try await shell.server.requests().count == 3)
 
-        try shell.server.script([limited, limited, limited])
-        let json = try shell.run(["--json", "-c", "ask hi"])
+        try await shell.server.script([limited, limited, limited])
+        let json = try await shell.run(["--json", "-c", "ask hi"])
         let line = try JSONValue(parsing: json.stdout)
         #expect(line["ok"] == .bool(false))
         #expect(line["error"]?["kind"] == .string("rateLimited"))
@@ -350,12 +353,12 @@ import Testing
     }
 
     @Test(arguments: ["on", "off"])
-    func aStopWithoutContentNamesTheReasonAndTheFinishMessage(stream: String) throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    func aStopWithoutContentNamesTheReasonAndTheFinishMessage(stream: String) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "emptyContent": true, "finishReason": "LANGUAGE", "finishMessage": "Unsupported language."}"#
         ])
-        let outcome = try shell.run(["-c", "set stream \(stream)", "-c", "ask hi"])
+        let outcome = try await shell.run(["-c", "set stream \(stream)", "-c", "ask hi"])
         #expect(
             outcome
                 == .init(

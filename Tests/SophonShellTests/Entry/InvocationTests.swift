@@ -45,13 +45,14 @@ import Testing
 
 /// The real binary's `--version`, `--help` and usage errors.
 @Suite struct EntryPointTests {
-    @Test func version() throws {
+    @Test func version() async throws {
         #expect(
-            try SophonProcess.run(["--version"]) == .init(stdout: "sophon 0.1.0\n", stderr: "", status: 0))
+            try await SophonProcess.run(["--version"])
+                == .init(stdout: "sophon 0.1.0\n", stderr: "", status: 0))
     }
 
-    @Test func helpListsCommandsFromTheRegistry() throws {
-        let outcome = try SophonProcess.run(["--help"])
+    @Test func helpListsCommandsFromTheRegistry() async throws {
+        let outcome = try await SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  "))
         #expect(
@@ -59,8 +60,8 @@ import Testing
         #expect(outcome.stdout.contains("  --replay TAPE "))
     }
 
-    @Test func unknownFlagExitsTwo() throws {
-        let outcome = try SophonProcess.run(["--frobnicate"])
+    @Test func unknownFlagExitsTwo() async throws {
+        let outcome = try await SophonProcess.run(["--frobnicate"])
         #expect(
             outcome
                 == .init(
@@ -68,8 +69,8 @@ import Testing
                     status: 2))
     }
 
-    @Test func unknownWordSuggestsACommand() throws {
-        let outcome = try SophonProcess.run(["extrat"])
+    @Test func unknownWordSuggestsACommand() async throws {
+        let outcome = try await SophonProcess.run(["extrat"])
         #expect(outcome.status == 2)
         #expect(
             outcome.stderr == "sophon: 'extrat' is neither a command nor a file (did you mean 'extract'?)\n")

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Issue 25 point 12: a plugin stuck in a call does not outlive a `sophon` killed with SIGKILL
@@ -7,7 +8,7 @@ import Testing
     static let plugin = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Support/Plugins/sophon-plugin-faulty")
 
-    @Test func aPluginStuckInACallDiesWithASophonKilledBySIGKILL() throws {
+    @Test func aPluginStuckInACallDiesWithASophonKilledBySIGKILL() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-children-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -33,23 +34,23 @@ import Testing
         // The event: the plugin said on stderr that it sleeps (it is inside the call).
         var said = Data()
         while !String(decoding: said, as: UTF8.self).contains("sleeping for an hour") {
-            let chunk = errors.fileHandleForReading.readChunkRetryingInterrupts()
+            let chunk = await OffPool.run { errors.fileHandleForReading.readChunkRetryingInterrupts() }
             try #require(!chunk.isEmpty, "sophon ended before the plugin was in its call")
             said += chunk
         }
         let children = Self.children(of: process.processIdentifier)
         try #require(children.count == 1)
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         let started = Date()
         while Self.isAlive(children[0]) {
             try #require(Date().timeIntervalSince(started) < 60, "the plugin outlived sophon")
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// `timeout 60 sophon test DIR` (SIGTERM to the runner) leaves no test script running.
-    @Test func aTestScriptDiesWithATestRunnerEndedBySIGTERM() throws {
+    @Test func aTestScriptDiesWithATestRunnerEndedBySIGTERM() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-children-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -72,15 +73,15 @@ import Testing
         var children: [Int32] = []
         while children.isEmpty {
             try #require(Date().timeIntervalSince(started) < 60, "no child started")
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
             children = Self.children(of: process.processIdentifier)
         }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         let ended = Date()
         while Self.isAlive(children[0]) {
             try #require(Date().timeIntervalSince(ended) < 60, "the test script outlived its runner")
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

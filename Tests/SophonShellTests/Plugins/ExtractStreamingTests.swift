@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `extract` reading a regular file straight into its text (`@FILE`, or standard input
@@ -7,7 +8,7 @@ import Testing
 /// the same bytes, notes and errors as the general path (standard input from a pipe).
 @Suite struct ExtractStreamingTests {
     /// Runs `sophon arguments` with standard input read from the file holding `input`.
-    static func runWithFileInput(_ arguments: [String], input: Data) throws -> SophonProcess.Outcome {
+    static func runWithFileInput(_ arguments: [String], input: Data) async throws -> SophonProcess.Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-stream-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -26,7 +27,7 @@ import Testing
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         try process.run()
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         return SophonProcess.Outcome(
             stdout: String(decoding: try Data(contentsOf: stdout), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderr), as: UTF8.self),
@@ -45,10 +46,10 @@ import Testing
     ]
 
     @Test(arguments: inputs)
-    func fileStdinPrintsAsPipedStdin(input: [UInt8]) throws {
+    func fileStdinPrintsAsPipedStdin(input: [UInt8]) async throws {
         for arguments in [["extract"], ["--json", "extract"]] {
-            let piped = try SophonProcess.run(arguments, stdin: String(decoding: input, as: UTF8.self))
-            let file = try Self.runWithFileInput(arguments, input: Data(input))
+            let piped = try await SophonProcess.run(arguments, stdin: String(decoding: input, as: UTF8.self))
+            let file = try await Self.runWithFileInput(arguments, input: Data(input))
             if input.contains(0) || input.contains(0xFF) {
                 // A pipe carries the text as the test wrote it (already decoded), so compare
                 // the parts that do not name the bytes.
@@ -59,15 +60,15 @@ import Testing
         }
     }
 
-    @Test func atFileNotesInvalidUTF8AndRefusesNUL() throws {
-        let invalid = try Self.runWithFileInput(
+    @Test func atFileNotesInvalidUTF8AndRefusesNUL() async throws {
+        let invalid = try await Self.runWithFileInput(
             ["-c", "extract @input.txt"], input: Data(Array("{\"a\": \"x".utf8) + [0xFF] + Array("\"}".utf8)))
         #expect(invalid.status == 0)
         #expect(invalid.stdout == "{\n  \"a\": \"x\u{FFFD}\"\n}\n")
         #expect(
             invalid.stderr.hasSuffix(
                 "input.txt is not valid UTF-8; invalid bytes were replaced with U+FFFD\n"))
-        let binary = try Self.runWithFileInput(
+        let binary = try await Self.runWithFileInput(
             ["extract", "@input.txt"], input: Data(Array("[1]".utf8) + [0]))
         #expect(binary.status == 1)
         #expect(binary.stdout == "")
@@ -75,8 +76,8 @@ import Testing
     }
 
     /// `$last` kept as text is read into by later commands, and printed as it was.
-    @Test func lastIsReadAfterAStreamedExtract() throws {
-        let outcome = try Self.runWithFileInput(
+    @Test func lastIsReadAfterAStreamedExtract() async throws {
+        let outcome = try await Self.runWithFileInput(
             [
                 "-c", "extract @input.txt", "-c", "echo ${last.a[1]}", "-c", "echo $last",
                 "-c", "expect ${last.b} == \"x\"", "-c", "set output raw", "-c", "extract @input.txt",
@@ -95,28 +96,28 @@ import Testing
         "```json\n{'a': [1, 2, True], \"b\": \"é😀\\n\",", "\u{FEFF}[1, {\"x\": []}]",
         "first {\"a\": 1} then [2, 3]",
     ])
-    func largeInputsPrintWhatTheEngineFinds(tail: String) throws {
+    func largeInputsPrintWhatTheEngineFinds(tail: String) async throws {
         let prose = String(repeating: "Some prose about the data, é and 😀 included.\n", count: 25_000)
         let text = tail.hasPrefix("\u{FEFF}") ? "\u{FEFF}" + prose + tail.dropFirst() : prose + tail
         let input = Data(text.utf8)
         #expect(input.count > 1 << 20)
         let found = try LLMJSONExtractor().extract(from: text)
         let value = found.count == 1 ? found[0].value : .array(found.map(\.value))
-        let file = try Self.runWithFileInput(["extract", "@input.txt"], input: input)
+        let file = try await Self.runWithFileInput(["extract", "@input.txt"], input: input)
         #expect(file.status == 0)
         #expect(file.stdout == value.prettyText + "\n")
-        #expect(try Self.runWithFileInput(["extract"], input: input) == file)
-        let piped = try SophonProcess.run(["extract"], stdin: text)
+        #expect(try await Self.runWithFileInput(["extract"], input: input) == file)
+        let piped = try await SophonProcess.run(["extract"], stdin: text)
         #expect(piped.stdout == file.stdout)
         #expect(piped.stderr == file.stderr.replacingOccurrences(of: "input.txt", with: "stdin"))
-        let raw = try Self.runWithFileInput(
+        let raw = try await Self.runWithFileInput(
             ["-c", "set output raw", "-c", "extract @input.txt", "-c", "echo $last"], input: input)
         #expect(raw.stdout == value.compactText + "\n" + value.compactText + "\n")
     }
 
-    @Test func largeFileWithInvalidUTF8OrNULIsNotedOrRefused() throws {
+    @Test func largeFileWithInvalidUTF8OrNULIsNotedOrRefused() async throws {
         let prose = Array(String(repeating: "prose line\n", count: 100_000).utf8)
-        let invalid = try Self.runWithFileInput(
+        let invalid = try await Self.runWithFileInput(
             ["extract", "@input.txt"],
             input: Data(prose + Array("{\"a\": \"x".utf8) + [0xFF] + Array("\"}".utf8)))
         #expect(invalid.status == 0)
@@ -124,7 +125,8 @@ import Testing
         #expect(
             invalid.stderr.hasPrefix(
                 "note: input.txt is not valid UTF-8; invalid bytes were replaced with U+FFFD\n"))
-        let binary = try Self.runWithFileInput(["extract"], input: Data(prose + [0] + Array("[1]".utf8)))
+        let binary = try await Self.runWithFileInput(
+            ["extract"], input: Data(prose + [0] + Array("[1]".utf8)))
         #expect(binary.status == 1)
         #expect(binary.stdout == "")
         #expect(binary.stderr == "error: extract: stdin is not text (a NUL byte at offset \(prose.count))\n")

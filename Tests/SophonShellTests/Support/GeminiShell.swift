@@ -16,8 +16,8 @@ final class GeminiShell {
     var extraEnvironment: [String: String] = [:]
 
     /// Starts a server expecting `serverKey`; runs send `key`.
-    init(serverKey: String = "test-key", key: String? = "test-key") throws {
-        server = try FakeGeminiServer(key: serverKey)
+    init(serverKey: String = "test-key", key: String? = "test-key") async throws {
+        server = try await FakeGeminiServer(key: serverKey)
         home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-gemini-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -54,14 +54,16 @@ final class GeminiShell {
     }
 
     /// Runs `sophon arguments` to the end (killed after `timeout` seconds: a hang; generous, so
-    /// a loaded machine is slow, not failing).
-    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 600) throws
+    /// a loaded machine is slow, not failing), waited for off the cooperative pool.
+    func run(_ arguments: [String], stdin: String = "", timeout: TimeInterval = 600) async throws
         -> SophonProcess.Outcome
     {
         let running = try start(arguments, timeout: timeout)
-        running.input.fileHandleForWriting.write(Data(stdin.utf8))
-        try running.input.fileHandleForWriting.close()
-        return running.finish()
+        try await OffPool.run {
+            running.input.fileHandleForWriting.write(Data(stdin.utf8))
+            try running.input.fileHandleForWriting.close()
+        }
+        return await running.finish()
     }
 
     /// Starts `sophon arguments`, for tests that read its stdout as it comes.
@@ -70,14 +72,16 @@ final class GeminiShell {
     }
 }
 
-/// A `sophon` process whose stdout is read as it arrives.
-final class RunningSophon {
+/// A `sophon` process whose stdout is read as it arrives. Its reads and waits run off the
+/// cooperative pool (``OffPool``), one at a time: one test drives it.
+final class RunningSophon: Sendable {
     let process = Process()
     let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
-    private let watchdog: DispatchWorkItem
-    private var seen = Data()
+    /// Kills a hung run; cancelled when the run ends.
+    private let watchdog: Mutex<DispatchWorkItem>
+    private let seen = Mutex(Data())
     private let stderrData = CollectedBytes()
     private let stderrDone = DispatchSemaphore(value: 0)
 
@@ -91,8 +95,9 @@ final class RunningSophon {
         process.standardError = errors
         try process.run()
         let process = process
-        watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        self.watchdog = Mutex(watchdog)
         let handle = errors.fileHandleForReading
         let collected = stderrData
         let done = stderrDone
@@ -104,28 +109,33 @@ final class RunningSophon {
     }
 
     /// Everything read from stdout so far.
-    var stdoutSoFar: String { String(decoding: seen, as: UTF8.self) }
+    var stdoutSoFar: String { String(decoding: seen.withLock { $0 }, as: UTF8.self) }
 
     /// Reads stdout until it contains `text` or ends; returns what was read in all.
     @discardableResult
-    func readStdout(until text: String) -> String {
-        while !stdoutSoFar.contains(text) {
-            let chunk = output.fileHandleForReading.readChunkRetryingInterrupts()
-            if chunk.isEmpty { break }
-            seen.append(chunk)
+    func readStdout(until text: String) async -> String {
+        await OffPool.run {
+            while !self.stdoutSoFar.contains(text) {
+                let chunk = self.output.fileHandleForReading.readChunkRetryingInterrupts()
+                if chunk.isEmpty { break }
+                self.seen.withLock { $0.append(chunk) }
+            }
+            return self.stdoutSoFar
         }
-        return stdoutSoFar
     }
 
     /// Waits for the end of the run and returns all it printed.
-    func finish() -> SophonProcess.Outcome {
-        seen.append(output.fileHandleForReading.readAllRetryingInterrupts())
-        stderrDone.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        return SophonProcess.Outcome(
-            stdout: stdoutSoFar, stderr: String(decoding: stderrData.value, as: UTF8.self),
-            status: process.terminationStatus)
+    func finish() async -> SophonProcess.Outcome {
+        await OffPool.run {
+            let rest = self.output.fileHandleForReading.readAllRetryingInterrupts()
+            self.seen.withLock { $0.append(rest) }
+            self.stderrDone.wait()
+            self.process.waitUntilExit()
+            self.watchdog.withLock { $0.cancel() }
+            return SophonProcess.Outcome(
+                stdout: self.stdoutSoFar, stderr: String(decoding: self.stderrData.value, as: UTF8.self),
+                status: self.process.terminationStatus)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 
 /// Runs the real `sophon` binary and captures what it printed.
 struct SophonProcess {
@@ -24,10 +25,23 @@ struct SophonProcess {
     /// Runs `sophon arguments` with `stdin` as its standard input, in a fresh folder that is
     /// both `SOPHON_HOME` and the current directory (holding a copy of `files` when given),
     /// with no key unless `environment` sets one. Kills it after `timeout` seconds (a hang; generous, so a loaded
-    /// machine is slow, not failing).
+    /// machine is slow, not failing). The run is waited for off the cooperative pool (``OffPool``).
     static func run(
         _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
         files: URL? = nil, stdoutPath: String? = nil, timeout: TimeInterval = 300
+    ) async throws -> Outcome {
+        try await OffPool.run {
+            try runBlocking(
+                arguments, stdin: stdin, environment: environment, files: files, stdoutPath: stdoutPath,
+                timeout: timeout)
+        }
+    }
+
+    /// ``run(_:stdin:environment:files:stdoutPath:timeout:)`` on the calling thread, which it
+    /// blocks until the child ends.
+    private static func runBlocking(
+        _ arguments: [String], stdin: String, environment: [String: String], files: URL?,
+        stdoutPath: String?, timeout: TimeInterval
     ) throws -> Outcome {
         let home = FileManager.default.temporaryDirectory
             .appendingPathComponent("sophon-test-\(UUID().uuidString)")

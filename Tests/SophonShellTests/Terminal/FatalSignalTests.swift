@@ -1,11 +1,12 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Issue 25 point 11: a fatal signal sent from outside ends `sophon` by that signal (the
 /// Swift runtime's crash reporter caught it, returned, and the process went on to exit 0).
 @Suite struct FatalSignalTests {
     @Test(arguments: [SIGSEGV, SIGABRT, SIGBUS])
-    func aFatalSignalFromOutsideEndsSophonByThatSignal(_ signo: Int32) throws {
+    func aFatalSignalFromOutsideEndsSophonByThatSignal(_ signo: Int32) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sophon-signal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -31,10 +32,10 @@ import Testing
         while !Self.readsStandardInput(process.processIdentifier) {
             try #require(
                 Date().timeIntervalSince(started) < 120, "sophon never waited for its standard input")
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         kill(process.processIdentifier, signo)
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == signo)
     }

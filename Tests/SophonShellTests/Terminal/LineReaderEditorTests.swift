@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SophonTestSupport
 import Synchronization
 import Testing
 
@@ -91,14 +92,18 @@ final class LineReaderPseudoTerminal: Sendable {
         while !isRaw, ContinuousClock.now < deadline { usleep(1000) }
     }
 
-    /// Runs one read with a watchdog: if it has not returned after 300 s (keys lost to a race
-    /// with the terminal's mode, say), simulates Ctrl-C so the read returns `.interrupted` and
-    /// the test fails instead of hanging the whole run.
-    func guarded(_ read: () -> LineInput) -> LineInput {
+    /// Runs one read of `reader` with a watchdog: if it has not returned after 300 s (keys lost
+    /// to a race with the terminal's mode, say), simulates Ctrl-C so the read returns
+    /// `.interrupted` and the test fails instead of hanging the whole run. The read blocks a
+    /// thread of its own (``OffPool``), not one of the cooperative pool's.
+    func guarded(_ reader: any LineSource, _ read: @escaping @Sendable (any LineSource) -> LineInput) async
+        -> LineInput
+    {
         let watchdog = DispatchWorkItem { InterruptSignal.simulateInterrupt() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         defer { watchdog.cancel() }
-        return read()
+        let lent = LentReader(reader: reader)
+        return await OffPool.run { read(lent.reader) }
     }
 
     func close() {
@@ -136,51 +141,53 @@ extension LineReaderTerminalTests {
             InterruptSignal.restoreDefaultHandler()
         }
 
-        @Test func showsThePromptAndReturnsTheTypedLine() throws {
+        @Test func showsThePromptAndReturnsTheTypedLine() async throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("echo hi\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo hi"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo hi"))
             terminal.type("\"\"\"\r", afterPrompt: "   ...> ", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "   ...> ") } == .line("\"\"\""))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "   ...> ") } == .line("\"\"\""))
         }
 
-        @Test func aPasteIsInsertedLiterallyAndEachLineBreakEntersALine() throws {
+        @Test func aPasteIsInsertedLiterallyAndEachLineBreakEntersALine() async throws {
             let editor = try makeEditor(completer: { _, _ in ["completion-ran"] })
             defer { finish(editor) }
             terminal.type("echo \u{1B}[200~a\tb\rsecond\tline\u{1B}[201~\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo a\tb"))
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("second\tline"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo a\tb"))
+            #expect(
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("second\tline"))
             #expect(terminal.text.contains("\u{1B}[?2004h"))
             #expect(!terminal.text.contains("completion-ran"))
         }
 
-        @Test func ctrlLeftAndCtrlRightMoveByWord() throws {
+        @Test func ctrlLeftAndCtrlRightMoveByWord() async throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("echo one two\u{1}\u{1B}[1;5C\u{1B}[1;5CX\u{1B}[1;5DY\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo YoneX two"))
+            #expect(
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo YoneX two"))
         }
 
-        @Test func backspaceDeletesACharacterNotAByte() throws {
+        @Test func backspaceDeletesACharacterNotAByte() async throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("echo café\u{7F}\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo caf"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo caf"))
             terminal.type("中文\u{8}x\r", count: 2)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("中x"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("中x"))
         }
 
-        @Test func ctrlDOnAnEmptyLineEndsInputAndNotOnAFullOne() throws {
+        @Test func ctrlDOnAnEmptyLineEndsInputAndNotOnAFullOne() async throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("ab\u{4}\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("ab"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("ab"))
             terminal.type("\u{4}", count: 2)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .endOfInput)
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .endOfInput)
         }
 
-        @Test func ctrlCDropsTheLineAndTheNextReadStartsEmpty() throws {
+        @Test func ctrlCDropsTheLineAndTheNextReadStartsEmpty() async throws {
             let editor = try makeEditor()
             defer { finish(editor) }
             DispatchQueue.global().async { [terminal] in
@@ -189,12 +196,12 @@ extension LineReaderTerminalTests {
                 _ = terminal.wait(for: "partial")
                 InterruptSignal.simulateInterrupt()  // What the SIGINT handler does.
             }
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .interrupted)
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .interrupted)
             terminal.type("next\r", count: 2)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("next"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("next"))
         }
 
-        @Test func upRecallsEntriesFromTheHistoryFile() throws {
+        @Test func upRecallsEntriesFromTheHistoryFile() async throws {
             let history = HistoryFile(path: folder + "/history")
             try history.append("echo one")
             try history.append("ask \"\"\"\nline two\n\"\"\"")
@@ -202,14 +209,14 @@ extension LineReaderTerminalTests {
             defer { finish(editor) }
             #expect(editor.historyLoadError == nil)
             terminal.type("\u{1B}[A\u{1B}[A\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo one"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo one"))
             terminal.type("\u{10}\r", count: 2)  // Ctrl-P: the multi-line entry, whole.
             #expect(
-                terminal.guarded { editor.readLine(prompt: "sophon> ") }
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") }
                     == .line("ask \"\"\"\nline two\n\"\"\""))
         }
 
-        @Test func recordAddsToMemoryAndFileButSkipsLeadingSpaces() throws {
+        @Test func recordAddsToMemoryAndFileButSkipsLeadingSpaces() async throws {
             let history = HistoryFile(path: folder + "/history")
             let editor = try makeEditor(history: history)
             defer { finish(editor) }
@@ -217,13 +224,13 @@ extension LineReaderTerminalTests {
             try editor.record(" key secret")
             try editor.record("let x = 1")
             terminal.type("\u{10}\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("let x = 1"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("let x = 1"))
             terminal.type("\u{10}\u{10}\r", count: 2)  // Only one entry: stays on it.
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("let x = 1"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("let x = 1"))
             #expect(try history.load() == ["let x = 1"])
         }
 
-        @Test func tabCompletesAUniqueCandidateWithASpace() throws {
+        @Test func tabCompletesAUniqueCandidateWithASpace() async throws {
             let calls = Mutex<[String]>([])
             let editor = try makeEditor { line, cursor in
                 calls.withLock { $0.append("\(line)|\(cursor)") }
@@ -231,13 +238,15 @@ extension LineReaderTerminalTests {
             }
             defer { finish(editor) }
             terminal.type("sav\tx.sophon\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("save x.sophon"))
+            #expect(
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("save x.sophon"))
             terminal.type("echo sav \u{2}\u{2}\t\r", count: 2)  // Ctrl-B twice: the cursor is inside.
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("echo save v "))
+            #expect(
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("echo save v "))
             #expect(calls.withLock { $0 } == ["sav|3", "echo sav |7"])
         }
 
-        @Test func tabInsertsTheCommonPrefixThenListsTheCandidates() throws {
+        @Test func tabInsertsTheCommonPrefixThenListsTheCandidates() async throws {
             let editor = try makeEditor { Self.matching(["gemini-2.5-flash", "gemini-2.5-pro"], $0, $1) }
             defer { finish(editor) }
             terminal.type("set model gem\t", count: 1)
@@ -251,7 +260,7 @@ extension LineReaderTerminalTests {
                 _ = write(terminal.master, "p\t\r", 3)
             }
             #expect(
-                terminal.guarded { editor.readLine(prompt: "sophon> ") }
+                await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") }
                     == .line("set model gemini-2.5-pro "),
                 "\(terminal.text.debugDescription)")
         }
@@ -262,31 +271,32 @@ extension LineReaderTerminalTests {
             return words.filter { $0.hasPrefix(word) }
         }
 
-        @Test func tabWithoutCandidatesChangesNothing() throws {
+        @Test func tabWithoutCandidatesChangesNothing() async throws {
             let editor = try makeEditor { _, _ in [] }
             defer { finish(editor) }
             terminal.type("xyz\t\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("xyz"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("xyz"))
         }
 
-        @Test func aSecretIsReadWithoutEchoAndKeptOutOfHistory() throws {
+        @Test func aSecretIsReadWithoutEchoAndKeptOutOfHistory() async throws {
             var before = termios()
             try #require(tcgetattr(terminal.slave, &before) == 0)
             let editor = try makeEditor()
             defer { finish(editor) }
             terminal.type("key set\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("key set"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("key set"))
             terminal.type("AIza-secret\r", afterPrompt: "API key: ", count: 1)
-            #expect(terminal.guarded { editor.readSecret(prompt: "API key: ") } == .line("AIza-secret"))
+            #expect(
+                await terminal.guarded(editor) { $0.readSecret(prompt: "API key: ") } == .line("AIza-secret"))
             var after = termios()
             #expect(tcgetattr(terminal.slave, &after) == 0)
             #expect(after.c_lflag == before.c_lflag)
             terminal.type("\u{10}\r", count: 2)  // Ctrl-P: no history entry to recall.
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line(""))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line(""))
             #expect(terminal.occurrences(of: "AIza") == 0)
         }
 
-        @Test func aPlainTerminalReadsASecretWithoutEcho() throws {
+        @Test func aPlainTerminalReadsASecretWithoutEcho() async throws {
             let prompts = Mutex<[String]>([])
             let reader = PlainLineReader(
                 descriptor: terminal.slave, promptSink: { text in prompts.withLock { $0.append(text) } },
@@ -303,16 +313,16 @@ extension LineReaderTerminalTests {
                 }
                 _ = write(terminal.master, "s3cret\n", 7)
             }
-            #expect(terminal.guarded { reader.readSecret(prompt: "API key: ") } == .line("s3cret"))
+            #expect(await terminal.guarded(reader) { $0.readSecret(prompt: "API key: ") } == .line("s3cret"))
             #expect(terminal.occurrences(of: "s3cret") == 0)
         }
 
-        @Test func closeRestoresTheTerminalAndLaterReadsEnd() throws {
+        @Test func closeRestoresTheTerminalAndLaterReadsEnd() async throws {
             var before = termios()
             try #require(tcgetattr(terminal.slave, &before) == 0)
             let editor = try makeEditor()
             terminal.type("x\r", count: 1)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .line("x"))
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .line("x"))
             var between = termios()
             #expect(tcgetattr(terminal.slave, &between) == 0)
             #expect(between.c_lflag == before.c_lflag)
@@ -321,7 +331,7 @@ extension LineReaderTerminalTests {
             #expect(tcgetattr(terminal.slave, &after) == 0)
             #expect(after.c_lflag == before.c_lflag)
             #expect(after.c_iflag == before.c_iflag)
-            #expect(terminal.guarded { editor.readLine(prompt: "sophon> ") } == .endOfInput)
+            #expect(await terminal.guarded(editor) { $0.readLine(prompt: "sophon> ") } == .endOfInput)
             finish(editor)
         }
     }

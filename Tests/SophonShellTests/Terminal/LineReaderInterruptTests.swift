@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SophonTestSupport
 import Synchronization
 import Testing
 
@@ -92,7 +93,7 @@ extension LineReaderTerminalTests {
             #expect(calls.load(ordering: .sequentiallyConsistent) == 0)
         }
 
-        @Test func aMonitorCallsBackOncePerInterrupt() throws {
+        @Test func aMonitorCallsBackOncePerInterrupt() async throws {
             defer { InterruptSignal.restoreDefaultHandler() }
             let calls = Mutex<Int>(0)
             let called = DispatchSemaphore(value: 0)
@@ -101,9 +102,9 @@ extension LineReaderTerminalTests {
                 called.signal()
             }
             InterruptSignal.simulateInterrupt()
-            #expect(called.wait(timeout: .now() + 300) == .success)
+            #expect(await OffPool.run { called.wait(timeout: .now() + 300) } == .success)
             kill(getpid(), SIGINT)
-            #expect(called.wait(timeout: .now() + 300) == .success)
+            #expect(await OffPool.run { called.wait(timeout: .now() + 300) } == .success)
             monitor.stop()
             #expect(calls.withLock { $0 } == 2)
         }

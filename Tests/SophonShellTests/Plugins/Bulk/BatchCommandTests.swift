@@ -10,50 +10,51 @@ import Testing
             #"{"key": "c", "prompt": "charlie"}"#,
         ].joined(separator: "\n") + "\n"
 
-    static func faults(_ shell: GeminiShell, _ body: String) throws {
-        _ = try shell.server.control("POST", "/_sophon/batch-faults", body: body)
+    static func faults(_ shell: GeminiShell, _ body: String) async throws {
+        _ = try await shell.server.control("POST", "/_sophon/batch-faults", body: body)
     }
 
     /// The create requests the server saw: their display names and request counts.
-    static func creates(_ shell: GeminiShell) throws -> [String] {
-        try shell.server.requests().filter { $0.path.hasSuffix(":batchGenerateContent") }.map { request in
+    static func creates(_ shell: GeminiShell) async throws -> [String] {
+        try await shell.server.requests().filter { $0.path.hasSuffix(":batchGenerateContent") }.map {
+            request in
             let batch = request.body["batch"] ?? .null
             guard case .array(let items)? = batch["inputConfig"]?["requests"]?["requests"] else { return "?" }
             return "\(batch["displayName"]?.stringValue ?? "?"):\(items.count)"
         }
     }
 
-    @Test func aLostCreateAnswerIsLookedUpAndNeverCreatesTwoJobs() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"loseCreate": 1}"#)
+    @Test func aLostCreateAnswerIsLookedUpAndNeverCreatesTwoJobs() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"loseCreate": 1}"#)
         try shell.write("in.jsonl", Self.input)
-        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let outcome = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("batches/"))
-        #expect(try Self.creates(shell) == ["night:3"])
+        #expect(try await Self.creates(shell) == ["night:3"])
         let journal = try JSONValue(parsing: shell.read("batches.json") ?? "")
         #expect(journal["jobs"]?[0]?["name"]?.stringValue == outcome.stdout.trimmingCharacters(in: .newlines))
 
         // The same submit again reconciles with the journal: nothing is created.
-        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let again = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(again.stdout == outcome.stdout)
-        #expect(try Self.creates(shell) == ["night:3"])
-        let list = try shell.run(["batch", "list"])
+        #expect(try await Self.creates(shell) == ["night:3"])
+        let list = try await shell.run(["batch", "list"])
         #expect(list.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func aSubmitOfEditedPromptsCreatesANewJobAndSaysSo() throws {
-        let shell = try GeminiShell()
+    @Test func aSubmitOfEditedPromptsCreatesANewJobAndSaysSo() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.input)
-        let first = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let first = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(first.status == 0)
         // The prompts edited: the old job does not stand for them.
         try shell.write("in.jsonl", Self.input.replacingOccurrences(of: "bravo", with: "BRAVO2"))
-        let edited = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let edited = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(edited.status == 0)
         #expect(edited.stdout.hasPrefix("batches/"))
         #expect(edited.stdout != first.stdout)
-        let creates = try Self.creates(shell)
+        let creates = try await Self.creates(shell)
         #expect(creates.count == 2)
         let renamed = String(creates.last?.split(separator: ":").first ?? "")
         #expect(renamed.hasPrefix("night-") && renamed.count == "night-".count + 8)
@@ -63,15 +64,15 @@ import Testing
                 == "batch submit: in.jsonl sends other requests than \(firstName) (changed lines); submitting them as \(renamed)\n"
         )
         // The same edited input again reconciles with the new job: nothing is created.
-        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let again = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(again.stdout == edited.stdout)
-        #expect(try Self.creates(shell).count == 2)
+        #expect(try await Self.creates(shell).count == 2)
     }
 
-    @Test func aJournalWithoutRequestHashesIsNotTakenForTheSameSubmit() throws {
-        let shell = try GeminiShell()
+    @Test func aJournalWithoutRequestHashesIsNotTakenForTheSameSubmit() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.input)
-        let first = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let first = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(first.status == 0)
         // A journal written before hashes were kept.
         let journal = shell.read("batches.json") ?? ""
@@ -79,37 +80,37 @@ import Testing
             separator: "\n")
         try shell.write("batches.json", old.replacingOccurrences(of: "],\n    \"schema", with: "]"))
         #expect((try? JSONValue(parsing: shell.read("batches.json") ?? "")) != nil)
-        let again = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let again = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(again.status == 0)
         #expect(again.stdout != first.stdout)
         #expect(again.stderr.contains("(no request hash recorded); submitting them as night-"))
-        #expect(try Self.creates(shell).count == 2)
+        #expect(try await Self.creates(shell).count == 2)
     }
 
-    @Test func batchListWithNoJobsSaysSo() throws {
-        let shell = try GeminiShell()
-        let list = try shell.run(["batch", "list"])
+    @Test func batchListWithNoJobsSaysSo() async throws {
+        let shell = try await GeminiShell()
+        let list = try await shell.run(["batch", "list"])
         #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
     }
 
-    @Test func a429OnCreateIsWaitedOutAndMakesOneJob() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"createRateLimited": 1}"#)
+    @Test func a429OnCreateIsWaitedOutAndMakesOneJob() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"createRateLimited": 1}"#)
         try shell.write("in.jsonl", Self.input)
-        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "n"])
+        let outcome = try await shell.run(["batch", "submit", "in.jsonl", "--name", "n"])
         #expect(outcome.status == 0)
-        #expect(try Self.creates(shell) == ["n:3", "n:3"])
-        #expect(try shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
+        #expect(try await Self.creates(shell) == ["n:3", "n:3"])
+        #expect(try await shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func aJobStuckPendingThenSucceededIsWaitedFor() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"pendingFor": 40, "runningFor": 10}"#)
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 20}"#)
+    @Test func aJobStuckPendingThenSucceededIsWaitedFor() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"pendingFor": 40, "runningFor": 10}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 20}"#)
         try shell.write("in.jsonl", Self.input)
-        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "slow"]).stdout
+        let name = try await shell.run(["batch", "submit", "in.jsonl", "--name", "slow"]).stdout
             .trimmingCharacters(in: .newlines)
-        let outcome = try shell.run(["batch", "wait", "slow"])
+        let outcome = try await shell.run(["batch", "wait", "slow"])
         #expect(
             outcome.stderr
                 == "batch wait: \(name) PENDING\nbatch wait: \(name) RUNNING\nbatch wait: \(name) SUCCEEDED\n"
@@ -122,43 +123,46 @@ import Testing
 
     /// `batch wait` polls through the client's one poller; a look answered 503 is retried by
     /// the retry policy like any call (issue 24: no wait loop of its own).
-    @Test func a503DuringTheWaitIsRetriedAndTheWaitGoesOn() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"pendingFor": 0, "runningFor": 10}"#)
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 10}"#)
+    @Test func a503DuringTheWaitIsRetriedAndTheWaitGoesOn() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"pendingFor": 0, "runningFor": 10}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 10}"#)
         try shell.write("in.jsonl", Self.input)
-        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "flaky"]).stdout
+        let name = try await shell.run(["batch", "submit", "in.jsonl", "--name", "flaky"]).stdout
             .trimmingCharacters(in: .newlines)
-        try Self.faults(shell, #"{"getUnavailable": 1}"#)
-        let outcome = try shell.run(["batch", "wait", "flaky"])
+        try await Self.faults(shell, #"{"getUnavailable": 1}"#)
+        let outcome = try await shell.run(["batch", "wait", "flaky"])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "batch wait: \(name) RUNNING\nbatch wait: \(name) SUCCEEDED\n")
-        let gets = try shell.server.requests().filter { $0.method == "GET" && $0.path == "/v1beta/\(name)" }
+        let gets = try await shell.server.requests().filter {
+            $0.method == "GET" && $0.path == "/v1beta/\(name)"
+        }
         #expect(gets.count == 3)  // 503, then RUNNING, then SUCCEEDED.
     }
 
     /// `-o` into a folder that does not exist is refused before anything is read (it was made,
     /// `/nonexistent` included).
-    @Test func resultsIntoAMissingFolderAreRefusedAndNoFolderIsMade() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["batch", "results", "any", "-o", "missing/out.jsonl"])
+    @Test func resultsIntoAMissingFolderAreRefusedAndNoFolderIsMade() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["batch", "results", "any", "-o", "missing/out.jsonl"])
         #expect(
             outcome.stderr == "error: batch results: the folder '\(shell.home.path)/missing' does not exist\n"
         )
         #expect(outcome.status == 1)
         #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func resultsOutOfOrderAreMatchedByKeyWithFailuresAsOkFalse() throws {
-        let shell = try GeminiShell()
-        try Self.faults(
+    @Test func resultsOutOfOrderAreMatchedByKeyWithFailuresAsOkFalse() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(
             shell, #"{"outOfOrder": true, "blocked": ["b"], "itemErrors": ["c"], "pendingFor": 0}"#)
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
         try shell.write("in.jsonl", Self.input)
-        let name = try shell.run(["batch", "submit", "in.jsonl"]).stdout.trimmingCharacters(in: .newlines)
-        #expect(try shell.run(["batch", "wait", name]).status == 0)
-        let outcome = try shell.run(["batch", "results", "in", "-o", "out.jsonl"])
+        let name = try await shell.run(["batch", "submit", "in.jsonl"]).stdout.trimmingCharacters(
+            in: .newlines)
+        #expect(try await shell.run(["batch", "wait", name]).status == 0)
+        let outcome = try await shell.run(["batch", "results", "in", "-o", "out.jsonl"])
         #expect(
             outcome.stderr.hasPrefix(
                 "batch results: 3 keys, 2 failed; cost $0.000014625 (Batch price); wrote out.jsonl\n"))
@@ -173,46 +177,48 @@ import Testing
 
                 """)
         // resubmit takes the key with a per-item error only.
-        let resubmitted = try shell.run(["batch", "resubmit", name])
+        let resubmitted = try await shell.run(["batch", "resubmit", name])
         #expect(resubmitted.status == 0)
-        #expect(try Self.creates(shell) == ["in:3", "in-resubmit-1:1"])
+        #expect(try await Self.creates(shell) == ["in:3", "in-resubmit-1:1"])
     }
 
-    @Test func anExpiredJobIsResubmittedWithEveryKey() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"expire": true}"#)
+    @Test func anExpiredJobIsResubmittedWithEveryKey() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"expire": true}"#)
         try shell.write("in.jsonl", Self.input)
-        let name = try shell.run(["batch", "submit", "in.jsonl", "--name", "old"]).stdout
+        let name = try await shell.run(["batch", "submit", "in.jsonl", "--name", "old"]).stdout
             .trimmingCharacters(in: .newlines)
-        let waited = try shell.run(["batch", "wait", "old"])
+        let waited = try await shell.run(["batch", "wait", "old"])
         #expect(waited.status == 1)
         #expect(waited.stderr.contains("error: \(name) (old): EXPIRED, 3 requests"))
-        try Self.faults(shell, #"{"expire": false}"#)
-        let resubmitted = try shell.run(["batch", "resubmit", "old"])
+        try await Self.faults(shell, #"{"expire": false}"#)
+        let resubmitted = try await shell.run(["batch", "resubmit", "old"])
         #expect(resubmitted.status == 0)
-        #expect(try Self.creates(shell) == ["old:3", "old-resubmit-1:3"])
+        #expect(try await Self.creates(shell) == ["old:3", "old-resubmit-1:3"])
     }
 
-    @Test func pastMaxRequestsTheInputIsSplitIntoJobs() throws {
-        let shell = try GeminiShell()
+    @Test func pastMaxRequestsTheInputIsSplitIntoJobs() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.input)
-        let outcome = try shell.run(["batch", "submit", "in.jsonl", "--name", "s", "--max-requests", "2"])
+        let outcome = try await shell.run([
+            "batch", "submit", "in.jsonl", "--name", "s", "--max-requests", "2",
+        ])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.split(separator: "\n").count == 2)
-        #expect(try Self.creates(shell) == ["s-1:2", "s-2:1"])
+        #expect(try await Self.creates(shell) == ["s-1:2", "s-2:1"])
     }
 
-    @Test func badInputSendsNothing() throws {
-        let shell = try GeminiShell()
+    @Test func badInputSendsNothing() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "in.jsonl", "{\"key\": \"a\", \"prompt\": \"x\"}\n{\"key\": \"a\", \"prompt\": \"y\"}\n")
-        let outcome = try shell.run(["batch", "submit", "in.jsonl"])
+        let outcome = try await shell.run(["batch", "submit", "in.jsonl"])
         #expect(
             outcome.stderr
                 == "error: in.jsonl: 1 bad line; nothing was sent\nin.jsonl:2: duplicate key 'a' (first on line 1)\n"
         )
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     /// Points `TMPDIR` at a regular file: anything written in the system's temporary folder
@@ -221,16 +227,16 @@ import Testing
         shell.extraEnvironment["TMPDIR"] = try shell.write("not-a-folder", "")
     }
 
-    @Test func temporaryFilesGoInTheStateFolderNotTMPDIR() throws {
-        let shell = try GeminiShell()
+    @Test func temporaryFilesGoInTheStateFolderNotTMPDIR() async throws {
+        let shell = try await GeminiShell()
         try Self.breakTemporaryFolder(shell)
         try shell.write("in.jsonl", Self.input)
-        let submit = try shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let submit = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(submit.stderr == "")
         #expect(submit.status == 0)
-        #expect(try shell.run(["batch", "wait", "night"]).status == 0)
-        #expect(try shell.run(["batch", "status", "night"]).status == 0)
-        let results = try shell.run(["batch", "results", "night", "-o", "out.jsonl"])
+        #expect(try await shell.run(["batch", "wait", "night"]).status == 0)
+        #expect(try await shell.run(["batch", "status", "night"]).status == 0)
+        let results = try await shell.run(["batch", "results", "night", "-o", "out.jsonl"])
         #expect(
             results.stderr
                 == "batch results: 3 keys, 0 failed; cost $0.000043875 (Batch price); wrote out.jsonl\n")
@@ -243,25 +249,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
     }
 
-    @Test func pastTheInlineLimitTheRequestsGoUpAsAFileAndResultsComeFromTheResultsFile() throws {
-        let shell = try GeminiShell()
+    @Test func pastTheInlineLimitTheRequestsGoUpAsAFileAndResultsComeFromTheResultsFile() async throws {
+        let shell = try await GeminiShell()
         // The requests file, the Operation and the results file go in the state folder.
         try Self.breakTemporaryFolder(shell)
-        try Self.faults(
+        try await Self.faults(
             shell, #"{"loseCreate": 1, "outOfOrder": true, "itemErrors": ["b"], "pendingFor": 0}"#)
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
         // The upload is PROCESSING until two GETs of it have passed: the create waits for ACTIVE.
-        _ = try shell.server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 2}"#)
+        _ = try await shell.server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 2}"#)
         // Three prompts of 7,000,000 bytes: an inline body of over 21,000,000 bytes.
         let big = String(repeating: "x", count: 7_000_000)
         let lines = ["a", "b", "c"].map { #"{"key": "\#($0)", "prompt": "\#(big)"}"# }
         try shell.write("big.jsonl", lines.joined(separator: "\n") + "\n")
-        let outcome = try shell.run(["batch", "submit", "big.jsonl", "--name", "big"])
+        let outcome = try await shell.run(["batch", "submit", "big.jsonl", "--name", "big"])
         #expect(outcome.status == 0)
         let name = outcome.stdout.trimmingCharacters(in: .newlines)
         #expect(name.hasPrefix("batches/"))
 
-        let seen = try shell.server.requests()
+        let seen = try await shell.server.requests()
         let creates = seen.filter { $0.path.hasSuffix(":batchGenerateContent") }
         // The create's answer was lost: it was looked up by display name, not sent again.
         #expect(creates.count == 1)
@@ -272,7 +278,7 @@ import Testing
         let start = seen.first { $0.path == "/upload/v1beta/files" }
         #expect(start?.headers["x-goog-upload-header-content-type"] == "application/jsonl")
         let line = #"{"key":"a","request":{"contents":[{"role":"user","parts":[{"text":""# + big + #""}]}]}}"#
-        let uploads = try JSONValue(
+        let uploads = try await JSONValue(
             parsing: String(
                 decoding: shell.server.control("GET", "/_sophon/uploads", body: nil), as: UTF8.self))
         #expect(uploads[0]?["size"]?.compactText == String(3 * (line.utf8.count + 1)))
@@ -280,25 +286,28 @@ import Testing
         #expect(uploads[0]?["file"]?.stringValue == fileName)
         let fileGets = seen.filter { $0.path == "/v1beta/\(fileName)" }.count
         #expect(fileGets == 2)
-        #expect(try shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
+        #expect(try await shell.run(["batch", "list"]).stdout.split(separator: "\n").count == 1)
 
         // Submitting again reconciles with the journal: no upload, no create.
-        #expect(try shell.run(["batch", "submit", "big.jsonl", "--name", "big"]).stdout == outcome.stdout)
-        let again = try shell.server.requests()
+        #expect(
+            try await shell.run(["batch", "submit", "big.jsonl", "--name", "big"]).stdout == outcome.stdout)
+        let again = try await shell.server.requests()
         #expect(again.filter { $0.path.hasSuffix(":batchGenerateContent") }.count == 1)
         #expect(
             again.filter { $0.path.hasPrefix("/upload/") }.count
                 == seen.filter { $0.path.hasPrefix("/upload/") }.count)
 
-        #expect(try shell.run(["batch", "wait", "big"]).status == 0)
-        let results = try shell.run(["batch", "results", "big", "-o", "out.jsonl"])
+        #expect(try await shell.run(["batch", "wait", "big"]).status == 0)
+        let results = try await shell.run(["batch", "results", "big", "-o", "out.jsonl"])
         #expect(
             results.stderr.hasPrefix(
                 "batch results: 3 keys, 1 failed; cost $0.00002925 (Batch price); wrote out.jsonl\n"))
         #expect(results.status == 1)
         let id = name.dropFirst("batches/".count)
         #expect(
-            try shell.server.requests().contains { $0.path == "/v1beta/files/batch-\(id):download?alt=media" }
+            try await shell.server.requests().contains {
+                $0.path == "/v1beta/files/batch-\(id):download?alt=media"
+            }
         )
         #expect(
             shell.read("out.jsonl") == """
@@ -311,9 +320,11 @@ import Testing
 
                 """)
         // resubmit reads the results file too: only the key with an error goes again (inline now).
-        #expect(try shell.run(["batch", "resubmit", name]).status == 0)
-        let resubmitted = try shell.server.requests().filter { $0.path.hasSuffix(":batchGenerateContent") }
-            .last
+        #expect(try await shell.run(["batch", "resubmit", name]).status == 0)
+        let resubmitted = try await shell.server.requests().filter {
+            $0.path.hasSuffix(":batchGenerateContent")
+        }
+        .last
         #expect(resubmitted?.body["batch"]?["displayName"]?.stringValue == "big-resubmit-1")
         guard case .array(let items)? = resubmitted?.body["batch"]?["inputConfig"]?["requests"]?["requests"]
         else {
@@ -323,15 +334,15 @@ import Testing
         #expect(items.map { $0["metadata"]?["key"]?.stringValue } == ["b"])
     }
 
-    @Test func aKeyWrittenAsANumberComesBackAsANumber() throws {
-        let shell = try GeminiShell()
-        try Self.faults(shell, #"{"pendingFor": 0, "itemErrors": ["7"]}"#)
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+    @Test func aKeyWrittenAsANumberComesBackAsANumber() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"pendingFor": 0, "itemErrors": ["7"]}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
         try shell.write(
             "in.jsonl", #"{"key": 7, "prompt": "x"}"# + "\n" + #"{"key": "8", "prompt": "y"}"# + "\n")
-        #expect(try shell.run(["batch", "submit", "in.jsonl", "--name", "nums"]).status == 0)
-        #expect(try shell.run(["batch", "wait", "nums"]).status == 0)
-        #expect(try shell.run(["batch", "results", "nums", "-o", "out.jsonl"]).status == 1)
+        #expect(try await shell.run(["batch", "submit", "in.jsonl", "--name", "nums"]).status == 0)
+        #expect(try await shell.run(["batch", "wait", "nums"]).status == 0)
+        #expect(try await shell.run(["batch", "results", "nums", "-o", "out.jsonl"]).status == 1)
         #expect(
             shell.read("out.jsonl") == """
                 {"key":7,"ok":false,"error":{"kind":"invalidRequest",\

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -17,13 +18,14 @@ import Testing
     }
 
     /// Installs reply rules on the server (`/_sophon/rules`).
-    static func rules(_ shell: GeminiShell, _ rules: String) throws {
-        _ = try shell.server.control("POST", "/_sophon/rules", body: #"{"reset": true, "rules": \#(rules)}"#)
+    static func rules(_ shell: GeminiShell, _ rules: String) async throws {
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules", body: #"{"reset": true, "rules": \#(rules)}"#)
     }
 
     /// How many generateContent requests carried `text` in their body.
-    static func asked(_ shell: GeminiShell, _ text: String) throws -> Int {
-        try shell.server.requests().filter { $0.bodyText.contains(text) }.count
+    static func asked(_ shell: GeminiShell, _ text: String) async throws -> Int {
+        try await shell.server.requests().filter { $0.bodyText.contains(text) }.count
     }
 
     /// Waits until `name` in the home folder holds at least `lines` lines.
@@ -34,9 +36,9 @@ import Testing
             #"{"key": "e", "prompt": "echo"}"#,
         ].joined(separator: "\n") + "\n"
 
-    @Test func everyLineIsAnsweredInInputOrderWithFailuresAsOkFalse() throws {
-        let shell = try GeminiShell()
-        try Self.rules(
+    @Test func everyLineIsAnsweredInInputOrderWithFailuresAsOkFalse() async throws {
+        let shell = try await GeminiShell()
+        try await Self.rules(
             shell,
             #"[{"match": "BLOCKME", "reply": {"kind": "json", "body": {"promptFeedback": {"blockReason": "SAFETY"}}}},"#
                 + #"{"match": "BADREQ", "reply": {"fault": "bad_request"}}]"#)
@@ -47,7 +49,7 @@ import Testing
                 #"{"key": 7, "request": {"contents": [{"role": "user", "parts": [{"text": "seven"}]}]}}"#,
                 #"{"key": "blocked", "prompt": "BLOCKME"}"#, #"{"key": "bad", "prompt": "BADREQ"}"#,
             ].joined(separator: "\n"))
-        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "3"])
+        let outcome = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "3"])
         #expect(outcome.stdout == "")
         #expect(
             outcome.stderr
@@ -66,53 +68,53 @@ import Testing
         )
         #expect(lines.last?.hasPrefix(#"{"key":"bad","ok":false,"error":{"kind":"invalidRequest","#) == true)
         #expect(shell.read("out.jsonl.partial") == nil)
-        #expect(try shell.server.requests().count == 5)
+        #expect(try await shell.server.requests().count == 5)
 
         // Started again: every key is answered, nothing is asked.
-        let again = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let again = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(again.stderr.hasPrefix("run: 5/5 done, 2 failed, 5 reused (same request)"))
-        #expect(try shell.server.requests().count == 5)
+        #expect(try await shell.server.requests().count == 5)
         // --retry-failed asks the two failures again, and only them.
-        let retried = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--retry-failed"])
+        let retried = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--retry-failed"])
         #expect(retried.stderr.hasPrefix("run: 5/5 done, 2 failed, 3 reused (same request)"))
-        #expect(try Self.asked(shell, "BLOCKME") == 2)
-        #expect(try Self.asked(shell, "BADREQ") == 2)
-        #expect(try Self.asked(shell, "alpha") == 1)
+        #expect(try await Self.asked(shell, "BLOCKME") == 2)
+        #expect(try await Self.asked(shell, "BADREQ") == 2)
+        #expect(try await Self.asked(shell, "alpha") == 1)
     }
 
-    @Test func aChangedLineIsSentAgainAndTheSummarySaysWhy() throws {
-        let shell = try GeminiShell()
+    @Test func aChangedLineIsSentAgainAndTheSummarySaysWhy() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.fiveKeys)
-        let first = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let first = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(first.status == 0)
-        #expect(try shell.server.requests().count == 5)
+        #expect(try await shell.server.requests().count == 5)
         // Same lines: every answer is reused.
-        let same = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let same = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(
             same.stderr == "run: 5/5 done, 0 failed, 5 reused (same request); cost $0.00; wrote out.jsonl\n")
-        #expect(try shell.server.requests().count == 5)
+        #expect(try await shell.server.requests().count == 5)
         // Two prompts edited: those two are sent again, under the same keys.
         try shell.write(
             "in.jsonl",
             Self.fiveKeys.replacingOccurrences(of: "bravo", with: "BRAVO2")
                 .replacingOccurrences(of: "echo", with: "ECHO2"))
-        let edited = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let edited = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(
             edited.stderr
                 == "run: 5/5 done, 0 failed, 3 reused (same request), 2 sent again (request changed); cost $0.0000585; wrote out.jsonl\n"
         )
-        #expect(try Self.asked(shell, "BRAVO2") == 1)
-        #expect(try Self.asked(shell, "ECHO2") == 1)
-        #expect(try shell.server.requests().count == 7)
+        #expect(try await Self.asked(shell, "BRAVO2") == 1)
+        #expect(try await Self.asked(shell, "ECHO2") == 1)
+        #expect(try await shell.server.requests().count == 7)
         // A setting changed (temperature): every line is sent again.
-        let model = try shell.run(["-c", "set temperature 0.3", "-c", "run in.jsonl -o out.jsonl"])
+        let model = try await shell.run(["-c", "set temperature 0.3", "-c", "run in.jsonl -o out.jsonl"])
         #expect(
             model.stderr.hasSuffix(
                 "0 reused (same request), 5 sent again (request changed); cost $0.00014625; wrote out.jsonl\n"
             ))
-        #expect(try shell.server.requests().count == 12)
+        #expect(try await shell.server.requests().count == 12)
         // The same settings, another model: every line is sent again, to that model.
-        let other = try shell.run([
+        let other = try await shell.run([
             "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
             "run in.jsonl -o out.jsonl",
         ])
@@ -121,10 +123,11 @@ import Testing
                 "0 reused (same request), 5 sent again (request changed); cost $0.0000935; wrote out.jsonl\n")
         )
         #expect(
-            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+            try await shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }
+                .count
                 == 5)
         // And the same again: all reused.
-        let same2 = try shell.run([
+        let same2 = try await shell.run([
             "-c", "set temperature 0.3", "-c", "set model gemini-2.5-flash", "-c",
             "run in.jsonl -o out.jsonl",
         ])
@@ -132,26 +135,27 @@ import Testing
             same2.stderr.hasSuffix(
                 "run: 5/5 done, 0 failed, 5 reused (same request); cost $0.00; wrote out.jsonl\n"))
         #expect(
-            try shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }.count
+            try await shell.server.requests().filter { $0.path.contains("/gemini-2.5-flash:generateContent") }
+                .count
                 == 5)
     }
 
-    @Test func anOutputWithoutRequestHashesIsSentAgainAndSaysSo() throws {
-        let shell = try GeminiShell()
+    @Test func anOutputWithoutRequestHashesIsSentAgainAndSaysSo() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.fiveKeys)
         // An OUTPUT written before requests were hashed.
         try shell.write("out.jsonl", ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
-        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let outcome = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(
             outcome.stderr
                 == "run: 5/5 done, 0 failed, 0 reused (same request), 5 sent again (no request hash recorded); cost $0.00014625; wrote out.jsonl\n"
         )
-        #expect(try shell.server.requests().count == 5)
+        #expect(try await shell.server.requests().count == 5)
         #expect(shell.read("out.jsonl.requests")?.split(separator: "\n").count == 5)
     }
 
-    @Test func badLinesAreAllListedAndNothingIsSent() throws {
-        let shell = try GeminiShell()
+    @Test func badLinesAreAllListedAndNothingIsSent() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "bad.jsonl",
             [
@@ -160,7 +164,7 @@ import Testing
                 #"{"key":"d","request":{"contents":"x"}}"#, #"{"key":true,"prompt":"x"}"#,
                 #"{"key":"e","prompt":"FIRST","prompt":"SECOND"}"#,
             ].joined(separator: "\n") + "\n")
-        let outcome = try shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
+        let outcome = try await shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
         #expect(
             outcome.stderr == """
                 error: bad.jsonl: 8 bad lines; nothing was sent
@@ -175,19 +179,19 @@ import Testing
 
                 """)
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
         #expect(shell.read("out.jsonl") == nil)
         #expect(shell.read("out.jsonl.partial") == nil)
     }
 
-    @Test func anOutputThatIsTheInputFileIsRefusedAndTheInputKept() throws {
-        let shell = try GeminiShell()
+    @Test func anOutputThatIsTheInputFileIsRefusedAndTheInputKept() async throws {
+        let shell = try await GeminiShell()
         let text = #"{"key": "a", "prompt": "alpha"}"# + "\n"
         let path = try shell.write("in.jsonl", text)
         try FileManager.default.createSymbolicLink(
             atPath: shell.home.appendingPathComponent("link.jsonl").path, withDestinationPath: path)
         for output in ["in.jsonl", "link.jsonl"] {
-            let outcome = try shell.run(["run", "in.jsonl", "-o", output])
+            let outcome = try await shell.run(["run", "in.jsonl", "-o", output])
             #expect(
                 outcome
                     == .init(
@@ -197,12 +201,12 @@ import Testing
                         status: 1))
         }
         #expect(shell.read("in.jsonl") == text)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func aMissingInputNamesTheCommandAndThePath() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["run", "missing.jsonl", "-o", "out.jsonl"])
+    @Test func aMissingInputNamesTheCommandAndThePath() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["run", "missing.jsonl", "-o", "out.jsonl"])
         #expect(
             outcome
                 == .init(
@@ -211,10 +215,10 @@ import Testing
                     status: 1))
     }
 
-    @Test func moreThanTwentyBadLinesListTwentyAndCountTheRest() throws {
-        let shell = try GeminiShell()
+    @Test func moreThanTwentyBadLinesListTwentyAndCountTheRest() async throws {
+        let shell = try await GeminiShell()
         try shell.write("bad.jsonl", String(repeating: "nope\n", count: 23))
-        let outcome = try shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
+        let outcome = try await shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
         let lines = outcome.stderr.split(separator: "\n")
         #expect(lines.first == "error: bad.jsonl: 23 bad lines; nothing was sent")
         #expect(lines.count == 22)
@@ -232,7 +236,7 @@ import Testing
     static func interruptedRunOutcome(_ shell: GeminiShell, signal: Int32) async throws
         -> SophonProcess.Outcome
     {
-        try Self.rules(
+        try await Self.rules(
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 3600}, "times": 1}]"#)
         // The stalled call must outlast the test's wait: on a loaded machine the test's polling can
         // be starved for minutes, and a call timed out at 180 s would be retried and answered.
@@ -243,10 +247,10 @@ import Testing
             (Self.journal(shell).output ?? "").split(separator: "\n").count >= 2
         }
         try await Self.wait(for: running) {
-            try Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
+            try await Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
         }
         kill(running.process.processIdentifier, signal)
-        return running.finish()
+        return await running.finish()
     }
 
     /// A run that ended, or 900 s without `condition`: a failure instead of a hang.
@@ -254,9 +258,9 @@ import Testing
 
     /// Waits until `condition` holds while `running` is still running.
     /// - Throws: ``RunEndedEarly`` when the process ends first or 900 s pass (a hang).
-    static func wait(for running: RunningSophon, until condition: () throws -> Bool) async throws {
+    static func wait(for running: RunningSophon, until condition: () async throws -> Bool) async throws {
         let end = Date().addingTimeInterval(900)
-        while try !condition() {
+        while try await !condition() {
             guard running.process.isRunning, Date() < end else { throw RunEndedEarly() }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -272,7 +276,7 @@ import Testing
     }
 
     @Test func aKilledRunResumesAskingEachKeyOnce() async throws {
-        let shell = try GeminiShell()
+        let shell = try await GeminiShell()
         let status = try await Self.interruptedRun(shell, signal: SIGKILL)
         #expect(status == SIGKILL)
         #expect(shell.read("out.jsonl") == nil)
@@ -280,26 +284,26 @@ import Testing
         #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
         #expect(Self.journal(shell).sends == 3)
 
-        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
+        let resumed = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "1"])
         #expect(
             resumed.stderr
                 == "run: 5/5 done, 0 failed, 2 reused (same request); cost $0.00008775; wrote out.jsonl\n")
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         #expect(shell.read("out.jsonl.partial") == nil)
-        #expect(try Self.asked(shell, "alpha") == 1)
-        #expect(try Self.asked(shell, "bravo") == 1)
+        #expect(try await Self.asked(shell, "alpha") == 1)
+        #expect(try await Self.asked(shell, "bravo") == 1)
         // c was in flight at the kill: asked again (at most --jobs keys are).
-        #expect(try Self.asked(shell, "charlie") == 2)
-        #expect(try Self.asked(shell, "delta") == 1)
-        #expect(try Self.asked(shell, "echo") == 1)
+        #expect(try await Self.asked(shell, "charlie") == 2)
+        #expect(try await Self.asked(shell, "delta") == 1)
+        #expect(try await Self.asked(shell, "echo") == 1)
     }
 
     /// In the REPL on a terminal, Ctrl-C during a `run` ends the progress line, then says where
     /// the finished answers are and how to go on; the REPL goes on (issue 25 point 14).
     @Test func ctrlCOnATerminalSaysWhereTheAnswersAreAfterTheProgressLine() async throws {
-        let shell = try GeminiShell()
-        try Self.rules(
+        let shell = try await GeminiShell()
+        try await Self.rules(
             shell, #"[{"match": "charlie", "reply": {"fault": "stall", "seconds": 3600}, "times": 1}]"#)
         _ = try shell.write("sophonrc", "set timeout 1h\n")  // As in interruptedRunOutcome.
         try shell.write("in.jsonl", Self.fiveKeys)
@@ -320,7 +324,7 @@ import Testing
         defer { if process.isRunning { process.terminate() } }
         terminal.type("run in.jsonl -o out.jsonl --jobs 1\r", count: 1)
         let end = Date().addingTimeInterval(900)  // A hang, not a slow machine.
-        while try
+        while try await
             !(Self.asked(shell, "charlie") >= 1 && Self.journal(shell).sends >= 3
             && (Self.journal(shell).output ?? "").split(separator: "\n").count >= 2)
         {
@@ -329,7 +333,7 @@ import Testing
         }
         kill(process.processIdentifier, SIGINT)
         terminal.type("exit\r", count: 2)
-        process.waitUntilExit()
+        await OffPool.run { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
         #expect(
             terminal.text.contains(
@@ -340,7 +344,7 @@ import Testing
     }
 
     @Test func ctrlCEndsWith130AndKeepsTheDoneKeys() async throws {
-        let shell = try GeminiShell()
+        let shell = try await GeminiShell()
         let outcome = try await Self.interruptedRunOutcome(shell, signal: SIGINT)
         #expect(outcome.status == 130)
         // It says where the finished answers are and how to go on.
@@ -349,40 +353,40 @@ import Testing
                 "run: interrupted; the finished answers are in out.jsonl.partial; "
                     + "run the same command again to go on (answered keys are not asked again)\n"))
         #expect(Self.journal(shell).output == Self.okLine("a") + "\n" + Self.okLine("b") + "\n")
-        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let resumed = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(resumed.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
-        #expect(try Self.asked(shell, "alpha") == 1)
+        #expect(try await Self.asked(shell, "alpha") == 1)
     }
 
-    @Test func a429StormSlowsTheRunAndEveryKeyStillSucceeds() throws {
-        let shell = try GeminiShell()
-        try Self.rules(
+    @Test func a429StormSlowsTheRunAndEveryKeyStillSucceeds() async throws {
+        let shell = try await GeminiShell()
+        try await Self.rules(
             shell,
             #"[{"match": "bravo", "reply": {"fault": "rate_limit", "retryDelay": "0.2s"}, "times": 3}]"#)
         try shell.write("in.jsonl", Self.fiveKeys)
-        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
+        let outcome = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--jobs", "2"])
         #expect(
             outcome.stderr
                 == "run: 5/5 done, 0 failed, 0 reused (same request); cost $0.00014625; wrote out.jsonl\n")
         #expect(outcome.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
-        #expect(try Self.asked(shell, "bravo") == 4)
-        #expect(try Self.asked(shell, "alpha") == 1)
+        #expect(try await Self.asked(shell, "bravo") == 4)
+        #expect(try await Self.asked(shell, "alpha") == 1)
     }
 
-    @Test func theServersPerMinuteLimitIsHonouredWithoutLosingAKey() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control("POST", "/_sophon/limits", body: #"{"rpm": 3}"#)
+    @Test func theServersPerMinuteLimitIsHonouredWithoutLosingAKey() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control("POST", "/_sophon/limits", body: #"{"rpm": 3}"#)
         try shell.write("in.jsonl", Self.fiveKeys)
         // The client-side limit matches the server's: no key is lost, none asked twice once
         // admitted. (Two keys wait for the window to slide: about a minute.)
-        let outcome = try shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--rpm", "3", "--jobs", "5"])
+        let outcome = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl", "--rpm", "3", "--jobs", "5"])
         #expect(outcome.status == 0)
         #expect(shell.read("out.jsonl") == ["a", "b", "c", "d", "e"].map { Self.okLine($0) + "\n" }.joined())
         let stats = try JSONValue(
             parsing: String(
-                decoding: try shell.server.control("GET", "/_sophon/stats", body: nil), as: UTF8.self))
+                decoding: try await shell.server.control("GET", "/_sophon/stats", body: nil), as: UTF8.self))
         #expect(stats["admitted"] == .integer(5))
         #expect(stats["rateLimited"] == .integer(0))
     }
@@ -397,18 +401,18 @@ import Testing
         "set tools search",
     ]
 
-    @Test func aRunLineAndABatchLineCarryTheBodyAskSends() throws {
-        let shell = try GeminiShell()
+    @Test func aRunLineAndABatchLineCarryTheBodyAskSends() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", #"{"key": "a", "prompt": "Weather in Oslo?"}"# + "\n")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "Mild."}"#, #"{"kind": "generate", "text": "Mild."}"#,
         ])
-        let outcome = try shell.run(
+        let outcome = try await shell.run(
             (Self.settings + [
                 "ask Weather in Oslo?", "run in.jsonl -o out.jsonl", "batch submit in.jsonl --name parity",
             ]).flatMap { ["-c", $0] })
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         let generate = requests.filter { $0.path.hasSuffix(":generateContent") }
         try #require(generate.count == 2)
         #expect(generate[0].bodyText == generate[1].bodyText)

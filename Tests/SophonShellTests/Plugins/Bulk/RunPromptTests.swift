@@ -36,17 +36,17 @@ import Testing
                 """#)
     }
 
-    @Test func eachLineIsTheInputOfThePromptFile() throws {
-        let shell = try GeminiShell()
+    @Test func eachLineIsTheInputOfThePromptFile() async throws {
+        let shell = try await GeminiShell()
         try shell.write("shelf.prompt", Self.file)
         try shell.write(
             "books.jsonl",
             #"{"key": "dune", "title": "Dune", "year": 1965}"# + "\n" + #"{"title": "Emma"}"# + "\n")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "{\"genre\": \"science fiction\"}"}"#,
             #"{"kind": "generate", "text": "{\"genre\": \"novel\"}"}"#,
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set model gemini-2.5-pro", "-c",
             "run books.jsonl -o shelf.jsonl --prompt shelf.prompt --jobs 1",
         ])
@@ -61,7 +61,7 @@ import Testing
                 {"key":"line-2","ok":true,"result":{"genre":"novel"},"model":"gemini-3.8-flash",\(usage)}
 
                 """)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 2)
         // The file's model, not the session's.
         #expect(
@@ -71,24 +71,24 @@ import Testing
         #expect(requests[1].body == (try Self.body("Which genre is Emma?")))
     }
 
-    @Test func aLineSendsWhatPromptFileSendsForTheSameInput() throws {
-        let shell = try GeminiShell()
+    @Test func aLineSendsWhatPromptFileSendsForTheSameInput() async throws {
+        let shell = try await GeminiShell()
         try shell.write("shelf.prompt", Self.file)
         try shell.write("one.jsonl", #"{"key": 1, "title": "Dune", "year": 1965}"# + "\n")
         let reply = #"{"kind": "generate", "text": "{\"genre\": \"science fiction\"}"}"#
-        try shell.server.script([reply, reply])
-        let asked = try shell.run(["-c", "prompt shelf.prompt title=Dune year=1965"])
+        try await shell.server.script([reply, reply])
+        let asked = try await shell.run(["-c", "prompt shelf.prompt title=Dune year=1965"])
         #expect(asked.stderr == "")
-        let ran = try shell.run(["run", "one.jsonl", "-o", "out.jsonl", "--prompt", "shelf.prompt"])
+        let ran = try await shell.run(["run", "one.jsonl", "-o", "out.jsonl", "--prompt", "shelf.prompt"])
         #expect(ran.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 2)
         #expect(requests[1].path == requests[0].path)
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
-    @Test func linesFailingTheInputSchemaAreListedAndNothingIsSent() throws {
-        let shell = try GeminiShell()
+    @Test func linesFailingTheInputSchemaAreListedAndNothingIsSent() async throws {
+        let shell = try await GeminiShell()
         try shell.write("shelf.prompt", Self.file)
         try shell.write(
             "books.jsonl",
@@ -96,7 +96,9 @@ import Testing
                 #"{"key": "a", "title": "Dune"}"#, #"{"key": "b", "title": 3}"#, "[1]",
                 #"{"key": "c", "title": "Emma", "year": "soon"}"#, #"{"key": "a", "title": "Dune"}"#,
             ].joined(separator: "\n") + "\n")
-        let outcome = try shell.run(["run", "books.jsonl", "-o", "out.jsonl", "--prompt", "shelf.prompt"])
+        let outcome = try await shell.run([
+            "run", "books.jsonl", "-o", "out.jsonl", "--prompt", "shelf.prompt",
+        ])
         #expect(
             outcome.stderr == """
                 error: books.jsonl: 4 bad lines; nothing was sent
@@ -107,20 +109,22 @@ import Testing
 
                 """)
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
         #expect(shell.read("out.jsonl") == nil)
     }
 
-    @Test func aPromptFileThatDoesNotRenderFailsAtItsLocationAndSendsNothing() throws {
-        let shell = try GeminiShell()
+    @Test func aPromptFileThatDoesNotRenderFailsAtItsLocationAndSendsNothing() async throws {
+        let shell = try await GeminiShell()
         try shell.write("bad.prompt", "---\nmodel: x\n---\nHi {{shout title}}")
         try shell.write("books.jsonl", #"{"title": "Dune"}"# + "\n" + #"{"title": "Emma"}"# + "\n")
-        let outcome = try shell.run(["run", "books.jsonl", "-o", "out.jsonl", "--prompt", "bad.prompt"])
+        let outcome = try await shell.run(["run", "books.jsonl", "-o", "out.jsonl", "--prompt", "bad.prompt"])
         #expect(outcome.stderr == "error: run: bad.prompt:4:4: unknown helper 'shout'\n")
         #expect(outcome.status == 1)
-        let missing = try shell.run(["run", "books.jsonl", "-o", "out.jsonl", "--prompt", "none.prompt"])
+        let missing = try await shell.run([
+            "run", "books.jsonl", "-o", "out.jsonl", "--prompt", "none.prompt",
+        ])
         #expect(missing.stderr == "error: run: none.prompt:1:1: cannot read the file\n")
         #expect(missing.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }

@@ -16,11 +16,11 @@ import Testing
             #"{"match": "\#($0)", "reply": {"kind": "generate", "text": "answer to \#($0)"}}"#
         }.joined(separator: ",") + "]}"
 
-    @Test func aRunTapeReplaysInAnyOrder() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control("POST", "/_sophon/rules", body: Self.rules)
+    @Test func aRunTapeReplaysInAnyOrder() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control("POST", "/_sophon/rules", body: Self.rules)
         try shell.write("in.jsonl", Self.input)
-        let recorded = try shell.run([
+        let recorded = try await shell.run([
             "--record", "run.tape", "run", "in.jsonl", "-o", "live.jsonl", "--jobs", "1",
         ])
         #expect(recorded.status == 0)
@@ -35,7 +35,7 @@ import Testing
 
         for (tape, jobs) in [("reversed.tape", "1"), ("reversed.tape", "5"), ("run.tape", "5")] {
             try? FileManager.default.removeItem(at: shell.home.appendingPathComponent("replayed.jsonl"))
-            let replayed = try shell.run([
+            let replayed = try await shell.run([
                 "--replay", tape, "run", "in.jsonl", "-o", "replayed.jsonl", "--jobs", jobs,
             ])
             #expect(replayed.status == 0, "\(tape) --jobs \(jobs): \(replayed.stderr)")
@@ -43,12 +43,12 @@ import Testing
         }
     }
 
-    @Test func outsideARunTheTapeIsStillMatchedInOrder() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control("POST", "/_sophon/rules", body: Self.rules)
-        let recorded = try shell.run(["--record", "two.tape", "-c", "ask alpha", "-c", "ask bravo"])
+    @Test func outsideARunTheTapeIsStillMatchedInOrder() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control("POST", "/_sophon/rules", body: Self.rules)
+        let recorded = try await shell.run(["--record", "two.tape", "-c", "ask alpha", "-c", "ask bravo"])
         #expect(recorded == .init(stdout: "answer to alpha\nanswer to bravo\n", stderr: "", status: 0))
-        let swapped = try shell.run(["--replay", "two.tape", "-c", "ask bravo", "-c", "ask alpha"])
+        let swapped = try await shell.run(["--replay", "two.tape", "-c", "ask bravo", "-c", "ask alpha"])
         #expect(swapped.stdout == "")
         #expect(swapped.status == 1)
         #expect(

@@ -22,12 +22,12 @@ import Testing
             .joined(separator: "\n")
     }
 
-    @Test func blocksInOrderWithDifferencesCostsAndLastArray() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control(
+    @Test func blocksInOrderWithDifferencesCostsAndLastArray() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules",
             body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c",
             """
             schema {title: string, year: integer}
@@ -58,7 +58,7 @@ import Testing
                 gemini-2.5-pro 1966 1965 0.000018
 
                 """)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(
             Set(requests.map(\.path)) == [
                 "/v1beta/models/gemini-2.5-pro:generateContent",
@@ -69,15 +69,15 @@ import Testing
         #expect(requests[0].body["generationConfig"]?["responseMimeType"]?.stringValue == "application/json")
     }
 
-    @Test func jsonIsTheArrayWithDifferencesAndTotal() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control(
+    @Test func jsonIsTheArrayWithDifferencesAndTotal() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules",
             body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
         try shell.write(
             "movie.json",
             #"{"type": "object", "properties": {"title": {"type": "string"}, "year": {"type": "integer"}}}"#)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--json", "-c", "schema @movie.json\ncompare --models gemini-2.5-flash,gemini-2.5-pro novel",
         ])
         #expect(outcome.status == 0)
@@ -91,9 +91,9 @@ import Testing
                 + #""differences":[{"path":"$.year","values":[1965,1966]}],"cost":0.0000905}"#)
     }
 
-    @Test func oneModelsFailureStaysInItsBlockAndFailsTheCommand() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control(
+    @Test func oneModelsFailureStaysInItsBlockAndFailsTheCommand() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules",
             body: Self.rules([
                 ("gemini-3-flash-preview", #"{"fault": "not_found"}"#),
@@ -102,7 +102,7 @@ import Testing
                     #"{"kind": "generate", "text": "Hi", "usage": {"prompt": 4, "candidates": 1}}"#
                 ),
             ]))
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "compare --models gemini-3-flash-preview,gemini-3.8-flash hi\necho ${last[1].answer}",
         ])
         #expect(outcome.status == 1)
@@ -123,12 +123,12 @@ import Testing
                 """))
         #expect(outcome.stderr.contains("compare: 1 of 2 failed: gemini-3-flash-preview"))
         // No fallback: a compared model answers as itself or fails.
-        #expect(try shell.server.requests().count == 2)
+        #expect(try await shell.server.requests().count == 2)
     }
 
-    @Test func jsonOfAFailedCompareKeepsEveryResultBesideTheError() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control(
+    @Test func jsonOfAFailedCompareKeepsEveryResultBesideTheError() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules",
             body: Self.rules([
                 ("gemini-2.5-pro", #"{"fault": "bad_request"}"#),
@@ -137,7 +137,7 @@ import Testing
                     #"{"kind": "generate", "text": "Hi", "usage": {"prompt": 4, "candidates": 1}}"#
                 ),
             ]))
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--json", "compare", "--models", "gemini-3.8-flash,gemini-2.5-pro", "hi",
         ])
         #expect(outcome.status == 1)
@@ -153,9 +153,9 @@ import Testing
         #expect(value["error"]?["cost"]?.compactText == "0.00000675")
     }
 
-    @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["compare", "--models", "gemini-2.5-flsh,gemini-3.8-flash", "hi"])
+    @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["compare", "--models", "gemini-2.5-flsh,gemini-3.8-flash", "hi"])
         #expect(outcome.status == 1)
         #expect(outcome.stdout == "")
         #expect(
@@ -164,35 +164,35 @@ import Testing
                 + "gemini-2.5-flash-lite, gemini-2.5-flash, gemini-2.5-pro, gemini-3-flash-preview, gemini-3.1-flash-lite, "
                 + "gemini-3.1-pro-preview, gemini-3.5-flash-lite, gemini-3.5-flash, gemini-3.6-flash, gemini-3.8-flash; "
                 + "write custom:ID for another model\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func customModelIsAcceptedAndItsCostIsUnknown() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func customModelIsAcceptedAndItsCostIsUnknown() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
         ])
-        let outcome = try shell.run(["--json", "compare", "--models", "custom:my-tuned-model", "hi"])
+        let outcome = try await shell.run(["--json", "compare", "--models", "custom:my-tuned-model", "hi"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains(#""model":"my-tuned-model","answer":"ok""#))
         #expect(outcome.stdout.contains(#""cost":"unknown","error":null}],"cost":"unknown"}"#))
-        #expect(try shell.server.paths() == ["/v1beta/models/my-tuned-model:generateContent"])
+        #expect(try await shell.server.paths() == ["/v1beta/models/my-tuned-model:generateContent"])
     }
 
-    @Test func pricesJSONOverridesAndABrokenOneIsAWarning() throws {
-        let shell = try GeminiShell()
+    @Test func pricesJSONOverridesAndABrokenOneIsAWarning() async throws {
+        let shell = try await GeminiShell()
         try shell.write("prices.json", #"{"my-model": {"input": 1, "output": 2}}"#)
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
         ])
-        var outcome = try shell.run(["compare", "--models", "custom:my-model", "hi"])
+        var outcome = try await shell.run(["compare", "--models", "custom:my-model", "hi"])
         #expect(outcome.stderr == "")
         #expect(outcome.stdout.contains("  cost: $0.000005\n"))
         try shell.write("prices.json", "{\"my-model\": {\"input\": 1,,}}")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "ok", "usage": {"prompt": 3, "candidates": 1}}"#
         ])
-        outcome = try shell.run(["compare", "--models", "custom:my-model", "hi"])
+        outcome = try await shell.run(["compare", "--models", "custom:my-model", "hi"])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("  cost: unknown\n"))
         #expect(
@@ -200,18 +200,18 @@ import Testing
                 + "expected a string key but found ','; its prices are not used\n")
     }
 
-    @Test func promptFilesAreComparedThroughThePromptRenderer() throws {
-        let shell = try GeminiShell()
+    @Test func promptFilesAreComparedThroughThePromptRenderer() async throws {
+        let shell = try await GeminiShell()
         try shell.write("a.prompt", "---\nmodel: gemini-2.5-flash\n---\nSay hi to {{name}}.")
         try shell.write("b.prompt", "---\nmodel: googleai/gemini-2.5-pro\n---\nGreet {{name}} warmly.")
-        _ = try shell.server.control(
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules",
             body: Self.rules([
                 ("gemini-2.5-flash", #"{"kind": "generate", "text": "hi Ada"}"#),
                 ("gemini-2.5-pro", #"{"kind": "generate", "text": "Hello, dear Ada"}"#),
             ]))
         try shell.write("data.json", #"{"input": {"name": "Ada"}}"#)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "compare --prompts a.prompt,b.prompt --data @data.json\necho ${last[1].prompt}",
         ])
         #expect(outcome.stderr == "")
@@ -219,21 +219,21 @@ import Testing
         #expect(Self.withoutLatency(outcome.stdout).contains("a.prompt (gemini-2.5-flash)\n  tokens: "))
         #expect(outcome.stdout.contains("  answer: hi Ada\n\nb.prompt (gemini-2.5-pro)\n"))
         #expect(outcome.stdout.hasSuffix("b.prompt\n"))
-        let bodies = try shell.server.requests().map {
+        let bodies = try await shell.server.requests().map {
             $0.body["contents"]?[0]?["parts"]?[0]?["text"]?.stringValue
         }
         #expect(Set(bodies.compactMap { $0 }) == ["Say hi to Ada.", "Greet Ada warmly."])
     }
 
-    @Test func dryRunPrintsEachRequestAndSendsNothing() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func dryRunPrintsEachRequestAndSendsNothing() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "compare", "--dry-run", "--models", "gemini-2.5-flash,gemini-2.5-pro", "hi",
         ])
         #expect(outcome.status == 0)
         #expect(
             outcome.stdout.hasPrefix("POST /v1beta/models/gemini-2.5-flash:generateContent\n"))
         #expect(outcome.stdout.contains("\nPOST /v1beta/models/gemini-2.5-pro:generateContent\n"))
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }

@@ -14,10 +14,10 @@ import Testing
 
         """
 
-    @Test func askJSONLogAndShowUsageCarryTheCost() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([Self.reply, Self.reply, Self.reply])
-        let outcome = try shell.run([
+    @Test func askJSONLogAndShowUsageCarryTheCost() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.reply, Self.reply, Self.reply])
+        let outcome = try await shell.run([
             "--json", "-c",
             "ask hi\nask --model gemini-2.5-flash hi\nask --model custom:mine hi\nshow usage\nlogs show 1",
         ])
@@ -36,14 +36,14 @@ import Testing
                 + #"{"model":"mine","calls":1,"usage":{"promptTokens":4,"outputTokens":2,"thoughtsTokens":2,"totalTokens":8},"cost":"unknown"}],"#
                 + #""cost":"unknown"}}"#)
         #expect(lines[4].contains(#""cost":0.000018,"durationMs":"#))
-        let text = try shell.run(["-c", "show usage"])
+        let text = try await shell.run(["-c", "show usage"])
         #expect(text.stdout == "0 calls: 0 prompt, 0 output, 0 thoughts, 0 total tokens\ntotal cost: $0.00\n")
     }
 
-    @Test func showUsageListsEachModelAndTheTotal() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([Self.reply, Self.reply, Self.reply])
-        let outcome = try shell.run([
+    @Test func showUsageListsEachModelAndTheTotal() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.reply, Self.reply, Self.reply])
+        let outcome = try await shell.run([
             "-c", "ask hi\nask hi\nask --model gemini-2.5-flash hi\nshow usage",
         ])
         #expect(
@@ -57,13 +57,13 @@ import Testing
                 """))
     }
 
-    @Test func runSummaryHasTheCostAndTheBudgetStopsItResumably() throws {
-        let shell = try GeminiShell()
+    @Test func runSummaryHasTheCostAndTheBudgetStopsItResumably() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.lines)
-        _ = try shell.server.control(
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules", body: #"{"reset": true, "rules": [{"reply": \#(Self.reply)}]}"#)
         // Each line costs $0.000018: the budget is spent after the second.
-        let stopped = try shell.run(["-c", "set budget 0.00003\nrun in.jsonl -o out.jsonl --jobs 1"])
+        let stopped = try await shell.run(["-c", "set budget 0.00003\nrun in.jsonl -o out.jsonl --jobs 1"])
         #expect(stopped.status == 1)
         #expect(
             stopped.stderr
@@ -71,32 +71,32 @@ import Testing
                 + "the finished answers are in out.jsonl.partial; raise the budget (set budget AMOUNT) and run the "
                 + "same command again to go on\n")
         // The third line may have been in flight: its answer was dropped, unjournaled.
-        let sent = try shell.server.requests().count
+        let sent = try await shell.server.requests().count
         #expect(sent == 2 || sent == 3)
         #expect(shell.read("out.jsonl") == nil)
         // Resumed: only the line left is sent, and the summary prices this run's calls.
-        let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        let resumed = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
         #expect(resumed.status == 0)
         #expect(
             resumed.stderr
                 == "run: 3/3 done, 0 failed, 2 reused (same request); cost $0.000018; wrote out.jsonl\n")
-        #expect(try shell.server.requests().count == sent + 1)
+        #expect(try await shell.server.requests().count == sent + 1)
     }
 
-    @Test func aBudgetAlreadySpentSendsNothing() throws {
-        let shell = try GeminiShell()
+    @Test func aBudgetAlreadySpentSendsNothing() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.lines)
-        try shell.server.script([Self.reply])
-        let outcome = try shell.run(["-c", "set budget 0.00001\nask hi\nrun in.jsonl -o out.jsonl"])
+        try await shell.server.script([Self.reply])
+        let outcome = try await shell.run(["-c", "set budget 0.00001\nask hi\nrun in.jsonl -o out.jsonl"])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr.contains("run: budget reached ($0.000018 spent of $0.00001); 3 lines left unsent"))
-        #expect(try shell.server.requests().count == 1)
+        #expect(try await shell.server.requests().count == 1)
     }
 
-    @Test func setBudgetTakesAPlainNumberOrOff() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func setBudgetTakesAPlainNumberOrOff() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3",
         ])
         #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\n")
@@ -106,10 +106,10 @@ import Testing
         )
     }
 
-    @Test func estimatesCountTokensAndGenerateNothing() throws {
-        let shell = try GeminiShell()
+    @Test func estimatesCountTokensAndGenerateNothing() async throws {
+        let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.lines)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "run in.jsonl --estimate\nset max-tokens 100\nbatch submit in.jsonl --estimate",
         ])
         #expect(outcome.stderr == "")
@@ -119,7 +119,7 @@ import Testing
                 batch submit: 3 requests, 6 input tokens; expected cost $0.00000225 for the input (the output is priced as it comes), at most $0.00056475 with max-tokens 100
 
                 """)
-        let paths = try shell.server.paths()
+        let paths = try await shell.server.paths()
         #expect(paths == Array(repeating: "/v1beta/models/gemini-3.8-flash:countTokens", count: 6))
     }
 }

@@ -44,12 +44,12 @@ import Testing
         #expect(page.contains("<div id=\"filters\" hidden>"))
     }
 
-    @Test func compareTestAndLogsWriteTheirReports() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func compareTestAndLogsWriteTheirReports() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "text": "one"}"#, #"{"kind": "generate", "text": "two"}"#,
         ])
-        let compared = try shell.run([
+        let compared = try await shell.run([
             "compare", "--html", "c.html", "--models", "gemini-2.5-flash,gemini-2.5-pro", "hi",
         ])
         #expect(compared.status == 0)
@@ -63,10 +63,10 @@ import Testing
         )
         #expect(page.contains("<h3>request</h3><pre>{\n  &quot;contents&quot; : ["))
         try shell.write("t.sophon", "expect 1 == 1\n")
-        let tested = try shell.run(["test", "--html", "t.html", "t.sophon"])
+        let tested = try await shell.run(["test", "--html", "t.html", "t.sophon"])
         #expect(tested.status == 0)
         #expect(shell.read("t.html")?.contains("<th scope=\"row\">t.sophon</th><td class=\"pass\">") == true)
-        let logged = try shell.run(["logs", "--html", "l.html"])
+        let logged = try await shell.run(["logs", "--html", "l.html"])
         #expect(logged.status == 0)
         let logs = try #require(shell.read("l.html"))
         #expect(logs.contains("<p>2 exchanges, 0 failed</p>"))
@@ -75,9 +75,9 @@ import Testing
 
     /// `--html` into a folder that does not exist is refused, and no folder is made (the
     /// report writer made the whole path from a typo).
-    @Test func aReportIntoAMissingFolderIsRefusedAndNoFolderIsMade() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["logs", "--html", "missing/l.html"])
+    @Test func aReportIntoAMissingFolderIsRefusedAndNoFolderIsMade() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["logs", "--html", "missing/l.html"])
         #expect(
             outcome.stderr == "error: logs: --html: the folder '\(shell.home.path)/missing' does not exist\n")
         #expect(outcome.status == 1)

@@ -5,22 +5,22 @@ import Testing
 /// `sophon test --models A,B` (a files x models matrix, a tape per model, JUnit classname with
 /// the model) and `run --models A,B` (a line per key and model): PRODUCT §14.
 @Suite struct ModelMatrixTests {
-    static func rules(_ shell: GeminiShell, _ replies: [(model: String, text: String)]) throws {
+    static func rules(_ shell: GeminiShell, _ replies: [(model: String, text: String)]) async throws {
         let rules = replies.map {
             #"{"model": "\#($0.model)", "reply": {"kind": "generate", "text": "\#($0.text)", "usage": {"prompt": 4, "candidates": 2}}}"#
         }
-        _ = try shell.server.control(
+        _ = try await shell.server.control(
             "POST", "/_sophon/rules", body: #"{"reset": true, "rules": [\#(rules.joined(separator: ","))]}"#)
     }
 
-    @Test func testRunsEveryFileOnEachModelWithItsOwnTapeAndAMatrix() throws {
-        let shell = try GeminiShell()
+    @Test func testRunsEveryFileOnEachModelWithItsOwnTapeAndAMatrix() async throws {
+        let shell = try await GeminiShell()
         try FileManager.default.createDirectory(
             at: shell.home.appendingPathComponent("t"), withIntermediateDirectories: true)
         try shell.write("t/a.sophon", "ask hi\nexpect $last == \"yes\"\n")
         try shell.write("t/b.sophon", "expect 1 == 1\n")
-        try Self.rules(shell, [("gemini-2.5-flash", "yes"), ("gemini-3.8-flash", "no")])
-        let recorded = try shell.run([
+        try await Self.rules(shell, [("gemini-2.5-flash", "yes"), ("gemini-3.8-flash", "no")])
+        let recorded = try await shell.run([
             "test", "--record-missing", "--jobs", "1", "--junit", "j.xml", "--models",
             "gemini-2.5-flash,gemini-3.8-flash",
             "t",
@@ -54,34 +54,34 @@ import Testing
         #expect(junit.contains(#"<testcase name="t/a.sophon" classname="t.a.gemini-2.5-flash" time="#))
         #expect(junit.contains(#"<testcase name="t/a.sophon" classname="t.a.gemini-3.8-flash" time="#))
         // Replayed from the tapes: the same verdicts, nothing sent.
-        try shell.server.script([])
-        let replayed = try shell.run([
+        try await shell.server.script([])
+        let replayed = try await shell.run([
             "--json", "test", "--models", "gemini-2.5-flash,gemini-3.8-flash", "t/a.sophon",
         ])
         #expect(replayed.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
         #expect(
             replayed.stdout.contains(
                 #""files":[{"path":"t/a.sophon","model":"gemini-2.5-flash","passed":true,"#))
         #expect(replayed.stdout.contains(#"{"path":"t/a.sophon","model":"gemini-3.8-flash","passed":false,"#))
     }
 
-    @Test func testRefusesAnUnknownModel() throws {
-        let shell = try GeminiShell()
+    @Test func testRefusesAnUnknownModel() async throws {
+        let shell = try await GeminiShell()
         try shell.write("a.sophon", "expect 1 == 1\n")
-        let outcome = try shell.run(["test", "--models", "gemini-2.5-flsh", "a.sophon"])
+        let outcome = try await shell.run(["test", "--models", "gemini-2.5-flsh", "a.sophon"])
         #expect(outcome.status == 2)
         #expect(
             outcome.stderr.hasPrefix(
                 "sophon: test: unknown model 'gemini-2.5-flsh' (did you mean 'gemini-2.5-flash'?)"))
     }
 
-    @Test func runWritesALinePerKeyAndModelAndResumesEach() throws {
-        let shell = try GeminiShell()
+    @Test func runWritesALinePerKeyAndModelAndResumesEach() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n" + #"{"key": 2, "prompt": "beta"}"# + "\n")
-        try Self.rules(shell, [("gemini-2.5-flash", "A"), ("gemini-3.8-flash", "B")])
-        let outcome = try shell.run([
+        try await Self.rules(shell, [("gemini-2.5-flash", "A"), ("gemini-3.8-flash", "B")])
+        let outcome = try await shell.run([
             "run", "in.jsonl", "-o", "out.jsonl", "--models", "gemini-2.5-flash,gemini-3.8-flash",
         ])
         #expect(outcome.status == 0)
@@ -98,12 +98,12 @@ import Testing
 
                 """)
         // Adding a model asks only it.
-        let more = try shell.run([
+        let more = try await shell.run([
             "run", "in.jsonl", "-o", "out.jsonl", "--models",
             "gemini-2.5-flash,gemini-3.8-flash,gemini-3.5-flash",
         ])
         #expect(more.stderr.hasPrefix("run: 6/6 done, 0 failed, 4 reused (same request); "))
-        #expect(try shell.server.requests().filter { $0.path.contains("gemini-3.5-flash") }.count == 2)
-        #expect(try shell.server.requests().count == 6)
+        #expect(try await shell.server.requests().filter { $0.path.contains("gemini-3.5-flash") }.count == 2)
+        #expect(try await shell.server.requests().count == 6)
     }
 }

@@ -13,13 +13,13 @@ import Testing
 
         """
 
-    @Test func embedPrintsTheVectorAndSendsTheWireBody() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", "embed --dimensions 8 hello world"])
+    @Test func embedPrintsTheVectorAndSendsTheWireBody() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "embed --dimensions 8 hello world"])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "[0.0,0.0,0.0,0.0,0.0,0.0,0.707107,0.707107]\n")
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].path == "/v1beta/models/gemini-embedding-001:embedContent")
         #expect(
@@ -27,9 +27,9 @@ import Testing
                 == #"{"content":{"parts":[{"text":"hello world"}]},"outputDimensionality":8}"#)
     }
 
-    @Test func embedDryRunSendsNothing() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", "embed --dry-run --task semantic_similarity hi"])
+    @Test func embedDryRunSendsNothing() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "embed --dry-run --task semantic_similarity hi"])
         #expect(outcome.status == 0)
         #expect(
             outcome.stdout == """
@@ -46,16 +46,16 @@ import Testing
                 }
 
                 """)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func embedMultiStoresSkipsWhatIsStoredAndSimilarRanksByCosine() throws {
-        let shell = try GeminiShell()
+    @Test func embedMultiStoresSkipsWhatIsStoredAndSimilarRanksByCosine() async throws {
+        let shell = try await GeminiShell()
         try shell.write("docs.jsonl", Self.docs)
-        let first = try shell.run(["-c", "embed-multi docs docs.jsonl"])
+        let first = try await shell.run(["-c", "embed-multi docs docs.jsonl"])
         #expect(first.stderr == "")
         #expect(first.stdout == "docs: 3 embedded, 0 skipped (already stored), 1 request\n")
-        var requests = try shell.server.requests()
+        var requests = try await shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].path == "/v1beta/models/gemini-embedding-001:batchEmbedContents")
         #expect(
@@ -69,10 +69,10 @@ import Testing
             "docs.jsonl",
             Self.docs.replacingOccurrences(of: "fix a bike", with: "ride a bike")
                 + #"{"id":"d4","text":"boil water for pasta"}"# + "\n")
-        try shell.server.script([])
-        let second = try shell.run(["-c", "embed-multi docs docs.jsonl"])
+        try await shell.server.script([])
+        let second = try await shell.run(["-c", "embed-multi docs docs.jsonl"])
         #expect(second.stdout == "docs: 2 embedded, 2 skipped (already stored), 1 request\n")
-        requests = try shell.server.requests()
+        requests = try await shell.server.requests()
         try #require(requests.count == 1)
         let texts = requests[0].body["requests"].map { items in
             (0..<2).compactMap { items[$0]?["content"]?["parts"]?[0]?["text"]?.stringValue }
@@ -80,120 +80,120 @@ import Testing
         #expect(texts == ["how to ride a bike", "boil water for pasta"])
         #expect(requests[0].body["requests"]?[0]?["outputDimensionality"] == .number(JSONNumber(768)))
 
-        try shell.server.script([])
-        let similar = try shell.run(["-c", "similar docs cook pasta -n 2", "-c", "collections"])
+        try await shell.server.script([])
+        let similar = try await shell.run(["-c", "similar docs cook pasta -n 2", "-c", "collections"])
         #expect(similar.stderr == "")
         #expect(
             similar.stdout == "0.7071  d1\n0.4082  3\ndocs  gemini-embedding-001  768 dimensions  4 rows\n")
-        requests = try shell.server.requests()
+        requests = try await shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].body["requests"]?[0]?["taskType"]?.stringValue == "RETRIEVAL_QUERY")
 
-        let json = try shell.run(["-c", "similar --json -n 1 docs cook pasta"])
+        let json = try await shell.run(["-c", "similar --json -n 1 docs cook pasta"])
         let value = try JSONValue(parsing: json.stdout)
         #expect(value["collection"]?.stringValue == "docs")
         #expect(value["model"]?.stringValue == "gemini-embedding-001")
         #expect(value["matches"]?[0]?["id"]?.stringValue == "d1")
         #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("tag", .string("food"))]))
 
-        let deleted = try shell.run(["-c", "collections delete docs", "-c", "collections"])
+        let deleted = try await shell.run(["-c", "collections delete docs", "-c", "collections"])
         #expect(deleted.stdout == "(no collections)\n")
     }
 
-    @Test func aRunThatFailsHalfwayResumesSendingOnlyTheMissingRows() throws {
-        let shell = try GeminiShell()
+    @Test func aRunThatFailsHalfwayResumesSendingOnlyTheMissingRows() async throws {
+        let shell = try await GeminiShell()
         let rows = (0..<250).map { #"{"id":"r\#($0)","text":"row number \#($0)"}"# }.joined(separator: "\n")
         try shell.write("rows.jsonl", rows + "\n")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"embeddings": true}"#, #"{"embeddings": true, "fault": "bad_request"}"#,
         ])
-        let failed = try shell.run(["-c", "embed-multi rows rows.jsonl --dimensions 16"])
+        let failed = try await shell.run(["-c", "embed-multi rows rows.jsonl --dimensions 16"])
         #expect(failed.status == 1)
-        #expect(try shell.server.requests().count == 2)
-        try shell.server.script([])
-        let resumed = try shell.run(["-c", "embed-multi rows rows.jsonl"])
+        #expect(try await shell.server.requests().count == 2)
+        try await shell.server.script([])
+        let resumed = try await shell.run(["-c", "embed-multi rows rows.jsonl"])
         #expect(resumed.stderr == "")
         #expect(resumed.stdout == "rows: 150 embedded, 100 skipped (already stored), 2 requests\n")
-        let counts = try shell.server.requests().map { request -> Int in
+        let counts = try await shell.server.requests().map { request -> Int in
             guard case .array(let items)? = request.body["requests"] else { return -1 }
             return items.count
         }
         #expect(counts == [100, 50])
-        try shell.server.script([])
-        let again = try shell.run(["-c", "embed-multi rows rows.jsonl --json"])
+        try await shell.server.script([])
+        let again = try await shell.run(["-c", "embed-multi rows rows.jsonl --json"])
         let value = try JSONValue(parsing: again.stdout)
         #expect(value["embedded"] == .number(JSONNumber(0)))
         #expect(value["skipped"] == .number(JSONNumber(250)))
         #expect(value["requests"] == .number(JSONNumber(0)))
         #expect(value["dimensions"] == .number(JSONNumber(16)))
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     /// An ID given twice would overwrite its first row, both paid for: refused before sending.
-    @Test func anIDGivenTwiceIsRefusedBeforeAnythingIsSent() throws {
-        let shell = try GeminiShell()
+    @Test func anIDGivenTwiceIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
         try shell.write("dup.csv", "id,text\n1,a\n2,b\n1,c\n")
         try shell.write(
             "dup.jsonl", #"{"id": "a", "text": "x"}"# + "\n" + #"{"id": "a", "text": "y"}"# + "\n")
-        let csv = try shell.run(["embed-multi", "c", "dup.csv"])
+        let csv = try await shell.run(["embed-multi", "c", "dup.csv"])
         #expect(csv.stderr == "error: embed-multi: dup.csv:4: duplicate id '1' (first on line 2)\n")
         #expect(csv.status == 1)
-        let jsonl = try shell.run(["embed-multi", "c", "dup.jsonl"])
+        let jsonl = try await shell.run(["embed-multi", "c", "dup.jsonl"])
         #expect(jsonl.stderr == "error: embed-multi: dup.jsonl:2: duplicate id 'a' (first on line 1)\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func csvRowsWithQuotesAndMetadata() throws {
-        let shell = try GeminiShell()
+    @Test func csvRowsWithQuotesAndMetadata() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "rows.csv", "id,body,lang\r\na,\"hello, world\",en\r\nb,\"say \"\"hi\"\"\nthere\",fr\r\n")
-        let outcome = try shell.run(["-c", "embed-multi c rows.csv --text body --dimensions 8"])
+        let outcome = try await shell.run(["-c", "embed-multi c rows.csv --text body --dimensions 8"])
         #expect(outcome.stderr == "")
         #expect(outcome.stdout == "c: 2 embedded, 0 skipped (already stored), 1 request\n")
-        let body = try #require(try shell.server.requests().first?.body)
+        let body = try #require(try await shell.server.requests().first?.body)
         #expect(body["requests"]?[1]?["content"]?["parts"]?[0]?["text"]?.stringValue == "say \"hi\"\nthere")
-        let similar = try shell.run(["-c", "similar --json c hello world"])
+        let similar = try await shell.run(["-c", "similar --json c hello world"])
         let value = try JSONValue(parsing: similar.stdout)
         #expect(value["matches"]?[0]?["id"]?.stringValue == "a")
         #expect(value["matches"]?[0]?["score"] == .number(JSONNumber(text: "1.0")!))
         #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("lang", .string("en"))]))
     }
 
-    @Test func badInputIsRefusedBeforeAnythingIsSent() throws {
-        let shell = try GeminiShell()
+    @Test func badInputIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
         try shell.write("rows.csv", "id,text\na,hello\n")
         try shell.write("bad.jsonl", "{\"id\":\"a\",\"text\":\"x\"}\nnot json\n")
         try shell.write("empty.jsonl", "{\"id\":\"a\",\"text\":\"  \"}\n")
         try shell.write("docs.jsonl", Self.docs)
-        let csv = try shell.run(["-c", "embed-multi c rows.csv --text body"])
+        let csv = try await shell.run(["-c", "embed-multi c rows.csv --text body"])
         #expect(
             csv.stderr
                 == "-c:1:1: error: embed-multi: rows.csv:1: no column 'body' (the columns are 'id', 'text')\n"
         )
-        let bad = try shell.run(["-c", "embed-multi c bad.jsonl"])
+        let bad = try await shell.run(["-c", "embed-multi c bad.jsonl"])
         #expect(bad.stderr == "-c:1:1: error: embed-multi: bad.jsonl:2: not a JSON object\n")
-        let empty = try shell.run(["-c", "embed-multi c empty.jsonl"])
+        let empty = try await shell.run(["-c", "embed-multi c empty.jsonl"])
         #expect(empty.stderr == "-c:1:1: error: embed-multi: empty.jsonl:1: 'text' is empty\n")
-        #expect(try shell.server.requests().isEmpty)
-        _ = try shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 8"])
-        try shell.server.script([])
-        let model = try shell.run(["-c", "embed-multi docs docs.jsonl --model gemini-embedding-2"])
+        #expect(try await shell.server.requests().isEmpty)
+        _ = try await shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 8"])
+        try await shell.server.script([])
+        let model = try await shell.run(["-c", "embed-multi docs docs.jsonl --model gemini-embedding-2"])
         #expect(
             model.stderr
                 == "-c:1:1: error: embed-multi: collection 'docs' holds gemini-embedding-001 vectors of 8 dimensions;"
                 + " refusing gemini-embedding-2 vectors of 8 dimensions\n")
-        let dimensions = try shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 4"])
+        let dimensions = try await shell.run(["-c", "embed-multi docs docs.jsonl --dimensions 4"])
         #expect(
             dimensions.stderr
                 == "-c:1:1: error: embed-multi: collection 'docs' holds gemini-embedding-001 vectors of 8 dimensions;"
                 + " refusing gemini-embedding-001 vectors of 4 dimensions\n")
-        let missing = try shell.run(["-c", "similar nope hello"])
+        let missing = try await shell.run(["-c", "similar nope hello"])
         #expect(missing.stderr == "-c:1:1: error: similar: no collection 'nope'\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func expectSimilarShowsTheScore() throws {
-        let shell = try GeminiShell()
+    @Test func expectSimilarShowsTheScore() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "t.sophon",
             """
@@ -204,7 +204,7 @@ import Testing
             expect "the cat sat" similar "dogs run fast" 0.1
 
             """)
-        let outcome = try shell.run(["t.sophon"])
+        let outcome = try await shell.run(["t.sophon"])
         #expect(
             outcome.stderr == """
                 t.sophon:2: error: expect: expected "red apple" similar "green apple" (score 0.50 < 0.8)
@@ -212,7 +212,7 @@ import Testing
 
                 """)
         #expect(outcome.status == 1)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.count == 4)
         #expect(requests[3].path == "/v1beta/models/gemini-embedding-2:batchEmbedContents")
         #expect(
@@ -223,9 +223,9 @@ import Testing
     }
 
     /// A threshold outside 0...1 could never pass (1.5) or never fail (-1): refused, nothing sent.
-    @Test func aThresholdOutsideZeroToOneIsRefused() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func aThresholdOutsideZeroToOneIsRefused() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"expect "red apple" similar "green apple" -1"#, "-c", #"expect "a" judge "polite" 5"#,
         ])
         #expect(
@@ -235,12 +235,12 @@ import Testing
 
                 """)
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "judge", "pass": true, "score": 0.9, "reason": "polite"}"#,
             #"{"kind": "judge", "pass": false, "score": 0.3, "reason": "rude"}"#,
             #"{"kind": "judge", "pass": true, "score": 0.4, "reason": "barely"}"#,
@@ -257,7 +257,7 @@ import Testing
             show usage
 
             """)
-        let outcome = try shell.run(["t.sophon"])
+        let outcome = try await shell.run(["t.sophon"])
         #expect(
             outcome.stderr == """
                 t.sophon:3: error: expect: expected "Go away" judge "is polite" (pass false, score 0.30, threshold 0.5: rude)
@@ -266,7 +266,7 @@ import Testing
 
                 """)
         #expect(outcome.status == 1)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 4)
         #expect(requests[0].path == "/v1beta/models/gemini-3.8-flash:generateContent")
         let body = requests[0].body
@@ -285,13 +285,15 @@ import Testing
         #expect(outcome.stdout.hasPrefix("4 calls:"))
     }
 
-    @Test func judgeFailuresReachJUnitAndTAP() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "judge", "pass": false, "score": 0.2, "reason": "off topic"}"#])
+    @Test func judgeFailuresReachJUnitAndTAP() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
+            #"{"kind": "judge", "pass": false, "score": 0.2, "reason": "off topic"}"#
+        ])
         try FileManager.default.createDirectory(
             at: shell.home.appendingPathComponent("t"), withIntermediateDirectories: true)
         try shell.write("t/j.sophon", "expect \"hi\" judge \"answers the question\"\n")
-        let outcome = try shell.run(["test", "--jobs", "1", "--tap", "--junit", "report.xml", "t"])
+        let outcome = try await shell.run(["test", "--jobs", "1", "--tap", "--junit", "report.xml", "t"])
         #expect(outcome.status == 1)
         let line =
             #"expected "hi" judge "answers the question" (pass false, score 0.20, threshold 0.5: off topic)"#
@@ -300,9 +302,10 @@ import Testing
         #expect(junit.contains(line.replacingOccurrences(of: "\"", with: "&quot;")))
     }
 
-    @Test func judgeAndEmbeddingCallsAreLoggedAndAReplayIsDeterministic() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "judge", "pass": false, "score": 0.25, "reason": "vague"}"#])
+    @Test func judgeAndEmbeddingCallsAreLoggedAndAReplayIsDeterministic() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "judge", "pass": false, "score": 0.25, "reason": "vague"}"#]
+        )
         try shell.write(
             "t.sophon",
             """
@@ -310,18 +313,18 @@ import Testing
             expect "red apple" similar "green apple" 0.4
 
             """)
-        let recorded = try shell.run(["--record", "t.tape", "t.sophon"])
+        let recorded = try await shell.run(["--record", "t.tape", "t.sophon"])
         let failure =
             "t.sophon:1: error: expect: expected \"It depends.\" judge \"gives a clear answer\""
             + " (pass false, score 0.25, threshold 0.5: vague)\n"
         #expect(recorded.stderr == failure)
-        #expect(try shell.server.requests().count == 2)
-        try shell.server.script([#"{"kind": "judge", "pass": true, "score": 1, "reason": "other"}"#])
-        let replayed = try shell.run(["--replay", "t.tape", "t.sophon"])
+        #expect(try await shell.server.requests().count == 2)
+        try await shell.server.script([#"{"kind": "judge", "pass": true, "score": 1, "reason": "other"}"#])
+        let replayed = try await shell.run(["--replay", "t.tape", "t.sophon"])
         #expect(replayed.stderr == failure)
         #expect(replayed.status == 1)
-        #expect(try shell.server.requests().isEmpty)
-        let logs = try shell.run(["-c", "logs --json"])
+        #expect(try await shell.server.requests().isEmpty)
+        let logs = try await shell.run(["-c", "logs --json"])
         let entries = try JSONValue(parsing: logs.stdout)
         guard case .array(let items) = entries else {
             Issue.record("logs --json is not an array: \(logs.stdout)")
@@ -333,9 +336,9 @@ import Testing
         #expect(items[1]["answer"]?.stringValue == "2 vectors of 768 dimensions")
     }
 
-    @Test func embedAndJudgeModelSettings() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func embedAndJudgeModelSettings() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "show embed-model", "-c", "set embed-model gemini-embedding-2", "-c", "show embed-model",
             "-c", "set model gemini-3.8-flash", "-c", "show judge-model", "-c",
             "set judge-model gemini-3.8-pro",

@@ -6,24 +6,26 @@ import Testing
 /// `cache` and `set cache` end to end: the real binary against scripts/fake_gemini.py's
 /// cachedContents, whose clock the test moves (docs/commands.md, "cache").
 @Suite struct CacheCommandTests {
-    static func cacheCreates(_ shell: GeminiShell) throws -> [JSONValue] {
-        try shell.server.requests().filter { $0.method == "POST" && $0.path == "/v1beta/cachedContents" }.map(
+    static func cacheCreates(_ shell: GeminiShell) async throws -> [JSONValue] {
+        try await shell.server.requests().filter {
+            $0.method == "POST" && $0.path == "/v1beta/cachedContents"
+        }.map(
             \.body)
     }
 
-    static func advance(_ shell: GeminiShell, seconds: Int) throws {
-        _ = try shell.server.control("POST", "/_sophon/clock", body: #"{"advance": \#(seconds)}"#)
+    static func advance(_ shell: GeminiShell, seconds: Int) async throws {
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"advance": \#(seconds)}"#)
     }
 
-    @Test func createSendsTheFilesSystemAndTTLAndJournalsTheName() throws {
-        let shell = try GeminiShell()
+    @Test func createSendsTheFilesSystemAndTTLAndJournalsTheName() async throws {
+        let shell = try await GeminiShell()
         try shell.write("manual.txt", "widgets turn left and gadgets turn right\n")
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "cache", "create", "docs", "@manual.txt", "--system", "Answer briefly.", "--ttl", "2h",
         ])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
-        let creates = try Self.cacheCreates(shell)
+        let creates = try await Self.cacheCreates(shell)
         #expect(creates.count == 1)
         let body = creates.first ?? .null
         #expect(body["model"] == .string("models/gemini-3.8-flash"))
@@ -46,18 +48,19 @@ import Testing
         #expect(journal["caches"]?[0]?["system"] == .bool(true))
     }
 
-    @Test func setCacheSendsCachedContentLeavesOutSystemAndCountsCachedTokens() throws {
-        let shell = try GeminiShell()
+    @Test func setCacheSendsCachedContentLeavesOutSystemAndCountsCachedTokens() async throws {
+        let shell = try await GeminiShell()
         try shell.write("manual.txt", "one two three four five six seven eight nine ten\n")
         #expect(
-            try shell.run(["cache", "create", "docs", "@manual.txt", "--system", "Be brief."]).status == 0)
+            try await shell.run(["cache", "create", "docs", "@manual.txt", "--system", "Be brief."]).status
+                == 0)
         let id =
             try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"]?[0]?["id"]?.stringValue ?? ""
-        try shell.server.script([])
-        let outcome = try shell.run(
+        try await shell.server.script([])
+        let outcome = try await shell.run(
             ["--json", "-c", "set system \"Session system\"\nset cache docs\nask hello\nshow usage"])
         #expect(outcome.status == 0)
-        let seen = try shell.server.requests()
+        let seen = try await shell.server.requests()
         #expect(seen.count == 1)
         let body = seen.first?.body ?? .null
         #expect(body["cachedContent"] == .string(id))
@@ -73,86 +76,89 @@ import Testing
         #expect(usage["result"]?["usage"]?["cachedTokens"] == .integer(12))
     }
 
-    @Test func extendShowListAndDeleteGoThroughTheJournal() throws {
-        let shell = try GeminiShell()
-        #expect(try shell.run(["cache", "create", "docs", "alpha beta gamma"]).status == 0)
-        let extend = try shell.run(["cache", "extend", "docs", "--ttl", "3h"])
+    @Test func extendShowListAndDeleteGoThroughTheJournal() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["cache", "create", "docs", "alpha beta gamma"]).status == 0)
+        let extend = try await shell.run(["cache", "extend", "docs", "--ttl", "3h"])
         #expect(extend.status == 0)
         #expect(extend.stdout.hasSuffix("3 tokens  expires 2026-12-01T03:00:00.000000Z\n"))
-        let patch = try shell.server.requests().last
+        let patch = try await shell.server.requests().last
         #expect(patch?.method == "PATCH")
         #expect(patch?.path.hasSuffix("?updateMask=ttl") == true)
         #expect(patch?.body == .object([JSONMember("ttl", .string("10800s"))]))
-        let show = try shell.run(["cache", "show", "docs"])
+        let show = try await shell.run(["cache", "show", "docs"])
         #expect(show.stdout.hasPrefix("name: docs\nid: cachedContents/"))
         #expect(
             show.stdout.hasSuffix(
                 "model: gemini-3.8-flash\ntokens: 3\nexpires: 2026-12-01T03:00:00.000000Z\n"))
-        #expect(try shell.run(["cache", "list"]).stdout.split(separator: "\n").count == 1)
-        let delete = try shell.run(["cache", "delete", "docs"])
+        #expect(try await shell.run(["cache", "list"]).stdout.split(separator: "\n").count == 1)
+        let delete = try await shell.run(["cache", "delete", "docs"])
         #expect(delete.status == 0)
-        #expect(try shell.server.requests().last?.method == "DELETE")
+        #expect(try await shell.server.requests().last?.method == "DELETE")
         #expect(try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"] == .array([]))
-        let gone = try shell.run(["cache", "show", "docs"])
+        let gone = try await shell.run(["cache", "show", "docs"])
         #expect(gone.status == 1)
         #expect(gone.stderr == "error: cache: no cache named 'docs'\n")
     }
 
-    @Test func anExpiredCacheSaysSoAndListDropsIt() throws {
-        let shell = try GeminiShell()
-        #expect(try shell.run(["cache", "create", "docs", "alpha beta", "--ttl", "30m"]).status == 0)
+    @Test func anExpiredCacheSaysSoAndListDropsIt() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["cache", "create", "docs", "alpha beta", "--ttl", "30m"]).status == 0)
         let id =
             try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"]?[0]?["id"]?.stringValue ?? ""
-        try Self.advance(shell, seconds: 1801)
-        let ask = try shell.run(["-c", "set cache docs\nask hi"])
+        try await Self.advance(shell, seconds: 1801)
+        let ask = try await shell.run(["-c", "set cache docs\nask hi"])
         #expect(ask.status == 1)
         #expect(
             ask.stderr
                 == "-c:1:2: error: cache 'docs' (\(id)) has expired or was deleted (HTTP 403: CachedContent not found (or permission denied)); make it again with 'cache create'\n"
         )
-        let list = try shell.run(["cache", "list"])
+        let list = try await shell.run(["cache", "list"])
         #expect(list.stdout == "no context caches\n")
         #expect(try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"] == .array([]))
     }
 
-    @Test func aCacheForAnotherModelIsRefusedBeforeSending() throws {
-        let shell = try GeminiShell()
-        #expect(try shell.run(["cache", "create", "docs", "alpha"]).status == 0)
-        try shell.server.script([])
-        let outcome = try shell.run(["-c", "set cache docs\nset model gemini-2.5-flash\nask hi"])
+    @Test func aCacheForAnotherModelIsRefusedBeforeSending() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["cache", "create", "docs", "alpha"]).status == 0)
+        try await shell.server.script([])
+        let outcome = try await shell.run(["-c", "set cache docs\nset model gemini-2.5-flash\nask hi"])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr
                 == "-c:1:3: error: cache 'docs' holds context for gemini-3.8-flash, not gemini-2.5-flash: set model gemini-3.8-flash, or set cache off\n"
         )
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func setCacheOfAnUnknownNameFailsAndOffClearsIt() throws {
-        let shell = try GeminiShell()
-        let unknown = try shell.run(["-c", "set cache nope"])
+    @Test func setCacheOfAnUnknownNameFailsAndOffClearsIt() async throws {
+        let shell = try await GeminiShell()
+        let unknown = try await shell.run(["-c", "set cache nope"])
         #expect(unknown.status == 1)
         #expect(
             unknown.stderr
                 == "-c:1:1: error: set cache: no cache named 'nope' (make one with 'cache create nope ...')\n"
         )
-        #expect(try shell.run(["cache", "create", "docs", "alpha"]).status == 0)
-        let shown = try shell.run(["-c", "show cache\nset cache docs\nshow cache\nset cache off\nshow cache"])
+        #expect(try await shell.run(["cache", "create", "docs", "alpha"]).status == 0)
+        let shown = try await shell.run([
+            "-c", "show cache\nset cache docs\nshow cache\nset cache off\nshow cache",
+        ])
         #expect(shown.stdout == "off\ndocs\noff\n")
     }
 
     /// The measure of issue 31: the same 10 prompts over a long system text, from a cache,
     /// report the cached tokens of every call (the fake counts a word as a token).
-    @Test func tenPromptsFromACacheOfALongSystemTextReportTheCachedTokens() throws {
-        let shell = try GeminiShell()
+    @Test func tenPromptsFromACacheOfALongSystemTextReportTheCachedTokens() async throws {
+        let shell = try await GeminiShell()
         let system = Array(repeating: "Refunds are paid within thirty days of a return.", count: 400)
             .joined(separator: " ")  // 3,600 words
         try shell.write("faq.txt", "Shipping is free above fifty euros.\n")
-        #expect(try shell.run(["cache", "create", "policy", "@faq.txt", "--system", system]).status == 0)
+        #expect(
+            try await shell.run(["cache", "create", "policy", "@faq.txt", "--system", system]).status == 0)
         let asks = (1...10).map { "ask question \($0)" }.joined(separator: "\n")
-        let outcome = try shell.run(["-c", "set cache policy\n\(asks)\nshow usage"])
+        let outcome = try await shell.run(["-c", "set cache policy\n\(asks)\nshow usage"])
         #expect(outcome.status == 0)
-        let calls = try shell.server.requests().filter { $0.path.contains(":streamGenerateContent") }
+        let calls = try await shell.server.requests().filter { $0.path.contains(":streamGenerateContent") }
         #expect(calls.count == 10)
         #expect(calls.allSatisfy { $0.body["systemInstruction"] == nil && $0.body["cachedContent"] != nil })
         // 3,606 cached tokens a call (3,600 of the system text, 6 of the file) beside the 4 of

@@ -25,35 +25,37 @@ import Testing
         return try MediaImageCodec.encodePNG(rgba: rgba, width: width, height: height)
     }
 
-    @Test func downscaleOffResendsTheOriginalAndSettingItSaysNothing() throws {
-        let shell = try GeminiShell()
+    @Test func downscaleOffResendsTheOriginalAndSettingItSaysNothing() async throws {
+        let shell = try await GeminiShell()
         let png = try MediaImageCodec.encodePNG(
             rgba: (0..<(64 * 32)).flatMap { [UInt8(truncatingIfNeeded: $0), 9, 200, 255] }, width: 64,
             height: 32)
         try png.write(to: shell.home.appendingPathComponent("small.png"))
-        let set = try shell.run(["-c", "retry-policy downscale=on"])
+        let set = try await shell.run(["-c", "retry-policy downscale=on"])
         #expect(set == .init(stdout: "", stderr: "", status: 0))
-        try shell.server.script([#"{"fault": "reset"}"#, #"{"kind": "generate", "text": "small"}"#])
-        let outcome = try shell.run([
+        try await shell.server.script([#"{"fault": "reset"}"#, #"{"kind": "generate", "text": "small"}"#])
+        let outcome = try await shell.run([
             "-c", "retry-policy downscale=off", "-c", "attach small.png", "-c", "ask what",
         ])
         #expect(outcome.stdout == "small\n")
         #expect(outcome.status == 0)
-        let sent = try shell.server.requests().map {
+        let sent = try await shell.server.requests().map {
             $0.body["contents"]?[0]?["parts"]?[0]?["inlineData"]?["data"]?.stringValue
         }
         #expect(sent == [png.base64EncodedString(), png.base64EncodedString()])
     }
 
-    @Test func aResetConnectionResendsTheAttachedPNGAsASmallerJPEGOnWhite() throws {
-        let shell = try GeminiShell()
+    @Test func aResetConnectionResendsTheAttachedPNGAsASmallerJPEGOnWhite() async throws {
+        let shell = try await GeminiShell()
         let png = try Self.picture()
         try png.write(to: shell.home.appendingPathComponent("picture.png"))
-        try shell.server.script([#"{"fault": "reset"}"#, #"{"kind": "generate", "text": "a picture"}"#])
-        let outcome = try shell.run(["-c", "attach picture.png", "-c", "ask what is it"])
+        try await shell.server.script([#"{"fault": "reset"}"#, #"{"kind": "generate", "text": "a picture"}"#])
+        let outcome = try await shell.run(["-c", "attach picture.png", "-c", "ask what is it"])
         #expect(outcome.stdout == "a picture\n")
         #expect(outcome.status == 0)
-        let parts = try shell.server.requests().map { $0.body["contents"]?[0]?["parts"]?[0]?["inlineData"] }
+        let parts = try await shell.server.requests().map {
+            $0.body["contents"]?[0]?["parts"]?[0]?["inlineData"]
+        }
         #expect(parts.count == 2)
         #expect(parts.map { $0?["mimeType"]?.stringValue } == ["image/png", "image/jpeg"])
         #expect(Data(base64Encoded: parts[0]?["data"]?.stringValue ?? "") == png)

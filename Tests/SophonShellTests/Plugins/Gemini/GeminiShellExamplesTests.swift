@@ -9,21 +9,21 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples")
 
-    static func replay(_ name: String) throws -> SophonProcess.Outcome {
+    static func replay(_ name: String) async throws -> SophonProcess.Outcome {
         let tape = examples.appendingPathComponent("\(name).tape").path
         let script = examples.appendingPathComponent("\(name).sophon").path
-        return try SophonProcess.run(["--replay", tape, script])
+        return try await SophonProcess.run(["--replay", tape, script])
     }
 
-    @Test func theTourReplaysOfflineWithItsGoldenOutput() throws {
-        let outcome = try Self.replay("tour")
+    @Test func theTourReplaysOfflineWithItsGoldenOutput() async throws {
+        let outcome = try await Self.replay("tour")
         #expect(outcome.stdout == Self.tour)
         #expect(outcome.status == 0)
         #expect(!outcome.stderr.contains("error"))
     }
 
-    @Test func theRegressionExampleReplaysOfflineWithItsGoldenOutput() throws {
-        let outcome = try Self.replay("regression")
+    @Test func theRegressionExampleReplaysOfflineWithItsGoldenOutput() async throws {
+        let outcome = try await Self.replay("regression")
         #expect(outcome.stdout == Self.regression)
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)

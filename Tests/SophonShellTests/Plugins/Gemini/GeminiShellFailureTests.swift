@@ -15,14 +15,14 @@ import Testing
     }
 
     @Test(arguments: ["on", "off"])
-    func aRetiredPresetSavedAsTheDefaultFallsBackAndTheSavedDefaultFollows(stream: String) throws {
-        let shell = try GeminiShell()
-        let saved = try shell.run(["-c", "set model gemini-2.5-flash --save"])
+    func aRetiredPresetSavedAsTheDefaultFallsBackAndTheSavedDefaultFollows(stream: String) async throws {
+        let shell = try await GeminiShell()
+        let saved = try await shell.run(["-c", "set model gemini-2.5-flash --save"])
         #expect(saved.status == 0)
         #expect(try Self.savedModel(shell) == "gemini-2.5-flash")
 
-        try shell.server.script([Self.notFound, Self.fallbackAnswer])
-        let outcome = try shell.run(["-c", "set stream \(stream)", "-c", "ask hi", "-c", "show model"])
+        try await shell.server.script([Self.notFound, Self.fallbackAnswer])
+        let outcome = try await shell.run(["-c", "set stream \(stream)", "-c", "ask hi", "-c", "show model"])
         #expect(outcome.stdout == "answered by the fallback\ngemini-3.5-flash-lite\n")
         #expect(
             outcome.stderr
@@ -32,17 +32,19 @@ import Testing
         #expect(try Self.savedModel(shell) == "gemini-3.5-flash-lite")
         let method = stream == "on" ? "streamGenerateContent?alt=sse" : "generateContent"
         #expect(
-            try shell.server.requests().map(\.path) == [
+            try await shell.server.requests().map(\.path) == [
                 "/v1beta/models/gemini-2.5-flash:\(method)", "/v1beta/models/gemini-3.5-flash-lite:\(method)",
             ])
     }
 
-    @Test func aSessionOnlyModelThat404sLeavesSettingsJSONAlone() throws {
-        let shell = try GeminiShell()
-        #expect(try shell.run(["-c", "set model gemini-3.6-flash --save"]).status == 0)
+    @Test func aSessionOnlyModelThat404sLeavesSettingsJSONAlone() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["-c", "set model gemini-3.6-flash --save"]).status == 0)
         let before = shell.read("settings.json")
-        try shell.server.script([Self.notFound, Self.fallbackAnswer])
-        let outcome = try shell.run(["-c", "set model gemini-2.5-pro", "-c", "ask hi", "-c", "show model"])
+        try await shell.server.script([Self.notFound, Self.fallbackAnswer])
+        let outcome = try await shell.run([
+            "-c", "set model gemini-2.5-pro", "-c", "ask hi", "-c", "show model",
+        ])
         #expect(outcome.stdout == "answered by the fallback\ngemini-3.5-flash-lite\n")
         #expect(
             outcome.stderr
@@ -53,12 +55,12 @@ import Testing
         #expect(try Self.savedModel(shell) == "gemini-3.6-flash")
     }
 
-    @Test func a429WithAShortRetryInfoIsRetriedOnceAndVerboseSaysSo() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func a429WithAShortRetryInfoIsRetriedOnceAndVerboseSaysSo() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"fault": "rate_limit", "retryDelay": "0.3s"}"#, #"{"kind": "generate", "text": "made it"}"#,
         ])
-        let outcome = try shell.run(["--verbose", "-c", "set stream off", "-c", "ask hi"])
+        let outcome = try await shell.run(["--verbose", "-c", "set stream off", "-c", "ask hi"])
         #expect(outcome.stdout == "made it\n")
         #expect(outcome.status == 0)
         let lines = outcome.stderr.split(separator: "\n").map {
@@ -72,35 +74,35 @@ import Testing
                 "-> POST /v1beta/models/gemini-3.8-flash:generateContent (attempt 2)",
                 "<- 200 OK in N ms",
             ])
-        #expect(try shell.server.requests().count == 2)
+        #expect(try await shell.server.requests().count == 2)
     }
 
     /// A key the model echoes in a streamed answer (split across chunks) is masked on stdout,
     /// in `history` and in the log, as in a whole answer.
-    @Test func aKeyEchoedInAStreamedAnswerIsMaskedEverywhere() throws {
+    @Test func aKeyEchoedInAStreamedAnswerIsMaskedEverywhere() async throws {
         let key = "AIzaSyDUMMYKEYzz9876"
-        let shell = try GeminiShell(serverKey: key, key: key)
-        try shell.server.script([#"{"kind": "generate", "text": "key \#(key) end"}"#])
-        let outcome = try shell.run(["-c", "chat hi", "-c", "history"])
+        let shell = try await GeminiShell(serverKey: key, key: key)
+        try await shell.server.script([#"{"kind": "generate", "text": "key \#(key) end"}"#])
+        let outcome = try await shell.run(["-c", "chat hi", "-c", "history"])
         #expect(outcome.stdout == "key ••••9876 end\nuser: hi\nmodel: key ••••9876 end\n")
         #expect(outcome.status == 0)
-        let logged = try shell.run(["--json", "logs", "-n", "1"])
+        let logged = try await shell.run(["--json", "logs", "-n", "1"])
         #expect(!logged.stdout.contains("zz9876") && logged.stdout.contains("••••9876"))
-        let resumed = try shell.run(["--continue", "-c", "history"])
+        let resumed = try await shell.run(["--continue", "-c", "history"])
         #expect(resumed.stdout == "user: hi\nmodel: key ••••9876 end\n")
     }
 
-    @Test func anInvalidKeyIsAClearErrorThatFailsTheScriptWithTheEchoedKeyMasked() throws {
+    @Test func anInvalidKeyIsAClearErrorThatFailsTheScriptWithTheEchoedKeyMasked() async throws {
         let wrongKey = "AIzaSyWRONG-wrong-wrong-wrong-0000k3Y9"
-        let shell = try GeminiShell(serverKey: "test-key", key: wrongKey)
+        let shell = try await GeminiShell(serverKey: "test-key", key: wrongKey)
         let script = try shell.write("bad-key.sophon", "ask hi\necho still running\n")
-        let outcome = try shell.run([script])
+        let outcome = try await shell.run([script])
         #expect(outcome.stdout == "still running\n")
         #expect(
             outcome.stderr
                 == "\(script):1: error: The Gemini API rejected the API key: HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key. (Invalid API key: ••••k3Y9)\n"
         )
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().first?.headers["x-goog-api-key"] == wrongKey)
+        #expect(try await shell.server.requests().first?.headers["x-goog-api-key"] == wrongKey)
     }
 }

@@ -27,25 +27,25 @@ import Testing
     static func commands(_ lines: [String]) -> [String] { lines.flatMap { ["-c", $0] } }
 
     @Test(arguments: ["on", "off"])
-    func everySettingIsSentUnderTheAPIsName(stream: String) throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
-        let outcome = try shell.run(
+    func everySettingIsSentUnderTheAPIsName(stream: String) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
+        let outcome = try await shell.run(
             Self.commands(Self.settingLines + ["set stream \(stream)", "ask Say hi"]))
         #expect(outcome.stderr == "")
         #expect(outcome.stdout == "Hi.\n")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 1)
         let body = requests[0].body
         #expect(body["generationConfig"] == (try JSONValue(parsing: Self.expectedConfig)))
         #expect(body["safetySettings"] == (try JSONValue(parsing: Self.expectedSafety)))
     }
 
-    @Test func clearedSettingsAreNotSent() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
-        let outcome = try shell.run(
+    @Test func clearedSettingsAreNotSent() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
+        let outcome = try await shell.run(
             Self.commands(
                 Self.settingLines + [
                     "set top-p default", "set top-k default", "set seed default", "set stop none",
@@ -53,30 +53,30 @@ import Testing
                     "set response-modalities default", "set media-resolution default", "ask Say hi",
                 ]))
         #expect(outcome.status == 0)
-        let body = try #require(try shell.server.requests().first?.body)
+        let body = try #require(try await shell.server.requests().first?.body)
         #expect(body["generationConfig"] == nil)
         #expect(body["safetySettings"] == nil)
     }
 
     /// `set NAME default` clears temperature, max-tokens and thinking too: `show` prints
     /// `default` again and the request carries no `generationConfig`.
-    @Test func temperatureMaxTokensAndThinkingAcceptDefault() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
-        let outcome = try shell.run(
+    @Test func temperatureMaxTokensAndThinkingAcceptDefault() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
+        let outcome = try await shell.run(
             Self.commands([
                 "set temperature 0.4", "set max-tokens 100", "set thinking 512", "set temperature default",
                 "set max-tokens DEFAULT", "set thinking default", "show temperature", "show max-tokens",
                 "show thinking", "ask Say hi",
             ]))
         #expect(outcome == .init(stdout: "default\ndefault\ndefault\nHi.\n", stderr: "", status: 0))
-        let body = try #require(try shell.server.requests().first?.body)
+        let body = try #require(try await shell.server.requests().first?.body)
         #expect(body["generationConfig"] == nil)
     }
 
-    @Test func showListsEverySetting() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(Self.commands(Self.settingLines + ["show"]))
+    @Test func showListsEverySetting() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(Self.commands(Self.settingLines + ["show"]))
         #expect(
             outcome.stdout == """
                 model: gemini-3.8-flash
@@ -122,7 +122,7 @@ import Testing
             "top-p", "top-k", "seed", "stop", "presence-penalty", "frequency-penalty", "safety",
             "response-modalities", "media-resolution",
         ]
-        let fresh = try shell.run(Self.commands(names.map { "show \($0)" }))
+        let fresh = try await shell.run(Self.commands(names.map { "show \($0)" }))
         #expect(
             fresh.stdout == "default\ndefault\ndefault\nnone\ndefault\ndefault\ndefault\ndefault\ndefault\n")
     }
@@ -168,16 +168,16 @@ import Testing
             "set media-resolution: expected low, medium, high or default, got 'ultra'"
         ),
     ])
-    func anOutOfRangeValueIsRefusedWithWhatIsAccepted(line: String, message: String) throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", line, "--json", "-c", "show"])
+    func anOutOfRangeValueIsRefusedWithWhatIsAccepted(line: String, message: String) async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", line, "--json", "-c", "show"])
         #expect(outcome.stderr == "-c:1:1: error: \(message)\n")
         #expect(outcome.status == 1)
     }
 
-    @Test func aRefusedValueLeavesTheSettingAsItWas() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func aRefusedValueLeavesTheSettingAsItWas() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "set top-p 0.5", "-c", "set top-p 2", "-c", "show top-p", "-c",
             "set safety HARM_CATEGORY_HARASSMENT=OFF",
             "-c", "set safety HARM_CATEGORY_HATE_SPEECH=OFF HARM_CATEGORY_HARASSMENT=NEVER", "-c",
@@ -187,10 +187,10 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func penaltiesAreLeftOutWithANoteForAModelThatDoesNotTakeThem() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
-        let outcome = try shell.run(
+    @Test func penaltiesAreLeftOutWithANoteForAModelThatDoesNotTakeThem() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "generate", "text": "Hi."}"#])
+        let outcome = try await shell.run(
             Self.commands([
                 "set model gemini-2.5-flash", "set presence-penalty 0.5", "set frequency-penalty 0.25",
                 "set seed 7", "ask Say hi",
@@ -203,14 +203,14 @@ import Testing
                 """)
         #expect(outcome.stdout == "Hi.\n")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.map(\.path) == ["/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"])
         #expect(requests.first?.body["generationConfig"] == .object([JSONMember("seed", .integer(7))]))
     }
 
-    @Test func anOutputAModelCannotMakeIsRefusedBeforeSending() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(
+    @Test func anOutputAModelCannotMakeIsRefusedBeforeSending() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(
             Self.commands([
                 "set model gemini-2.5-pro", "set response-modalities text,image", "ask Draw a cat",
             ]))
@@ -218,6 +218,6 @@ import Testing
             outcome.stderr
                 == "-c:3:1: error: response-modalities: gemini-2.5-pro answers in text only, not image\n")
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }

@@ -19,10 +19,10 @@ import Testing
         return data
     }
 
-    @Test func aLargeFileIsUploadedOnceAndSentAsFileData() throws {
-        let shell = try GeminiShell()
+    @Test func aLargeFileIsUploadedOnceAndSentAsFileData() async throws {
+        let shell = try await GeminiShell()
         let video = try Self.writeVideo(shell)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set stream off", "-c", "attach clip.mp4", "-c", "ask What is in it?", "-c",
             "attach clip.mp4",
             "-c", "ask And now?",
@@ -30,7 +30,7 @@ import Testing
         #expect(outcome.stdout == "Hello from the fake Gemini server.\nHello from the fake Gemini server.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(
             requests.map { $0.headers["x-goog-upload-command"] ?? $0.path } == [
                 "start", "upload", "upload", "upload, finalize",
@@ -47,15 +47,15 @@ import Testing
         #expect(requests[5].body["contents"]?[0]?["parts"]?[0]?["fileData"]?["fileUri"] == uri)
     }
 
-    @Test func anHTTPSURLAndMimeOverride() throws {
-        let shell = try GeminiShell()
+    @Test func anHTTPSURLAndMimeOverride() async throws {
+        let shell = try await GeminiShell()
         try shell.write("notes.bin", "\u{0}\u{1}binary")
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set stream off", "-c", "attach https://example.com/a.pdf --mime audio/wav notes.bin",
             "-c", "ask Summarise",
         ])
         #expect(outcome.status == 0)
-        let parts = try shell.server.requests().last?.body["contents"]?[0]?["parts"]
+        let parts = try await shell.server.requests().last?.body["contents"]?[0]?["parts"]
         #expect(
             parts
                 == (try JSONValue(
@@ -65,22 +65,22 @@ import Testing
                         """#)))
     }
 
-    @Test func anUnknownTypeIsRefusedWithTheDetectedType() throws {
-        let shell = try GeminiShell()
+    @Test func anUnknownTypeIsRefusedWithTheDetectedType() async throws {
+        let shell = try await GeminiShell()
         try Data([0x50, 0x4B, 0x03, 0x04, 0, 0]).write(to: shell.home.appendingPathComponent("a.zip"))
-        let outcome = try shell.run(["--json", "-c", "attach a.zip"])
+        let outcome = try await shell.run(["--json", "-c", "attach a.zip"])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains(#""kind":"mediaUnreadable""#))
         #expect(outcome.stdout.contains("unsupported type application/zip"))
     }
 
-    @Test func replyImagesAreSavedAndNoticed() throws {
-        let shell = try GeminiShell()
+    @Test func replyImagesAreSavedAndNoticed() async throws {
+        let shell = try await GeminiShell()
         let data = Self.png.base64EncodedString()
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "A cat.", "inlineData": [{"mimeType": "image/png", "data": "\#(data)"}]}"#
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--json", "-c", "set response-modalities text,image", "-c", "ask Draw a cat",
         ])
         let name = "image-\(SHA256.hexDigest(Self.png).prefix(16)).png"
@@ -98,17 +98,17 @@ import Testing
                         JSONMember("bytes", .integer(2008)),
                     ])
                 ]))
-        let config = try shell.server.requests().last?.body["generationConfig"]
+        let config = try await shell.server.requests().last?.body["generationConfig"]
         #expect(config?["responseModalities"] == .array([.string("TEXT"), .string("IMAGE")]))
     }
 
-    @Test func mediaDirAndStreamedImageOnlyReply() throws {
-        let shell = try GeminiShell()
+    @Test func mediaDirAndStreamedImageOnlyReply() async throws {
+        let shell = try await GeminiShell()
         let data = Self.png.base64EncodedString()
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "", "chunks": [""], "inlineData": [{"mimeType": "image/png", "data": "\#(data)"}]}"#
         ])
-        let outcome = try shell.run(["-c", "set media-dir out", "-c", "ask Draw"])
+        let outcome = try await shell.run(["-c", "set media-dir out", "-c", "ask Draw"])
         let path = shell.home.appendingPathComponent("out/image-\(SHA256.hexDigest(Self.png).prefix(16)).png")
             .path
         #expect(outcome.stderr == "saved image/png, 2 KB: \(path)\n")
@@ -116,31 +116,31 @@ import Testing
         #expect(FileManager.default.contents(atPath: path) == Self.png)
     }
 
-    @Test func filesListShowAndDelete() throws {
-        let shell = try GeminiShell()
+    @Test func filesListShowAndDelete() async throws {
+        let shell = try await GeminiShell()
         _ = try Self.writeVideo(shell)
-        #expect(try shell.run(["-c", "attach clip.mp4"]).status == 0)
-        let listed = try shell.run(["--json", "-c", "files"])
+        #expect(try await shell.run(["-c", "attach clip.mp4"]).status == 0)
+        let listed = try await shell.run(["--json", "-c", "files"])
         let value = try JSONValue(parsing: listed.stdout)
         let name = try #require(value["result"]?[0]?["name"]?.stringValue)
         #expect(value["result"]?[0]?["displayName"] == .string("clip.mp4"))
         #expect(value["result"]?[0]?["sizeBytes"] == .string("21000000"))
-        let shown = try shell.run(["-c", "files show \(name)"])
+        let shown = try await shell.run(["-c", "files show \(name)"])
         #expect(shown.status == 0)
         #expect(try JSONValue(parsing: shown.stdout)["state"] == .string("ACTIVE"))
-        let deleted = try shell.run(["-c", "files delete --all", "-c", "files"])
+        let deleted = try await shell.run(["-c", "files delete --all", "-c", "files"])
         #expect(deleted.stdout == "(no files)\n")
         #expect(deleted.status == 0)
-        let missing = try shell.run(["--json", "-c", "files show \(name)"])
+        let missing = try await shell.run(["--json", "-c", "files show \(name)"])
         #expect(missing.status == 1)
         #expect(missing.stdout.contains(#""kind":"fileNotFound""#))
     }
 
     /// Issue 25 point 4: a file error keeps the server's status line.
-    @Test func aFileThatIsNotYoursKeepsTheStatusLine() throws {
-        let shell = try GeminiShell()
+    @Test func aFileThatIsNotYoursKeepsTheStatusLine() async throws {
+        let shell = try await GeminiShell()
         #expect(
-            try shell.run(["-c", "files delete files/nope"])
+            try await shell.run(["-c", "files delete files/nope"])
                 == .init(
                     stdout: "",
                     stderr: """

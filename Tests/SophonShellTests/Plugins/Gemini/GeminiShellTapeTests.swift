@@ -20,26 +20,26 @@ import Testing
         #"{"kind": "generate", "chunks": ["Hel", "lo", "!"]}"#,
     ]
 
-    @Test func aRecordedSessionReplaysWithTheServerGoneWithTheSameStdoutAndStatus() throws {
-        let shell = try GeminiShell()
+    @Test func aRecordedSessionReplaysWithTheServerGoneWithTheSameStdoutAndStatus() async throws {
+        let shell = try await GeminiShell()
         let script = try shell.write("session.sophon", Self.script)
         let tape = shell.home.appendingPathComponent("session.tape").path
-        try shell.server.script(Self.replies)
-        let recorded = try shell.run(["--record", tape, script])
+        try await shell.server.script(Self.replies)
+        let recorded = try await shell.run(["--record", tape, script])
         #expect(recorded.stdout.hasSuffix("Hello!\ndone: Hello!\n1 passed, 1 failed\n"))
         #expect(recorded.status == 1)
-        #expect(try shell.server.requests().count == 3)
+        #expect(try await shell.server.requests().count == 3)
 
         shell.server.stop()
         shell.key = nil
-        let replayed = try shell.run(["--replay", tape, script])
+        let replayed = try await shell.run(["--replay", tape, script])
         #expect(replayed.stdout == recorded.stdout)
         #expect(replayed.status == recorded.status)
         #expect(!replayed.stderr.contains("missingAPIKey"))
 
         let changed = try shell.write(
             "changed.sophon", Self.script.replacingOccurrences(of: "Name a book", with: "Name a film"))
-        let mismatch = try shell.run(["--replay", tape, changed])
+        let mismatch = try await shell.run(["--replay", tape, changed])
         #expect(mismatch.status == 1)
         #expect(
             mismatch.stderr.hasPrefix(
@@ -47,9 +47,9 @@ import Testing
             ))
     }
 
-    @Test func aSentinelKeyNeverAppearsInFilesTapesOrOutputEvenWithVerbose() throws {
+    @Test func aSentinelKeyNeverAppearsInFilesTapesOrOutputEvenWithVerbose() async throws {
         let sentinel = "AIzaSENTINEL-b7c1d2e3f4a5b6c7d8e9f0a1"
-        let shell = try GeminiShell(serverKey: sentinel, key: sentinel)
+        let shell = try await GeminiShell(serverKey: sentinel, key: sentinel)
         let tape = shell.home.appendingPathComponent("secret.tape").path
         let script = try shell.write(
             "secret.sophon",
@@ -65,10 +65,10 @@ import Testing
             save saved.sophon
 
             """)
-        try shell.server.script([
+        try await shell.server.script([
             #"{"fault": "overloaded"}"#, #"{"kind": "json", "body": {"totalTokens": 6}}"#,
         ])
-        var outcomes = [try shell.run(["--verbose", "--record", tape, script])]
+        var outcomes = [try await shell.run(["--verbose", "--record", tape, script])]
         #expect(outcomes[0].status == 0)
         #expect(outcomes[0].stdout.hasPrefix("••••f0a1 (from environment variable GEMINI_API_KEY)\n"))
 
@@ -76,11 +76,11 @@ import Testing
         let echoed = "AIzaSENTINEL-echoed-by-the-server-9x8y"
         shell.key = echoed
         let echoTape = shell.home.appendingPathComponent("echo.tape").path
-        outcomes.append(try shell.run(["--verbose", "--record", echoTape, "-c", "ask hi"]))
+        outcomes.append(try await shell.run(["--verbose", "--record", echoTape, "-c", "ask hi"]))
         #expect(outcomes[1].status == 1)
         #expect(outcomes[1].stderr.contains("Invalid API key: ••••9x8y"))
 
-        let sent = try shell.server.requests().map { $0.headers["x-goog-api-key"] ?? "" }
+        let sent = try await shell.server.requests().map { $0.headers["x-goog-api-key"] ?? "" }
         #expect(sent.contains(sentinel) && sent.contains(echoed))
         for outcome in outcomes {
             for secret in [sentinel, echoed] {

@@ -23,17 +23,17 @@ import Testing
 
         """
 
-    static func interactionsQueue(_ shell: GeminiShell, _ replies: [String]) throws {
-        _ = try shell.server.control(
+    static func interactionsQueue(_ shell: GeminiShell, _ replies: [String]) async throws {
+        _ = try await shell.server.control(
             "POST", "/_sophon/interactions",
             body: #"{"reset": true, "replies": [\#(replies.joined(separator: ","))]}"#)
     }
 
     @Test(arguments: ["generate-content", "interactions"])
-    func theTourRunsOverBothAPIsAndReplaysFromItsTape(api: String) throws {
-        let shell = try GeminiShell()
+    func theTourRunsOverBothAPIsAndReplaysFromItsTape(api: String) async throws {
+        let shell = try await GeminiShell()
         if api == "interactions" {
-            try Self.interactionsQueue(
+            try await Self.interactionsQueue(
                 shell,
                 [
                     #"{"text": "{\"title\": \"Dune\", \"year\": 1965}"}"#, #"{"text": "Two dogs."}"#,
@@ -42,7 +42,7 @@ import Testing
                     #"{"text": "18 degrees in Paris."}"#,
                 ])
         } else {
-            try shell.server.script([
+            try await shell.server.script([
                 #"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#,
                 #"{"kind": "generate", "text": "Two dogs."}"#,
                 #"{"kind": "generate", "text": "Eight paws."}"#,
@@ -53,7 +53,7 @@ import Testing
         }
         let script = try shell.write("tour.sophon", "set api \(api)\n" + Self.tour)
         let tape = shell.home.appendingPathComponent("tour.tape").path
-        let recorded = try shell.run(["--record", tape, script])
+        let recorded = try await shell.run(["--record", tape, script])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(
             recorded.stdout
@@ -81,7 +81,7 @@ import Testing
                 18 degrees in Paris.
 
                 """)
-        let sent = try shell.server.requests()
+        let sent = try await shell.server.requests()
         #expect(sent.count == 6)
         if api == "interactions" {
             #expect(sent.allSatisfy { $0.path.hasPrefix("/v1beta/interactions") })
@@ -96,14 +96,14 @@ import Testing
         }
         shell.server.stop()
         shell.key = nil
-        let replayed = try shell.run(["--replay", tape, script])
+        let replayed = try await shell.run(["--replay", tape, script])
         #expect(replayed.stdout == recorded.stdout)
         #expect(replayed.status == 0, "\(replayed.stderr)")
     }
 
-    @Test func settingsShowTheAPIAndTheLastInteraction() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func settingsShowTheAPIAndTheLastInteraction() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c",
             "show api\nshow interaction\nset api interactions\nshow api\nset store off\nshow store\nset api graphql",
         ])
@@ -115,13 +115,13 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func storeOffSendsTheWholeHistoryAndNoID() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func storeOffSendsTheWholeHistoryAndNoID() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "set api interactions\nset store off\nset stream off\nchat one\nchat two",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let sent = try shell.server.requests()
+        let sent = try await shell.server.requests()
         #expect(sent[1].body["previous_interaction_id"] == nil)
         #expect(sent[1].body["store"] == .bool(false))
         #expect(
@@ -131,15 +131,15 @@ import Testing
                 + #"{"type":"user_input","content":[{"type":"text","text":"two"}]}]"#)
     }
 
-    @Test func aCutStreamIsResumedAndTooManyCutsSayWhatArrived() throws {
-        let shell = try GeminiShell()
-        try Self.interactionsQueue(
+    @Test func aCutStreamIsResumedAndTooManyCutsSayWhatArrived() async throws {
+        let shell = try await GeminiShell()
+        try await Self.interactionsQueue(
             shell,
             [
                 #"{"chunks": ["one ", "two ", "three"], "cutAfter": [3]}"#,
                 #"{"chunks": ["ab", "cd", "ef"], "cutAfter": [2, 1, 1, 1]}"#,
             ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set api interactions\nretry-policy attempts=2 base=0s jitter=off\nask first\nask second",
         ])
         #expect(outcome.stdout == "one two three\nabcd\n")
@@ -148,21 +148,21 @@ import Testing
                 "error: the interaction's stream ended before interaction.completed and could not be resumed within the retry policy's attempts; what arrived (4 characters): abcd"
             ))
         #expect(outcome.status == 1)
-        let paths = try shell.server.paths()
+        let paths = try await shell.server.paths()
         #expect(paths.count == 4)
         #expect(paths[1].hasSuffix("?stream=true&last_event_id=evt_3"))
     }
 
-    @Test func aContinuedInteractionTheServerLostSaysSoAndSendsTheHistoryNext() throws {
-        let shell = try GeminiShell()
-        let first = try shell.run([
+    @Test func aContinuedInteractionTheServerLostSaysSoAndSendsTheHistoryNext() async throws {
+        let shell = try await GeminiShell()
+        let first = try await shell.run([
             "-c", "set log on\nset api interactions\nset stream off\nchat I have 2 dogs.",
         ])
         #expect(first.status == 0, "\(first.stderr)")
-        let id = try shell.server.requests()[0].path
+        let id = try await shell.server.requests()[0].path
         #expect(id == "/v1beta/interactions")
-        _ = try shell.server.control("POST", "/_sophon/reset", body: nil)
-        let second = try shell.run([
+        _ = try await shell.server.control("POST", "/_sophon/reset", body: nil)
+        let second = try await shell.run([
             "-c",
             "set log on\nset api interactions\nset stream off\nchat --continue How many paws?\nchat How many paws?",
         ])
@@ -172,44 +172,44 @@ import Testing
             second.stderr.contains("the conversation's 2 steps are kept here: the next chat sends them whole")
         )
         #expect(second.stdout == "Hello from the fake Interactions API: I have 2 dogs. How many paws?\n")
-        let sent = try shell.server.requests()
+        let sent = try await shell.server.requests()
         #expect(sent[0].body["previous_interaction_id"]?.stringValue?.hasPrefix("v1_") == true)
         #expect(sent[1].body["previous_interaction_id"] == nil)
         #expect(sent[1].body["input"]?[0]?["type"] == .string("user_input"))
     }
 
-    @Test func anUnknownAgentIsRefusedBeforeAnythingIsSent() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["research", "--agent", "deep-thought", "Why 42?"])
+    @Test func anUnknownAgentIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["research", "--agent", "deep-thought", "Why 42?"])
         #expect(
             outcome.stderr
                 == "error: research: unknown agent 'deep-thought'; known agents: deep-research-preview-04-2026, "
                 + "deep-research-max-preview-04-2026, deep-research-pro-preview-12-2025\n")
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     @Test func aResearchJobIsStartedDetachedListedWaitedForAndShown() async throws {
-        let shell = try GeminiShell()
+        let shell = try await GeminiShell()
         // A job that runs until told to finish: the detach cannot race its end.
-        try Self.interactionsQueue(shell, [#"{"polls": 100000}"#])
+        try await Self.interactionsQueue(shell, [#"{"polls": 100000}"#])
         let running = try shell.start(["research", "History of TPUs"], timeout: 120)
         _ = try await shell.server.waitForRequests(2)
         kill(running.process.processIdentifier, SIGINT)
-        let detached = running.finish()
-        let id = try shell.server.requests()[1].path.replacingOccurrences(
+        let detached = await running.finish()
+        let id = try await shell.server.requests()[1].path.replacingOccurrences(
             of: "/v1beta/interactions/", with: "")
-        _ = try shell.server.control("POST", "/_sophon/interactions", body: #"{"finish": "\#(id)"}"#)
+        _ = try await shell.server.control("POST", "/_sophon/interactions", body: #"{"finish": "\#(id)"}"#)
         #expect(detached.status == 130)
         #expect(
             detached.stderr.contains(
                 "detached: research job \(id) goes on on the server; 'agent wait \(id)' picks it up"))
-        let listed = try shell.run(["--json", "agents"])
+        let listed = try await shell.run(["--json", "agents"])
         let jobs = try JSONValue(parsing: listed.stdout)["result"]?["jobs"]
         #expect(jobs?[0]?["id"] == .string(id))
         #expect(jobs?[0]?["status"] == .string("in_progress"))
         #expect(jobs?[0]?["question"] == .string("History of TPUs"))
-        let waited = try shell.run(["agent", "wait", id])
+        let waited = try await shell.run(["agent", "wait", id])
         #expect(waited.status == 0, "\(waited.stderr)")
         let report = """
             # Report
@@ -226,23 +226,23 @@ import Testing
             """
         #expect(waited.stdout == report)
         #expect(waited.stderr.contains("writing the report"))
-        let shown = try shell.run(["-c", "agent show \(id)\nexpect $last contains Second source"])
+        let shown = try await shell.run(["-c", "agent show \(id)\nexpect $last contains Second source"])
         #expect(shown.stdout == report + "1 passed, 0 failed\n")
-        let status = try shell.run(["--json", "agent", "status", id])
+        let status = try await shell.run(["--json", "agent", "status", id])
         #expect(try JSONValue(parsing: status.stdout)["result"]?["status"] == .string("completed"))
     }
 
-    @Test func aFailedJobShowsItsError() throws {
-        let shell = try GeminiShell()
-        try Self.interactionsQueue(
+    @Test func aFailedJobShowsItsError() async throws {
+        let shell = try await GeminiShell()
+        try await Self.interactionsQueue(
             shell, [#"{"polls": 1, "fail": {"code": "internal", "message": "the agent crashed"}}"#])
-        let outcome = try shell.run(["research", "Why?"])
+        let outcome = try await shell.run(["research", "Why?"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("research job v1_"))
         #expect(outcome.stderr.contains("ended failed: internal: the agent crashed\n"))
-        let id = try shell.server.requests()[1].path.replacingOccurrences(
+        let id = try await shell.server.requests()[1].path.replacingOccurrences(
             of: "/v1beta/interactions/", with: "")
-        let shown = try shell.run(["agent", "show", id])
+        let shown = try await shell.run(["agent", "show", id])
         #expect(shown.stdout == "\(id): failed (5 steps)\nerror: internal: the agent crashed\n")
     }
 }

@@ -4,9 +4,9 @@ import Testing
 /// `schema { "title": "string" }` (a JSON Schema habit) is kept as a one-value enum, as written,
 /// with a warning that gives the fix (issue 25, point 7).
 @Suite struct SchemaQuotedTypeNameTests {
-    @Test func quotedTypeNamesWarnAndTheSchemaIsUnchanged() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func quotedTypeNamesWarnAndTheSchemaIsUnchanged() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"schema { "title": "string", "year": "integer", tags: ["string"], ok: "yes" }"#,
             "-c", "schema show",
         ])
@@ -71,18 +71,18 @@ import Testing
                 """)
     }
 
-    @Test func typesAndRealEnumsDoNotWarn() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func typesAndRealEnumsDoNotWarn() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"schema { title: string, kind: "string" | "number", author: { name: string } }"#,
         ])
         #expect(outcome.status == 0)
         #expect(outcome.stderr == "")
     }
 
-    @Test func nestedPropertiesAndExtractSchemaWarnToo() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func nestedPropertiesAndExtractSchemaWarnToo() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "extract", "--schema", #"{ author: { name: "string" } }"#, #"{"author": {"name": "string"}}"#,
         ])
         #expect(outcome.status == 0)
@@ -97,9 +97,9 @@ import Testing
 
     /// The type syntax written without its braces is llm's concise syntax, where `title: string`
     /// is a description: kept as read, with a warning giving the braced form.
-    @Test func typeSyntaxWithoutBracesWarnsWithTheBracedForm() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func typeSyntaxWithoutBracesWarnsWithTheBracedForm() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "schema title: string, year?: integer", "-c", "schema year? int", "-c",
             "schema name, bio: a short bio, age int",
         ])

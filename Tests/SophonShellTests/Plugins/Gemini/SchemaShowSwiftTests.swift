@@ -4,9 +4,9 @@ import Testing
 /// `schema show --swift [NAME]`: the session's schema as a Swift `Decodable` struct
 /// (docs/commands.md), the type `GeminiSchema(for:)` derives the same schema from.
 @Suite struct SchemaShowSwiftTests {
-    @Test func theSchemaIsPrintedAsASwiftStruct() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func theSchemaIsPrintedAsASwiftStruct() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c",
             #"schema { "first name": string "given name", age?: integer, tags: [{ label: string }], when: string }"#,
             "-c", "schema show --swift Person",
@@ -38,12 +38,12 @@ import Testing
                 """)
     }
 
-    @Test func withoutASchemaOrWithTwoNamesItFails() throws {
-        let shell = try GeminiShell()
-        let none = try shell.run(["-c", "schema show --swift"])
+    @Test func withoutASchemaOrWithTwoNamesItFails() async throws {
+        let shell = try await GeminiShell()
+        let none = try await shell.run(["-c", "schema show --swift"])
         #expect(none.stderr.contains("schema: no schema is set"))
         #expect(none.status != 0)
-        let two = try shell.run(["-c", "schema { a: string }", "-c", "schema show --swift A B"])
+        let two = try await shell.run(["-c", "schema { a: string }", "-c", "schema show --swift A B"])
         #expect(two.stderr.contains("usage: schema SPEC"))
         #expect(two.status != 0)
     }

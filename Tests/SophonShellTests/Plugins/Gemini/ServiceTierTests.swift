@@ -7,11 +7,11 @@ import Testing
 /// `set service-tier` end to end: the tier sent at the request's root, the served tier in
 /// `--json` and `--verbose`, and a Flex queue that sheds requests (scripts/fake_gemini_cloud.py).
 @Suite struct ServiceTierTests {
-    @Test func flexIsSentAtTheRootAndTheServedTierIsReported() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "--verbose", "-c", "set service-tier flex\nask hi"])
+    @Test func flexIsSentAtTheRootAndTheServedTierIsReported() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "--verbose", "-c", "set service-tier flex\nask hi"])
         #expect(outcome.status == 0)
-        let body = try shell.server.requests().first?.body ?? .null
+        let body = try await shell.server.requests().first?.body ?? .null
         #expect(body["serviceTier"] == .string("flex"))
         #expect(body["generationConfig"]?["serviceTier"] == nil)
         let reply = try JSONValue(parsing: outcome.stdout.split(separator: "\n").last.map(String.init) ?? "")
@@ -19,19 +19,19 @@ import Testing
         #expect(outcome.stderr.contains("served by the flex tier\n"))
     }
 
-    @Test func noTierIsSentByDefaultAndNoneIsReported() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["--json", "ask", "hi"])
+    @Test func noTierIsSentByDefaultAndNoneIsReported() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["--json", "ask", "hi"])
         #expect(outcome.status == 0)
-        #expect(try shell.server.requests().first?.body["serviceTier"] == nil)
+        #expect(try await shell.server.requests().first?.body["serviceTier"] == nil)
         #expect(!outcome.stdout.contains("serviceTier"))
-        #expect(try shell.run(["-c", "show service-tier"]).stdout == "default\n")
+        #expect(try await shell.run(["-c", "show service-tier"]).stdout == "default\n")
     }
 
-    @Test func aShedFlexRequestIsRetriedWithBackoffPastTheDefaultAttempts() throws {
-        let shell = try GeminiShell()
-        _ = try shell.server.control("POST", "/_sophon/flex", body: #"{"shed": 3}"#)
-        let outcome = try shell.run([
+    @Test func aShedFlexRequestIsRetriedWithBackoffPastTheDefaultAttempts() async throws {
+        let shell = try await GeminiShell()
+        _ = try await shell.server.control("POST", "/_sophon/flex", body: #"{"shed": 3}"#)
+        let outcome = try await shell.run([
             "--verbose", "-c", "retry-policy base=10ms cap=20ms jitter=0\nset service-tier flex\nask hi",
         ])
         #expect(outcome.status == 0)
@@ -43,31 +43,33 @@ import Testing
                 "retry 1/4 in 0s after 503 UNAVAILABLE", "retry 2/4 in 0s after 503 UNAVAILABLE",
                 "retry 3/4 in 0s after 503 UNAVAILABLE",
             ])
-        let counts = try JSONValue(
+        let counts = try await JSONValue(
             parsing: String(decoding: shell.server.control("GET", "/_sophon/flex", body: nil), as: UTF8.self))
         #expect(counts["shed"] == .integer(3))
         #expect(counts["served"] == .integer(1))
     }
 
-    @Test func aStandardRequestIsNotRetriedPastThePolicy() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aStandardRequestIsNotRetriedPastThePolicy() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"fault": "overloaded"}"#, #"{"fault": "overloaded"}"#, #"{"fault": "overloaded"}"#,
         ])
-        let outcome = try shell.run(["-c", "retry-policy base=10ms cap=20ms jitter=0\nask hi"])
+        let outcome = try await shell.run(["-c", "retry-policy base=10ms cap=20ms jitter=0\nask hi"])
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().count == 3)
+        #expect(try await shell.server.requests().count == 3)
     }
 
-    @Test func anUnknownTierIsRefused() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", "set service-tier FAST"])
+    @Test func anUnknownTierIsRefused() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "set service-tier FAST"])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr
                 == "-c:1:1: error: set service-tier: expected standard, flex, priority or default, got 'FAST'\n"
         )
-        #expect(try shell.run(["-c", "set service-tier Priority\nshow service-tier"]).stdout == "priority\n")
+        #expect(
+            try await shell.run(["-c", "set service-tier Priority\nshow service-tier"]).stdout == "priority\n"
+        )
     }
 
     @Test func flexRaisesOnlyTheDefaultTimeoutToTwentyMinutes() {
@@ -77,10 +79,10 @@ import Testing
         #expect(GeminiServices.callTimeout(.seconds(180), VertexSetup.Deployment()) == .seconds(180))
     }
 
-    @Test func theServedTierIsInTheExchangeLog() throws {
-        let shell = try GeminiShell()
-        #expect(try shell.run(["-c", "set service-tier flex\nask hi"]).status == 0)
-        let logs = try shell.run(["--json", "logs"])
+    @Test func theServedTierIsInTheExchangeLog() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["-c", "set service-tier flex\nask hi"]).status == 0)
+        let logs = try await shell.run(["--json", "logs"])
         let entry = try JSONValue(parsing: logs.stdout)["result"]?[0]
         #expect(
             entry?["settings"]

@@ -29,17 +29,19 @@ import Testing
         {{role "user"}}Tell me about {{title}} ({{year}}).
         """
 
-    @Test func promptFileSendsSystemContentsConfigAndSchema() throws {
-        let shell = try GeminiShell()
+    @Test func promptFileSendsSystemContentsConfigAndSchema() async throws {
+        let shell = try await GeminiShell()
         try shell.write("book.prompt", Self.file)
-        try shell.server.script([#"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#])
-        let outcome = try shell.run([
+        try await shell.server.script([
+            #"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#
+        ])
+        let outcome = try await shell.run([
             "-c", "prompt book.prompt title=Dune", "-c", "expect ${last.year} == 1965",
         ])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 1)
         #expect(requests[0].path == "/v1beta/models/gemini-3.8-flash:generateContent")
         let expected = try JSONValue(
@@ -54,44 +56,44 @@ import Testing
         #expect(requests[0].body == expected)
     }
 
-    @Test func inputSchemaViolationNamesTheFieldAndSendsNothing() throws {
-        let shell = try GeminiShell()
+    @Test func inputSchemaViolationNamesTheFieldAndSendsNothing() async throws {
+        let shell = try await GeminiShell()
         try shell.write("book.prompt", Self.file)
-        let outcome = try shell.run(["-c", #"prompt book.prompt title=Dune year="soon""#])
+        let outcome = try await shell.run(["-c", #"prompt book.prompt title=Dune year="soon""#])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr
                 == "-c:1:1: error: prompt: book.prompt: input $.year: expected integer, got string \"soon\"\n"
         )
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() throws {
-        let shell = try GeminiShell()
+    @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() async throws {
+        let shell = try await GeminiShell()
         try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "text": "A"}"#, #"{"kind": "generate", "text": "B"}"#,
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set stream off", "-c", "prompt pro.prompt", "-c", "ask Again", "-c", "show model",
         ])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(
-            try shell.server.paths() == [
+            try await shell.server.paths() == [
                 "/v1beta/models/gemini-2.5-pro:generateContent",
                 "/v1beta/models/gemini-3.8-flash:generateContent",
             ])
         #expect(outcome.stdout.hasSuffix("gemini-3.8-flash\n"))
     }
 
-    @Test func dryRunPrintsTheRequestAndJSONPrintsTheAnswerAsData() throws {
-        let shell = try GeminiShell()
+    @Test func dryRunPrintsTheRequestAndJSONPrintsTheAnswerAsData() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "hi.prompt",
             "---\nconfig:\n  temperature: 0.2\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{name}}"
         )
-        let dry = try shell.run(["-c", "set stream off", "-c", "prompt --dry-run hi.prompt name=Ann"])
+        let dry = try await shell.run(["-c", "set stream off", "-c", "prompt --dry-run hi.prompt name=Ann"])
         #expect(dry.stderr == "")
         #expect(
             dry.stdout == """
@@ -120,22 +122,22 @@ import Testing
                 }
 
                 """)
-        #expect(try shell.server.requests().isEmpty)
-        try shell.server.script([#"{"kind": "generate", "text": "Hello, Ann."}"#])
-        let json = try shell.run(["--json", "-c", "set stream off", "-c", "prompt hi.prompt name=Ann"])
+        #expect(try await shell.server.requests().isEmpty)
+        try await shell.server.script([#"{"kind": "generate", "text": "Hello, Ann."}"#])
+        let json = try await shell.run(["--json", "-c", "set stream off", "-c", "prompt hi.prompt name=Ann"])
         #expect(json.stderr == "")
         #expect(json.status == 0)
         let line = try #require(json.stdout.split(separator: "\n").last)
         #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
     }
 
-    @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() throws {
-        let shell = try GeminiShell()
+    @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "n.prompt",
             "---\noutput:\n  schema:\n    name: string\n    tags(object):\n      (*): string\n      main: string\n---\nHi"
         )
-        let outcome = try shell.run(["-c", "prompt --dry-run n.prompt"])
+        let outcome = try await shell.run(["-c", "prompt --dry-run n.prompt"])
         #expect(
             outcome.stderr
                 == #"note: n.prompt: output $.properties.tags: dropped "additionalProperties" (not accepted by the Gemini API)"#
@@ -144,17 +146,17 @@ import Testing
         #expect(outcome.stdout.contains(#""responseSchema": {"#))
     }
 
-    @Test func mediaGoesAsFileDataOrInlineData() throws {
-        let shell = try GeminiShell()
+    @Test func mediaGoesAsFileDataOrInlineData() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "look.prompt",
             #"Compare {{media url="https://e.com/a.png" contentType="image/png"}} and {{media url="data:image/gif;base64,R0lG"}}"#
         )
-        try shell.server.script([#"{"kind": "generate", "text": "Same."}"#])
-        let outcome = try shell.run(["-c", "set stream off", "-c", "prompt look.prompt"])
+        try await shell.server.script([#"{"kind": "generate", "text": "Same."}"#])
+        let outcome = try await shell.run(["-c", "set stream off", "-c", "prompt look.prompt"])
         #expect(outcome.stderr == "")
         #expect(outcome.stdout == "Same.\n")
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 1)
         let expected = try JSONValue(
             parsing: #"""
@@ -175,13 +177,13 @@ import Testing
             #"look.prompt: only text and media parts can be sent, not {"metadata":{"purpose":"notes","pending":true}}"#
         ),
     ])
-    func mediaThatCannotBeSentIsAnErrorAndSendsNothing(file: String, message: String) throws {
-        let shell = try GeminiShell()
+    func mediaThatCannotBeSentIsAnErrorAndSendsNothing(file: String, message: String) async throws {
+        let shell = try await GeminiShell()
         try shell.write("look.prompt", file)
-        let outcome = try shell.run(["-c", "prompt look.prompt"])
+        let outcome = try await shell.run(["-c", "prompt look.prompt"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     /// Bad input (issue 26): the error names FILE:LINE:COL, exit 1, nothing sent.
@@ -195,12 +197,12 @@ import Testing
         ),
         ("---\nmodel: x\n---\n{{#if a}}x{{/if}}", "bad.prompt: renders to no message to send"),
     ])
-    func badInputNamesWhereAndSendsNothing(file: String, message: String) throws {
-        let shell = try GeminiShell()
+    func badInputNamesWhereAndSendsNothing(file: String, message: String) async throws {
+        let shell = try await GeminiShell()
         try shell.write("bad.prompt", file)
-        let outcome = try shell.run(["-c", "prompt bad.prompt"])
+        let outcome = try await shell.run(["-c", "prompt bad.prompt"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "-c:1:1: error: prompt: \(message)\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }

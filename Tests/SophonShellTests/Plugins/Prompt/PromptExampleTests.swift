@@ -10,9 +10,9 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("examples")
 
-    @Test func thePromptExampleReplaysFromItsTape() throws {
-        let shell = try GeminiShell(key: nil)
-        let outcome = try shell.run([
+    @Test func thePromptExampleReplaysFromItsTape() async throws {
+        let shell = try await GeminiShell(key: nil)
+        let outcome = try await shell.run([
             "--replay", Self.examples.appendingPathComponent("prompt.tape").path,
             Self.examples.appendingPathComponent("prompt.sophon").path,
         ])
@@ -21,9 +21,9 @@ import Testing
         #expect(outcome.stdout.hasSuffix("3 passed, 0 failed\n"))
     }
 
-    @Test func aSophonTestCallsPromptAndExpectsOnItsAnswer() throws {
-        let shell = try GeminiShell(key: nil)
-        let outcome = try shell.run([
+    @Test func aSophonTestCallsPromptAndExpectsOnItsAnswer() async throws {
+        let shell = try await GeminiShell(key: nil)
+        let outcome = try await shell.run([
             "--replay", Self.examples.appendingPathComponent("prompt.tape").path, "test",
             Self.examples.appendingPathComponent("prompt.sophon").path,
         ])
@@ -33,9 +33,9 @@ import Testing
         #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\ncost: $0.0000585\n"))
     }
 
-    @Test func theTicketsRunThroughThePromptFileFromTheSameTape() throws {
-        let shell = try GeminiShell(key: nil)
-        let outcome = try shell.run([
+    @Test func theTicketsRunThroughThePromptFileFromTheSameTape() async throws {
+        let shell = try await GeminiShell(key: nil)
+        let outcome = try await shell.run([
             "--replay", Self.examples.appendingPathComponent("prompt.tape").path, "run",
             Self.examples.appendingPathComponent("tickets.jsonl").path, "-o", "triaged.jsonl", "--prompt",
             Self.examples.appendingPathComponent("triage.prompt").path,

@@ -5,11 +5,11 @@ import Testing
 /// `prompt save FILE`: the session as a prompt file; `prompt FILE` of it sends the request the
 /// session sent, byte for byte (the real binary against scripts/fake_gemini.py; PRODUCT §12).
 @Suite struct PromptSaveTests {
-    @Test func aStructuredAskSavedAndRunAgainSendsTheSameBytes() throws {
-        let shell = try GeminiShell()
+    @Test func aStructuredAskSavedAndRunAgainSendsTheSameBytes() async throws {
+        let shell = try await GeminiShell()
         let reply = #"{"kind": "generate", "text": "{\"title\": \"Alien\", \"year\": 1979}"}"#
-        try shell.server.script([reply, reply])
-        let saved = try shell.run([
+        try await shell.server.script([reply, reply])
+        let saved = try await shell.run([
             "-c", "set temperature 0.5", "-c", "set system Be terse.", "-c",
             "schema { title: string, year: integer }",
             "-c", "ask Name a film.", "-c", "prompt save film.prompt",
@@ -31,22 +31,22 @@ import Testing
                 {{~role "user"}}Name a film.
 
                 """)
-        let again = try shell.run(["-c", "prompt film.prompt"])
+        let again = try await shell.run(["-c", "prompt film.prompt"])
         #expect(again.stderr == "")
         #expect(again.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 2)
         #expect(requests[1].path == requests[0].path)
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
-    @Test func aChatWithHistorySavedAndRunAgainSendsTheSameBytes() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aChatWithHistorySavedAndRunAgainSendsTheSameBytes() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "text": "Hello. "}"#, #"{"kind": "generate", "text": "Fine."}"#,
             #"{"kind": "generate", "text": "Fine."}"#,
         ])
-        let saved = try shell.run([
+        let saved = try await shell.run([
             "-c", "set stream off", "-c", "set top-k 3", "-c", "chat Hi", "-c", "chat How are you?",
             "-c", "prompt save chat.prompt",
         ])
@@ -64,20 +64,20 @@ import Testing
                 {{~role "model"}}Hello. {{role "user"}}How are you?
 
                 """)
-        let again = try shell.run(["-c", "set stream off", "-c", "prompt chat.prompt"])
+        let again = try await shell.run(["-c", "set stream off", "-c", "prompt chat.prompt"])
         #expect(again.stderr == "")
         #expect(again.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 3)
         #expect(requests[2].path == requests[1].path)
         #expect(requests[2].bodyText == requests[1].bodyText)
     }
 
-    @Test func aSessionWithToolsSavedAndRunAgainSendsTheSameBytes() throws {
-        let shell = try GeminiShell()
+    @Test func aSessionWithToolsSavedAndRunAgainSendsTheSameBytes() async throws {
+        let shell = try await GeminiShell()
         let reply = #"{"kind": "generate", "text": "Take an umbrella."}"#
-        try shell.server.script([reply, reply])
-        let saved = try shell.run([
+        try await shell.server.script([reply, reply])
+        let saved = try await shell.run([
             "-c", "set stream off", "-c", "set system Be brief.", "-c", "set temperature 0.1",
             "-c", #"tool get_weather { city: string, days?: integer } "The forecast for a city""#,
             "-c", "ask Do I need an umbrella in Oslo?", "-c", "prompt save weather.prompt",
@@ -97,22 +97,22 @@ import Testing
 
                 """)
         // A new session without the tool: the file declares it.
-        let again = try shell.run(["-c", "set stream off", "-c", "prompt weather.prompt"])
+        let again = try await shell.run(["-c", "set stream off", "-c", "prompt weather.prompt"])
         #expect(again.stderr == "")
         #expect(again.stdout == "Take an umbrella.\n")
         #expect(again.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 2)
         #expect(requests[0].bodyText.contains(#""functionDeclarations":[{"name":"get_weather""#))
         #expect(requests[1].path == requests[0].path)
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
-    @Test func anAttachedURLSavedAsMediaSendsTheSameBytes() throws {
-        let shell = try GeminiShell()
+    @Test func anAttachedURLSavedAsMediaSendsTheSameBytes() async throws {
+        let shell = try await GeminiShell()
         let reply = #"{"kind": "generate", "text": "A cat."}"#
-        try shell.server.script([reply, reply])
-        let saved = try shell.run([
+        try await shell.server.script([reply, reply])
+        let saved = try await shell.run([
             "-c", "set stream off", "-c", "attach --mime image/png https://example.com/cat.png",
             "-c", "attach https://example.com/notes.txt", "-c", "ask What is in the picture?",
             "-c", "prompt save media.prompt",
@@ -127,10 +127,10 @@ import Testing
                 {{role "user"}}{{media url="https://example.com/cat.png" contentType="image/png"}}{{media url="https://example.com/notes.txt"}}What is in the picture?
 
                 """)
-        let again = try shell.run(["-c", "set stream off", "-c", "prompt media.prompt"])
+        let again = try await shell.run(["-c", "set stream off", "-c", "prompt media.prompt"])
         #expect(again.stderr == "")
         #expect(again.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         try #require(requests.count == 2)
         #expect(
             requests[0].bodyText.contains(
@@ -139,9 +139,9 @@ import Testing
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
-    @Test func anOptionalFieldKeepsTheJSONSchemaPicoschemaWouldMakeNullable() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func anOptionalFieldKeepsTheJSONSchemaPicoschemaWouldMakeNullable() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "set dry-run on", "-c", "schema { title: string, year?: integer }", "-c",
             "ask Name a film.",
             "-c", "prompt save film.prompt", "-c", "prompt film.prompt",
@@ -157,35 +157,35 @@ import Testing
             ) == true)
     }
 
-    @Test func anExistingFileIsKeptWithoutForce() throws {
-        let shell = try GeminiShell()
+    @Test func anExistingFileIsKeptWithoutForce() async throws {
+        let shell = try await GeminiShell()
         try shell.write("film.prompt", "mine")
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save film.prompt",
         ])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "-c:3:1: error: prompt save: film.prompt exists (--force replaces it)\n")
         #expect(shell.read("film.prompt") == "mine")
-        let forced = try shell.run([
+        let forced = try await shell.run([
             "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save --force film.prompt",
         ])
         #expect(forced.stderr == "")
         #expect(
             shell.read("film.prompt") == "---\nmodel: googleai/gemini-3.8-flash\n---\n{{role \"user\"}}Hi\n")
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func nothingAskedYetIsAnErrorAndWritesNothing() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", "prompt save film.prompt"])
+    @Test func nothingAskedYetIsAnErrorAndWritesNothing() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "prompt save film.prompt"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "-c:1:1: error: prompt save: nothing asked yet in this session\n")
         #expect(shell.read("film.prompt") == nil)
     }
 
-    @Test func textATemplateCannotSayIsRefused() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func textATemplateCannotSayIsRefused() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", "set dry-run on", "-c", "ask Print {{name}}", "-c", "prompt save film.prompt",
         ])
         #expect(outcome.status == 1)

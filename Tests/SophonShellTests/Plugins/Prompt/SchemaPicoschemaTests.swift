@@ -4,9 +4,9 @@ import Testing
 /// `schema picoschema TEXT` and `schema show --picoschema`: the type syntax, Picoschema and JSON
 /// Schema one after the other (docs/prompts.md).
 @Suite struct SchemaPicoschemaTests {
-    @Test func picoschemaTextIsShownInAllThreeForms() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run(["-c", #"schema picoschema "{title: string, year?: integer}""#])
+    @Test func picoschemaTextIsShownInAllThreeForms() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", #"schema picoschema "{title: string, year?: integer}""#])
         #expect(outcome.stderr == "")
         #expect(
             outcome.stdout == """
@@ -39,9 +39,9 @@ import Testing
                 """)
     }
 
-    @Test func schemaShowPicoschemaShowsTheSessionSchema() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func schemaShowPicoschemaShowsTheSessionSchema() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"schema { title: string "the title", tags: [{ name: string }], status: "a" | "b" }"#,
             "-c", "schema show --picoschema",
         ])
@@ -60,9 +60,9 @@ import Testing
                 """)
     }
 
-    @Test func whatGeminisSchemaCannotSayIsNotedAndNotShownWrong() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func whatGeminisSchemaCannotSayIsNotedAndNotShownWrong() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", #"schema picoschema "{name: string, x: any, scores(object): {(*): number}}""#,
         ])
         #expect(

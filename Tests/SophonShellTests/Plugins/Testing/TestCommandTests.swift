@@ -124,14 +124,14 @@ import Testing
         return folder
     }
 
-    @Test func realBinaryReportIsTheSameForOneAndFourJobs() throws {
+    @Test func realBinaryReportIsTheSameForOneAndFourJobs() async throws {
         let folder = try Self.folder(Self.scripts)
         defer { try? FileManager.default.removeItem(at: folder) }
         func masked(_ text: String) -> String {
             text.replacing(#/expects, \d+\.\d s\)/#, with: "expects, T s)")
         }
-        let four = try SophonProcess.run(["test", "--jobs", "4"], files: folder)
-        let one = try SophonProcess.run(["test", "--jobs", "1"], files: folder)
+        let four = try await SophonProcess.run(["test", "--jobs", "4"], files: folder)
+        let one = try await SophonProcess.run(["test", "--jobs", "1"], files: folder)
         let expected = """
             PASS a.sophon (2 expects, T s)
             FAIL b.sophon
@@ -152,7 +152,7 @@ import Testing
 
     /// `sophon --json test`: one object on stdout and nothing else, `ok: false` when a file
     /// failed (exit 1), every file with its failures (issue 25 point 2).
-    @Test func jsonIsOneObjectWithEveryFileAndFailsWhenAFileFailed() throws {
+    @Test func jsonIsOneObjectWithEveryFileAndFailsWhenAFileFailed() async throws {
         let folder = try Self.folder(Self.scripts)
         defer { try? FileManager.default.removeItem(at: folder) }
         let files =
@@ -161,7 +161,7 @@ import Testing
             + #"{"path":"c/d.sophon","passed":true,"expects":0,"failures":[]},"#
             + #"{"path":"c/e.sophon","passed":false,"expects":0,"failures":[{"location":"c/e.sophon:1","message":"unknown command 'nosuch' (see 'help')"}]}]"#
         for jobs in ["1", "4"] {
-            let outcome = try SophonProcess.run(["--json", "test", "--jobs", jobs], files: folder)
+            let outcome = try await SophonProcess.run(["--json", "test", "--jobs", jobs], files: folder)
             #expect(
                 outcome.stdout
                     == #"{"command":"test --jobs "# + jobs
@@ -171,7 +171,7 @@ import Testing
             #expect(outcome.status == 1)
         }
         // --tap asks for text: under --json the object is all there is.
-        let tap = try SophonProcess.run(["--json", "test", "--tap", "--jobs", "2"], files: folder)
+        let tap = try await SophonProcess.run(["--json", "test", "--tap", "--jobs", "2"], files: folder)
         #expect(tap.stdout.split(separator: "\n").count == 1)
         #expect(
             tap.stdout.hasPrefix(#"{"command":"test --tap --jobs 2","ok":false,"error":{"kind":"testFailed""#)
@@ -179,10 +179,10 @@ import Testing
         #expect(tap.status == 1)
     }
 
-    @Test func jsonOfPassingFilesIsTheResult() throws {
+    @Test func jsonOfPassingFilesIsTheResult() async throws {
         let folder = try Self.folder(["a.sophon": "expect 1 == 1\n", "b/c.sophon": "echo hi\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outcome = try SophonProcess.run(["--json", "test", "."], files: folder)
+        let outcome = try await SophonProcess.run(["--json", "test", "."], files: folder)
         #expect(
             outcome
                 == .init(
@@ -192,8 +192,8 @@ import Testing
                     stderr: "", status: 0))
     }
 
-    @Test func jsonUsageErrorIsOneObjectAndStatus2() throws {
-        let outcome = try SophonProcess.run(["--json", "test", "--jobs", "0"])
+    @Test func jsonUsageErrorIsOneObjectAndStatus2() async throws {
+        let outcome = try await SophonProcess.run(["--json", "test", "--jobs", "0"])
         #expect(
             outcome
                 == .init(
@@ -203,7 +203,7 @@ import Testing
                     stderr: "error: test: --jobs: expected a whole number of at least 1, got '0'\n", status: 2
                 ))
         // Without --json the usage error is as before.
-        let text = try SophonProcess.run(["test", "--jobs", "0"])
+        let text = try await SophonProcess.run(["test", "--jobs", "0"])
         #expect(
             text
                 == .init(
@@ -214,8 +214,8 @@ import Testing
 
     /// A `--junit` folder where no file can be made is a usage error before any test runs
     /// (it was found only after every test had run, perhaps live and paid).
-    @Test func aJUnitPathWhereNoFileCanBeMadeIsAUsageErrorBeforeAnythingRuns() throws {
-        let outcome = try SophonProcess.run(["test", "--junit", "/proc/report.xml", "."])
+    @Test func aJUnitPathWhereNoFileCanBeMadeIsAUsageErrorBeforeAnythingRuns() async throws {
+        let outcome = try await SophonProcess.run(["test", "--junit", "/proc/report.xml", "."])
         #expect(
             outcome
                 == .init(

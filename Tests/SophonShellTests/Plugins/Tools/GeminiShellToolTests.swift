@@ -17,15 +17,15 @@ import Testing
 
     /// `tokens` counts what `ask` sends, from the one turn builder: the same tools, safety and
     /// fitted settings inside `generateContentRequest` (issue 24: it sent neither).
-    @Test func tokensCountsTheRequestAskSends() throws {
-        let shell = try GeminiShell()
+    @Test func tokensCountsTheRequestAskSends() async throws {
+        let shell = try await GeminiShell()
         let settings = [
             "-c", "tool f { a: string }", "-c", "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH", "-c",
             "set model gemini-2.5-flash", "-c", "set presence-penalty 0.5", "-c", "set thinking low",
         ]
-        let outcome = try shell.run(settings + ["-c", "tokens hi"])
+        let outcome = try await shell.run(settings + ["-c", "tokens hi"])
         #expect(outcome.status == 0)
-        let sent = try #require(try shell.server.requests().last)
+        let sent = try #require(try await shell.server.requests().last)
         #expect(sent.path == "/v1beta/models/gemini-2.5-flash:countTokens")
         let expected = try JSONValue(
             parsing: #"""
@@ -39,9 +39,9 @@ import Testing
         #expect(sent.body == expected)
     }
 
-    @Test func declarationsAreListedAndShownExactlyAsSent() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func declarationsAreListedAndShownExactlyAsSent() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "-c", Self.declare, "-c", "tool now", "-c", "set tools search,code", "-c", "tools", "-c",
             "tool show get_weather", "-c", "tool clear now", "-c", "tools",
         ])
@@ -78,9 +78,9 @@ import Testing
         #expect(outcome.status == 0)
     }
 
-    @Test func badDeclarationsAndSettingsAreTypedErrors() throws {
-        let shell = try GeminiShell()
-        let outcome = try shell.run([
+    @Test func badDeclarationsAndSettingsAreTypedErrors() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
             "--json", "-c", "tool 9bad { a: string }", "-c", "tool show nope", "-c", "tool f [string]", "-c",
             "set tool-mode sometimes", "-c", "set tool-rounds 0", "-c", "set tools code,maps", "-c",
             "set tool-timeout 0s",
@@ -102,9 +102,9 @@ import Testing
         #expect(outcome.status == 1)
     }
 
-    @Test func aCallIsTheResultAndToolReplySendsTheAnswerWithTheSignature() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aCallIsTheResultAndToolReplySendsTheAnswerWithTheSignature() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "thoughtSignature": "U0lHLTE=", "functionCalls": [{"id": "fc-1", "name": "get_weather", "args": {"city": "Paris"}}]}"#,
             #"{"kind": "generate", "text": "It is 18 C in Paris."}"#,
         ])
@@ -121,7 +121,7 @@ import Testing
             expect $last contains 18
 
             """)
-        let outcome = try shell.run([script])
+        let outcome = try await shell.run([script])
         #expect(
             outcome.stdout == """
                 {
@@ -144,7 +144,7 @@ import Testing
         #expect(
             outcome.stderr == "\(script):5: error: chat: \(pending)\n\(script):6: error: ask: \(pending)\n")
         #expect(outcome.status == 1)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.count == 2)
         let expected = try JSONValue(
             parsing: """
@@ -165,10 +165,10 @@ import Testing
         #expect(requests.first?.body["toolConfig"] == nil)
     }
 
-    @Test func parallelCallsAreAnsweredInCallOrderWithTheirIdsAndJoinTheChat() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([Self.parallel, #"{"kind": "generate", "text": "Paris 18, Oslo 4."}"#])
-        let outcome = try shell.run([
+    @Test func parallelCallsAreAnsweredInCallOrderWithTheirIdsAndJoinTheChat() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.parallel, #"{"kind": "generate", "text": "Paris 18, Oslo 4."}"#])
+        let outcome = try await shell.run([
             "-c", Self.declare, "-c", "set tool-mode any", "-c", "chat Weather in Paris and Oslo?", "-c",
             #"tool-reply {"x": 1}"#, "-c", "tool-reply nope 1", "-c",
             #"tool-reply get_weather {"temp_c": 18}"#,
@@ -192,7 +192,7 @@ import Testing
 
                 """))
         #expect(outcome.status == 1)
-        let last = try #require(try shell.server.requests().last)
+        let last = try #require(try await shell.server.requests().last)
         #expect(
             last.body["contents"]?[2]
                 == (try JSONValue(
@@ -206,32 +206,32 @@ import Testing
                 == (try JSONValue(parsing: #"{"functionCallingConfig": {"mode": "ANY"}}"#)))
     }
 
-    @Test func resetDropsPendingCallsAndACallWithoutIdOmitsIt() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func resetDropsPendingCallsAndACallWithoutIdOmitsIt() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"name": "now"}]}"#,
             #"{"kind": "generate", "text": "Hi."}"#,
         ])
         // No tool declared: the calls still come back as calls, never as an empty answer.
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set output raw", "-c", "chat What time is it?", "-c", "reset", "-c", "chat hi",
         ])
         #expect(outcome.stdout == "{\"functionCalls\":[{\"name\":\"now\",\"args\":{}}]}\nHi.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let last = try #require(try shell.server.requests().last)
+        let last = try #require(try await shell.server.requests().last)
         #expect(
             last.body["contents"]
                 == (try JSONValue(parsing: #"[{"role": "user", "parts": [{"text": "hi"}]}]"#)))
     }
 
-    @Test func codeExecutionPrintsOnStderrAndSourcesAfterTheAnswer() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func codeExecutionPrintsOnStderrAndSourcesAfterTheAnswer() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "text": "The sum is 55.", "code": [{"code": "print(sum(range(11)))\n", "output": "55\n"}], "sources": [{"title": "example.org", "uri": "https://example.org/a"}, {"title": "yr.no", "uri": "https://yr.no/b"}]}"#,
             #"{"kind": "generate", "text": "The sum is 55.", "code": [{"code": "print(55)"}], "sources": [{"title": "yr.no", "uri": "https://yr.no/b"}]}"#,
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "set tools code,search", "-c", "ask Sum 0..10", "-c", "show sources",
         ])
         #expect(
@@ -247,11 +247,11 @@ import Testing
                 """)
         #expect(outcome.stderr == "code (PYTHON):\nprint(sum(range(11)))\noutput (OUTCOME_OK):\n55\n")
         #expect(outcome.status == 0)
-        let request = try #require(try shell.server.requests().first)
+        let request = try #require(try await shell.server.requests().first)
         #expect(
             request.body["tools"]
                 == (try JSONValue(parsing: #"[{"codeExecution": {}}, {"googleSearch": {}}]"#)))
-        let json = try shell.run(["--json", "-c", "set tools code,search", "-c", "ask Sum"])
+        let json = try await shell.run(["--json", "-c", "set tools code,search", "-c", "ask Sum"])
         let envelope = try JSONValue(parsing: String(json.stdout.split(separator: "\n").last ?? ""))
         #expect(envelope["result"] == .string("The sum is 55."))
         #expect(
@@ -266,24 +266,24 @@ import Testing
         #expect(envelope["usage"]?["totalTokens"] == .integer(11))
     }
 
-    @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "emptyContent": true, "finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": "Malformed function call: print(default_api.get_weather(city=))"}"#
         ])
-        let outcome = try shell.run(["-c", Self.declare, "-c", "ask Weather?"])
+        let outcome = try await shell.run(["-c", Self.declare, "-c", "ask Weather?"])
         #expect(outcome.stdout == "")
         #expect(
             outcome.stderr
                 == "-c:2:1: error: The model's function call failed (MALFORMED_FUNCTION_CALL). Malformed function call: print(default_api.get_weather(city=))\n"
         )
         #expect(outcome.status == 1)
-        #expect(try shell.server.requests().count == 1)
+        #expect(try await shell.server.requests().count == 1)
     }
 
     /// The fake server refuses, as the API does, a history whose calls are not all answered.
     @Test func theFakeServerRefusesAHistoryWithAnUnansweredCall() async throws {
-        let shell = try GeminiShell()
+        let shell = try await GeminiShell()
         var request = URLRequest(
             url: try #require(
                 URL(string: shell.server.baseURLText + "/v1beta/models/gemini-3.8-flash:generateContent")))
@@ -307,12 +307,12 @@ import Testing
     }
 
     /// `examples/tools.sophon` replayed from its tape, without a server: the golden output.
-    @Test func theToolsExampleReplaysFromItsTape() throws {
+    @Test func theToolsExampleReplaysFromItsTape() async throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let examples = folder.appendingPathComponent("../../../../examples").standardizedFileURL
-        let shell = try GeminiShell()
+        let shell = try await GeminiShell()
         shell.server.stop()
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--replay", examples.appendingPathComponent("tools.tape").path,
             examples.appendingPathComponent("tools.sophon").path,
         ])
@@ -362,16 +362,18 @@ import Testing
     }
 
     /// The model turn goes back exactly as received: thought parts and the signature included.
-    @Test func theModelTurnIsSentBackWithItsThoughtAndSignature() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func theModelTurnIsSentBackWithItsThoughtAndSignature() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "thought": "Need the weather.", "thoughtSignature": "U0lHLTI=", "functionCalls": [{"id": "c9", "name": "get_weather", "args": {"city": "Oslo"}}]}"#,
             #"{"kind": "generate", "text": "Cold."}"#,
         ])
-        let outcome = try shell.run(["-c", Self.declare, "-c", "ask Oslo?", "-c", "tool-reply get_weather 4"])
+        let outcome = try await shell.run([
+            "-c", Self.declare, "-c", "ask Oslo?", "-c", "tool-reply get_weather 4",
+        ])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let last = try #require(try shell.server.requests().last)
+        let last = try #require(try await shell.server.requests().last)
         #expect(
             last.body["contents"]?[1]
                 == (try JSONValue(
@@ -388,27 +390,27 @@ import Testing
 
     /// A plugin's tool runs with `--allow-tools`: one stderr line per call, the result goes back,
     /// the usage of both rounds is summed; without consent the call is declined.
-    @Test func aPluginToolIsServedWithConsentAndDeclinedWithout() throws {
-        let shell = try GeminiShell()
+    @Test func aPluginToolIsServedWithConsentAndDeclinedWithout() async throws {
+        let shell = try await GeminiShell()
         let call =
             #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "a,b"}}]}"#
-        try shell.server.script([call, #"{"kind": "generate", "text": "a and b."}"#])
-        let allowed = try shell.run([
+        try await shell.server.script([call, #"{"kind": "generate", "text": "a and b."}"#])
+        let allowed = try await shell.run([
             "--allow-tools", "--json", "-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?",
         ])
         #expect(allowed.stderr == #"tool csv_columns {"text":"a,b"} -> {"columns":["a","b"]}"# + "\n")
         let envelope = try JSONValue(parsing: String(allowed.stdout.split(separator: "\n").last ?? ""))
         #expect(envelope["result"] == .string("a and b."))
         #expect(envelope["usage"]?["totalTokens"] == .integer(22))
-        let answer = try #require(try shell.server.requests().last).body["contents"]?[2]
+        let answer = try #require(try await shell.server.requests().last).body["contents"]?[2]
         #expect(
             answer
                 == (try JSONValue(
                     parsing:
                         #"{"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "csv_columns", "response": {"columns": ["a", "b"]}}}]}"#
                 )))
-        try shell.server.script([call, #"{"kind": "generate", "text": "Declined."}"#])
-        let declined = try shell.run(["-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?"])
+        try await shell.server.script([call, #"{"kind": "generate", "text": "Declined."}"#])
+        let declined = try await shell.run(["-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?"])
         #expect(declined.stdout == "Declined.\n")
         #expect(
             declined.stderr == """
@@ -419,12 +421,12 @@ import Testing
     }
 
     /// `tool-rounds` counts model requests per command.
-    @Test func toolRoundsStopsAServedLoop() throws {
-        let shell = try GeminiShell()
+    @Test func toolRoundsStopsAServedLoop() async throws {
+        let shell = try await GeminiShell()
         let call =
             #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "a"}}]}"#
-        try shell.server.script([call, call, call])
-        let outcome = try shell.run([
+        try await shell.server.script([call, call, call])
+        let outcome = try await shell.run([
             "-c", "plugin load \(Self.csvPlugin)", "-c", "set tool-confirm off", "-c", "set tool-rounds 2",
             "-c",
             "ask Columns?",
@@ -434,19 +436,19 @@ import Testing
             outcome.stderr.hasSuffix(
                 "-c:4:1: error: the model still asked for function calls after 2 rounds (set tool-rounds N): csv_columns\n"
             ))
-        #expect(try shell.server.requests().count == 2)
+        #expect(try await shell.server.requests().count == 2)
     }
 
     /// A served call is recorded as a `{"tool": ...}` line; the replay answers it from the tape.
-    @Test func aServedCallIsRecordedAndReplayedFromTheTape() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aServedCallIsRecordedAndReplayedFromTheTape() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "csv_columns", "args": {"text": "x,y"}}]}"#,
             #"{"kind": "generate", "text": "x and y."}"#,
         ])
         let tape = shell.home.appendingPathComponent("tool.tape").path
         let arguments = ["-c", "plugin load \(Self.csvPlugin)", "-c", "ask Columns?"]
-        let recorded = try shell.run(["--allow-tools", "--record", tape] + arguments)
+        let recorded = try await shell.run(["--allow-tools", "--record", tape] + arguments)
         #expect(recorded.stdout == "x and y.\n")
         let lines = (shell.read("tool.tape") ?? "").split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
@@ -455,7 +457,7 @@ import Testing
                 == #"{"tool":{"name":"csv_columns","args":{"text":"x,y"},"server":"csv","result":{"columns":["x","y"]}}}"#
         )
         shell.server.stop()
-        let replayed = try shell.run(["--replay", tape] + arguments)
+        let replayed = try await shell.run(["--replay", tape] + arguments)
         #expect(replayed.stdout == "x and y.\n")
         #expect(replayed.stderr == #"tool csv_columns {"text":"x,y"} -> {"columns":["x","y"]}"# + "\n")
         #expect(replayed.status == 0)

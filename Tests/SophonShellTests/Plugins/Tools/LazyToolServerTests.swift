@@ -82,17 +82,17 @@ import Testing
 
     /// (a) Under `tool-mode none` an `ask` sends neither `tools` nor `toolConfig` (a declared
     /// function included), streams, and starts no plugin and no MCP server.
-    @Test func toolModeNoneSendsNoToolsStreamsAndStartsNothing() throws {
-        let shell = try GeminiShell()
+    @Test func toolModeNoneSendsNoToolsStreamsAndStartsNothing() async throws {
+        let shell = try await GeminiShell()
         let markers = try Self.install(shell)
-        try shell.server.script([Self.text("Plain answer.")])
-        let outcome = try shell.run([
+        try await shell.server.script([Self.text("Plain answer.")])
+        let outcome = try await shell.run([
             "-c", "tool f { a: string }", "-c", "set tool-mode none", "-c", "ask hi",
         ])
         #expect(outcome.stdout == "Plain answer.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.map(\.path) == [Self.stream])
         #expect(
             requests.first?.body
@@ -104,18 +104,18 @@ import Testing
     /// (b) A saved server that is never needed never starts; the first turn that offers
     /// functions starts the plugins and servers, which then stay up (one start for three
     /// asks), and every such turn sends their declarations.
-    @Test func serversStartOnFirstNeedAndStayUp() throws {
-        let shell = try GeminiShell()
+    @Test func serversStartOnFirstNeedAndStayUp() async throws {
+        let shell = try await GeminiShell()
         let markers = try Self.install(shell)
-        try shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
-        let outcome = try shell.run([
+        try await shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
+        let outcome = try await shell.run([
             "-c", "set tool-mode none", "-c", "ask a", "-c", "set tool-mode auto", "-c", "ask b", "-c",
             "ask c",
         ])
         #expect(outcome.stdout == "A.\nB.\nC.\n")
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.map(\.path) == [Self.stream, Self.generate, Self.generate])
         #expect(
             requests.map { Self.declared($0.body) } == [
@@ -126,7 +126,7 @@ import Testing
         #expect(Self.starts(markers.plugin) == 1)
         #expect(Self.starts(markers.mcp) == 1)
         // A run that needs no tool starts nothing.
-        let quiet = try shell.run(["-c", "show tool-mode", "-c", "echo done"])
+        let quiet = try await shell.run(["-c", "show tool-mode", "-c", "echo done"])
         #expect(quiet.stdout == "auto\ndone\n")
         #expect(Self.starts(markers.plugin) == 1)
         #expect(Self.starts(markers.mcp) == 1)
@@ -138,12 +138,12 @@ import Testing
     /// (c) `mcp disable NAME` keeps the server in `mcp.json` with `"disabled": true` (other
     /// members kept), stops it, and it never starts again (a new run included) until `mcp
     /// enable NAME`; `mcp list` shows it `disabled`; an unknown name is an error.
-    @Test func aDisabledServerIsKeptButNeverStarts() throws {
-        let shell = try GeminiShell()
+    @Test func aDisabledServerIsKeptButNeverStarts() async throws {
+        let shell = try await GeminiShell()
         let markers = try Self.install(shell, mcp: true)
         let fake = MCPShellToolTests.fakeServer
-        try shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
-        let first = try shell.run([
+        try await shell.server.script([Self.text("A."), Self.text("B."), Self.text("C.")])
+        let first = try await shell.run([
             "-c", "tools", "-c", "mcp disable fake", "-c", "mcp list", "-c", "ask a", "-c",
             "mcp disable nope",
             "-c", "mcp enable nope",
@@ -173,12 +173,12 @@ import Testing
         }
         #expect(try JSONValue(parsing: shell.read("mcp.json") ?? "") == saved(true))
         // A new run reads it disabled: not started, not offered.
-        let second = try shell.run(["-c", "ask b", "-c", "mcp enable fake", "-c", "ask c"])
+        let second = try await shell.run(["-c", "ask b", "-c", "mcp enable fake", "-c", "ask c"])
         #expect(second.stdout == "B.\nC.\n")
         #expect(second.stderr == "")
         #expect(try JSONValue(parsing: shell.read("mcp.json") ?? "") == saved(false))
         // One request a run's ask: the plugin's tool always, the server's only once enabled.
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.map(\.path) == [Self.generate, Self.generate, Self.generate])
         #expect(requests.map { Self.declared($0.body) } == [["shout"], ["shout"], ["shout"] + Self.mcpNames])
         #expect(Self.starts(markers.mcp) == 2)
@@ -186,18 +186,18 @@ import Testing
 
     /// (d) A discovered plugin none of whose commands ran offers its tools on the first turn,
     /// and its call is served.
-    @Test func aDiscoveredPluginsToolsAreOfferedBeforeItsCommandsRun() throws {
-        let shell = try GeminiShell()
+    @Test func aDiscoveredPluginsToolsAreOfferedBeforeItsCommandsRun() async throws {
+        let shell = try await GeminiShell()
         let markers = try Self.install(shell, mcp: false)
-        try shell.server.script([
+        try await shell.server.script([
             #"{"kind": "generate", "functionCalls": [{"id": "s1", "name": "shout", "args": {"text": "hi"}}]}"#,
             Self.text("They said HI."),
         ])
-        let outcome = try shell.run(["--allow-tools", "-c", "ask go"])
+        let outcome = try await shell.run(["--allow-tools", "-c", "ask go"])
         #expect(outcome.stdout == "They said HI.\n")
         #expect(outcome.stderr == #"tool shout {"text":"hi"} -> {"loud":"HI"}"# + "\n")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.count == 2)
         #expect(
             requests.first?.body["tools"]
@@ -219,10 +219,12 @@ import Testing
 
     /// (e) `tool show NAME` shows a plugin's and an MCP server's tool as it is sent; an unknown
     /// name lists the served ones.
-    @Test func toolShowShowsServedTools() throws {
-        let shell = try GeminiShell()
+    @Test func toolShowShowsServedTools() async throws {
+        let shell = try await GeminiShell()
         _ = try Self.install(shell)
-        let outcome = try shell.run(["-c", "tool show shout", "-c", "tool show add", "-c", "tool show nope"])
+        let outcome = try await shell.run([
+            "-c", "tool show shout", "-c", "tool show add", "-c", "tool show nope",
+        ])
         #expect(
             outcome.stdout == """
                 {

@@ -40,11 +40,11 @@ import Testing
 
     /// `mcp add` starts the server, pages `tools/list`, saves `mcp.json`; `mcp list`, `tools`
     /// and `mcp remove` show and drop it; bad input is a typed error.
-    @Test func addListRemoveAndTheConfigFile() throws {
-        let shell = try GeminiShell()
+    @Test func addListRemoveAndTheConfigFile() async throws {
+        let shell = try await GeminiShell()
         let fake = Self.fakeServer
         let log = shell.home.appendingPathComponent("fake.log").path
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "mcp add fake -- \(fake) --page-size 3 --log \(log)", "-c",
             "mcp add --trust loop -- \(fake) --repeat-cursor --page-size 2", "-c", "mcp list", "-c", "tools",
             "-c",
@@ -106,18 +106,18 @@ import Testing
     /// Text items joined with a newline, `structuredContent` as is, `isError` as `{"error"}`:
     /// one function response per call, in call order, for a trusted server of `mcp.json`
     /// (read with `--no-rc` too).
-    @Test func resultsAreMappedAndSentBack() throws {
-        let shell = try GeminiShell()
+    @Test func resultsAreMappedAndSentBack() async throws {
+        let shell = try await GeminiShell()
         try shell.write(
             "mcp.json", #"{"mcpServers": {"fake": {"command": "\#(Self.fakeServer)", "trust": true}}}"#)
-        try shell.server.script([
+        try await shell.server.script([
             Self.calls(
                 #"{"id": "c1", "name": "echo", "args": {"text": "hi"}}, {"id": "c2", "name": "lines", "args": {}}, "#
                     + #"{"id": "c3", "name": "add", "args": {"a": 2, "b": 3}}, {"id": "c4", "name": "fail", "args": {}}"#
             ),
             Self.text("Done."),
         ])
-        let outcome = try shell.run(["--no-rc", "-c", "ask go"])
+        let outcome = try await shell.run(["--no-rc", "-c", "ask go"])
         #expect(outcome.stdout == "Done.\n")
         #expect(
             outcome.stderr == """
@@ -129,7 +129,7 @@ import Testing
 
                 """)
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.count == 2)
         #expect(
             requests.last?.body["contents"]?[2]
@@ -157,10 +157,10 @@ import Testing
 
     /// A crash, garbage and a hang fail their call only; a crashed server starts again on its
     /// next call once per command; the shell lives on and leaves no process behind.
-    @Test func faultsAreIsolatedToTheCall() throws {
-        let shell = try GeminiShell()
+    @Test func faultsAreIsolatedToTheCall() async throws {
+        let shell = try await GeminiShell()
         let log = shell.home.appendingPathComponent("fake.log").path
-        try shell.server.script([
+        try await shell.server.script([
             Self.calls(
                 #"{"id": "c1", "name": "crash", "args": {}}, {"id": "c2", "name": "echo", "args": {"text": "a"}}"#
             ),
@@ -173,7 +173,7 @@ import Testing
             Self.calls(#"{"id": "c6", "name": "hang", "args": {}}"#),
             Self.text("Hung."),
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "mcp add --trust fake -- \(Self.fakeServer) --log \(log)", "-c", "ask go", "-c",
             "ask again",
             "-c", "set tool-timeout 2s", "-c", "ask hang",
@@ -201,7 +201,7 @@ import Testing
 
                 """)
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(
             requests[1].body["contents"]?[2]
                 == (try JSONValue(
@@ -216,12 +216,12 @@ import Testing
     }
 
     /// Without a terminal an untrusted server's call is declined; `--allow-tools` runs it.
-    @Test func anUntrustedServerNeedsConsent() throws {
-        let shell = try GeminiShell()
+    @Test func anUntrustedServerNeedsConsent() async throws {
+        let shell = try await GeminiShell()
         let call = Self.calls(#"{"id": "c1", "name": "echo", "args": {"text": "a"}}"#)
-        try shell.server.script([call, Self.text("Declined."), call, Self.text("Allowed.")])
+        try await shell.server.script([call, Self.text("Declined."), call, Self.text("Allowed.")])
         try shell.write("mcp.json", #"{"mcpServers": {"fake": {"command": "\#(Self.fakeServer)"}}}"#)
-        let declined = try shell.run(["-c", "ask go"])
+        let declined = try await shell.run(["-c", "ask go"])
         #expect(declined.stdout == "Declined.\n")
         #expect(
             declined.stderr == """
@@ -229,23 +229,23 @@ import Testing
                 tool echo {"text":"a"} -> {"error":"the user declined this call"}
 
                 """)
-        let allowed = try shell.run(["--allow-tools", "-c", "ask go"])
+        let allowed = try await shell.run(["--allow-tools", "-c", "ask go"])
         #expect(allowed.stdout == "Allowed.\n")
         #expect(allowed.stderr == #"tool echo {"text":"a"} -> {"content":"echo: a"}"# + "\n")
     }
 
     /// MCP calls are recorded as `tool` lines naming the server; the replay answers them
     /// without starting it (its command no longer exists).
-    @Test func aTapeReplaysWithoutTheServer() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func aTapeReplaysWithoutTheServer() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             Self.calls(
                 #"{"id": "c1", "name": "echo", "args": {"text": "a"}}, {"id": "c2", "name": "fail", "args": {}}"#
             ),
             Self.text("Done."),
         ])
         let tape = shell.home.appendingPathComponent("mcp.tape").path
-        let recorded = try shell.run([
+        let recorded = try await shell.run([
             "--record", tape, "-c", "mcp add --trust fake -- \(Self.fakeServer)", "-c", "ask go",
         ])
         #expect(recorded.stdout == "Done.\n")
@@ -259,7 +259,7 @@ import Testing
         shell.server.stop()
         try shell.write(
             "mcp.json", #"{"mcpServers": {"fake": {"command": "/nonexistent/fake_mcp", "trust": true}}}"#)
-        let replayed = try shell.run(["--replay", tape, "-c", "tools", "-c", "ask go"])
+        let replayed = try await shell.run(["--replay", tape, "-c", "tools", "-c", "ask go"])
         #expect(
             replayed.stdout == """
                 \(Self.fakeTools)
@@ -282,16 +282,16 @@ import Testing
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: timeServer),
             "skipped: .build/venv/bin/mcp-server-time is missing; scripts/ensure-deps --test installs it"))
-    func theRealTimeServerAnswersACall() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    func theRealTimeServerAnswersACall() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             Self.calls(
                 #"{"id": "t1", "name": "convert_time", "args": {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}}"#
             ),
             Self.text("It is 21:00 in Tokyo."),
         ])
         let before = Self.utcDate()
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "mcp add --trust time -- \(Self.timeServer) --local-timezone UTC", "-c", "tools", "-c",
             "ask Noon UTC in Tokyo?",
         ])
@@ -304,8 +304,9 @@ import Testing
 
                 """)
         #expect(outcome.status == 0)
-        let response = try #require(try shell.server.requests().last).body["contents"]?[2]?["parts"]?[0]?[
-            "functionResponse"]
+        let response = try #require(try await shell.server.requests().last).body["contents"]?[2]?["parts"]?[
+            0]?[
+                "functionResponse"]
         let expected = [before, after].map { day in
             try? JSONValue(
                 parsing: #"""

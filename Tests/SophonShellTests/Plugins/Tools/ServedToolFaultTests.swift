@@ -66,14 +66,14 @@ import Testing
         return last["parts"]?[0]?["functionResponse"]?["response"]
     }
 
-    @Test func eachFaultFailsThatCallOnlyAndTheShellLivesOn() throws {
-        let shell = try GeminiShell()
+    @Test func eachFaultFailsThatCallOnlyAndTheShellLivesOn() async throws {
+        let shell = try await GeminiShell()
         let plugin = try Self.installPlugin(shell)
-        try shell.server.script([
+        try await shell.server.script([
             Self.call("crash"), Self.text("A"), Self.call("hang"), Self.text("B"), Self.call("garbage"),
             Self.text("C"), Self.call("fail"), Self.text("D"), Self.call("ok"), Self.text("E"),
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "--allow-tools", "-c", "plugin load \(plugin)", "-c", "set tool-timeout 1s", "-c", "ask crash",
             "-c", "ask hang", "-c", "ask garbage", "-c", "ask fail", "-c", "ask ok",
         ])
@@ -93,7 +93,7 @@ import Testing
 
                 """)
         #expect(outcome.status == 0)
-        let answers = try shell.server.requests().enumerated().filter { $0.offset % 2 == 1 }.map {
+        let answers = try await shell.server.requests().enumerated().filter { $0.offset % 2 == 1 }.map {
             Self.answer($0.element)
         }
         #expect(
@@ -116,13 +116,13 @@ import Testing
 
     /// `plugin load --trust`: the plugin's tools run without asking, even without a terminal;
     /// a plugin loaded without it is still declined.
-    @Test func aTrustedPluginsToolsRunWithoutATerminal() throws {
-        let shell = try GeminiShell()
+    @Test func aTrustedPluginsToolsRunWithoutATerminal() async throws {
+        let shell = try await GeminiShell()
         let plugin = try Self.installPlugin(shell)
-        try shell.server.script([
+        try await shell.server.script([
             Self.call("ok"), Self.text("Trusted."), Self.call("ok"), Self.text("Declined."),
         ])
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c", "plugin load --trust \(plugin)", "-c", "ask ok", "-c", "plugin load \(plugin)", "-c",
             "ask ok",
         ])
@@ -140,18 +140,18 @@ import Testing
 
     /// A tape recorded with a plugin-served tool replays where the plugin is gone: the tape's
     /// `{"tool": ...}` line answers the call and the plugin is not started.
-    @Test func aReplayAnswersServedCallsWithoutThePlugin() throws {
-        let shell = try GeminiShell()
+    @Test func aReplayAnswersServedCallsWithoutThePlugin() async throws {
+        let shell = try await GeminiShell()
         let plugin = try Self.installPlugin(shell)
-        try shell.server.script([Self.call("ok"), Self.text("Recorded.")])
+        try await shell.server.script([Self.call("ok"), Self.text("Recorded.")])
         let tape = shell.home.appendingPathComponent("served.tape").path
         let arguments = ["-c", "plugin load \(plugin)", "-c", "ask ok", "-c", "expect $last == Recorded."]
-        let recorded = try shell.run(["--allow-tools", "--record", tape] + arguments)
+        let recorded = try await shell.run(["--allow-tools", "--record", tape] + arguments)
         #expect(recorded.stdout == "Recorded.\n1 passed, 0 failed\n")
         #expect(recorded.status == 0)
         try FileManager.default.removeItem(atPath: plugin)
         shell.server.stop()
-        let replayed = try shell.run(["--replay", tape] + arguments)
+        let replayed = try await shell.run(["--replay", tape] + arguments)
         #expect(replayed.stdout == "Recorded.\n1 passed, 0 failed\n")
         // No "faulty: served 1": the plugin never ran.
         #expect(replayed.stderr == #"tool ok {"n":1} -> {"ok":true}"# + "\n")
@@ -159,15 +159,15 @@ import Testing
     }
 
     /// Declined calls are tape lines too, so the replay answers the later calls in order.
-    @Test func aDeclinedCallIsRecordedSoTheReplayStaysInOrder() throws {
-        let shell = try GeminiShell()
+    @Test func aDeclinedCallIsRecordedSoTheReplayStaysInOrder() async throws {
+        let shell = try await GeminiShell()
         let plugin = try Self.installPlugin(shell)
-        try shell.server.script([Self.call("ok"), Self.text("No."), Self.call("ok"), Self.text("Yes.")])
+        try await shell.server.script([Self.call("ok"), Self.text("No."), Self.call("ok"), Self.text("Yes.")])
         let tape = shell.home.appendingPathComponent("declined.tape").path
         let arguments = [
             "-c", "plugin load \(plugin)", "-c", "ask ok", "-c", "set tool-confirm off", "-c", "ask ok",
         ]
-        let recorded = try shell.run(["--record", tape] + arguments)
+        let recorded = try await shell.run(["--record", tape] + arguments)
         #expect(recorded.stdout == "No.\nYes.\n")
         let tools = (shell.read("declined.tape") ?? "").split(separator: "\n").filter {
             $0.hasPrefix(#"{"tool""#)
@@ -178,7 +178,7 @@ import Testing
                 #"{"tool":{"name":"ok","args":{"n":1},"server":"faulty","result":{"ok":true}}}"#,
             ])
         shell.server.stop()
-        let replayed = try shell.run(["--replay", tape] + arguments)
+        let replayed = try await shell.run(["--replay", tape] + arguments)
         #expect(replayed.stdout == "No.\nYes.\n")
         #expect(
             replayed.stderr == """

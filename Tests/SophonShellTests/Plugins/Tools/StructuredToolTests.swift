@@ -13,13 +13,13 @@ import Testing
     static let call =
         #"{"kind": "generate", "functionCalls": [{"id": "fc-1", "name": "get_weather", "args": {"city": "Paris"}}]}"#
 
-    @Test func callsAreTheResultAndTheAnswerDecodesWithTheSchema() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([
+    @Test func callsAreTheResultAndTheAnswerDecodesWithTheSchema() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
             Self.call,
             #"{"kind": "generate", "text": "```json\n{\"city\": \"Paris\", \"temp_c\": \"18\"}\n```"}"#,
         ])
-        let outcome = try shell.run(
+        let outcome = try await shell.run(
             ["-c", "set output raw"] + Self.setup + [
                 "-c", "ask Weather in Paris?", "-c", #"tool-reply get_weather {"temp_c": 18}"#, "-c",
                 "expect ${last.temp_c} == 18",
@@ -33,7 +33,7 @@ import Testing
                 """)
         #expect(outcome.stderr == "coerced: $.temp_c: string \"18\" read as number 18\n")
         #expect(outcome.status == 0)
-        let requests = try shell.server.requests()
+        let requests = try await shell.server.requests()
         #expect(requests.count == 2)
         for request in requests {
             #expect(request.body["generationConfig"]?["responseMimeType"] == .string("application/json"))
@@ -44,10 +44,10 @@ import Testing
         }
     }
 
-    @Test func aFinalAnswerWithoutJSONIsDecodingFailed() throws {
-        let shell = try GeminiShell()
-        try shell.server.script([Self.call, #"{"kind": "generate", "text": "It is warm."}"#])
-        let outcome = try shell.run(
+    @Test func aFinalAnswerWithoutJSONIsDecodingFailed() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.call, #"{"kind": "generate", "text": "It is warm."}"#])
+        let outcome = try await shell.run(
             ["--json"] + Self.setup + ["-c", "ask Weather in Paris?", "-c", #"tool-reply {"temp_c": 18}"#])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)  // `schema` and `tool` print `{"command", "ok": true}` lines too.
