@@ -68,7 +68,7 @@ public final class FakeGeminiServer: Sendable {
         let line = await OffPool.run {
             var line = Data()
             while true {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                let byte = output.fileHandleForReading.readChunkRetryingInterrupts(limit: 1)
                 if byte.isEmpty || byte == Data("\n".utf8) { break }
                 line.append(byte)
             }

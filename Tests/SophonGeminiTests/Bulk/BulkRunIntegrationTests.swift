@@ -7,7 +7,7 @@ import Testing
 
 /// ``GeminiAPIClient/bulkRun(_:options:label:)`` and the Batch calls over real HTTP against
 /// scripts/fake_gemini.py.
-@Suite struct BulkRunIntegrationTests {
+@Suite(.childSlots) struct BulkRunIntegrationTests {
     static func requests(_ count: Int) -> AsyncStream<BulkRequest> {
         AsyncStream { continuation in
             for number in 0..<count {

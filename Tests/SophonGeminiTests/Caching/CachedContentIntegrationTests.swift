@@ -7,7 +7,7 @@ import Testing
 
 /// Context caches in the library over real HTTP against scripts/fake_gemini.py, whose clock
 /// the test moves: create, get, list, extend, delete, expiry, and a generate call from a cache.
-@Suite struct CachedContentIntegrationTests {
+@Suite(.childSlots) struct CachedContentIntegrationTests {
     static func client(_ server: FakeGeminiServer) -> GeminiAPIClient {
         GeminiAPIClient(configuration: .testing(recorder: SleepRecorder(), baseURL: server.baseURL))
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import SophonGemini
 
 /// Task cancellation stops a call at once, sleeping or in flight.
-@Suite struct CancellationTests {
+@Suite(.childSlots) struct CancellationTests {
     @Test func cancellingDuringTheRetryWaitStopsTheCall() async throws {
         let transport = ScriptedTransport([
             .json(503, #"{"error": {"code": 503, "message": "overloaded", "status": "UNAVAILABLE"}}"#),

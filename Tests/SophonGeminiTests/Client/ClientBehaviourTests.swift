@@ -6,7 +6,7 @@ import Testing
 @testable import SophonGemini
 
 /// Observer events, the whole-call timeout, blocked streams and concurrent use.
-@Suite struct ClientBehaviourTests {
+@Suite(.childSlots) struct ClientBehaviourTests {
     static let okBody = #"{"candidates": [{"content": {"parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}"#
 
     @Test func observerSeesRequestsResponsesAndRetries() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// The Files API over real HTTP against scripts/fake_gemini.py: resumable upload with an
 /// interruption, processing states, the upload memo, list, delete and download.
-@Suite struct FilesIntegrationTests {
+@Suite(.childSlots) struct FilesIntegrationTests {
     /// 20 MiB + 12345 bytes of a repeating, position-dependent pattern.
     static let bigFile: Data = {
         var bytes = [UInt8](repeating: 0, count: 20 * 1024 * 1024 + 12345)

@@ -7,7 +7,7 @@ import Testing
 /// Every fault of scripts/fake_gemini.py over real HTTP, under both policies: the outcome, the
 /// attempts the server saw, the waits handed to the injected sleep (random source fixed at
 /// 0.5) and the stored model selection.
-@Suite struct FaultIntegrationTests {
+@Suite(.childSlots) struct FaultIntegrationTests {
     /// What a call should end with.
     enum Expected: Sendable, CustomStringConvertible {
         case text(String)

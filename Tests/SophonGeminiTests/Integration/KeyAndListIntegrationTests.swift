@@ -5,7 +5,7 @@ import Testing
 @testable import SophonGemini
 
 /// Key handling, countTokens and the paged models list over real HTTP.
-@Suite struct KeyAndListIntegrationTests {
+@Suite(.childSlots) struct KeyAndListIntegrationTests {
     @Test(arguments: ["en", "es", "zh-Hans", "zh-Hant"])
     func aWrongKeyEchoedByTheServerNeverAppearsInTheDescription(language: String) async throws {
         let server = try await FakeGeminiServer(key: "the-right-key")

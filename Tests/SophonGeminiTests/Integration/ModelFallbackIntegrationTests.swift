@@ -6,7 +6,7 @@ import Testing
 @testable import SophonGemini
 
 /// 404 for a retired model over HTTP: the fallback call, the stored selection, attempts.
-@Suite struct ModelFallbackIntegrationTests {
+@Suite(.childSlots) struct ModelFallbackIntegrationTests {
     /// The error for a 404 on `model`, with the fake server's words.
     static func retired(_ model: String) -> GeminiError {
         .modelRetired(

@@ -5,7 +5,7 @@ import Testing
 @testable import SophonGemini
 
 /// streamGenerateContent?alt=sse over real HTTP.
-@Suite struct StreamIntegrationTests {
+@Suite(.childSlots) struct StreamIntegrationTests {
     func collect(
         _ replies: [String], policy: GeminiRetryPolicy = .default
     ) async throws -> (

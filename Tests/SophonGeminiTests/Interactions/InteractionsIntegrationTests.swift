@@ -7,7 +7,7 @@ import Testing
 
 /// The Interactions API over real HTTP against scripts/fake_gemini.py (fake_interactions.py):
 /// the wire format, streams and their resumption, errors, the tool loop, background jobs.
-@Suite struct InteractionsIntegrationTests {
+@Suite(.childSlots) struct InteractionsIntegrationTests {
     struct Setup {
         let server: FakeGeminiServer
         let client: GeminiAPIClient

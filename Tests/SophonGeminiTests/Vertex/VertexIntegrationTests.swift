@@ -9,7 +9,7 @@ import Testing
 /// Vertex AI in the library over real HTTP against scripts/fake_gemini.py (docs/vertex.md):
 /// endpoints, the JWT bearer grant signed with the system OpenSSL and checked by the server
 /// with the public key, token caching, refresh on a 401, and the token endpoint's failures.
-@Suite struct VertexIntegrationTests {
+@Suite(.childSlots) struct VertexIntegrationTests {
     static let keys = Task { try await VertexTestKeys() }
 
     /// A wall clock the test moves.

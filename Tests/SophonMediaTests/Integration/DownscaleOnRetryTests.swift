@@ -7,7 +7,7 @@ import Testing
 
 /// Downscale on retry over real HTTP against scripts/fake_gemini.py: a transport failure (the
 /// server resets the connection), then the next attempt's image parts as the server saw them.
-@Suite struct DownscaleOnRetryTests {
+@Suite(.childSlots) struct DownscaleOnRetryTests {
     static let reset = #"{"fault": "reset"}"#
     static let ok = #"{"kind": "generate", "text": "ok"}"#
 

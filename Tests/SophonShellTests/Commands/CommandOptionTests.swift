@@ -1,11 +1,12 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// Declared options (PRODUCT §11): the one option parser, "did you mean" for an unknown
 /// option, the one on/off reading, and the docs generated from the table.
-@Suite struct CommandOptionTests {
+@Suite(.childSlots) struct CommandOptionTests {
     static let declared = [
         CommandOption(name: "--jobs", aliases: ["-j"], value: "N", help: "", missing: "a number"),
         CommandOption(name: "--live", help: ""),

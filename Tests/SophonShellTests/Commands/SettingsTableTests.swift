@@ -1,11 +1,12 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// The one settings table (PRODUCT §11): the session's settings and those the plugins register
 /// are seen alike by `show`, `set`, Tab after `set` and "did you mean".
-@Suite struct SettingsTableTests {
+@Suite(.childSlots) struct SettingsTableTests {
     @Test func thePluginsSettingsAreInTheTable() throws {
         let registry = PluginRegistry.standard()
         let names = registry.settingNames

@@ -1,10 +1,11 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// `--completions`, `--man` and `--help`, generated from the command table.
-@Suite struct GeneratedDocsTests {
+@Suite(.childSlots) struct GeneratedDocsTests {
     @Test func completionsFlagIsParsed() throws {
         let invocation = try Invocation.parse(["--completions", "zsh"], isCommand: { _ in false })
         #expect(invocation.action == .completions(.zsh))

@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
@@ -7,7 +8,7 @@ import Testing
 /// binary files, absurd nesting and huge files each end in a clear error naming what was wrong
 /// and where — never a crash, a hang or megabytes of stderr. Serialized: each test blocks its
 /// thread while the binary works through megabytes, and the other suites need the pool.
-@Suite(.serialized) struct BadInputTests {
+@Suite(.serialized, .childSlots) struct BadInputTests {
     static let megabytes10 = 10_000_000
 
     /// A fresh folder holding `files` (name -> bytes), for ``SophonProcess/run`` to copy.

@@ -9,7 +9,7 @@ import Testing
 
 /// What a new user met trying the tools, MCP, plugin and media commands from the docs alone:
 /// the real binary, real files and processes (docs/mcp.md, docs/commands.md).
-@Suite struct FreshUserTests {
+@Suite(.childSlots) struct FreshUserTests {
     static var fakeMCP: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../scripts/fake_mcp.py").standardizedFileURL.path

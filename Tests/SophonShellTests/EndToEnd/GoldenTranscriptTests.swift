@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Golden transcripts of the real binary: each folder under `Golden/` holds `args` (one
@@ -7,7 +8,7 @@ import Testing
 ///
 /// Re-record on purpose with `SOPHON_RECORD_GOLDEN=1 swift test --filter GoldenTranscriptTests`
 /// and review the diff.
-@Suite struct GoldenTranscriptTests {
+@Suite(.childSlots) struct GoldenTranscriptTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Golden")
 

@@ -12,7 +12,7 @@ import Testing
 /// files a user names (`source FILE`, `--replay TAPE`) are read as named, a FIFO included
 /// (docs/files.md, "Files the shell reads"). The real binary, real FIFOs; every run is killed
 /// after a generous timeout, so a hang fails the test instead of hanging CI.
-@Suite struct ImplicitFileTests {
+@Suite(.childSlots) struct ImplicitFileTests {
     /// Long enough for a loaded machine, short enough that a hang ends the test.
     static let timeout: TimeInterval = 120
 

@@ -1,12 +1,13 @@
 import Foundation
 import SophonCore
 import SophonGemini
+import SophonTestSupport
 import Testing
 
 /// Issue 25 point 3, end to end: under `--json` a command that reports (`show`, `schema show`,
 /// `models`, `history`, `tools`, `batch list`, `batch status`, `validate`, `tokens`) prints its
 /// facts as named members, never the sentence in a string (PRODUCT.md §5, "Output").
-@Suite struct JSONResultTests {
+@Suite(.childSlots) struct JSONResultTests {
     /// One object per command line of `outcome`'s stdout, parsed.
     static func items(_ value: JSONValue?) -> [JSONValue] {
         if case .array(let items)? = value { return items }

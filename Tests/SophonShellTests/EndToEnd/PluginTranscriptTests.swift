@@ -1,4 +1,5 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Golden transcripts of the real binary with external plugins (docs/plugin-protocol.md).
@@ -11,7 +12,7 @@ import Testing
 /// the output are written `$SOPHON_HOME` and `$BUILD`.
 ///
 /// Re-record on purpose with `SOPHON_RECORD_GOLDEN=1 swift test --filter PluginTranscriptTests`.
-@Suite struct PluginTranscriptTests {
+@Suite(.childSlots) struct PluginTranscriptTests {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let root = testsFolder.appendingPathComponent("PluginGolden")
     static let examples = testsFolder.deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Foundation
 import SophonCore
 import SophonLogs
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
@@ -11,7 +12,7 @@ import Testing
 
 /// Private by default (issue 25, point 5): what holds prompts, answers or settings is `0600` in a
 /// `0700` folder (``PrivateFiles``); the file a user names as output keeps the user's umask.
-@Suite struct PrivateFilesTests {
+@Suite(.childSlots) struct PrivateFilesTests {
     /// The permission bits of `path` (`lstat`), or `nil` when nothing is there.
     static func mode(_ path: String) -> mode_t? {
         var status = stat()

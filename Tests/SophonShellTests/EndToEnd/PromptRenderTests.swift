@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `prompt render` through the real binary (docs/prompts.md): the JSON on stdout, a partial
 /// beside the file, and an error at FILE:LINE:COL with exit status 1.
-@Suite struct PromptRenderTests {
+@Suite(.childSlots) struct PromptRenderTests {
     static func run(_ arguments: [String], files: [String: String]) async throws -> SophonProcess.Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-render-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,10 +1,11 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// README's plugin example, as written, from a fresh `SOPHON_HOME` in a folder laid out like
 /// the repository (`examples/plugins/sophon-plugin-csv`, `.build/debug/sophon-plugin-stats`)
 /// with nothing on `PATH` but the system's folders (issue 25 point 17).
-@Suite struct ReadmePluginExampleTests {
+@Suite(.childSlots) struct ReadmePluginExampleTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -1,9 +1,10 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Issue 25 point 6: a replayed exchange is the tape's, not the user's: it is not logged, and
 /// `--continue` never resumes it (after the tour, `--continue` resumed its taped "Dune" chat).
-@Suite struct ReplayLogTests {
+@Suite(.childSlots) struct ReplayLogTests {
     @Test func aReplayLogsNothingAndContinueDoesNotResumeIt() async throws {
         let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")

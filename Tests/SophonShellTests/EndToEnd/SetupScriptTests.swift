@@ -6,7 +6,7 @@ import Testing
 /// are missing (a fresh machine printed "Unable to locate package" before its retry), and
 /// `scripts/tour` says it is building before the build. Run with fake `apt-get`, `dpkg-query`,
 /// `id` and `swift` first on PATH (nothing is installed or built).
-@Suite struct SetupScriptTests {
+@Suite(.childSlots) struct SetupScriptTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

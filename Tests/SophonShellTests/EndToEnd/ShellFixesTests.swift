@@ -1,8 +1,9 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Behaviours found by trying the shell as a new user, each held by the real binary.
-@Suite struct ShellFixesTests {
+@Suite(.childSlots) struct ShellFixesTests {
     @Test func keySetInAScriptReadFromStdinTakesTheNextLineAndNeverShowsIt() async throws {
         let outcome = try await SophonProcess.run(
             [], stdin: "key set\nAIzaSyFROMSTDIN1234\nkey show\n", environment: ["GEMINI_API_KEY": ""])

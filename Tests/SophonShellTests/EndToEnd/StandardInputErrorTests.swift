@@ -4,7 +4,7 @@ import Testing
 
 /// A standard input that cannot be read (here a folder: `read(2)` fails with `EISDIR`) is an
 /// error the shell reports, never an empty input.
-struct StandardInputErrorTests {
+@Suite(.childSlots) struct StandardInputErrorTests {
     @Test(arguments: [
         ([String](), "sophon: stdin: Is a directory\n"),
         (["ask", "hi"], "error: stdin: Is a directory\n"),

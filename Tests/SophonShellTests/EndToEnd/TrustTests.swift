@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 
 /// Issue 14 (files and secrets, shell behaviour), end to end: the real binary against
 /// scripts/fake_gemini.py over HTTP, real files (docs/commands.md, "Files and secrets").
-@Suite struct TrustTests {
+@Suite(.childSlots) struct TrustTests {
     static let hello = #"{"kind": "generate", "text": "hello"}"#
 
     /// The path the shell names for `name` in the home folder (its current directory).

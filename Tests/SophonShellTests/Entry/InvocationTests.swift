@@ -1,9 +1,10 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
-@Suite struct InvocationTests {
+@Suite(.childSlots) struct InvocationTests {
     private static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         try Invocation.parse(arguments, isCommand: { ["extract", "help"].contains($0) })
     }
@@ -44,7 +45,7 @@ import Testing
 }
 
 /// The real binary's `--version`, `--help` and usage errors.
-@Suite struct EntryPointTests {
+@Suite(.childSlots) struct EntryPointTests {
     @Test func version() async throws {
         #expect(
             try await SophonProcess.run(["--version"])

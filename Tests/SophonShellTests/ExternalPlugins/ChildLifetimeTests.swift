@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 25 point 12: a plugin stuck in a call does not outlive a `sophon` killed with SIGKILL
 /// (no handler runs then: the kernel kills the child, see `ChildSpawner`).
-@Suite struct ChildLifetimeTests {
+@Suite(.childSlots) struct ChildLifetimeTests {
     static let plugin = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Support/Plugins/sophon-plugin-faulty")
 
@@ -29,7 +29,8 @@ import Testing
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
-        input.fileHandleForWriting.write(Data("plugin load \(Self.plugin.path)\nfaulty-hang\n".utf8))
+        input.fileHandleForWriting.writeAllRetryingInterrupts(
+            Data("plugin load \(Self.plugin.path)\nfaulty-hang\n".utf8))
         try input.fileHandleForWriting.close()  // A script on stdin runs once it is read whole.
         // The event: the plugin said on stderr that it sleeps (it is inside the call).
         var said = Data()

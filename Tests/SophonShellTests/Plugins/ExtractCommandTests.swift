@@ -1,8 +1,9 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Golden transcripts of `sophon extract` in one-command mode (the real binary).
-@Suite struct ExtractCommandTests {
+@Suite(.childSlots) struct ExtractCommandTests {
     @Test func truncatedFencedReplyFromStdin() async throws {
         let outcome = try await SophonProcess.run(["extract"], stdin: "Sure!\n```json\n{\"a\": [1, 2,")
         #expect(outcome.status == 0)

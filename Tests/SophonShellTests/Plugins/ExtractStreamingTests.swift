@@ -6,7 +6,7 @@ import Testing
 /// `extract` reading a regular file straight into its text (`@FILE`, or standard input
 /// redirected from a file) and printing from the engine's text without a tree (issue 20):
 /// the same bytes, notes and errors as the general path (standard input from a pipe).
-@Suite struct ExtractStreamingTests {
+@Suite(.childSlots) struct ExtractStreamingTests {
     /// Runs `sophon arguments` with standard input read from the file holding `input`.
     static func runWithFileInput(_ arguments: [String], input: Data) async throws -> SophonProcess.Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sophon-stream-\(UUID())")

@@ -60,7 +60,7 @@ final class GeminiShell {
     {
         let running = try start(arguments, timeout: timeout)
         try await OffPool.run {
-            running.input.fileHandleForWriting.write(Data(stdin.utf8))
+            running.input.fileHandleForWriting.writeAllRetryingInterrupts(Data(stdin.utf8))
             try running.input.fileHandleForWriting.close()
         }
         return await running.finish()

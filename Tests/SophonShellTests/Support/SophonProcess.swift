@@ -76,7 +76,7 @@ struct SophonProcess {
         try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.writeAllRetryingInterrupts(Data(stdin.utf8))
         try input.fileHandleForWriting.close()
         let stdoutData = output.fileHandleForReading.readAllRetryingInterrupts()
         let stderrData = errors.fileHandleForReading.readAllRetryingInterrupts()

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 25 point 11: a fatal signal sent from outside ends `sophon` by that signal (the
 /// Swift runtime's crash reporter caught it, returned, and the process went on to exit 0).
-@Suite struct FatalSignalTests {
+@Suite(.childSlots) struct FatalSignalTests {
     @Test(arguments: [SIGSEGV, SIGABRT, SIGBUS])
     func aFatalSignalFromOutsideEndsSophonByThatSignal(_ signo: Int32) async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,9 +1,10 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `batch` end to end: the real binary against scripts/fake_gemini.py's Batch endpoints.
-@Suite struct BatchCommandTests {
+@Suite(.childSlots) struct BatchCommandTests {
     static let input =
         [
             #"{"key": "a", "prompt": "alpha"}"#, #"{"key": "b", "prompt": "bravo"}"#,

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `run` end to end: the real binary against scripts/fake_gemini.py over HTTP.
-@Suite struct RunCommandTests {
+@Suite(.childSlots) struct RunCommandTests {
     static let hello = "Hello from the fake Gemini server."
 
     /// `{"key":K,"ok":true,...}` as the fake server's default answer makes it.
@@ -393,7 +393,7 @@ import Testing
 }
 
 /// `run` and `batch` build a `prompt` line as `ask` builds its request (one path).
-@Suite struct RunRequestParityTests {
+@Suite(.childSlots) struct RunRequestParityTests {
     static let settings = [
         "set system You are terse.", "set temperature 0.2", "set top-k 40", "set stop END",
         "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH",

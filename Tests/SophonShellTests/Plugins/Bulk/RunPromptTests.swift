@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `run INPUT -o OUTPUT --prompt FILE` (PRODUCT §12, docs/prompts.md): each line's object is a
 /// prompt file's input, through the one bulk runner; the real binary against
 /// scripts/fake_gemini.py.
-@Suite struct RunPromptTests {
+@Suite(.childSlots) struct RunPromptTests {
     static let file = """
         ---
         model: googleai/gemini-3.8-flash

@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// A tape of `run` replays the same whatever order its concurrent calls take: each call
 /// takes the exchange recorded for its own request (docs/tapes.md, "Replaying a run").
-@Suite struct RunTapeTests {
+@Suite(.childSlots) struct RunTapeTests {
     static let input =
         ["alpha", "bravo", "charlie", "delta", "echo"].map { #"{"key": "\#($0)", "prompt": "\#($0)"}"# }
         .joined(separator: "\n") + "\n"

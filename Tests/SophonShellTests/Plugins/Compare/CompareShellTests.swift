@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `compare` (PRODUCT §14, docs/commands.md "compare"): the real binary against
 /// scripts/fake_gemini.py, one reply per model through rules keyed by the model in the path
 /// (the models are asked at once, so arrival order is not fixed).
-@Suite struct CompareShellTests {
+@Suite(.childSlots) struct CompareShellTests {
     /// Rules answering `model` with `reply` (a JSON object text).
     static func rules(_ replies: [(model: String, reply: String)]) -> String {
         let rules = replies.map { #"{"model": "\#($0.model)", "reply": \#($0.reply)}"# }

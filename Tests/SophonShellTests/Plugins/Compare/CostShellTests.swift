@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// Cost (PRODUCT §14, docs/cost.md): `cost` in `--json`, the log and `show usage`; the `run`
 /// summary; `run --estimate` and `batch submit --estimate`; `set budget` stopping a run.
-@Suite struct CostShellTests {
+@Suite(.childSlots) struct CostShellTests {
     static let reply =
         #"{"kind": "generate", "text": "ok", "usage": {"prompt": 4, "candidates": 2, "thoughts": 2}}"#
     static let lines = """

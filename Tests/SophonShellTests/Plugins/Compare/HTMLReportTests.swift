@@ -1,12 +1,13 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// `--html FILE` (PRODUCT §14): one self-contained page; the summary and matrix in plain HTML,
 /// each result in a `<details>` element. The rendering in Chromium is scripts/html-report-check.py.
-@Suite struct HTMLReportTests {
+@Suite(.childSlots) struct HTMLReportTests {
     static let report = HTMLReport(
         title: "sophon <test>", summary: ["1 passed, 1 failed", "cost: $0.50"],
         columns: ["file", "gemini-2.5-flash"],

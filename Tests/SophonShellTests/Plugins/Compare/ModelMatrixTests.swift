@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `sophon test --models A,B` (a files x models matrix, a tape per model, JUnit classname with
 /// the model) and `run --models A,B` (a line per key and model): PRODUCT §14.
-@Suite struct ModelMatrixTests {
+@Suite(.childSlots) struct ModelMatrixTests {
     static func rules(_ shell: GeminiShell, _ replies: [(model: String, text: String)]) async throws {
         let rules = replies.map {
             #"{"model": "\#($0.model)", "reply": {"kind": "generate", "text": "\#($0.text)", "usage": {"prompt": 4, "candidates": 2}}}"#

@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `embed`, `embed-multi`, `similar`, `collections` and `expect ... similar|judge`: the real
 /// binary against scripts/fake_gemini.py over loopback (deterministic embeddings: each word
 /// hashed into one dimension, normalised; docs/embeddings.md, PRODUCT §13).
-@Suite struct EmbeddingsShellTests {
+@Suite(.childSlots) struct EmbeddingsShellTests {
     static let docs = """
         {"id":"d1","text":"how to cook pasta","tag":"food"}
         {"id":"d2","text":"how to fix a bike"}

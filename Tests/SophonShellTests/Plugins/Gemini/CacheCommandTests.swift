@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
 import SophonGemini
+import SophonTestSupport
 import Testing
 
 /// `cache` and `set cache` end to end: the real binary against scripts/fake_gemini.py's
 /// cachedContents, whose clock the test moves (docs/commands.md, "cache").
-@Suite struct CacheCommandTests {
+@Suite(.childSlots) struct CacheCommandTests {
     static func cacheCreates(_ shell: GeminiShell) async throws -> [JSONValue] {
         try await shell.server.requests().filter {
             $0.method == "POST" && $0.path == "/v1beta/cachedContents"

@@ -1,9 +1,10 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `ask` and `chat` end to end: the real binary against scripts/fake_gemini.py over HTTP.
-@Suite struct GeminiShellAskTests {
+@Suite(.childSlots) struct GeminiShellAskTests {
     static let spec = #"schema { title: string, year: integer, tags: [string], status: "draft" | "final" }"#
 
     @Test func aStructuredAskPrintsTheDecodedJSONAndSendsTheSchemaThatSchemaShowPrints() async throws {

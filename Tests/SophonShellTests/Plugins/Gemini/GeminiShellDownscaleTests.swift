@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
 import SophonMedia
+import SophonTestSupport
 import Testing
 
 /// `attach` + `ask` end to end with downscale on retry: the real binary, scripts/fake_gemini.py
 /// resetting the first connection, and the image the second request carried.
-@Suite struct GeminiShellDownscaleTests {
+@Suite(.childSlots) struct GeminiShellDownscaleTests {
     /// A 2400 x 1200 PNG, busy enough to compress badly; its left 100 columns fully transparent.
     static func picture() throws -> Data {
         let width = 2400

@@ -1,10 +1,11 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// The shipped examples replay offline (no key, no server: `SOPHON_GEMINI_BASE_URL` points at
 /// a closed port) with exit 0 and exactly this stdout. After changing an example or its tape
 /// on purpose, update the text here and review the diff.
-@Suite struct GeminiShellExamplesTests {
+@Suite(.childSlots) struct GeminiShellExamplesTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("examples")

@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// Retired models, rate limits and bad keys, end to end: the real binary against
 /// scripts/fake_gemini.py over HTTP.
-@Suite struct GeminiShellFailureTests {
+@Suite(.childSlots) struct GeminiShellFailureTests {
     static let notFound = #"{"fault": "not_found"}"#
     static let fallbackAnswer = #"{"kind": "generate", "text": "answered by the fallback"}"#
 

@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `top-p` ... `media-resolution` end to end: the real binary against scripts/fake_gemini.py
 /// over HTTP, checking the request the server saw (docs/commands.md, "Settings").
-@Suite struct GeminiShellGenerationSettingsTests {
+@Suite(.childSlots) struct GeminiShellGenerationSettingsTests {
     static let settingLines = [
         "set top-p 0.9", "set top-k 40", "set seed 42", "set stop \"###\" END", "set presence-penalty 0.5",
         "set frequency-penalty -1.5",

@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// Media end to end (docs/commands.md, "Media"): the real binary against
 /// scripts/fake_gemini.py: large files uploaded once, URLs and `--mime`, `files`, reply media
 /// saved with a notice, `set response-modalities`.
-@Suite struct GeminiShellMediaTests {
+@Suite(.childSlots) struct GeminiShellMediaTests {
     /// 8 bytes of PNG signature and 2000 bytes of filler, as base64 (a reply "image").
     static let png = Data(
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0x78, count: 2000))

@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// The client reads every reply, replays stay aligned and counts are whole (issue 14, points
 /// 17-23): the real binary against scripts/fake_gemini.py over HTTP.
-@Suite struct GeminiShellReadsEveryReplyTests {
+@Suite(.childSlots) struct GeminiShellReadsEveryReplyTests {
     static let first = #"{"candidates":[{"content":{"parts":[{"text":"Hel"}],"role":"model"}}]}"#
     static let last =
         #"{"candidates":[{"content":{"parts":[{"text":"lo"}],"role":"model"},"finishReason":"STOP"}]}"#

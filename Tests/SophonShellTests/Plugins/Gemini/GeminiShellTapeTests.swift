@@ -1,8 +1,9 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// Tapes and secrets end to end: the real binary against scripts/fake_gemini.py over HTTP.
-@Suite struct GeminiShellTapeTests {
+@Suite(.childSlots) struct GeminiShellTapeTests {
     static let script = """
         schema { title: string, year: integer }
         ask Name a book

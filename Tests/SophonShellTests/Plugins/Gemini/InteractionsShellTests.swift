@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// The Interactions API in the shell (docs/interactions.md): the real binary against
@@ -7,7 +8,7 @@ import Testing
 /// streamed answer over both APIs, recorded and replayed; chat continuing by id; a stream cut
 /// and resumed; an expired interaction; a research job started, detached, listed, waited for
 /// and shown.
-@Suite struct InteractionsShellTests {
+@Suite(.childSlots) struct InteractionsShellTests {
     static let tour = """
         schema { title: string, year: integer }
         ask Name a book

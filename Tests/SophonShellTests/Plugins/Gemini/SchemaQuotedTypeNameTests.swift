@@ -1,9 +1,10 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// `schema { "title": "string" }` (a JSON Schema habit) is kept as a one-value enum, as written,
 /// with a warning that gives the fix (issue 25, point 7).
-@Suite struct SchemaQuotedTypeNameTests {
+@Suite(.childSlots) struct SchemaQuotedTypeNameTests {
     @Test func quotedTypeNamesWarnAndTheSchemaIsUnchanged() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([

@@ -1,9 +1,10 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// `schema show --swift [NAME]`: the session's schema as a Swift `Decodable` struct
 /// (docs/commands.md), the type `GeminiSchema(for:)` derives the same schema from.
-@Suite struct SchemaShowSwiftTests {
+@Suite(.childSlots) struct SchemaShowSwiftTests {
     @Test func theSchemaIsPrintedAsASwiftStruct() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([

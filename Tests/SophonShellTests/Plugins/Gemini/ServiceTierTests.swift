@@ -1,12 +1,13 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// `set service-tier` end to end: the tier sent at the request's root, the served tier in
 /// `--json` and `--verbose`, and a Flex queue that sheds requests (scripts/fake_gemini_cloud.py).
-@Suite struct ServiceTierTests {
+@Suite(.childSlots) struct ServiceTierTests {
     @Test func flexIsSentAtTheRootAndTheServedTierIsReported() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["--json", "--verbose", "-c", "set service-tier flex\nask hi"])

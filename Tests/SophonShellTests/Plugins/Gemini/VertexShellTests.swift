@@ -6,7 +6,7 @@ import Testing
 /// Vertex AI end to end (docs/vertex.md): the real binary with Application Default Credentials
 /// against scripts/fake_gemini.py, which serves Vertex's paths and a token endpoint that
 /// accepts only a JWT signed by the test's key (checked with the public key).
-@Suite struct VertexShellTests {
+@Suite(.childSlots) struct VertexShellTests {
     static let keys = Task { try await VertexTestKeys() }
 
     /// A shell on Vertex AI with a service-account file whose `token_uri` is Google's (the base

@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `prompt FILE`: the real binary against scripts/fake_gemini.py over HTTP, checking the request
 /// the server saw (docs/prompts.md, PRODUCT §12).
-@Suite struct PromptAskTests {
+@Suite(.childSlots) struct PromptAskTests {
     static let file = """
         ---
         model: googleai/gemini-3.8-flash

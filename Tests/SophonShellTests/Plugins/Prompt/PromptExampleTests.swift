@@ -1,10 +1,11 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// examples/prompt.sophon asks with examples/triage.prompt and checks the answers with
 /// `expect`; its tape replays it offline, as a script and under `sophon test` (PRODUCT §12:
 /// `.sophon` tests can call `prompt`; docs/prompts.md).
-@Suite struct PromptExampleTests {
+@Suite(.childSlots) struct PromptExampleTests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

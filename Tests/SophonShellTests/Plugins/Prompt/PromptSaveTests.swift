@@ -1,10 +1,11 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `prompt save FILE`: the session as a prompt file; `prompt FILE` of it sends the request the
 /// session sent, byte for byte (the real binary against scripts/fake_gemini.py; PRODUCT §12).
-@Suite struct PromptSaveTests {
+@Suite(.childSlots) struct PromptSaveTests {
     @Test func aStructuredAskSavedAndRunAgainSendsTheSameBytes() async throws {
         let shell = try await GeminiShell()
         let reply = #"{"kind": "generate", "text": "{\"title\": \"Alien\", \"year\": 1979}"}"#

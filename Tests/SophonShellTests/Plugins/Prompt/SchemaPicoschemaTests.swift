@@ -1,9 +1,10 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 /// `schema picoschema TEXT` and `schema show --picoschema`: the type syntax, Picoschema and JSON
 /// Schema one after the other (docs/prompts.md).
-@Suite struct SchemaPicoschemaTests {
+@Suite(.childSlots) struct SchemaPicoschemaTests {
     @Test func picoschemaTextIsShownInAllThreeForms() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["-c", #"schema picoschema "{title: string, year?: integer}""#])

@@ -1,11 +1,12 @@
 import Foundation
+import SophonTestSupport
 import Testing
 
 @testable import SophonShell
 
 /// `sophon test` (docs/commands.md, "test"): its options, how a child's output becomes a
 /// result, the report lines, the JUnit escaping, and the real binary on a small folder.
-@Suite struct TestCommandTests {
+@Suite(.childSlots) struct TestCommandTests {
     @Test func optionsAnywhereAndInlineValues() throws {
         let options = try TestOptions.parse([
             "a", "--jobs=3", "--tap", "b", "--junit", "out.xml", "--", "--c",

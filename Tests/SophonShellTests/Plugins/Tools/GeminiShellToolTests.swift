@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,7 +9,7 @@ import Testing
 
 /// Tools end to end (docs/commands.md, "Tools"): the real binary against scripts/fake_gemini.py
 /// over HTTP, which refuses the histories the API refuses.
-@Suite struct GeminiShellToolTests {
+@Suite(.childSlots) struct GeminiShellToolTests {
     static let declare = #"tool get_weather { city: string } "Current weather for one city""#
     static let parallel =
         #"{"kind": "generate", "thoughtSignature": "U0lHLTE=", "functionCalls": ["#

@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// Tools cost nothing until used (issue 25 point 8; docs/commands.md, "Tools"; docs/mcp.md):
@@ -8,7 +9,7 @@ import Testing
 /// offered before any of its commands runs; `tool show` shows served tools. The real binary
 /// against scripts/fake_gemini.py, with scripts/fake_mcp.py and a plugin that both write
 /// `start` to a marker file when they start.
-@Suite struct LazyToolServerTests {
+@Suite(.childSlots) struct LazyToolServerTests {
     static let stream = "/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse"
     static let generate = "/v1beta/models/gemini-3.8-flash:generateContent"
 

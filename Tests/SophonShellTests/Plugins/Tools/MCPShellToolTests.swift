@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// MCP servers end to end (docs/mcp.md): the real binary against scripts/fake_gemini.py over
 /// HTTP, with the scripted scripts/fake_mcp.py and the real `mcp-server-time` from PyPI
 /// (installed into .build/venv by `scripts/ensure-deps --test`) as servers over stdio.
-@Suite struct MCPShellToolTests {
+@Suite(.childSlots) struct MCPShellToolTests {
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../..").standardizedFileURL

@@ -7,7 +7,7 @@ import Testing
 /// past `tool-timeout`, garbage and an error reply each fail that call only: the model gets
 /// `{"error": ...}`, stderr says why, and the shell lives on. Also trust (`plugin load
 /// --trust`) and the replay of a served call without the plugin.
-@Suite struct ServedToolFaultTests {
+@Suite(.childSlots) struct ServedToolFaultTests {
     /// A plugin whose tools misbehave on purpose: `crash` exits with status 3, `hang` never
     /// answers, `garbage` writes a line that is not JSON, `fail` answers with an error, `ok`
     /// answers `{"ok": true}` (and says on stderr how many calls this process served).

@@ -1,11 +1,12 @@
 import Foundation
 import SophonCore
+import SophonTestSupport
 import Testing
 
 /// `ask` with a schema and tools over HTTP (docs/commands.md, "Served calls"): every request
 /// asks for the schema's JSON and carries the tools; a reply of only function calls is the
 /// calls; the final answer decodes with the schema, or fails with `decodingFailed`.
-@Suite struct StructuredToolTests {
+@Suite(.childSlots) struct StructuredToolTests {
     static let setup = [
         "-c", "schema { city: string, temp_c: int }", "-c",
         #"tool get_weather { city: string } "Current weather for one city""#,
