@@ -121,7 +121,7 @@ enum RunCommand {
         }
         if options.estimate {
             return try await CostEstimate.run(
-                command: "run", requests: input, build: builder, tier: .standard, client: client,
+                command: "run", requests: input, build: builder, tier: ServedTier.pricing(nil, context: context), client: client,
                 context: context,
                 services: services)
         }
@@ -177,11 +177,12 @@ enum RunCommand {
                 let (inputKey, asked) = split(result.key, models: options.models)
                 let keyValue = keyValues[inputKey] ?? .string(inputKey)
                 let line: String
+                var cost: Double?
                 switch result.outcome {
                 case .success(let value, let model, let usage):
                     line = BulkOutputLine.success(
                         key: keyValue, result: services.redact(value), model: asked ?? model, usage: usage)
-                    spending.add(model: model, usage: usage, context: context)
+                    cost = spending.add(model: model, usage: usage, context: context)
                 case .failure(let error):
                     line = BulkOutputLine.failure(
                         key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
@@ -190,7 +191,7 @@ enum RunCommand {
                 try journal.append(
                     key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
                 progress.finished(ok: result.isSuccess)
-                log.record(result, redact: services.redact, prices: services.prices)
+                log.record(result, redact: services.redact, cost: cost)
                 finished += 1
                 if let (spent, budget) = RunSpending.budgetReached(context), finished < runKeys.count {
                     // Leaving the loop drops the stream, which cancels the calls in flight: their

@@ -9,10 +9,11 @@ struct RunSpending {
     private(set) var ledger = CostLedger()
     let prices: PriceBook
 
-    /// Counts one answer of `model`; returns its cost (`nil`: unknown).
+    /// Counts one answer of `model`, priced at the tier that served it (``ServedTier``); returns
+    /// its cost (`nil`: unknown).
     @discardableResult
     mutating func add(model: String, usage: UsageMetadata?, context: CommandContext) -> Double? {
-        let cost = prices.cost(model: model, usage: usage)
+        let cost = prices.cost(model: model, usage: usage, tier: ServedTier.pricing(usage, context: context))
         ledger.add(cost, model: model, usage: usage)
         CostLedger.count(cost, model: model, usage: usage, context: context)
         return cost
