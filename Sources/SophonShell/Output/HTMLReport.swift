@@ -120,7 +120,8 @@ struct HTMLReport: Sendable {
             for exchange in detail.exchanges {
                 page += "<details class=\"exchange\"><summary>\(Self.escape(exchange.title))</summary>"
                 page += "<h4>request</h4><pre class=\"request\">\(Self.escape(exchange.request))</pre>"
-                page += "<h4>answer</h4><pre class=\"answer\">\(Self.escape(exchange.answer))</pre></details>\n"
+                page +=
+                    "<h4>answer</h4><pre class=\"answer\">\(Self.escape(exchange.answer))</pre></details>\n"
             }
             page += "</details>\n"
         }

@@ -121,7 +121,8 @@ enum RunCommand {
         }
         if options.estimate {
             return try await CostEstimate.run(
-                command: "run", requests: input, build: builder, tier: ServedTier.pricing(nil, context: context), client: client,
+                command: "run", requests: input, build: builder,
+                tier: ServedTier.pricing(nil, context: context), client: client,
                 context: context,
                 services: services)
         }

@@ -85,7 +85,8 @@ import Testing
         #expect(
             logs.contains(
                 "<details class=\"exchange\"><summary>compare: gemini-2.5-pro</summary><h4>request</h4>"
-                    + "<pre class=\"request\">hi</pre><h4>answer</h4><pre class=\"answer\">two</pre></details>"))
+                    + "<pre class=\"request\">hi</pre><h4>answer</h4><pre class=\"answer\">two</pre></details>"
+            ))
     }
 
     /// An exchange renders as its own `<details>`, its request and answer escaped.
