@@ -166,9 +166,10 @@ enum RunCommand {
         let progress = RunProgress(total: runKeys.count, alreadyDone: skip.count, io: context.io)
         var spending = RunSpending(prices: services.prices)
         var finished = skip.count
+        let gate = RunBudgetGate(context: context, prices: services.prices)
         let results = client.bulkRun(
-            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
-            onSend: { journal.recordSend($0) })
+            BulkRequestSequence(input: input, skip: skip, build: build, stop: { gate.isSpent }),
+            options: bulkOptions, onSend: { journal.recordSend($0) }, onResult: { gate.add($0) })
         let interruptedNote = BulkMessages.interrupted(journal: options.output + ".partial")
         // A script's Ctrl-C ends the process at once: the note goes out from the signal handler.
         InterruptSignal.setExitNote((Terminal.isTerminal(STDERR_FILENO) ? "\n" : "") + interruptedNote + "\n")
@@ -206,6 +207,16 @@ enum RunCommand {
                 }
             }
             try Task.checkCancellation()
+            if finished < runKeys.count, gate.isSpent {
+                // The gate ended the requests (its sum and the session's may round apart).
+                progress.end()
+                let (spent, budget) = context.session.withGeminiState { ($0.spending.spent, $0.budget ?? 0) }
+                throw CommandFailure(
+                    kind: .budgetReached,
+                    message: BulkMessages.budgetReached(
+                        spent: spent, budget: budget, left: runKeys.count - finished,
+                        journal: options.output + ".partial"))
+            }
         } catch  where Task.isCancelled {
             // Interrupted: say where the finished answers are and how to go on.
             progress.end()
