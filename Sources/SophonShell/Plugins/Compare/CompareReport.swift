@@ -149,11 +149,10 @@ struct CompareReport {
         return prettyJSON(parts)
     }
 
-    /// `value` as indented JSON.
+    /// `value` as indented JSON, members in the order the API documents them (as sent), written
+    /// as the other reports write JSON (``JSONValue/prettyText``).
     static func prettyJSON<Value: Encodable>(_ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        (try? OrderedJSONEncoder().encode(value))?.prettyText ?? ""
     }
 
     /// A duration in whole milliseconds.

@@ -68,9 +68,9 @@ import Testing
         #expect(
             page.contains(
                 "<details class=\"exchange\"><summary>request 1: gemini-2.5-flash</summary><h4>request</h4>"
-                    + "<pre class=\"request\">{\n  &quot;contents&quot; : [\n    {\n      &quot;parts&quot; : [\n"
-                    + "        {\n          &quot;text&quot; : &quot;hi&quot;\n        }\n      ],\n"
-                    + "      &quot;role&quot; : &quot;user&quot;\n    }\n  ]\n}</pre>"
+                    + "<pre class=\"request\">{\n  &quot;contents&quot;: [\n    {\n      &quot;role&quot;: &quot;user&quot;,\n"
+                    + "      &quot;parts&quot;: [\n        {\n          &quot;text&quot;: &quot;hi&quot;\n        }\n"
+                    + "      ]\n    }\n  ]\n}</pre>"
                     + "<h4>answer</h4><pre class=\"answer\">one</pre></details>"))
         try shell.write("t.sophon", "expect 1 == 1\n")
         let tested = try shell.run(["test", "--html", "t.html", "t.sophon"])
