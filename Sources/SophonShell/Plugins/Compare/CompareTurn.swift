@@ -70,11 +70,7 @@ enum CompareTurn {
                     costs.append(cost)
                 }
             } catch GeminiToolError.tooManyRounds(let rounds, _) {
-                throw CommandFailure(
-                    kind: .toolRoundsExceeded,
-                    message:
-                        "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
-                        + conversation.pendingCalls.map(\.name).joined(separator: ", "))
+                throw ToolExchange.roundsExceeded(rounds, pending: conversation.pendingCalls)
             }
             outcome.modelID = run.lastResult.modelID
             outcome.usage = run.usage
