@@ -34,7 +34,9 @@ enum EmbedCommands {
     static let defaultCount = 10
 
     /// `embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT`: the vector
-    /// (`$last`), printed as compact JSON; `--json` adds `model`, `dimensions`, `usage`, `retries`.
+    /// (`$last`), printed as compact JSON; `--json` (taken out by the shell:
+    /// ``PluginCommand/takesJSONFlag``) prints it as `sophon --json` does, one object that adds
+    /// `dimensions`, `model`, `usage`, `retries`.
     static func embed(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -61,12 +63,8 @@ enum EmbedCommands {
                 [text], model: model, options: options, single: true, command: "embed",
                 dryRun: dryRun(parsed, context), context: context, services: services)
             let vector = JSONValue.array(vectors[0].map(number))
-            let json = parsed.has("--json")
             let members = [JSONMember("dimensions", .integer(vectors[0].count))] + envelope
-            return .reply(
-                CallReply(
-                    value: vector, display: json ? nil : vector.compactText,
-                    envelope: members))
+            return .reply(CallReply(value: vector, display: vector.compactText, envelope: members))
         } catch let dryRun as AskCommands.DryRun {
             return .text(dryRun.text)
         }

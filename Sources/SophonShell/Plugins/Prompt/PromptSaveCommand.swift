@@ -32,7 +32,10 @@ enum PromptSaveCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "prompt save: \(error)")
         }
-        return .text("saved \(file)")
+        // A state change (PRODUCT §5, as `save FILE`): nothing on stdout; interactive sessions
+        // confirm on stderr.
+        if context.mode == .interactive { context.io.printError("saved \(file)") }
+        return .none
     }
 
     /// The prompt file's text for `session`.
