@@ -194,6 +194,26 @@ import Testing
             "bad.prompt:4:8: Picoschema: unknown type 'strang'"
         ),
         ("---\nmodel: x\n---\n{{#if a}}x{{/if}}", "bad.prompt: renders to no message to send"),
+        (
+            "---\nmodel: x\nHi",
+            "bad.prompt:1:1: the frontmatter opened by '---' on line 1 is not closed: no later line is '---'"
+        ),
+        (
+            "---\nconfig:\n  temperature: hot\n---\nHi",
+            "bad.prompt:3:16: config.temperature: expected a number, got 'hot'"
+        ),
+        (
+            "---\nconfig:\n  topP: 1.5\n---\nHi",
+            "bad.prompt:3:9: config.topP: expected a number in 0...1, got '1.5'"
+        ),
+        (
+            "---\nconfig: {topK: 2.5}\n---\nHi",
+            "bad.prompt:2:16: config.topK: expected a whole number in 1...2147483647, got '2.5'"
+        ),
+        (
+            "---\nconfig:\n  stopSequences: END\n---\nHi",
+            "bad.prompt:3:18: config.stopSequences: expected a list of strings, got 'END'"
+        ),
     ])
     func badInputNamesWhereAndSendsNothing(file: String, message: String) throws {
         let shell = try GeminiShell()

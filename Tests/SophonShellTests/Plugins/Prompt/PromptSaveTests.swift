@@ -16,6 +16,8 @@ import Testing
         ])
         #expect(saved.stderr == "")
         #expect(saved.status == 0)
+        // The answer only: `prompt save` changes state and prints nothing (PRODUCT §5).
+        #expect(saved.stdout == "{\n  \"title\": \"Alien\",\n  \"year\": 1979\n}\n")
         #expect(
             shell.read("film.prompt") == """
                 ---
