@@ -138,8 +138,8 @@ enum EmbedCommands {
         return .report(lines.isEmpty ? "(no rows)" : lines.joined(separator: "\n"), data: data)
     }
 
-    /// `collections [--json]`: `NAME  MODEL  DIMS dimensions  N rows` per collection;
-    /// `collections delete NAME`.
+    /// `collections [--json]`: `NAME  MODEL  DIMS dimensions  N rows` per collection (`--json`:
+    /// `{"collections": [{name, model, dimensions, count}]}`); `collections delete NAME`.
     static func collections(_ request: CommandRequest, context: CommandContext, plugin: EmbeddingsPlugin)
         throws
         -> CommandResult
@@ -161,7 +161,8 @@ enum EmbedCommands {
             throw OptionError.unknown(extra, among: ["--json", "delete"]).failure(command: "collections")
         }
         let all = try plugin.withStore(command: "collections", io: context.io) { try $0.collections() }
-        let data = JSONValue.array(
+        // One object with the data as named members (PRODUCT Part 3), not a bare array.
+        let list = JSONValue.array(
             all.map { collection in
                 .object([
                     JSONMember("name", .string(collection.name)),
@@ -170,6 +171,7 @@ enum EmbedCommands {
                     JSONMember("count", .integer(collection.count)),
                 ])
             })
+        let data = JSONValue.object([JSONMember("collections", list)])
         if parsed.has("--json") { return .value(data) }
         let text =
             all.isEmpty
