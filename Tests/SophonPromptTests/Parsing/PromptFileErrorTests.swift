@@ -34,6 +34,24 @@ import Testing
         #expect(untouched.template == "Hi\n---\n")
     }
 
+    /// Dotprompt's parser takes blank and `#` lines (a license header) before the first `---`;
+    /// after such a header an unclosed `---` is text, as there.
+    @Test func aHeaderBeforeTheFrontmatterIsSkippedAndLinesStillCount() throws {
+        let source = "# Copyright 2026 Acme\n\n---\nmodel: m\nconfig:\n  temperature: hot\n---\nHi {{x}}"
+        let document = try PromptDocument(parsing: source, file: "t.prompt")
+        #expect(document.template == "Hi {{x}}")
+        #expect(document.templateLineOffset == 7)
+        #expect(document.raw?.compactText == #"{"model":"m","config":{"temperature":"hot"}}"#)
+        #expect(document.locations[["config", "temperature"]] == PromptLocation(line: 6, column: 16))
+        let yaml = promptError {
+            _ = try PromptDocument(parsing: "# c\n---\nmodel: [a\n---\nHi", file: "t.prompt")
+        }
+        #expect(yaml?.description == "t.prompt:4:1: YAML: did not find expected ',' or ']'")
+        let text = try PromptDocument(parsing: "# Title\n---\nHi\n", file: "t.prompt")
+        #expect(text.raw == nil)
+        #expect(text.template == "# Title\n---\nHi\n")
+    }
+
     @Test func aPartialThatIncludesItselfStopsWithTheChainAtItsInclusion() {
         let error = promptError {
             _ = try rendered("Hi {{> self}}", partials: ["self": "again\n  {{> self}}"])
