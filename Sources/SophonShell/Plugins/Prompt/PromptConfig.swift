@@ -11,10 +11,13 @@ enum PromptConfig {
     /// The Dotprompt `config` keys that are sent, and the `set` names whose rules check them.
     static let settings: [(key: String, setting: String)] = [
         ("temperature", "temperature"), ("maxOutputTokens", "max-tokens"), ("topP", "top-p"),
-        ("topK", "top-k"), ("stopSequences", "stop"),
+        ("topK", "top-k"), ("stopSequences", "stop"), ("seed", "seed"),
+        ("presencePenalty", "presence-penalty"),
+        ("frequencyPenalty", "frequency-penalty"),
     ]
 
-    /// The generation config of `document`'s `config` (nothing set when it has none).
+    /// The generation config of `document`'s `config` (nothing set when it has none). Other
+    /// `config` keys are Dotprompt's to keep (`prompt render` prints them) and are not sent.
     /// - Throws: ``PromptError`` (`.config`) at the value's line and column:
     ///   `config.temperature: expected a number in 0...2, got 'hot'`, `config: expected a
     ///   mapping of settings, got '0.5'`, `config.stopSequences: expected a list of strings, got 'END'`.
@@ -61,6 +64,9 @@ enum PromptConfig {
         generation.topP = checked.generation.topP
         generation.topK = checked.generation.topK
         generation.stopSequences = stop
+        generation.seed = checked.generation.seed
+        generation.presencePenalty = checked.generation.presencePenalty
+        generation.frequencyPenalty = checked.generation.frequencyPenalty
         return generation
     }
 

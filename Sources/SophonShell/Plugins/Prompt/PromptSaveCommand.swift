@@ -58,6 +58,13 @@ enum PromptSaveCommand {
             if let value = config.stopSequences {
                 members.append(JSONMember("stopSequences", .array(value.map(JSONValue.string))))
             }
+            if let value = config.seed { members.append(JSONMember("seed", .number(JSONNumber(value)))) }
+            if let value = config.presencePenalty {
+                members.append(JSONMember("presencePenalty", number(value)))
+            }
+            if let value = config.frequencyPenalty {
+                members.append(JSONMember("frequencyPenalty", number(value)))
+            }
             if !members.isEmpty { front.append("config: \(JSONValue.object(members).compactText)") }
         }
         if let schema {

@@ -66,6 +66,23 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// `config`'s seed and penalties are sent too, each checked by `set`'s rule (PRODUCT §12:
+    /// "temperature, maxOutputTokens, topP, topK, stopSequences, ..."); other keys are not sent.
+    @Test func seedAndPenaltiesGoInTheGenerationConfig() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "seed.prompt",
+            "---\nconfig:\n  seed: 7\n  presencePenalty: 0.5\n  frequencyPenalty: -0.5\n  custom: x\n---\nHi")
+        let outcome = try shell.run(["-c", "prompt seed.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(
+            requests[0].body["generationConfig"]?.compactText
+                == #"{"seed":7,"presencePenalty":0.5,"frequencyPenalty":-0.5}"#)
+    }
+
     @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() throws {
         let shell = try GeminiShell()
         try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")
@@ -209,6 +226,10 @@ import Testing
         (
             "---\nconfig: {topK: 2.5}\n---\nHi",
             "bad.prompt:2:16: config.topK: expected a whole number in 1...2147483647, got '2.5'"
+        ),
+        (
+            "---\nconfig:\n  presencePenalty: 2\n---\nHi",
+            "bad.prompt:3:20: config.presencePenalty: expected a number in -2...2 (2 itself excluded), got '2'"
         ),
         (
             "---\nconfig:\n  stopSequences: END\n---\nHi",

@@ -42,6 +42,30 @@ import Testing
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
+    @Test func aSeedAndPenaltiesSavedAndRunAgainSendTheSameBytes() throws {
+        let shell = try GeminiShell()
+        let saved = try shell.run([
+            "-c", "set seed 9", "-c", "set presence-penalty 0.25", "-c", "set frequency-penalty -1", "-c",
+            "ask Hi", "-c", "prompt save p.prompt",
+        ])
+        #expect(saved.stderr == "")
+        #expect(saved.status == 0)
+        #expect(
+            shell.read("p.prompt") == """
+                ---
+                model: googleai/gemini-3.8-flash
+                config: {"seed":9,"presencePenalty":0.25,"frequencyPenalty":-1}
+                ---
+                {{role "user"}}Hi
+
+                """)
+        let again = try shell.run(["-c", "prompt p.prompt"])
+        #expect(again.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 2)
+        #expect(requests[1].bodyText == requests[0].bodyText)
+    }
+
     @Test func aChatWithHistorySavedAndRunAgainSendsTheSameBytes() throws {
         let shell = try GeminiShell()
         try shell.server.script([
