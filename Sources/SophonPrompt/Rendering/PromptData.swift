@@ -62,7 +62,7 @@ public enum PromptData {
     }
 
     /// `an array`, `a string`, `null`, ... for messages.
-    static func described(_ value: JSONValue) -> String {
+    public static func described(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"

@@ -33,8 +33,7 @@ enum PromptRenderCommand {
         }
         let path = context.resolve(parsed.operands[1])
         let data = try self.data(parsed.value("--data"), command: "prompt render", context: context)
-        let options =
-            try json(parsed.value("--options"), option: "--options", context: context) ?? .object([])
+        let options = try object(parsed.value("--options"), option: "--options", context: context)
         let renderer = PromptRenderer(
             schemas: try registry(parsed.value("--schemas"), option: "--schemas", context: context),
             tools: try registry(parsed.value("--tools"), option: "--tools", context: context),
@@ -52,12 +51,26 @@ enum PromptRenderCommand {
     static func registry(_ text: String?, option: String, context: CommandContext) throws -> [String:
         JSONValue]
     {
-        guard case .object(let members) = try json(text, option: option, context: context) ?? .object([])
-        else {
-            throw CommandFailure(
-                kind: .invalidInput, message: "prompt render: \(option) must be a JSON object")
+        guard case .object(let members) = try object(text, option: option, context: context) else {
+            return [:]
         }
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    /// An option that must be a JSON object (`--options`, `--schemas`, `--tools`); `{}` when not
+    /// given. Anything else is an error where the value starts, never ignored.
+    static func object(_ text: String?, option: String, context: CommandContext) throws -> JSONValue {
+        guard let read = try source(text, option: option, context: context, command: "prompt render") else {
+            return .object([])
+        }
+        guard case .object = read.value else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message:
+                    "prompt render: \(read.name):\(read.start.line):\(read.start.column): expected a JSON object, "
+                    + "got \(PromptData.described(read.value))")
+        }
+        return read.value
     }
 
     /// The JSON of an option: inline, or `@FILE`; errors at FILE:LINE:COL.

@@ -46,6 +46,14 @@ import Testing
             "prompt render: data.json:2:3: $.context: expected an object, got an array"
         ),
         (
+            "prompt render hi.prompt --options '[1]'",
+            "prompt render: --options:1:1: expected a JSON object, got an array"
+        ),
+        (
+            "prompt render hi.prompt --tools 3",
+            "prompt render: --tools:1:1: expected a JSON object, got a number"
+        ),
+        (
             "prompt hi.prompt --data '{\"input\": 3}' name=Ann",
             "prompt: --data:1:1: $.input: expected an object, got a number"
         ),
