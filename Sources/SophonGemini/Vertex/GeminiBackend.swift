@@ -63,8 +63,9 @@ public enum GeminiBackend: Sendable, Hashable {
     /// The path of `path` (a Developer API path after the version: `models/M:generateContent`,
     /// `cachedContents/ID`) on this backend.
     /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for what
-    ///   Vertex AI does not have (the Files API, Batch mode's Developer forms) or what express
-    ///   mode cannot reach (caches), before anything is sent.
+    ///   Vertex AI does not have (the Files API, Batch mode's Developer forms, the Interactions
+    ///   API for models: gemini-wire-format-3.md §5.1) or what express mode cannot reach
+    ///   (caches), before anything is sent.
     func path(_ path: String) throws -> String {
         guard case .vertex(let project, let location) = self else { return path }
         if path.hasPrefix("projects/") { return path }
@@ -84,8 +85,8 @@ public enum GeminiBackend: Sendable, Hashable {
             }
             return scope + path
         }
+        let reason = path.hasPrefix("interactions") ? "vertex.noInteractions" : "vertex.noFilesOrBatches"
         throw GeminiError.invalidRequest(
-            message: GeminiLocalization(language: "en").string("vertex.noFilesOrBatches"), fieldViolations: []
-        )
+            message: GeminiLocalization(language: "en").string(reason), fieldViolations: [])
     }
 }
