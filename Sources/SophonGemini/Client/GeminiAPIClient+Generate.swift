@@ -120,7 +120,8 @@ extension GeminiAPIClient {
             endpoint: { .generateContent(model: $0) },
             body: { variant in
                 try OrderedJSONEncoder().encodeData(
-                    self.downscaled(self.configuration.backend.request(try await buildRequest(variant)), for: variant))
+                    self.downscaled(
+                        self.configuration.backend.request(try await buildRequest(variant)), for: variant))
             })
         call.check = { try ReplyCheck.check($0) }
         call.logsFailures = true

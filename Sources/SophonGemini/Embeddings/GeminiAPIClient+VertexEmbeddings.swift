@@ -22,7 +22,8 @@ extension GeminiAPIClient {
                 endpoint: { modelID in
                     .modelMethod(Self.usesPredict(modelID) ? "predict" : "embedContent", model: modelID)
                 },
-                body: { variant in Self.vertexEmbeddingBody(text, modelID: variant.modelID, options: options) })
+                body: { variant in Self.vertexEmbeddingBody(text, modelID: variant.modelID, options: options)
+                })
             let reply = try await perform(call, retryPolicy: policy).value
             guard let embedding = reply.embedding ?? reply.predictions?.first?.embeddings else {
                 throw GeminiError.decodingFailed(reason: "the embedding reply holds no vector", excerpt: "")
@@ -45,12 +46,15 @@ extension GeminiAPIClient {
     /// for `:predict`; `{"content":{"parts":[{"text":T}]},"embedContentConfig":{"taskType":..,
     /// "title":..,"outputDimensionality":N}}` for `:embedContent`. Options left `nil` stay out;
     /// the title goes only with a retrieval-document task type.
-    static func vertexEmbeddingBody(_ text: String, modelID: String, options: GeminiEmbeddingOptions) -> Data {
+    static func vertexEmbeddingBody(_ text: String, modelID: String, options: GeminiEmbeddingOptions) -> Data
+    {
         let title = options.taskType == .retrievalDocument ? options.title : nil
         var value: JSONValue
         if usesPredict(modelID) {
             var instance = [JSONMember("content", .string(text))]
-            if let taskType = options.taskType { instance.append(JSONMember("task_type", .string(taskType.rawValue))) }
+            if let taskType = options.taskType {
+                instance.append(JSONMember("task_type", .string(taskType.rawValue)))
+            }
             if let title { instance.append(JSONMember("title", .string(title))) }
             var members = [JSONMember("instances", .array([.object(instance)]))]
             if let dimensions = options.outputDimensionality {
@@ -64,7 +68,9 @@ extension GeminiAPIClient {
                 JSONMember("parts", .array([.object([JSONMember("text", .string(text))])]))
             ])
             var config: [JSONMember] = []
-            if let taskType = options.taskType { config.append(JSONMember("taskType", .string(taskType.rawValue))) }
+            if let taskType = options.taskType {
+                config.append(JSONMember("taskType", .string(taskType.rawValue)))
+            }
             if let title { config.append(JSONMember("title", .string(title))) }
             if let dimensions = options.outputDimensionality {
                 config.append(JSONMember("outputDimensionality", .integer(dimensions)))

@@ -13,7 +13,8 @@ import Testing
     static let model = "/v1beta1/projects/proj-1/locations/europe-west4/publishers/google/models/"
 
     static func client(_ server: FakeGeminiServer, tier: String? = nil) throws -> GeminiAPIClient {
-        var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder(), baseURL: server.baseURL)
+        var configuration = GeminiClientConfiguration.testing(
+            recorder: SleepRecorder(), baseURL: server.baseURL)
         configuration.backend = .vertex(project: "proj-1", location: "europe-west4")
         configuration.accessTokens = try VertexIntegrationTests.tokens(server)
         configuration.serviceTier = tier
@@ -47,7 +48,8 @@ import Testing
 
     @Test func theDeveloperAPIGetsTheContentsAsGiven() async throws {
         let server = try FakeGeminiServer()
-        let configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder(), baseURL: server.baseURL)
+        let configuration = GeminiClientConfiguration.testing(
+            recorder: SleepRecorder(), baseURL: server.baseURL)
         _ = try await GeminiAPIClient(configuration: configuration).generateText(
             label: "t", contents: [Content(role: nil, parts: [.text("hi")])])
         #expect(try server.requests().first?.body["contents"]?[0]?["role"] == nil)
@@ -56,7 +58,8 @@ import Testing
     @Test func gemini001EmbedsByPredictOneTextARequest() async throws {
         let server = try FakeGeminiServer()
         let client = try Self.client(server)
-        let options = GeminiEmbeddingOptions(taskType: .retrievalDocument, title: "T", outputDimensionality: 8)
+        let options = GeminiEmbeddingOptions(
+            taskType: .retrievalDocument, title: "T", outputDimensionality: 8)
         let vectors = try await client.batchEmbedContents(
             ["red apple", "green pear"], model: GeminiModel(id: "gemini-embedding-001"), options: options)
         #expect(vectors.map(\.dimensions) == [8, 8])
@@ -79,7 +82,8 @@ import Testing
             options: GeminiEmbeddingOptions(taskType: .semanticSimilarity, outputDimensionality: 4))
         #expect(vectors.map(\.dimensions) == [4, 4])
         let calls = try Self.calls(server)
-        #expect(calls.map(\.path) == Array(repeating: Self.model + "gemini-embedding-2:embedContent", count: 2))
+        #expect(
+            calls.map(\.path) == Array(repeating: Self.model + "gemini-embedding-2:embedContent", count: 2))
         #expect(
             calls[0].bodyText
                 == #"{"content":{"parts":[{"text":"a b"}]},"embedContentConfig":{"taskType":"SEMANTIC_SIMILARITY","outputDimensionality":4}}"#
@@ -108,7 +112,9 @@ import Testing
             var request = GenerateContentRequest(contents: ["hi"])
             request.serviceTier = tier
             let result = try await Self.client(server, tier: tier).generateText(label: "t", request: request)
-            #expect(result.response.usageMetadata?.trafficType == (tier == "flex" ? "ON_DEMAND_FLEX" : "ON_DEMAND_PRIORITY"))
+            #expect(
+                result.response.usageMetadata?.trafficType
+                    == (tier == "flex" ? "ON_DEMAND_FLEX" : "ON_DEMAND_PRIORITY"))
             #expect(result.response.usageMetadata?.servedTier == tier)
             let headers = try Self.calls(server).last?.headers ?? [:]
             #expect(headers["x-vertex-ai-llm-request-type"] == "shared")
@@ -140,7 +146,8 @@ import Testing
         let client = try Self.client(server)
         do {
             _ = try await client.interactions.create(
-                GeminiInteractionRequest(model: GeminiModel(id: "gemini-3.8-flash"), input: .text("hi")), label: "i")
+                GeminiInteractionRequest(model: GeminiModel(id: "gemini-3.8-flash"), input: .text("hi")),
+                label: "i")
             Issue.record("created an interaction on Vertex AI")
         } catch let error as GeminiError {
             #expect(

@@ -235,7 +235,8 @@ extension GeminiServices {
     /// The deployment a client was made with.
     static func deployment(of configuration: GeminiClientConfiguration) -> VertexSetup.Deployment {
         VertexSetup.Deployment(
-            backend: configuration.backend, tokens: configuration.accessTokens, tier: configuration.serviceTier)
+            backend: configuration.backend, tokens: configuration.accessTokens,
+            tier: configuration.serviceTier)
     }
 }
 
