@@ -50,13 +50,19 @@ extension JSONByteParser {
         }
     }
 
-    /// The offset of the `,` before the `"` at `offset` when they look like the start of the
-    /// next member (`, "key":`), else `nil`.
-    func commaBeforeKey(quoteAt offset: Int) -> Int? {
+    /// The offset of the `,` before the `"` at `offset`, with only spaces and tabs between them;
+    /// `nil` when `offset` holds no `"` or no such comma comes before it.
+    private func comma(before offset: Int) -> Int? {
         guard bytes[offset] == ASCII.quote else { return nil }
         var comma = offset - 1
         while comma >= 0, bytes[comma] == ASCII.space || bytes[comma] == ASCII.tab { comma -= 1 }
-        guard comma >= 0, bytes[comma] == ASCII.comma else { return nil }
+        return comma >= 0 && bytes[comma] == ASCII.comma ? comma : nil
+    }
+
+    /// The offset of the `,` before the `"` at `offset` when they look like the start of the
+    /// next member (`, "key":`), else `nil`.
+    func commaBeforeKey(quoteAt offset: Int) -> Int? {
+        guard let comma = comma(before: offset) else { return nil }
         var cursor = offset + 1
         while cursor < end, bytes[cursor] != ASCII.quote {
             let byte = bytes[cursor]
@@ -75,10 +81,7 @@ extension JSONByteParser {
     /// start of the next element (`, "x",` or `, "x"]`: a quoted run with no line break, then
     /// `,` or `]`), else `nil`: the string being read lost its closing quote before that comma.
     func commaBeforeElement(quoteAt offset: Int) -> Int? {
-        guard !inObject, bytes[offset] == ASCII.quote else { return nil }
-        var comma = offset - 1
-        while comma >= 0, bytes[comma] == ASCII.space || bytes[comma] == ASCII.tab { comma -= 1 }
-        guard comma >= 0, bytes[comma] == ASCII.comma else { return nil }
+        guard !inObject, let comma = comma(before: offset) else { return nil }
         var cursor = offset + 1
         while cursor < end, bytes[cursor] != ASCII.quote {
             let byte = bytes[cursor]

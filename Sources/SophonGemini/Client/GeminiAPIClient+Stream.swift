@@ -84,17 +84,7 @@ extension GeminiAPIClient {
                     status: http.status, headers: http.headers, body: data, modelID: variant.modelID)
             }
             var reader = StreamReader(continuation: continuation)
-            guard case .stream(let bytes) = http.body else {
-                if case .data(let data) = http.body { try reader.consume(data) }
-                try reader.finish()
-                return
-            }
-            do {
-                for try await chunk in bytes { try reader.consume(chunk) }
-            } catch let error as GeminiError {
-                throw AttemptError(error, allowRetry: !reader.delivered)
-            }
-            try reader.finish()
+            try await Self.read(http.body, into: &reader)
         }
         call.streaming = true
         call.ownsDeadline = false
@@ -102,13 +92,47 @@ extension GeminiAPIClient {
     }
 }
 
+/// What turns a streamed reply's bytes into what its consumer sees (generateContent's chunks,
+/// the Interactions API's events), and knows whether a cut may still be retried.
+protocol GeminiStreamBodyReader {
+    /// Reads the next bytes of the body.
+    mutating func consume(_ data: Data) throws
+    /// Reads what is left at the end of the body; throws when the stream ended early.
+    mutating func finish() throws
+    /// Whether a cut now may be retried without the consumer seeing an event twice.
+    var mayRetry: Bool { get }
+}
+
+extension GeminiAPIClient {
+    /// The one pump of a streamed 200 reply: every chunk of `body` to `reader`, then its end; a
+    /// transport error mid-body is retried only while `reader` allows it.
+    static func read<Reader: GeminiStreamBodyReader>(
+        _ body: GeminiHTTPBody, into reader: inout Reader
+    ) async throws {
+        guard case .stream(let bytes) = body else {
+            if case .data(let data) = body { try reader.consume(data) }
+            try reader.finish()
+            return
+        }
+        do {
+            for try await chunk in bytes { try reader.consume(chunk) }
+        } catch let error as GeminiError {
+            throw AttemptError(error, allowRetry: reader.mayRetry)
+        }
+        try reader.finish()
+    }
+}
+
 /// Turns SSE bytes into chunks for the consumer, tracking what a retry decision needs.
-struct StreamReader {
+struct StreamReader: GeminiStreamBodyReader {
     let continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
     var parser = SSEParser()
     var delivered = false
     var finishReason: FinishReason?
     var partialText = ""
+
+    /// Whether a cut may still be retried: nothing was delivered yet.
+    var mayRetry: Bool { !delivered }
 
     init(continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation) {
         self.continuation = continuation

@@ -6,7 +6,7 @@ import SophonCore
 /// §1.13). `data: [DONE]` ends the stream; a stream that ends before `interaction.completed`
 /// is ``GeminiError/streamEndedEarly(partialText:)``, retryable (as a resume) when the id and
 /// an event id are known, else only when nothing was delivered.
-struct GeminiInteractionStreamReader {
+struct GeminiInteractionStreamReader: GeminiStreamBodyReader {
     let continuation: AsyncThrowingStream<GeminiInteractionEvent, any Error>.Continuation
     /// The id and last event id, shared with the call's resume route.
     let position: LockedBox<GeminiInteractionStreamPosition>

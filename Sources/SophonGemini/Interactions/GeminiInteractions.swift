@@ -205,17 +205,7 @@ public struct GeminiInteractions: Sendable {
                     status: http.status, headers: http.headers, body: data)
             }
             var reader = GeminiInteractionStreamReader(continuation: continuation, position: position)
-            guard case .stream(let bytes) = http.body else {
-                if case .data(let data) = http.body { try reader.consume(data) }
-                try reader.finish()
-                return
-            }
-            do {
-                for try await chunk in bytes { try reader.consume(chunk) }
-            } catch let error as GeminiError {
-                throw AttemptError(error, allowRetry: reader.mayRetry)
-            }
-            try reader.finish()
+            try await GeminiAPIClient.read(http.body, into: &reader)
         }
         call.streaming = true
         call.ownsDeadline = false

@@ -81,3 +81,44 @@ struct GeminiToolLoop<Reply: Sendable> {
         }
     }
 }
+
+/// What ``GeminiAPIClient/generateWithTools(label:conversation:prompt:handlers:model:systemInstruction:generationConfig:toolConfig:maxToolRounds:retryPolicy:)-(_,_,[Part],_,_,_,_,_,_,_)``
+/// returns: the final answer, and what the loop did to get it.
+public struct GeminiToolRun: Sendable {
+    /// The final answer text (thought parts excluded).
+    public var text: String
+    /// The last reply.
+    public var response: GenerateContentResponse
+    /// Token counts summed over every round (absent counts count as zero).
+    public var usage: UsageMetadata
+    /// Model requests made (one per round).
+    public var rounds: Int
+    /// Every function call the model made, in order.
+    public var calls: [FunctionCall]
+    /// The last round's result: the model that answered, its usage, retries and fallback.
+    public var lastResult: GeminiResult<GenerateContentResponse>
+}
+
+/// Why a tool-using conversation or loop stopped (docs/library.md, "Tools").
+public enum GeminiToolError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A user turn was refused: the last model turn has calls without answers (the API would
+    /// reject the history with a 400). Carries the unanswered calls, in call order.
+    case unansweredCalls([FunctionCall])
+    /// The answers do not match the pending calls: `expected` calls, `given` answers.
+    case answerCountMismatch(expected: Int, given: Int)
+    /// `maxToolRounds` model requests were made and the model still asked for calls. Carries
+    /// every call of the loop, in order, and the rounds made.
+    case tooManyRounds(rounds: Int, calls: [FunctionCall])
+
+    /// A readable description naming the calls.
+    public var description: String {
+        switch self {
+        case .unansweredCalls(let calls):
+            "function calls are unanswered: \(calls.map(\.name).joined(separator: ", "))"
+        case .answerCountMismatch(let expected, let given):
+            "\(given) answers for \(expected) pending function calls"
+        case .tooManyRounds(let rounds, let calls):
+            "the model still asked for function calls after \(rounds) rounds (\(calls.count) calls in all)"
+        }
+    }
+}

@@ -16,7 +16,8 @@ enum AskTurn {
         history: [Content], options: AskCommands.Options, isChat: Bool = false, context: CommandContext,
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
-        if let failure = ToolCommands.pendingFailure(command: isChat ? "chat" : "ask", context: context) {
+        if let failure = context.session.withToolState({ $0.pendingFailure(command: isChat ? "chat" : "ask") }
+        ) {
             throw failure
         }
         if context.session.withInteractionState({ $0.api }) == .interactions {

@@ -246,15 +246,4 @@ enum ToolCommands {
             throw error
         }
     }
-
-    /// The failure of `chat` or `ask` while calls are pending, naming them (nothing is sent).
-    static func pendingFailure(command: String, context: CommandContext) -> CommandFailure? {
-        guard let pending = context.session.withToolState({ $0.pending }) else { return nil }
-        let names = pending.unansweredNames.joined(separator: ", ")
-        return CommandFailure(
-            kind: .toolCallsPending,
-            message:
-                "\(command): function calls are pending: \(names); answer them with 'tool-reply NAME JSON' or drop them with 'reset'"
-        )
-    }
 }

@@ -182,11 +182,7 @@ enum InteractionTurn {
         } catch let error as GeminiError {
             throw failure(error, conversation: conversation, turn: turn, context: context)
         } catch GeminiToolError.tooManyRounds(let rounds, _) {
-            throw CommandFailure(
-                kind: .toolRoundsExceeded,
-                message:
-                    "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
-                    + conversation.pendingCalls.map(\.name).joined(separator: ", "))
+            throw ToolExchange.roundsExceeded(rounds, pending: conversation.pendingCalls)
         }
         context.session.withInteractionState { $0.lastInteractionID = interaction.id }
         let envelope =

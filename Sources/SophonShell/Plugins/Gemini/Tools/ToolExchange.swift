@@ -73,11 +73,7 @@ enum ToolExchange {
                 }
             }
         } catch GeminiToolError.tooManyRounds(let rounds, _) {
-            throw CommandFailure(
-                kind: .toolRoundsExceeded,
-                message:
-                    "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
-                    + conversation.pendingCalls.map(\.name).joined(separator: ", "))
+            throw roundsExceeded(rounds, pending: conversation.pendingCalls)
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
@@ -95,6 +91,16 @@ enum ToolExchange {
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
+    }
+
+    /// The failure of a tool exchange stopped by `tool-rounds`, naming the calls left pending
+    /// (generateContent and the Interactions API alike).
+    static func roundsExceeded(_ rounds: Int, pending: [FunctionCall]) -> CommandFailure {
+        CommandFailure(
+            kind: .toolRoundsExceeded,
+            message:
+                "the model still asked for function calls after \(rounds) rounds (set tool-rounds N): "
+                + pending.map(\.name).joined(separator: ", "))
     }
 
     /// Whether `response` asks for function calls.

@@ -106,3 +106,16 @@ extension ShellSession {
         try withPluginState(ToolSessionState.self, body)
     }
 }
+
+extension ToolSessionState {
+    /// The failure of `chat` or `ask` while calls are pending, naming them (nothing is sent).
+    func pendingFailure(command: String) -> CommandFailure? {
+        guard let pending else { return nil }
+        let names = pending.unansweredNames.joined(separator: ", ")
+        return CommandFailure(
+            kind: .toolCallsPending,
+            message:
+                "\(command): function calls are pending: \(names); answer them with 'tool-reply NAME JSON' or drop them with 'reset'"
+        )
+    }
+}
