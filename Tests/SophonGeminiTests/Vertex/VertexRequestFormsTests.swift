@@ -156,4 +156,22 @@ import Testing
         }
         #expect(try server.requests().isEmpty)
     }
+
+    @Test func batchInputFormsAndTheFilesAPIAreRefusedBeforeATokenIsFetched() async throws {
+        let server = try FakeGeminiServer()
+        let client = try Self.client(server)
+        let inline: [(key: String, request: GenerateContentRequest)] = [("a", GenerateContentRequest(contents: ["hi"]))]
+        await #expect(throws: GeminiError.self) {
+            _ = try await client.createBatch(displayName: "d", model: nil, requests: inline)
+        }
+        await #expect(throws: GeminiError.self) {
+            _ = try await client.createBatch(displayName: "d", model: nil, fileName: "files/x")
+        }
+        await #expect(throws: GeminiError.self) { _ = try await client.listBatches() }
+        await #expect(throws: GeminiError.self) { _ = try await client.listFiles() }
+        await #expect(throws: GeminiError.self) {
+            _ = try await client.uploadFile(data: Data("x".utf8), mimeType: "text/plain")
+        }
+        #expect(try server.requests().isEmpty)
+    }
 }
