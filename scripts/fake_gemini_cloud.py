@@ -34,8 +34,8 @@ Vertex AI (gemini-wire-format-3.md §5): `/v1beta1/projects/P/locations/L/publis
 models/M:ACTION` and express mode's `/v1beta1/publishers/google/models/M:ACTION` answer as the
 Developer paths do. A project path needs `Authorization: Bearer T` with a token this server
 issued and did not revoke (else 401 UNAUTHENTICATED); express mode needs the API key. Every
-`contents[]` needs a role (else 400, Vertex's wording). The Files API, Developer batches,
-`:batchEmbedContents` and the Interactions API are 404 there. Embeddings: `:predict` for
+`contents[]` needs a role (else 400, Vertex's wording). The Files API, Developer batches
+(`:batchGenerateContent`, `batches`), `:batchEmbedContents` and the Interactions API are 404 there. Embeddings: `:predict` for
 gemini-embedding-001 (`{"instances": [one], "parameters": {"outputDimensionality"}}` ->
 `{"predictions": [{"embeddings": {"values", "statistics"}}]}`), Vertex's `:embedContent` form for
 other Gemini models (`{"content", "embedContentConfig"}`); countTokens takes the request's fields
@@ -253,8 +253,8 @@ class Cloud:
         if not isinstance(request, dict):
             self.h.send_json(400, self.rpc_error(400, "Invalid JSON payload received."))
             return True
-        if action == "batchEmbedContents":
-            self.h.send_json(404, self.rpc_error(404, "Method not found: batchEmbedContents is not served by Vertex AI."))
+        if action in ("batchEmbedContents", "batchGenerateContent"):
+            self.h.send_json(404, self.rpc_error(404, "Method not found: %s is not served by Vertex AI." % action))
             return True
         predict = model == "gemini-embedding-001" or not model.startswith("gemini")
         if action == "predict":

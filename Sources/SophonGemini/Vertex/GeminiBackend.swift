@@ -74,6 +74,12 @@ public enum GeminiBackend: Sendable, Hashable {
         if path.hasPrefix("models/") {
             let rest = path.dropFirst("models/".count)
             let method = rest.firstIndex(of: ":").map { String(rest[$0...]) } ?? ""
+            if [":batchGenerateContent", ":batchEmbedContents"].contains(method) {
+                // Batch mode's Developer forms: Vertex AI's batch prediction reads Cloud Storage.
+                throw GeminiError.invalidRequest(
+                    message: GeminiLocalization(language: "en").string("vertex.noFilesOrBatches"),
+                    fieldViolations: [])
+            }
             let model = rest.firstIndex(of: ":").map { String(rest[..<$0]) } ?? String(rest)
             return (scope ?? "") + publisherModel(model) + method
         }
