@@ -160,7 +160,9 @@ import Testing
     @Test func batchInputFormsAndTheFilesAPIAreRefusedBeforeATokenIsFetched() async throws {
         let server = try FakeGeminiServer()
         let client = try Self.client(server)
-        let inline: [(key: String, request: GenerateContentRequest)] = [("a", GenerateContentRequest(contents: ["hi"]))]
+        let inline: [(key: String, request: GenerateContentRequest)] = [
+            ("a", GenerateContentRequest(contents: ["hi"]))
+        ]
         await #expect(throws: GeminiError.self) {
             _ = try await client.createBatch(displayName: "d", model: nil, requests: inline)
         }
