@@ -29,9 +29,12 @@ ID complete at its next GET. A reply:
      "errorEvent": {"code", "message"},   a stream `error` event after the steps
      "polls": N,            a background job: one more step per GET (default: one per step)
      "fail": {"code", "message"},   a background job that ends failed, errors[] set
-     "fault": "rate_limit" | "quota" | "internal" | "overloaded" | "bad_request" | "not_found"}
+     "fault": "rate_limit" | "quota" | "internal" | "overloaded" | "bad_request" | "not_found"
+              | "permission_denied"}
     (codes and statuses as Google's API errors page lists them: rate_limit_exceeded and
-    quota_exceeded 429, parameter_unknown 400 for an unknown field, not_found 404, ...)
+    quota_exceeded 429, parameter_unknown 400 for an unknown field, not_found 404,
+    permission_denied 403, ...). A model_output step's media blocks ({"type": "image",
+    "data": BASE64, "mime_type": ..}) stream as their own step.delta.
 
 Without "text", a request with response_format.schema gets JSON built from the schema, an
 agent a Deep Research report (thought steps, then Markdown with url_citation annotations),
@@ -191,6 +194,9 @@ def step_events(index, step, chunks=None):
                        "step": {"type": "model_output", "content": [{"type": "text", "text": first}]}})
         for piece in pieces[1:]:
             events.append({"event_type": "step.delta", "index": index, "delta": {"type": "text", "text": piece}})
+        for block in blocks:  # inline media arrives as its own delta (image, audio, video, document)
+            if block.get("type") != "text":
+                events.append({"event_type": "step.delta", "index": index, "delta": dict(block)})
         annotations = [note for block in blocks for note in block.get("annotations") or []]
         if annotations:
             events.append({"event_type": "step.delta", "index": index,
@@ -366,7 +372,9 @@ class InteractionsHandler:
                         "internal": (500, "internal", "An internal error has occurred."),
                         "overloaded": (503, "unavailable", "The model is overloaded. Please try again later."),
                         "bad_request": (400, "invalid_request", reply.get("message", "Invalid request.")),
-                        "not_found": (404, "not_found", reply.get("message", "Not found."))}
+                        "not_found": (404, "not_found", reply.get("message", "Not found.")),
+                        "permission_denied": (403, "permission_denied",
+                                              reply.get("message", "Permission denied on the interaction."))}
             status, code, message = statuses.get(fault, (500, "internal", "unknown fault " + fault))
             return self.send_json(status, error_body(code, message))
         steps = planned_steps(reply, request)

@@ -67,6 +67,17 @@ def main():
                             {"model": "m", "input": "x", "previous_interaction_id": "v1_gone"})
         check("an unknown previous_interaction_id is 404 not_found",
               status == 404 and json.loads(text)["error"]["code"] == "not_found")
+        call(base, "POST", "/_sophon/interactions", {"replies": [{"fault": "permission_denied"}]})
+        status, text = call(base, "POST", "/v1beta/interactions",
+                            {"model": "m", "input": "x", "previous_interaction_id": reply["id"]})
+        check("a permission_denied fault is 403 with its string code",
+              status == 403 and json.loads(text)["error"]["code"] == "permission_denied")
+        image = {"type": "image", "data": "AAE=", "mime_type": "image/png"}
+        call(base, "POST", "/_sophon/interactions", {"replies": [{"steps": [
+            {"type": "model_output", "content": [{"type": "text", "text": "A dot."}, image]}]}]})
+        status, text = call(base, "POST", "/v1beta/interactions", {"model": "m", "input": "draw", "stream": True})
+        deltas = [json.loads(data)["delta"] for name, data in events(text) if name == "step.delta"]
+        check("a streamed model_output's image arrives as its own step.delta", image in deltas)
         status, text = call(base, "POST", "/v1beta/interactions", {"agent": "deep-thought", "input": "x",
                                                                     "background": True})
         check("an unknown agent is refused", status == 400 and "Unknown agent" in text)

@@ -14,6 +14,16 @@ public struct PromptError: Error, Sendable, Hashable, CustomStringConvertible {
         case template
         /// The file cannot be read.
         case file
+        /// The first line is `---` and no later line is `---`.
+        case unclosedFrontmatter
+        /// Partials include each other (or themselves) deeper than
+        /// ``TemplateRenderer/maximumPartialDepth``.
+        case partialDepth
+        /// A frontmatter `config` value of the wrong type or out of range (`temperature: hot`),
+        /// found when the file is sent.
+        case config
+        /// The data argument (`--data`) is not `{input, context, messages, docs}`.
+        case data
     }
 
     /// What went wrong.

@@ -62,13 +62,27 @@ public struct GeminiInteraction: Sendable, Hashable {
 
     /// The answer text, as the SDKs compute `output_text` (pg `_output_properties_from_steps`):
     /// the text of the trailing `model_output` steps, back to the last `user_input` step.
-    public var outputText: String {
-        var texts: [String] = []
+    public var outputText: String { outputSteps.map(\.text).joined() }
+
+    /// The answer's media, as the SDKs compute `output_image` and `output_audio`: the
+    /// `image`, `audio`, `video` and `document` blocks with inline `data` of the trailing
+    /// `model_output` steps, in order, as `inlineData` parts (the shape generateContent's
+    /// replies carry them in, so both are saved the same way).
+    public var outputMedia: [Part] {
+        outputSteps.flatMap { step -> [Part] in
+            guard case .modelOutput(let content) = step.kind else { return [] }
+            return content.compactMap(\.inlineData).map { Part(inlineData: $0) }
+        }
+    }
+
+    /// The trailing `model_output` steps, back to the last `user_input` or `function_result`.
+    private var outputSteps: [GeminiInteractionStep] {
+        var outputs: [GeminiInteractionStep] = []
         for step in steps.reversed() {
             if step.type == "user_input" || step.type == "function_result" { break }
-            if step.type == "model_output" { texts.insert(step.text, at: 0) }
+            if step.type == "model_output" { outputs.insert(step, at: 0) }
         }
-        return texts.joined()
+        return outputs
     }
 
     /// The function calls still waiting for a result, in call order: a call is pending only

@@ -49,6 +49,16 @@ public struct GeminiInteractionContent: Sendable, Hashable {
     /// The text of a `text` block, else `nil`.
     public var text: String? { type == "text" ? json["text"]?.stringValue : nil }
 
+    /// The bytes of a media block (`image`, `audio`, `video`, `document`) sent inline
+    /// (`data`, base64), with its `mime_type`; `nil` for text, a block by `uri`, or data that
+    /// is not base64.
+    public var inlineData: Blob? {
+        guard type != "text", let base64 = json["data"]?.stringValue,
+            let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters)
+        else { return nil }
+        return Blob(mimeType: json["mime_type"]?.stringValue ?? "application/octet-stream", data: data)
+    }
+
     /// The `url_citation` annotations of a text block, in order.
     public var citations: [GeminiInteractionSource] {
         guard case .array(let notes)? = json["annotations"] else { return [] }

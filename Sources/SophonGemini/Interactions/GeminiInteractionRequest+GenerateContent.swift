@@ -17,24 +17,12 @@ extension GeminiInteractionRequest {
     public static func converting(_ request: GenerateContentRequest, model: GeminiModel?) -> (
         request: GeminiInteractionRequest, dropped: [String]
     ) {
-        var dropped: [String] = []
+        let dropped = leavingOutUnsupported(request).dropped
         let config = request.generationConfig
         var generation = GeminiInteractionGenerationConfig(
             maxOutputTokens: config?.maxOutputTokens, seed: config?.seed,
             stopSequences: config?.stopSequences,
             thinkingLevel: config?.thinkingConfig?.thinkingLevel?.lowercased())
-        if let config {
-            let unsupported: [(String, Bool)] = [
-                ("temperature", config.temperature != nil), ("topP", config.topP != nil),
-                ("topK", config.topK != nil), ("presencePenalty", config.presencePenalty != nil),
-                ("frequencyPenalty", config.frequencyPenalty != nil),
-                ("responseModalities", config.responseModalities != nil),
-                ("mediaResolution", config.mediaResolution != nil),
-                ("thinkingBudget", config.thinkingConfig?.thinkingBudget != nil),
-            ]
-            dropped += unsupported.filter(\.1).map(\.0)
-        }
-        if request.safetySettings != nil { dropped.append("safetySettings") }
         if let mode = request.toolConfig?["functionCallingConfig"]?["mode"]?.stringValue {
             generation.toolChoice = .string(mode.lowercased())
         }
@@ -49,6 +37,45 @@ extension GeminiInteractionRequest {
             generationConfig: generation.jsonValue == .object([]) ? nil : generation,
             responseFormat: responseFormat, tools: tools(of: request.tools))
         return (converted, dropped)
+    }
+
+    /// `request` without the settings the Interactions API has no field for (`temperature`,
+    /// `topP`, `topK`, `presencePenalty`, `frequencyPenalty`, `responseModalities`,
+    /// `mediaResolution`, `thinkingBudget`, `safetySettings`; gemini-wire-format-3.md §1.3,
+    /// §1.6; a config left empty goes too), and their names in that order: what a turn over
+    /// this API leaves out. The API has
+    /// no token-counting endpoint (§1.2), so counting such a turn goes through countTokens with
+    /// the rest.
+    public static func leavingOutUnsupported(_ request: GenerateContentRequest) -> (
+        request: GenerateContentRequest, dropped: [String]
+    ) {
+        var kept = request
+        var dropped: [String] = []
+        func leaveOut<Value>(_ name: String, _ setting: WritableKeyPath<GenerationConfig, Value?>) {
+            guard kept.generationConfig?[keyPath: setting] != nil else { return }
+            kept.generationConfig?[keyPath: setting] = nil
+            dropped.append(name)
+        }
+        leaveOut("temperature", \.temperature)
+        leaveOut("topP", \.topP)
+        leaveOut("topK", \.topK)
+        leaveOut("presencePenalty", \.presencePenalty)
+        leaveOut("frequencyPenalty", \.frequencyPenalty)
+        leaveOut("responseModalities", \.responseModalities)
+        leaveOut("mediaResolution", \.mediaResolution)
+        if kept.generationConfig?.thinkingConfig?.thinkingBudget != nil {
+            kept.generationConfig?.thinkingConfig?.thinkingBudget = nil
+            dropped.append("thinkingBudget")
+        }
+        if kept.safetySettings != nil {
+            kept.safetySettings = nil
+            dropped.append("safetySettings")
+        }
+        if kept.generationConfig?.thinkingConfig == ThinkingConfig() {
+            kept.generationConfig?.thinkingConfig = nil
+        }
+        if kept.generationConfig == GenerationConfig() { kept.generationConfig = nil }
+        return (kept, dropped)
     }
 
     /// generateContent's `tools` as this API's: each function declaration flat, `codeExecution`

@@ -23,21 +23,29 @@ public struct PromptDocument: Sendable, Hashable {
     public var templateLineOffset: Int
     /// The frontmatter's lines (for error locations); empty without frontmatter.
     public var frontmatterLines: [String] = []
+    /// Lines before the frontmatter's first line (the `---` line, and any header before it).
+    public var frontmatterLineOffset = 1
+    /// Where each frontmatter value starts in the file, by path (`["config", "temperature"]`).
+    public var locations: [[String]: PromptLocation] = [:]
 
     /// Parses `source` (read byte for byte; CRLF kept).
     /// - Throws: ``PromptError`` (`.yaml`) for a frontmatter YAML error, at its line and column
-    ///   in the file.
+    ///   in the file; (`.unclosedFrontmatter`) for a first `---` line with no closing `---` line,
+    ///   at 1:1.
     public init(parsing source: String, file: String) throws(PromptError) {
         self.file = file
-        guard let split = Self.frontmatter(source) else {
+        guard let split = try Self.frontmatter(source, file: file) else {
             raw = nil
             metadata = [JSONMember("ext", .object([]))]
             template = source
             templateLineOffset = 0
             return
         }
-        let value = try YAMLReader.read(split.yaml, file: file, lineOffset: 1)
+        let (value, locations) = try YAMLReader.readWithLocations(
+            split.yaml, file: file, lineOffset: split.yamlLine - 1)
+        frontmatterLineOffset = split.yamlLine - 1
         raw = value
+        self.locations = locations
         frontmatterLines = split.yaml.split(separator: "\n", omittingEmptySubsequences: false).map(
             String.init)
         var members: [JSONMember] = []
@@ -69,20 +77,34 @@ public struct PromptDocument: Sendable, Hashable {
     }
 
     /// The frontmatter and body: the file starts with `---` (spaces allowed) and a line break,
-    /// and the YAML runs to the next line that is `---`. The body is trimmed of whitespace at
-    /// both ends, as Dotprompt does; `bodyLine` is its first line in the file.
-    static func frontmatter(_ source: String) -> (yaml: String, body: String, bodyLine: Int)? {
+    /// and the YAML runs to the next line that is `---` (the last line of the file may be it:
+    /// an empty body). As Dotprompt's parser, blank lines and `#` lines (a license header) may
+    /// come before the first `---`. The body is trimmed of whitespace at both ends, as Dotprompt
+    /// does; `yamlLine` and `bodyLine` are their first lines in the file. `nil`: the file has no
+    /// frontmatter.
+    /// - Throws: ``PromptError`` (`.unclosedFrontmatter`, at 1:1) when the first line is `---`
+    ///   and no later line closes it: Dotprompt would send the whole file, YAML included, as the
+    ///   prompt text. (After a header, an unclosed `---` is text, as in Dotprompt.)
+    static func frontmatter(_ source: String, file: String) throws(PromptError) -> (
+        yaml: String, body: String, yamlLine: Int, bodyLine: Int
+    )? {
         let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard let first = lines.first, first.trimmingWhitespace() == "---", lines.count > 1 else {
-            return nil
+        let header = lines.prefix { line in line.hasPrefix("#") || line.allSatisfy { $0 == " " || $0 == "\t" }
         }
-        for index in 1..<lines.count
-        where lines[index].trimmingWhitespace() == "---" && index < lines.count - 1 {
-            let yaml = lines[1..<index].joined(separator: "\n")
+        let open = header.count
+        guard open < lines.count, lines[open].trimmingWhitespace() == "---" else { return nil }
+        for index in (open + 1)..<max(open + 1, lines.count) where lines[index].trimmingWhitespace() == "---"
+        {
+            let yaml = lines[(open + 1)..<index].joined(separator: "\n")
+            guard index < lines.count - 1 else { return (yaml, "", open + 2, index + 1) }
             let rest = source[lines[index + 1].startIndex...]
             let leading = rest.prefix { $0.isWhitespace }
-            return (yaml, rest.trimmingWhitespace(), index + 2 + leading.filter(\.isNewline).count)
+            return (yaml, rest.trimmingWhitespace(), open + 2, index + 2 + leading.filter(\.isNewline).count)
         }
-        return nil
+        guard open == 0 else { return nil }
+        throw PromptError(
+            .unclosedFrontmatter,
+            "the frontmatter opened by '---' on line 1 is not closed: no later line is '---'", file: file,
+            line: 1, column: 1)
     }
 }

@@ -15,17 +15,29 @@ public enum YAMLReader {
     public static func read(_ text: String, file: String, lineOffset: Int = 0) throws(PromptError)
         -> JSONValue
     {
+        try readWithLocations(text, file: file, lineOffset: lineOffset).value
+    }
+
+    /// The value of the first document in `text`, and where each of its values starts: keyed
+    /// by the path of member names and array indexes (`["config", "temperature"]`,
+    /// `["tools", "0"]`; `[]` is the document), 1-based line (in the whole file) and column.
+    /// - Parameters: as ``read(_:file:lineOffset:)``.
+    /// - Throws: ``PromptError`` (`.yaml`) at the line and column libyaml reports.
+    public static func readWithLocations(_ text: String, file: String, lineOffset: Int = 0)
+        throws(PromptError) -> (value: JSONValue, locations: [[String]: PromptLocation])
+    {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw PromptError(.yaml, "cannot start the YAML parser", file: file, line: 1, column: 1)
         }
         defer { yaml_parser_delete(&parser) }
         let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { buffer throws(PromptError) -> JSONValue in
+        return try bytes.withUnsafeBufferPointer {
+            buffer throws(PromptError) -> (value: JSONValue, locations: [[String]: PromptLocation]) in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var reader = EventReader(parser: parser, file: file, lineOffset: lineOffset)
             defer { parser = reader.parser }
-            return try reader.document()
+            return (try reader.document(), reader.locations)
         }
     }
 
@@ -35,6 +47,10 @@ public enum YAMLReader {
         let file: String
         let lineOffset: Int
         var anchors: [String: JSONValue] = [:]
+        /// Where each value read so far starts, by path.
+        var locations: [[String]: PromptLocation] = [:]
+        /// The path of the value being read.
+        var path: [String] = []
         /// How many values each anchor's value holds, itself included.
         var anchorSizes: [String: Int] = [:]
         /// How many values the document holds so far, aliases counted expanded.
@@ -73,6 +89,11 @@ public enum YAMLReader {
         }
 
         mutating func node(_ event: inout yaml_event_t) throws(PromptError) -> JSONValue {
+            if locations[path] == nil {
+                locations[path] = PromptLocation(
+                    line: Int(event.start_mark.line) + 1 + lineOffset,
+                    column: Int(event.start_mark.column) + 1)
+            }
             switch event.type {
             case YAML_ALIAS_EVENT:
                 let name = String(cString: event.data.alias.anchor)
@@ -103,7 +124,7 @@ public enum YAMLReader {
                 let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
                 let before = produced
                 produced += 1
-                let items = try nodes(until: YAML_SEQUENCE_END_EVENT)
+                let items = try nodes(until: YAML_SEQUENCE_END_EVENT, mapping: false)
                 if let anchor {
                     anchors[anchor] = .array(items)
                     anchorSizes[anchor] = produced - before
@@ -113,7 +134,7 @@ public enum YAMLReader {
                 let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
                 let before = produced
                 produced += 1
-                let nodes = try nodes(until: YAML_MAPPING_END_EVENT)
+                let nodes = try nodes(until: YAML_MAPPING_END_EVENT, mapping: true)
                 var members: [JSONMember] = []
                 for pair in stride(from: 0, to: nodes.count - 1, by: 2) {
                     let name = nodes[pair].stringValue ?? nodes[pair].compactText
@@ -130,13 +151,23 @@ public enum YAMLReader {
             }
         }
 
-        /// The nodes up to the event `end` (a sequence's items; a mapping's keys and values in turn).
-        mutating func nodes(until end: yaml_event_type_t) throws(PromptError) -> [JSONValue] {
+        /// The nodes up to the event `end` (a sequence's items; a mapping's keys and values in
+        /// turn), each value located under its index or key.
+        mutating func nodes(until end: yaml_event_type_t, mapping: Bool) throws(PromptError) -> [JSONValue] {
             var nodes: [JSONValue] = []
+            let parent = path
+            defer { path = parent }
             while true {
                 var child = try next()
                 defer { yaml_event_delete(&child) }
                 if child.type == end { return nodes }
+                if !mapping {
+                    path = parent + [String(nodes.count)]
+                } else if nodes.count % 2 == 1 {
+                    path = parent + [nodes[nodes.count - 1].stringValue ?? nodes[nodes.count - 1].compactText]
+                } else {
+                    path = parent + ["\u{0}key"]
+                }
                 nodes.append(try node(&child))
             }
         }

@@ -110,7 +110,10 @@ public struct PromptRenderer: Sendable {
         let lines = document.frontmatterLines
         for (offset, line) in lines.enumerated() {
             if let range = line.range(of: text) {
-                return (offset + 2, line.distance(from: line.startIndex, to: range.lowerBound) + 1)
+                return (
+                    offset + 1 + document.frontmatterLineOffset,
+                    line.distance(from: line.startIndex, to: range.lowerBound) + 1
+                )
             }
         }
         return (1, 1)

@@ -14,6 +14,9 @@ public struct TemplateRenderer: Sendable {
     public var dataVariables: [String: JSONValue]
     /// Finds partials.
     public var partials: PartialResolver
+    /// How deep partials may include partials: a partial that includes itself (`{{> self}}`
+    /// in `_self.prompt`) stops here with an error instead of recursing without end.
+    public static let maximumPartialDepth = 32
 
     /// A renderer for `file`.
     public init(file: String, dataVariables: [String: JSONValue] = [:], partials: @escaping PartialResolver) {
@@ -34,11 +37,19 @@ public struct TemplateRenderer: Sendable {
         var data = dataVariables
         data["root"] = root
         var output = ""
-        try render(nodes, stack: [Frame(value: root, data: data)], into: &output, depth: 0)
+        try render(nodes, stack: [Frame(value: root, data: data)], into: &output, partials: [])
         return output
     }
 
-    func render(_ nodes: [TemplateNode], stack: [Frame], into output: inout String, depth: Int)
+    /// The file that holds partial `name`, as errors name it: `_name.prompt` in the folder of
+    /// ``file`` (`prompts/_sig.prompt` for `prompts/card.prompt`).
+    public func partialFile(_ name: String) -> String {
+        guard let slash = file.lastIndex(of: "/") else { return "_\(name).prompt" }
+        return String(file[...slash]) + "_\(name).prompt"
+    }
+
+    /// Renders `nodes` inside the partials named in `partials` (outermost first).
+    func render(_ nodes: [TemplateNode], stack: [Frame], into output: inout String, partials chain: [String])
         throws(PromptError)
     {
         for node in nodes {
@@ -46,11 +57,21 @@ public struct TemplateRenderer: Sendable {
             case .text(let text): output += text
             case .mustache(let call): output += Self.print(try evaluate(call, stack: stack))
             case .partial(let name, let context, let hash, let line, let column):
-                guard depth < 32, let source = partials(name) else {
+                guard chain.count < Self.maximumPartialDepth else {
+                    let cycle = (chain.lastIndex(of: name).map { Array(chain[$0...]) } ?? chain) + [name]
+                    throw PromptError(
+                        .partialDepth,
+                        "partial '\(name)' includes itself (\(cycle.joined(separator: " > "))): partials nest at most "
+                            + "\(Self.maximumPartialDepth) levels deep",
+                        file: file, line: line, column: column)
+                }
+                guard let source = partials(name) else {
                     throw PromptError(
                         .unknownPartial, "unknown partial '\(name)'", file: file, line: line, column: column)
                 }
-                let nodes = try TemplateParser.parse(source, file: "_\(name).prompt")
+                var inside = self
+                inside.file = partialFile(name)
+                let nodes = try TemplateParser.parse(source, file: inside.file)
                 var inner = stack
                 if context != nil || !hash.isEmpty {
                     var base =
@@ -63,9 +84,9 @@ public struct TemplateRenderer: Sendable {
                     }
                     inner.append(Frame(value: base, data: stack.last!.data))
                 }
-                try render(nodes, stack: inner, into: &output, depth: depth + 1)
+                try inside.render(nodes, stack: inner, into: &output, partials: chain + [name])
             case .block(let call, let body, let inverse):
-                try block(call, body: body, inverse: inverse, stack: stack, into: &output, depth: depth)
+                try block(call, body: body, inverse: inverse, stack: stack, into: &output, partials: chain)
             }
         }
     }
@@ -75,14 +96,14 @@ public struct TemplateRenderer: Sendable {
     func block(
         _ call: TemplateCall, body: [TemplateNode], inverse: [TemplateNode], stack: [Frame],
         into output: inout String,
-        depth: Int
+        partials chain: [String]
     ) throws(PromptError) {
         let arguments = try call.parameters.map { expression throws(PromptError) in
             try value(expression, stack: stack)
         }
         let name = call.parameters.isEmpty ? nil : call.head.simpleName
         func branch(_ condition: Bool) throws(PromptError) {
-            try render(condition ? body : inverse, stack: stack, into: &output, depth: depth)
+            try render(condition ? body : inverse, stack: stack, into: &output, partials: chain)
         }
         switch name {
         case "if": try branch(Self.truthy(arguments[0]))
@@ -93,7 +114,7 @@ public struct TemplateRenderer: Sendable {
             guard Self.truthy(arguments[0]) else { return try branch(false) }
             try render(
                 body, stack: stack + [Frame(value: arguments[0], data: stack.last!.data)], into: &output,
-                depth: depth)
+                partials: chain)
         case "each":
             let items: [(key: JSONValue, value: JSONValue)]
             switch arguments[0] {
@@ -109,7 +130,8 @@ public struct TemplateRenderer: Sendable {
                 data["first"] = .bool(offset == 0)
                 data["last"] = .bool(offset == items.count - 1)
                 try render(
-                    body, stack: stack + [Frame(value: item.value, data: data)], into: &output, depth: depth)
+                    body, stack: stack + [Frame(value: item.value, data: data)], into: &output,
+                    partials: chain)
             }
         case .some(let helper):
             throw PromptError(

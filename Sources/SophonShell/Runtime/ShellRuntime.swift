@@ -104,7 +104,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         _ command: ParsedCommand, from source: ShellSource, directory: String, depth: Int, recorded: Bool
     ) async -> Flow {
         let settings = session.settings
-        let format = settings.output
+        var format = settings.output
         if settings.echo, format != .json { io.printLine("sophon> " + ResultPrinter.shown(command.text)) }
         let location = mode == .interactive && !ShellRuntime.inStartupFile ? nil : source.name
         let parsed: ShellCommand
@@ -126,7 +126,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
                     kind: .usage,
                     message: "'\(request.name)' is not allowed in sophonrc (it would end every run)")
             }
-            let result = try await execute(request, context: context)
+            let result = try await execute(request, context: context, format: &format)
             if recorded, !["save", "key"].contains(request.name) {
                 session.withState { $0.succeededCommands.append(command.text) }
             }
@@ -158,9 +158,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     /// and how the run should end.
     func runOneCommand(_ request: CommandRequest) async -> Flow {
         let context = CommandContext(runtime: self, directory: ".", depth: 0)
-        let format = session.settings.output
+        var format = session.settings.output
         do {
-            return show(try await execute(request, context: context), for: request.source, format: format)
+            let result = try await execute(request, context: context, format: &format)
+            return show(result, for: request.source, format: format)
         } catch let failure as CommandFailure {
             report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
             if let status = failure.exitStatus {
@@ -214,8 +215,25 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
     }
 
-    private func execute(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
+    /// Runs `request`. A command that takes `--json` among its own words
+    /// (``PluginCommand/takesJSONFlag``: `prompt --json FILE`) runs without that word as the whole
+    /// run does under `--json`: `format` becomes `.json` and the session's output is JSON while it
+    /// runs (so nothing streams), then as it was.
+    private func execute(_ request: CommandRequest, context: CommandContext, format: inout OutputFormat)
+        async throws -> CommandResult
+    {
         let command = try await resolveCommand(named: request.name)
+        guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
+            return try await command.run(request, context)
+        }
+        var request = request
+        request.arguments.remove(at: flag)
+        format = .json
+        let previous = session.withState { state in
+            defer { state.settings.output = .json }
+            return state.settings.output
+        }
+        defer { session.withState { $0.settings.output = previous } }
         return try await command.run(request, context)
     }
 

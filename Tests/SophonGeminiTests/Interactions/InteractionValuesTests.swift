@@ -91,6 +91,46 @@ import Testing
         )
     }
 
+    @Test func whatTheAPILacksIsLeftOutOfACountedTurnAndTheRestKept() throws {
+        var config = GenerationConfig(maxOutputTokens: 100, temperature: 0.3)
+        config.thinkingConfig = ThinkingConfig(thinkingBudget: 512)
+        let request = GenerateContentRequest(
+            contents: [Content(role: "user", parts: [.text("Weather?")])],
+            safetySettings: [SafetySetting(category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE")],
+            generationConfig: config)
+        let (kept, dropped) = GeminiInteractionRequest.leavingOutUnsupported(request)
+        #expect(dropped == ["temperature", "thinkingBudget", "safetySettings"])
+        #expect(dropped == GeminiInteractionRequest.converting(request, model: nil).dropped)
+        #expect(
+            try OrderedJSONEncoder().encode(kept).compactText
+                == #"{"contents":[{"role":"user","parts":[{"text":"Weather?"}]}],"#
+                + #""generationConfig":{"maxOutputTokens":100}}"#)
+    }
+
+    @Test func inlineMediaOfTheTrailingOutputIsTheReplysMediaStreamedOrWhole() throws {
+        let whole = try GeminiInteraction(
+            json: try JSONValue(
+                parsing: #"{"id":"v1_m","status":"completed","steps":[{"type":"model_output","content":["#
+                    + #"{"type":"image","data":"AAE=","mime_type":"image/png"}]},{"type":"user_input","content":[]},"#
+                    + #"{"type":"model_output","content":[{"type":"text","text":"Here."},"#
+                    + #"{"type":"audio","data":"AgM=","mime_type":"audio/wav"},"#
+                    + #"{"type":"image","uri":"https://x.example/a.png","mime_type":"image/png"}]}]}"#))
+        #expect(whole.outputMedia == [.inlineData(mimeType: "audio/wav", data: Data([2, 3]))])
+        var assembler = GeminiInteractionAssembler()
+        for text in [
+            #"{"event_type":"interaction.created","interaction":{"id":"v1_s","status":"in_progress"}}"#,
+            #"{"event_type":"step.start","index":0,"step":{"type":"model_output","content":[{"type":"text","text":"A"}]}}"#,
+            #"{"event_type":"step.delta","index":0,"delta":{"type":"image","data":"AAE=","mime_type":"image/png"}}"#,
+            #"{"event_type":"step.stop","index":0}"#,
+            #"{"event_type":"interaction.completed","interaction":{"id":"v1_s","status":"completed"}}"#,
+        ] {
+            assembler.add(try event(text))
+        }
+        #expect(assembler.interaction.outputText == "A")
+        #expect(
+            assembler.interaction.outputMedia == [.inlineData(mimeType: "image/png", data: Data([0, 1]))])
+    }
+
     @Test(arguments: [
         (429, #"{"error":{"code":"rate_limit_exceeded","message":"slow down"}}"#, "rateLimited"),
         (429, #"{"error":{"code":"quota_exceeded","message":"daily quota"}}"#, "quotaExhausted"),

@@ -214,6 +214,27 @@ import Testing
         #expect(body["background"] == .bool(true))
     }
 
+    @Test(arguments: ["requires_action", "incomplete", "budget_exceeded"])
+    func pollingEndsAtEachEndStateAndRequiresActionGivesBackTheCallsInOrder(status: String) async throws {
+        let reply =
+            status == "requires_action"
+            ? #"{"polls": 2, "functionCalls": [{"id": "c1", "name": "f", "arguments": {"x": 1}}, "#
+                + #"{"id": "c2", "name": "g", "arguments": {}}]}"#
+            : #"{"polls": 2, "status": "\#(status)"}"#
+        let setup = try setup([reply])
+        let started = try await setup.client.interactions.create(
+            GeminiInteractionRequest(input: .text("go"), background: true))
+        #expect(started.interaction.status == .inProgress)
+        var statuses: [String] = []
+        let done = try await setup.client.interactions.wait(started.interaction.id, every: .seconds(1)) {
+            statuses.append($0.status.rawValue)
+        }
+        #expect(statuses == ["in_progress", status])
+        #expect(done.status.rawValue == status)
+        #expect(done.pendingCalls.map(\.id) == (status == "requires_action" ? ["c1", "c2"] : []))
+        #expect(try setup.server.requests().count == 3)
+    }
+
     @Test func aFailedJobCarriesItsErrorsAndCancelAndDeleteWork() async throws {
         let setup = try setup([#"{"fail": {"code": "internal", "message": "the agent crashed"}}"#])
         let agent = GeminiInteractionRequest(

@@ -97,11 +97,20 @@ final class RunningSophon {
         let collected = stderrData
         let done = stderrDone
         Thread {
-            let data = handle.readAllRetryingInterrupts()
-            collected.set(data)
+            while true {
+                let chunk = handle.readChunkRetryingInterrupts()
+                if chunk.isEmpty { break }
+                collected.append(chunk)
+            }
+            collected.end()
             done.signal()
         }.start()
     }
+
+    /// Blocks this thread until stderr contains `text` (true) or ends without it (false): an
+    /// event to wait for that needs no task to be resumed (a loaded 2-thread pool may resume
+    /// one only after the watchdog has ended the run).
+    func waitForStderr(_ text: String) -> Bool { stderrData.wait(for: text) }
 
     /// Everything read from stdout so far.
     var stdoutSoFar: String { String(decoding: seen, as: UTF8.self) }
@@ -129,11 +138,31 @@ final class RunningSophon {
     }
 }
 
-/// Bytes handed from a reader thread to the test.
+/// Bytes handed from a reader thread to the test, as they arrive.
 final class CollectedBytes: Sendable {
-    private let bytes = Mutex(Data())
+    private let state = Mutex((bytes: Data(), ended: false))
+    private let arrived = DispatchSemaphore(value: 0)
 
-    func set(_ data: Data) { bytes.withLock { $0 = data } }
+    func append(_ chunk: Data) {
+        state.withLock { $0.bytes += chunk }
+        arrived.signal()
+    }
 
-    var value: Data { bytes.withLock { $0 } }
+    /// No more bytes will come.
+    func end() {
+        state.withLock { $0.ended = true }
+        arrived.signal()
+    }
+
+    var value: Data { state.withLock { $0.bytes } }
+
+    /// Blocks until the bytes contain `text` (true) or ended without it (false).
+    func wait(for text: String) -> Bool {
+        while true {
+            let (bytes, ended) = state.withLock { ($0.bytes, $0.ended) }
+            if String(decoding: bytes, as: UTF8.self).contains(text) { return true }
+            if ended { return false }
+            arrived.wait()
+        }
+    }
 }

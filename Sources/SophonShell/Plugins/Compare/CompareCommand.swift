@@ -112,7 +112,7 @@ enum CompareCommand {
             throw CommandFailure(
                 kind: .usage, message: "compare: --prompts needs prompt files separated by commas")
         }
-        let given = try PromptRenderCommand.json(data, option: "--data", context: context) ?? .object([])
+        let given = try PromptRenderCommand.data(data, command: "compare", context: context)
         var candidates: [CompareCandidate] = []
         for file in files {
             let template = try PromptAskCommand.prefixed {

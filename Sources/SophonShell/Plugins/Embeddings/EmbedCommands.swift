@@ -34,7 +34,9 @@ enum EmbedCommands {
     static let defaultCount = 10
 
     /// `embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT`: the vector
-    /// (`$last`), printed as compact JSON; `--json` adds `model`, `dimensions`, `usage`, `retries`.
+    /// (`$last`), printed as compact JSON; `--json` (taken out by the shell:
+    /// ``PluginCommand/takesJSONFlag``) prints it as `sophon --json` does, one object that adds
+    /// `dimensions`, `model`, `usage`, `retries`.
     static func embed(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -61,12 +63,8 @@ enum EmbedCommands {
                 [text], model: model, options: options, single: true, command: "embed",
                 dryRun: dryRun(parsed, context), context: context, services: services)
             let vector = JSONValue.array(vectors[0].map(number))
-            let json = parsed.has("--json")
             let members = [JSONMember("dimensions", .integer(vectors[0].count))] + envelope
-            return .reply(
-                CallReply(
-                    value: vector, display: json ? nil : vector.compactText,
-                    envelope: members))
+            return .reply(CallReply(value: vector, display: vector.compactText, envelope: members))
         } catch let dryRun as AskCommands.DryRun {
             return .text(dryRun.text)
         }
@@ -140,8 +138,8 @@ enum EmbedCommands {
         return .report(lines.isEmpty ? "(no rows)" : lines.joined(separator: "\n"), data: data)
     }
 
-    /// `collections [--json]`: `NAME  MODEL  DIMS dimensions  N rows` per collection;
-    /// `collections delete NAME`.
+    /// `collections [--json]`: `NAME  MODEL  DIMS dimensions  N rows` per collection (`--json`:
+    /// `{"collections": [{name, model, dimensions, count}]}`); `collections delete NAME`.
     static func collections(_ request: CommandRequest, context: CommandContext, plugin: EmbeddingsPlugin)
         throws
         -> CommandResult
@@ -163,7 +161,8 @@ enum EmbedCommands {
             throw OptionError.unknown(extra, among: ["--json", "delete"]).failure(command: "collections")
         }
         let all = try plugin.withStore(command: "collections", io: context.io) { try $0.collections() }
-        let data = JSONValue.array(
+        // One object with the data as named members (PRODUCT Part 3), not a bare array.
+        let list = JSONValue.array(
             all.map { collection in
                 .object([
                     JSONMember("name", .string(collection.name)),
@@ -172,6 +171,7 @@ enum EmbedCommands {
                     JSONMember("count", .integer(collection.count)),
                 ])
             })
+        let data = JSONValue.object([JSONMember("collections", list)])
         if parsed.has("--json") { return .value(data) }
         let text =
             all.isEmpty

@@ -149,6 +149,7 @@ final class EmbeddingsPlugin: ShellPlugin {
                 usage: "embed [--model ID] [--dimensions N] [--task TYPE] [--dry-run] [--json] TEXT",
                 summary: "the embedding vector of TEXT (embed-model, default gemini-embedding-001)",
                 options: EmbedCommands.embedOptions, argumentStyle: .raw(RawArgumentSpec()),
+                takesJSONFlag: true,
                 run: gemini.needingServices { try await EmbedCommands.embed($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "embed-multi",

@@ -177,7 +177,9 @@ enum AskCommands {
             model: model, schema: schema, context: context)
     }
 
-    /// `tokens TEXT`: the total token count of what `ask TEXT` would send.
+    /// `tokens TEXT`: the total token count of what `ask TEXT` would send, through countTokens
+    /// over either API (`set api interactions` has no count endpoint: the same turn is counted,
+    /// without the settings that API leaves out, each named in a note as `ask` does).
     static func tokens(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws
         -> CommandResult
@@ -192,7 +194,16 @@ enum AskCommands {
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         do {
-            let counted = try countedRequest(parts: options.promptParts, model: model, context: context)
+            var counted = try countedRequest(parts: options.promptParts, model: model, context: context)
+            if context.session.withInteractionState({ $0.api }) == .interactions {
+                // The Interactions API has no count endpoint: countTokens counts the turn `ask`
+                // would send over it, without the settings that API has no field for.
+                let (kept, dropped) = GeminiInteractionRequest.leavingOutUnsupported(counted)
+                for setting in dropped {
+                    context.io.printError(ShellMessages.note(InteractionMessages.notSent(setting)))
+                }
+                counted = kept
+            }
             let reply = try await client.countTokens(
                 request: counted, model: model,
                 retryPolicy: context.session.withGeminiState { $0.retryPolicy })

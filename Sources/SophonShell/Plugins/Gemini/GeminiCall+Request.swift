@@ -45,7 +45,8 @@ extension GeminiCall {
 struct TurnOverrides: Sendable {
     /// The system instruction.
     var system: Content?
-    /// temperature, maxOutputTokens, topP, topK, stopSequences; `nil` members keep the session's.
+    /// temperature, maxOutputTokens, topP, topK, stopSequences, seed, presencePenalty,
+    /// frequencyPenalty; `nil` members keep the session's.
     var generation = GenerationConfig()
     /// Functions declared for this call, after the session's (a prompt file's `toolDefs`).
     var functions: [FunctionDeclaration] = []
@@ -59,6 +60,9 @@ struct TurnOverrides: Sendable {
         if let value = generation.topP { config.topP = value }
         if let value = generation.topK { config.topK = value }
         if let value = generation.stopSequences { config.stopSequences = value }
+        if let value = generation.seed { config.seed = value }
+        if let value = generation.presencePenalty { config.presencePenalty = value }
+        if let value = generation.frequencyPenalty { config.frequencyPenalty = value }
         return config
     }
 }

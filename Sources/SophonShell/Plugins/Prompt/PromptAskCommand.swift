@@ -21,8 +21,8 @@ enum PromptAskCommand {
     {
         let parsed = try CommandOption.parse(request, command: "prompt", declared: declared)
         guard let file = parsed.operands.first else { throw context.usageFailure("prompt") }
-        let given = try PromptRenderCommand.json(parsed.value("--data"), option: "--data", context: context)
-        let data = try withAssignments(Array(parsed.operands.dropFirst()), data: given ?? .object([]))
+        let given = try PromptRenderCommand.data(parsed.value("--data"), command: "prompt", context: context)
+        let data = try withAssignments(Array(parsed.operands.dropFirst()), data: given)
         let template = try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
         let turn = try prefixed { try template.turn(data) }
         for note in turn.notes {

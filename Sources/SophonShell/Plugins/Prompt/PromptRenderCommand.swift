@@ -32,9 +32,8 @@ enum PromptRenderCommand {
             throw CommandFailure(kind: .usage, message: "prompt render: needs one FILE")
         }
         let path = context.resolve(parsed.operands[1])
-        let data = try json(parsed.value("--data"), option: "--data", context: context) ?? .object([])
-        let options =
-            try json(parsed.value("--options"), option: "--options", context: context) ?? .object([])
+        let data = try self.data(parsed.value("--data"), command: "prompt render", context: context)
+        let options = try object(parsed.value("--options"), option: "--options", context: context)
         let renderer = PromptRenderer(
             schemas: try registry(parsed.value("--schemas"), option: "--schemas", context: context),
             tools: try registry(parsed.value("--tools"), option: "--tools", context: context),
@@ -52,31 +51,84 @@ enum PromptRenderCommand {
     static func registry(_ text: String?, option: String, context: CommandContext) throws -> [String:
         JSONValue]
     {
-        guard case .object(let members) = try json(text, option: option, context: context) ?? .object([])
-        else {
-            throw CommandFailure(
-                kind: .invalidInput, message: "prompt render: \(option) must be a JSON object")
+        guard case .object(let members) = try object(text, option: option, context: context) else {
+            return [:]
         }
         return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     }
 
+    /// An option that must be a JSON object (`--options`, `--schemas`, `--tools`); `{}` when not
+    /// given. Anything else is an error where the value starts, never ignored.
+    static func object(_ text: String?, option: String, context: CommandContext) throws -> JSONValue {
+        guard let read = try source(text, option: option, context: context, command: "prompt render") else {
+            return .object([])
+        }
+        guard case .object = read.value else {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message:
+                    "prompt render: \(read.name):\(read.start.line):\(read.start.column): expected a JSON object, "
+                    + "got \(PromptData.described(read.value))")
+        }
+        return read.value
+    }
+
     /// The JSON of an option: inline, or `@FILE`; errors at FILE:LINE:COL.
-    static func json(_ text: String?, option: String, context: CommandContext) throws -> JSONValue? {
+    static func json(
+        _ text: String?, option: String, context: CommandContext, command: String = "prompt render"
+    )
+        throws -> JSONValue?
+    {
+        try source(text, option: option, context: context, command: command)?.value
+    }
+
+    /// `--data` (`prompt render`, `prompt FILE`, `compare --prompts`): Dotprompt's data argument,
+    /// checked (``PromptData``: an object of `input`, `context`, `messages`, `docs`; never
+    /// silently ignored); `{}` when not given.
+    /// - Throws: ``CommandFailure`` (`invalidInput`): `COMMAND: --data:1:1: expected a JSON
+    ///   object {...}, got an array` (the file's path for `@FILE`).
+    static func data(_ text: String?, command: String, context: CommandContext) throws -> JSONValue {
+        guard let read = try source(text, option: "--data", context: context, command: command) else {
+            return .object([])
+        }
+        do {
+            try PromptData.check(read.value, file: read.name, location: read.start)
+        } catch {
+            throw CommandFailure(kind: .invalidInput, message: "\(command): \(error)")
+        }
+        return read.value
+    }
+
+    /// An option's JSON, the name its errors give (the option, or the `@FILE` path) and where
+    /// the value starts (its first non-blank character).
+    private static func source(_ text: String?, option: String, context: CommandContext, command: String)
+        throws -> (value: JSONValue, name: String, start: PromptLocation)?
+    {
         guard let text else { return nil }
         var source = text
         var name = option
         if text.hasPrefix("@") {
             let path = context.resolve(String(text.dropFirst()))
-            let data = try ExtractCommand.readFile(path, command: "prompt render")
+            let data = try ExtractCommand.readFile(path, command: command)
             source = String(decoding: data, as: UTF8.self)
             name = path
         }
         do {
-            return try JSONValue(parsing: source)
+            let value = try JSONValue(parsing: source)
+            var start = PromptLocation(line: 1, column: 1)
+            for character in source {
+                guard character.isWhitespace else { break }
+                if character.isNewline {
+                    start = PromptLocation(line: start.line + 1, column: 1)
+                } else {
+                    start.column += 1
+                }
+            }
+            return (value, name, start)
         } catch {
             throw CommandFailure(
                 kind: .invalidInput,
-                message: "prompt render: \(name):\(error.line):\(error.column): \(error.message)")
+                message: "\(command): \(name):\(error.line):\(error.column): \(error.message)")
         }
     }
 }

@@ -32,7 +32,10 @@ enum PromptSaveCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "prompt save: \(error)")
         }
-        return .text("saved \(file)")
+        // A state change (PRODUCT §5, as `save FILE`): nothing on stdout; interactive sessions
+        // confirm on stderr.
+        if context.mode == .interactive { context.io.printError("saved \(file)") }
+        return .none
     }
 
     /// The prompt file's text for `session`.
@@ -54,6 +57,13 @@ enum PromptSaveCommand {
             if let value = config.topK { members.append(JSONMember("topK", .number(JSONNumber(value)))) }
             if let value = config.stopSequences {
                 members.append(JSONMember("stopSequences", .array(value.map(JSONValue.string))))
+            }
+            if let value = config.seed { members.append(JSONMember("seed", .number(JSONNumber(value)))) }
+            if let value = config.presencePenalty {
+                members.append(JSONMember("presencePenalty", number(value)))
+            }
+            if let value = config.frequencyPenalty {
+                members.append(JSONMember("frequencyPenalty", number(value)))
             }
             if !members.isEmpty { front.append("config: \(JSONValue.object(members).compactText)") }
         }

@@ -28,13 +28,21 @@ struct PromptTemplate: Sendable {
     /// Renders it, with the partials beside the file.
     var renderer: PromptRenderer
 
-    /// Loads the file at `path` (resolved), shown as `file` in messages.
-    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`) at FILE:LINE:COL.
+    /// The frontmatter's `config` members Gemini takes per call (temperature, maxOutputTokens,
+    /// topP, topK, stopSequences), checked when the file was loaded.
+    var generation = GenerationConfig()
+
+    /// Loads the file at `path` (resolved), shown as `file` in messages, and checks its
+    /// `config` (``PromptConfig``).
+    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`, `invalidSetting`) at FILE:LINE:COL.
     static func load(_ path: String, shownAs file: String) throws -> PromptTemplate {
         do {
-            return PromptTemplate(
-                file: file, document: try PromptFile.load(path, shownAs: file),
+            let document = try PromptFile.load(path, shownAs: file)
+            var template = PromptTemplate(
+                file: file, document: document,
                 renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
+            template.generation = try PromptConfig.generation(of: document)
+            return template
         } catch {
             throw failure(error)
         }
@@ -46,6 +54,8 @@ struct PromptTemplate: Sendable {
             switch error.kind {
             case .file: .fileError
             case .unknownSchemaType: .schemaError
+            case .config: .invalidSetting
+            case .data: .invalidInput
             default: .parseError
             }
         return CommandFailure(kind: kind, message: "\(error)")
@@ -65,23 +75,6 @@ struct PromptTemplate: Sendable {
     /// Whether the frontmatter has an `output.schema` (the answer is JSON).
     var hasOutputSchema: Bool {
         document.metadata.last(where: { $0.key == "output" })?.value["schema"] != nil
-    }
-
-    /// The frontmatter's `config` members Gemini takes per call (temperature, maxOutputTokens,
-    /// topP, topK, stopSequences).
-    var generation: GenerationConfig {
-        var generation = GenerationConfig()
-        guard let config = document.metadata.last(where: { $0.key == "config" })?.value else {
-            return generation
-        }
-        generation.temperature = config["temperature"]?.doubleValue
-        generation.topP = config["topP"]?.doubleValue
-        generation.maxOutputTokens = config["maxOutputTokens"]?.doubleValue.map { Int($0) }
-        generation.topK = config["topK"]?.doubleValue.map { Int($0) }
-        if config["stopSequences"] != nil {
-            generation.stopSequences = Self.elements(config["stopSequences"]).compactMap(\.stringValue)
-        }
-        return generation
     }
 
     /// The frontmatter's `toolDefs` (Dotprompt's tool definitions: `name`, `description`,

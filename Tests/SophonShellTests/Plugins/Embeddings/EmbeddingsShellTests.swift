@@ -96,6 +96,13 @@ import Testing
         #expect(value["matches"]?[0]?["id"]?.stringValue == "d1")
         #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("tag", .string("food"))]))
 
+        // `--json`: one object, the data as named members (PRODUCT Part 3), not a bare array.
+        let listed = try shell.run(["-c", "collections --json"])
+        #expect(
+            try JSONValue(parsing: listed.stdout).compactText
+                == #"{"collections":[{"name":"docs","model":"gemini-embedding-001","dimensions":768,"count":4}]}"#
+        )
+
         let deleted = try shell.run(["-c", "collections delete docs", "-c", "collections"])
         #expect(deleted.stdout == "(no collections)\n")
     }

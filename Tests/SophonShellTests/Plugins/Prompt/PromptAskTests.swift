@@ -66,6 +66,23 @@ import Testing
         #expect(try shell.server.requests().isEmpty)
     }
 
+    /// `config`'s seed and penalties are sent too, each checked by `set`'s rule (PRODUCT §12:
+    /// "temperature, maxOutputTokens, topP, topK, stopSequences, ..."); other keys are not sent.
+    @Test func seedAndPenaltiesGoInTheGenerationConfig() throws {
+        let shell = try GeminiShell()
+        try shell.write(
+            "seed.prompt",
+            "---\nconfig:\n  seed: 7\n  presencePenalty: 0.5\n  frequencyPenalty: -0.5\n  custom: x\n---\nHi")
+        let outcome = try shell.run(["-c", "prompt seed.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(
+            requests[0].body["generationConfig"]?.compactText
+                == #"{"seed":7,"presencePenalty":0.5,"frequencyPenalty":-0.5}"#)
+    }
+
     @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() throws {
         let shell = try GeminiShell()
         try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")
@@ -194,6 +211,30 @@ import Testing
             "bad.prompt:4:8: Picoschema: unknown type 'strang'"
         ),
         ("---\nmodel: x\n---\n{{#if a}}x{{/if}}", "bad.prompt: renders to no message to send"),
+        (
+            "---\nmodel: x\nHi",
+            "bad.prompt:1:1: the frontmatter opened by '---' on line 1 is not closed: no later line is '---'"
+        ),
+        (
+            "---\nconfig:\n  temperature: hot\n---\nHi",
+            "bad.prompt:3:16: config.temperature: expected a number, got 'hot'"
+        ),
+        (
+            "---\nconfig:\n  topP: 1.5\n---\nHi",
+            "bad.prompt:3:9: config.topP: expected a number in 0...1, got '1.5'"
+        ),
+        (
+            "---\nconfig: {topK: 2.5}\n---\nHi",
+            "bad.prompt:2:16: config.topK: expected a whole number in 1...2147483647, got '2.5'"
+        ),
+        (
+            "---\nconfig:\n  presencePenalty: 2\n---\nHi",
+            "bad.prompt:3:20: config.presencePenalty: expected a number in -2...2 (2 itself excluded), got '2'"
+        ),
+        (
+            "---\nconfig:\n  stopSequences: END\n---\nHi",
+            "bad.prompt:3:18: config.stopSequences: expected a list of strings, got 'END'"
+        ),
     ])
     func badInputNamesWhereAndSendsNothing(file: String, message: String) throws {
         let shell = try GeminiShell()

@@ -16,6 +16,8 @@ import Testing
         ])
         #expect(saved.stderr == "")
         #expect(saved.status == 0)
+        // The answer only: `prompt save` changes state and prints nothing (PRODUCT §5).
+        #expect(saved.stdout == "{\n  \"title\": \"Alien\",\n  \"year\": 1979\n}\n")
         #expect(
             shell.read("film.prompt") == """
                 ---
@@ -37,6 +39,30 @@ import Testing
         let requests = try shell.server.requests()
         try #require(requests.count == 2)
         #expect(requests[1].path == requests[0].path)
+        #expect(requests[1].bodyText == requests[0].bodyText)
+    }
+
+    @Test func aSeedAndPenaltiesSavedAndRunAgainSendTheSameBytes() throws {
+        let shell = try GeminiShell()
+        let saved = try shell.run([
+            "-c", "set seed 9", "-c", "set presence-penalty 0.25", "-c", "set frequency-penalty -1", "-c",
+            "ask Hi", "-c", "prompt save p.prompt",
+        ])
+        #expect(saved.stderr == "")
+        #expect(saved.status == 0)
+        #expect(
+            shell.read("p.prompt") == """
+                ---
+                model: googleai/gemini-3.8-flash
+                config: {"seed":9,"presencePenalty":0.25,"frequencyPenalty":-1}
+                ---
+                {{role "user"}}Hi
+
+                """)
+        let again = try shell.run(["-c", "prompt p.prompt"])
+        #expect(again.status == 0)
+        let requests = try shell.server.requests()
+        try #require(requests.count == 2)
         #expect(requests[1].bodyText == requests[0].bodyText)
     }
 
@@ -148,9 +174,11 @@ import Testing
         ])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
-        let halves = outcome.stdout.components(separatedBy: "saved film.prompt\n")
-        try #require(halves.count == 2)
-        #expect(halves[0] == halves[1])
+        // `prompt save` prints nothing on stdout (a state change): the two dry runs, the same.
+        let text = outcome.stdout
+        let middle = text.index(text.startIndex, offsetBy: text.count / 2)
+        #expect(text.hasPrefix("POST "))
+        #expect(text[..<middle] == text[middle...])
         #expect(
             shell.read("film.prompt")?.contains(
                 #"  schema: {"type":"object","properties":{"title":{"type":"string"},"year":{"type":"integer"}},"required":["title"]}"#

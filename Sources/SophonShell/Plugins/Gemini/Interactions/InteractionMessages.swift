@@ -10,11 +10,13 @@ enum InteractionMessages {
         "\(setting) is not sent: the Interactions API has no such setting"
     }
 
-    /// The stored interaction a turn continued is gone.
-    static func expired(_ id: String, steps: Int) -> String {
-        "interaction \(id) is no longer on the server (expired, deleted, or made with store off); "
-            + "the conversation's \(steps) steps are kept here: the next chat sends them whole, "
-            + "or 'reset' starts over"
+    /// The stored interaction a turn continued is gone (HTTP `status`, the server's `reason`).
+    static func expired(_ id: String, status: Int, reason: String, steps: Int) -> String {
+        let why = reason.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(reason)"
+        return "interaction \(id) is no longer on the server (expired, deleted, or made with store off) "
+            + "and the conversation cannot continue from it (\(why)); "
+            + "the conversation's \(steps) steps are kept here: the next chat sends them whole "
+            + "('set store off' keeps sending them without storing), or 'reset' starts over"
     }
 
     /// A stream cut more often than the retry policy resumes it.

@@ -212,7 +212,7 @@ enum InteractionTurn {
     }
 
     /// The finished interaction as the command's reply: the text (decoded with the schema when
-    /// one is in force), its sources after it.
+    /// one is in force), its sources after it; its media saved (``ReplyMedia``).
     private static func answer(
         _ interaction: GeminiInteraction, turn: Turn, envelope: [JSONMember], printed: Bool,
         context: CommandContext,
@@ -221,9 +221,12 @@ enum InteractionTurn {
         let text = interaction.outputText
         let sources = interaction.sources.map { GroundingSource(title: $0.title, uri: $0.url) }
         context.session.withToolState { $0.sources = sources }
-        var extra: [JSONMember] = []
+        // Media in the reply is saved as generateContent's is (the same folder, names, note).
+        let media = interaction.outputMedia
+        let saved = try ReplyMedia.save(media, context: context, services: services)
+        var extra = ReplyMedia.members(saved)
         extra += ToolExchange.sourcesMembers(sources)
-        let modelTurn = Content(role: "model", parts: [.text(text)])
+        let modelTurn = Content(role: "model", parts: [.text(text)] + media)
         let turns = turn.userTurn.map { [$0, modelTurn] } ?? []
         if let schema = turn.schema {
             let response = GenerateContentResponse(candidates: [
@@ -253,12 +256,13 @@ enum InteractionTurn {
     }
 
     /// A failed turn as the command's failure: a continued interaction the server no longer
-    /// has says so (and the next turn sends the kept history), a stream cut past the retries
-    /// says what arrived.
+    /// has (404: expired or deleted; 403: deleted, or not this key's) says so, and the next turn
+    /// sends the kept history; a stream cut past the retries says what arrived.
     private static func failure(
         _ error: GeminiError, conversation: GeminiInteractionConversation, turn: Turn, context: CommandContext
     ) -> CommandFailure {
-        if case .http(404, let code, _, _) = error, code != "model_not_found",
+        if case .http(let status, let code, let message, _) = error, status == 404 || status == 403,
+            code != "model_not_found",
             let id = conversation.lastInteractionID,
             conversation.store
         {
@@ -267,7 +271,8 @@ enum InteractionTurn {
             if turn.isChat { context.session.withInteractionState { $0.conversation = kept } }
             return CommandFailure(
                 kind: .interactionNotFound,
-                message: InteractionMessages.expired(id, steps: kept.history.count))
+                message: InteractionMessages.expired(
+                    id, status: status, reason: message, steps: kept.history.count))
         }
         if case .streamEndedEarly(let partial) = error {
             return CommandFailure(

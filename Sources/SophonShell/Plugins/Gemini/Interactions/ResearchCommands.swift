@@ -95,6 +95,9 @@ enum ResearchCommands {
             }
         }
         context.session.withInteractionState { $0.lastInteractionID = started.id }
+        // From here a Ctrl-C detaches a job that exists (its id is known): say so, not that it
+        // was interrupted while being created.
+        InterruptSignal.setExitNote(InteractionMessages.detached(started.id) + "\n")
         context.io.printError("research job \(started.id) started (\(agent))")
         return try await follow(
             started.id, agent: agent, client: client, context: context, services: services)

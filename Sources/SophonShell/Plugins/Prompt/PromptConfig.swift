@@ -1,0 +1,89 @@
+import SophonCore
+import SophonGemini
+import SophonPrompt
+
+/// A prompt file's frontmatter `config` as the generation config `prompt FILE`, `run --prompt`
+/// and `compare --prompts` send (docs/prompts.md). Each value is checked by the rule `set`
+/// uses for the same setting (``ShellSettings``: `temperature` 0...2, `topP` 0...1, ...), so a
+/// file cannot send what `set` would refuse; a bad value is an error at its place in the file.
+/// `prompt render` prints `config` as written, as Dotprompt does.
+enum PromptConfig {
+    /// The Dotprompt `config` keys that are sent, and the `set` names whose rules check them.
+    static let settings: [(key: String, setting: String)] = [
+        ("temperature", "temperature"), ("maxOutputTokens", "max-tokens"), ("topP", "top-p"),
+        ("topK", "top-k"), ("stopSequences", "stop"), ("seed", "seed"),
+        ("presencePenalty", "presence-penalty"),
+        ("frequencyPenalty", "frequency-penalty"),
+    ]
+
+    /// The generation config of `document`'s `config` (nothing set when it has none). Other
+    /// `config` keys are Dotprompt's to keep (`prompt render` prints them) and are not sent.
+    /// - Throws: ``PromptError`` (`.config`) at the value's line and column:
+    ///   `config.temperature: expected a number in 0...2, got 'hot'`, `config: expected a
+    ///   mapping of settings, got '0.5'`, `config.stopSequences: expected a list of strings, got 'END'`.
+    static func generation(of document: PromptDocument) throws(PromptError) -> GenerationConfig {
+        guard let config = document.metadata.last(where: { $0.key == "config" })?.value else {
+            return GenerationConfig()
+        }
+        guard case .object(let members) = config else {
+            throw error("config", "expected a mapping of settings", got: config, in: document)
+        }
+        var checked = ShellSettings()
+        var stop: [String]?
+        for (key, setting) in settings {
+            guard let value = members.last(where: { $0.key == key })?.value, value != .null else { continue }
+            let name = "config.\(key)"
+            let words: [String]
+            switch (setting, value) {
+            case ("stop", .array(let items)):
+                guard items.allSatisfy({ $0.stringValue != nil }) else {
+                    throw error(name, "expected a list of strings", got: value, in: document, key: key)
+                }
+                words = items.compactMap(\.stringValue)
+                stop = words  // as written: `set stop none` would read a lone "none" as no stop
+            case ("stop", _):
+                throw error(name, "expected a list of strings", got: value, in: document, key: key)
+            case (_, .number(let number)):
+                words = [number.text]
+            default:
+                throw error(name, "expected a number", got: value, in: document, key: key)
+            }
+            do {
+                try checked.set(setting, words: words)
+            } catch let failure as CommandFailure {
+                // The rule's own words, without `set NAME: ` (the file names the key).
+                let message = failure.message.replacingOccurrences(of: "set \(setting): ", with: "")
+                throw located(name + ": " + message, in: document, key: key)
+            } catch {
+                throw located("\(name): \(error)", in: document, key: key)
+            }
+        }
+        var generation = GenerationConfig()
+        generation.temperature = checked.temperature
+        generation.maxOutputTokens = checked.maxTokens
+        generation.topP = checked.generation.topP
+        generation.topK = checked.generation.topK
+        generation.stopSequences = stop
+        generation.seed = checked.generation.seed
+        generation.presencePenalty = checked.generation.presencePenalty
+        generation.frequencyPenalty = checked.generation.frequencyPenalty
+        return generation
+    }
+
+    /// `NAME: EXPECTATION, got 'VALUE'` at the value's place.
+    private static func error(
+        _ name: String, _ expectation: String, got value: JSONValue, in document: PromptDocument,
+        key: String? = nil
+    ) -> PromptError {
+        let shown = value.stringValue ?? value.compactText
+        return located("\(name): \(expectation), got '\(shown)'", in: document, key: key)
+    }
+
+    /// `message` at the place of `config.KEY` (of `config` without a key; 1:1 when unknown).
+    private static func located(_ message: String, in document: PromptDocument, key: String?) -> PromptError {
+        let place =
+            key.flatMap { document.locations[["config", $0]] } ?? document.locations[["config"]]
+            ?? PromptLocation(line: 1, column: 1)
+        return PromptError(.config, message, file: document.file, line: place.line, column: place.column)
+    }
+}
