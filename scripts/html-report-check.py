@@ -7,8 +7,9 @@ Against scripts/fake_gemini.py (a SOPHON_HOME of its own): writes a compare repo
 with different structured answers), a `test --models` report (two files x two models) and a
 logs report; then a `sophon test` report of N results (default 1,000) made by N tiny scripts.
 Each report is loaded in headless Chromium (the set-up of scripts/docs-render-check.py): DOM
-checks of the rendered page (the results matrix's rows and cells, the expandable results, the
-differences, the script having run), a screenshot that is not blank, and the 1,000-result page
+checks of the rendered page (the results matrix's rows and cells, the expandable results, each
+request and answer in an expandable exchange of its own with its text escaped, the differences,
+the script having run), a screenshot that is not blank, and the 1,000-result page
 opened (parsed and its script run, `data-opened-ms` on <body>) in under 2 s. Each report is also
 checked to load nothing from the network (no src/href to http(s) URLs). Exit status 0 when all
 pass. Screenshots go to .build/html-report-check/ (not committed).
@@ -43,6 +44,9 @@ class Page(html.parser.HTMLParser):
         super().__init__()
         self.rows, self.headers, self.cells, self.details, self.differences = 0, [], [], 0, 0
         self.body, self.filters_hidden, self.external = {}, None, []
+        # Each exchange: {"request": TEXT, "answer": TEXT}, and the tags found inside a <pre>
+        # (escaped text makes none).
+        self.exchanges, self.tags_in_pre = [], []
         self.stack = []
 
     def handle_starttag(self, tag, attrs):
@@ -57,8 +61,12 @@ class Page(html.parser.HTMLParser):
             self.rows += 1
         if "matrix" in ids and tag == "td":
             self.cells.append(attrs.get("class", ""))
-        if tag == "details":
+        if any(t == "pre" for t, _ in self.stack[:-1]):
+            self.tags_in_pre.append(tag)
+        if tag == "details" and "result" in attrs.get("class", "").split():
             self.details += 1
+        if tag == "details" and "exchange" in attrs.get("class", "").split():
+            self.exchanges.append({"request": "", "answer": ""})
         if "differences" in ids and tag == "li":
             self.differences += 1
         for name in ("src", "href"):
@@ -71,6 +79,10 @@ class Page(html.parser.HTMLParser):
                 break
 
     def handle_data(self, data):
+        if self.stack and self.stack[-1][0] == "pre" and self.exchanges:
+            kind = self.stack[-1][1].get("class")
+            if kind in ("request", "answer"):
+                self.exchanges[-1][kind] += data
         if self.stack and self.stack[-1][0] == "th" and any(t == "thead" for t, _ in self.stack):
             self.headers.append(data)
 
@@ -151,13 +163,19 @@ def main():
 
         # compare: a row per model, both answers expandable, the differing field listed.
         out = run(sophon, env, "-c", "schema {title: string, year: integer}\n"
-                  "compare --html compare.html --models gemini-2.5-flash,gemini-3.8-flash which novel?", cwd=home)
+                  "compare --html compare.html --models gemini-2.5-flash,gemini-3.8-flash which <b>novel</b>?",
+                  cwd=home)
         check(out.returncode == 0, f"compare --html ran (exit {out.returncode}) {out.stderr.strip()}")
         page, shot = chromium(browser, os.path.join(home, "compare.html"), "compare")
         check(page.rows == 2, f"compare: 2 matrix rows (found {page.rows})")
         check(page.headers[:3] == ["model", "result", "latency"], f"compare: the matrix header ({page.headers})")
         check(page.details == 2, f"compare: 2 expandable results (found {page.details})")
         check(page.differences == 1, f"compare: 1 difference ($.year; found {page.differences})")
+        check(len(page.exchanges) == 2, f"compare: 2 expandable exchanges (found {len(page.exchanges)})")
+        check(all('"text": "which <b>novel</b>?"' in e["request"] for e in page.exchanges)
+              and [json.loads(e["answer"])["year"] for e in page.exchanges] == [1965, 1966],
+              f"compare: each request and answer, as text ({[e['answer'] for e in page.exchanges]})")
+        check(not page.tags_in_pre, f"compare: requests and answers escaped, no markup in them ({page.tags_in_pre})")
         check(page.filters_hidden is False and "data-opened-ms" in page.body, "compare: the script ran")
         check(not page.external, f"compare: nothing from the network ({page.external})")
         check(png_is_not_blank(shot), f"compare: the screenshot is not blank ({shot})")
@@ -176,6 +194,10 @@ def main():
         check(page.headers == ["file", "gemini-2.5-flash", "gemini-3.8-flash"], f"test: header {page.headers}")
         check(page.cells == ["pass", "fail", "pass", "pass"], f"test: the matrix cells ({page.cells})")
         check(page.details == 4, f"test: 4 expandable results (found {page.details})")
+        # a.sophon asks once on each model; b.sophon asks nothing.
+        check(len(page.exchanges) == 2, f"test: 2 expandable exchanges (found {len(page.exchanges)})")
+        check(all('"text": "novel"' in e["request"] and e["answer"].startswith('{"title": "Dune", "year": ')
+                  for e in page.exchanges), f"test: each request and answer ({[e['answer'][:32] for e in page.exchanges]})")
         check(png_is_not_blank(shot), f"test: the screenshot is not blank ({shot})")
 
         # logs: a row per logged exchange.
@@ -183,6 +205,9 @@ def main():
         check(out.returncode == 0, f"logs --html ran (exit {out.returncode})")
         page, shot = chromium(browser, os.path.join(home, "logs.html"), "logs")
         check(page.rows == 4, f"logs: 4 matrix rows, one per exchange (found {page.rows})")
+        check([e["request"] for e in page.exchanges].count("novel") == 2
+              and [e["request"] for e in page.exchanges].count("which <b>novel</b>?") == 2,
+              f"logs: each prompt and answer in an exchange ({page.exchanges})")
         check(png_is_not_blank(shot), f"logs: the screenshot is not blank ({shot})")
 
         # 1,000 test results: the page opens in under 2 s.

@@ -6,8 +6,9 @@ extension GeminiAPIClient {
     /// ``BulkRateLimiter`` (requests and tokens per sliding minute, slowed by 429s), and yields
     /// each result as its call finishes (docs/running-many-prompts.md).
     ///
-    /// `requests` is read lazily, a few ahead of the calls, so a long input never sits whole in
-    /// memory. Every wait is decided by `RetryDecision` and waited on the client's injected
+    /// `requests` is read lazily, the next request once a call's slot is free, so a long input
+    /// never sits whole in memory, and a sequence that ends early (a spent budget) stops the
+    /// run with only the calls in flight left to finish. Every wait is decided by `RetryDecision` and waited on the client's injected
     /// clock. A 429 is not retried inside the call: the whole run pauses for the server's wait
     /// (`RetryInfo` / `Retry-After`, else ``BulkRunOptions/defaultRateLimitWait``) and the key is
     /// asked again, up to ``BulkRunOptions/maxRateLimitRetries`` times. Other retryable failures
@@ -16,14 +17,17 @@ extension GeminiAPIClient {
     /// ``BulkResult/Outcome/failure(_:)``, never an error of the stream.
     ///
     /// `onSend` is told of every call as it starts (for a caller that keeps them, so a resumed
-    /// run can pass the last minute's in ``BulkRunOptions/recentSends``).
+    /// run can pass the last minute's in ``BulkRunOptions/recentSends``); `onResult` of every
+    /// result as its call finishes, before the stream yields it and before the next request is
+    /// read (for a caller that counts what the calls cost and ends `requests` when a budget is
+    /// spent, whatever pace the stream is read at).
     ///
     /// - Returns: the results in the order calls finish. The stream throws only what
     ///   `requests` throws; cancelling the consuming task (or dropping the stream) cancels the
     ///   calls in flight.
     public func bulkRun<Requests: AsyncSequence & Sendable>(
         _ requests: Requests, options: BulkRunOptions = BulkRunOptions(), label: String = "run",
-        onSend: (@Sendable (BulkSend) -> Void)? = nil
+        onSend: (@Sendable (BulkSend) -> Void)? = nil, onResult: (@Sendable (BulkResult) -> Void)? = nil
     ) -> AsyncThrowingStream<BulkResult, Error> where Requests.Element == BulkRequest {
         let limiter = BulkRateLimiter(
             jobs: options.jobs, requestsPerMinute: options.requestsPerMinute,
@@ -38,18 +42,26 @@ extension GeminiAPIClient {
                 do {
                     try await withThrowingTaskGroup(of: BulkResult.self) { group in
                         var running = 0
-                        for try await request in requests {
+                        var iterator = requests.makeAsyncIterator()
+                        while true {
+                            // A free slot first, then the next request: read after the results
+                            // before it were told (`onResult`).
                             if running >= options.jobs, let done = try await group.next() {
+                                onResult?(done)
                                 continuation.yield(done)
                                 running -= 1
                             }
+                            guard let request = try await iterator.next() else { break }
                             group.addTask {
                                 try await self.bulkCall(
                                     request, options: options, limiter: limiter, label: label, onSend: onSend)
                             }
                             running += 1
                         }
-                        while let done = try await group.next() { continuation.yield(done) }
+                        while let done = try await group.next() {
+                            onResult?(done)
+                            continuation.yield(done)
+                        }
                     }
                     continuation.finish()
                 } catch {

@@ -5,7 +5,8 @@ import SophonCore
 /// docs/html-reports.md): inline CSS and JavaScript, nothing fetched from the network. The
 /// summary and the results matrix are plain HTML, readable without JavaScript; each result's
 /// request, answer, differences and cost sit in a `<details>` element that opens without
-/// JavaScript too. The script only adds a filter (text and failures only), opens a result when
+/// JavaScript too, and inside it each exchange (a request sent and the answer it got) in a
+/// `<details class="exchange">` of its own. The script only adds a filter (text and failures only), opens a result when
 /// its matrix cell is clicked, and records how long the page took to open (`data-opened-ms` on
 /// `<body>`, for the Chromium check).
 struct HTMLReport: Sendable {
@@ -27,13 +28,24 @@ struct HTMLReport: Sendable {
         var cells: [Cell]
     }
 
-    /// One result, expandable: its title, and named sections of preformatted text (request,
-    /// answer, error, usage, cost).
+    /// One exchange of a result, expandable on its own: what was sent and what came back, as
+    /// preformatted text (`<pre class="request">`, `<pre class="answer">`).
+    struct Exchange: Sendable, Equatable {
+        /// The summary line (`request 1: POST /v1beta/models/...:generateContent`).
+        var title: String
+        var request: String
+        /// The answer, or why there was none.
+        var answer: String
+    }
+
+    /// One result, expandable: its title, named sections of preformatted text (expectations,
+    /// failures, error, usage, cost), then its exchanges.
     struct Detail: Sendable {
         var id: String
         var title: String
         var status: Status
         var sections: [(name: String, text: String)]
+        var exchanges: [Exchange] = []
     }
 
     var title: String
@@ -105,6 +117,12 @@ struct HTMLReport: Sendable {
             for section in detail.sections {
                 page += "<h3>\(Self.escape(section.name))</h3><pre>\(Self.escape(section.text))</pre>\n"
             }
+            for exchange in detail.exchanges {
+                page += "<details class=\"exchange\"><summary>\(Self.escape(exchange.title))</summary>"
+                page += "<h4>request</h4><pre class=\"request\">\(Self.escape(exchange.request))</pre>"
+                page +=
+                    "<h4>answer</h4><pre class=\"answer\">\(Self.escape(exchange.answer))</pre></details>\n"
+            }
             page += "</details>\n"
         }
         page += "</section>\n<script>\(Self.script)</script>\n</body>\n</html>\n"
@@ -136,6 +154,8 @@ struct HTMLReport: Sendable {
         thead th{background:#f2f2f2}td.pass{background:#e6f4ea;color:#0d652d}td.fail{background:#fce8e6;color:#a50e0e}
         td a{color:inherit}details{border:1px solid #ddd;border-radius:4px;margin:.4em 0;padding:.3em .6em}
         details.fail{border-color:#e8a19b}summary{cursor:pointer;font-weight:600}
+        details.exchange{border-style:dashed;margin:.5em 0}details.exchange summary{font-weight:500}
+        h4{font-size:.9em;margin:.5em 0 .2em}
         pre{white-space:pre-wrap;word-break:break-word;background:#f8f8f8;padding:.5em;margin:0}
         code{font-family:ui-monospace,monospace}#filters{margin:1em 0}.hidden{display:none}
         """

@@ -99,15 +99,19 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
     /// file rendered for `input` lines): one, or one per model with `run --models`. A request
     /// whose key is in ``skip`` is not sent.
     var build: @Sendable (BulkInputLine) throws -> [BulkRequest]
+    /// Asked before each request: `true` ends the sequence (a spent budget, ``RunBudgetGate``).
+    var stop: @Sendable () -> Bool = { false }
 
     struct AsyncIterator: AsyncIteratorProtocol {
         let opened: Result<BulkLineReader, any Error>
         let skip: Set<String>
         let form: BulkInputLine.Form
         let build: @Sendable (BulkInputLine) throws -> [BulkRequest]
+        let stop: @Sendable () -> Bool
         var pending: [BulkRequest] = []
 
         mutating func next() async throws -> BulkRequest? {
+            if stop() { return nil }
             let reader = try opened.get()
             while pending.isEmpty, let line = reader.next() {
                 guard let parsed = try BulkInputLine.parse(line, form: form) else { continue }
@@ -121,6 +125,6 @@ struct BulkRequestSequence: AsyncSequence, Sendable {
         let (path, command) = (input.path, input.command)
         return AsyncIterator(
             opened: Result { try BulkLineReader(path: path, command: command) }, skip: skip, form: input.form,
-            build: build)
+            build: build, stop: stop)
     }
 }

@@ -121,7 +121,8 @@ enum RunCommand {
         }
         if options.estimate {
             return try await CostEstimate.run(
-                command: "run", requests: input, build: builder, tier: .standard, client: client,
+                command: "run", requests: input, build: builder,
+                tier: ServedTier.pricing(nil, context: context), client: client,
                 context: context,
                 services: services)
         }
@@ -165,9 +166,10 @@ enum RunCommand {
         let progress = RunProgress(total: runKeys.count, alreadyDone: skip.count, io: context.io)
         var spending = RunSpending(prices: services.prices)
         var finished = skip.count
+        let gate = RunBudgetGate(context: context, prices: services.prices)
         let results = client.bulkRun(
-            BulkRequestSequence(input: input, skip: skip, build: build), options: bulkOptions,
-            onSend: { journal.recordSend($0) })
+            BulkRequestSequence(input: input, skip: skip, build: build, stop: { gate.isSpent }),
+            options: bulkOptions, onSend: { journal.recordSend($0) }, onResult: { gate.add($0) })
         let interruptedNote = BulkMessages.interrupted(journal: options.output + ".partial")
         // A script's Ctrl-C ends the process at once: the note goes out from the signal handler.
         InterruptSignal.setExitNote((Terminal.isTerminal(STDERR_FILENO) ? "\n" : "") + interruptedNote + "\n")
@@ -177,11 +179,12 @@ enum RunCommand {
                 let (inputKey, asked) = split(result.key, models: options.models)
                 let keyValue = keyValues[inputKey] ?? .string(inputKey)
                 let line: String
+                var cost: Double?
                 switch result.outcome {
                 case .success(let value, let model, let usage):
                     line = BulkOutputLine.success(
                         key: keyValue, result: services.redact(value), model: asked ?? model, usage: usage)
-                    spending.add(model: model, usage: usage, context: context)
+                    cost = spending.add(model: model, usage: usage, context: context)
                 case .failure(let error):
                     line = BulkOutputLine.failure(
                         key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
@@ -190,7 +193,7 @@ enum RunCommand {
                 try journal.append(
                     key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
                 progress.finished(ok: result.isSuccess)
-                log.record(result, redact: services.redact, prices: services.prices)
+                log.record(result, redact: services.redact, cost: cost)
                 finished += 1
                 if let (spent, budget) = RunSpending.budgetReached(context), finished < runKeys.count {
                     // Leaving the loop drops the stream, which cancels the calls in flight: their
@@ -204,6 +207,16 @@ enum RunCommand {
                 }
             }
             try Task.checkCancellation()
+            if finished < runKeys.count, gate.isSpent {
+                // The gate ended the requests (its sum and the session's may round apart).
+                progress.end()
+                let (spent, budget) = context.session.withGeminiState { ($0.spending.spent, $0.budget ?? 0) }
+                throw CommandFailure(
+                    kind: .budgetReached,
+                    message: BulkMessages.budgetReached(
+                        spent: spent, budget: budget, left: runKeys.count - finished,
+                        journal: options.output + ".partial"))
+            }
         } catch  where Task.isCancelled {
             // Interrupted: say where the finished answers are and how to go on.
             progress.end()

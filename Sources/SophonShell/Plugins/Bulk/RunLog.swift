@@ -32,8 +32,9 @@ final class RunLog: Sendable {
         }
     }
 
-    /// Logs the result of one key with the request noted for it.
-    func record(_ result: BulkResult, redact: (String) -> String, prices: PriceBook? = nil) {
+    /// Logs the result of one key with the request noted for it, and its cost (as
+    /// ``RunSpending`` priced it; `nil`: unknown).
+    func record(_ result: BulkResult, redact: (String) -> String, cost: Double?) {
         guard let plugin, let request = requests.withLock({ $0.removeValue(forKey: result.key) }) else {
             return
         }
@@ -52,7 +53,7 @@ final class RunLog: Sendable {
             entry.outputTokens = usage?.candidatesTokenCount ?? 0
             entry.thoughtsTokens = usage?.thoughtsTokenCount ?? 0
             entry.totalTokens = usage?.totalTokenCount ?? 0
-            entry.cost = prices?.cost(model: model, usage: usage)
+            entry.cost = cost
         case .failure(let error):
             entry.error = "\(GeminiCall.kind(of: error).rawValue): \(error.description(language: "en"))"
         }

@@ -43,6 +43,9 @@ struct CompareOutcome: Sendable {
     var retries = 0
     /// The request sent (for `--html`); `nil` when it could not be built.
     var request: GenerateContentRequest?
+    /// What came after the candidate's contents, in order: each model turn, and after a turn of
+    /// served calls, the user turn of their responses (one model turn without tools).
+    var turns: [Content] = []
 
     /// Whether the answer is structured (an object or an array that fits the schema).
     var structuredAnswer: JSONValue? {

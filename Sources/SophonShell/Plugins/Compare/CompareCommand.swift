@@ -66,12 +66,14 @@ enum CompareCommand {
             return .text(try await dryRun(candidates, context: context, services: services))
         }
         let client = try GeminiCall.client(context: context, services: services)
+        let tools = await CompareTurn.tools(for: candidates, context: context, services: services)
         let outcomes = await withTaskGroup(of: (Int, CompareOutcome).self) { group in
             for (index, candidate) in candidates.enumerated() {
                 group.addTask {
                     (
                         index,
-                        await CompareTurn.run(candidate, client: client, context: context, services: services)
+                        await CompareTurn.run(
+                            candidate, tools: tools, client: client, context: context, services: services)
                     )
                 }
             }
@@ -79,7 +81,7 @@ enum CompareCommand {
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes.compactMap { $0 }
         }
-        let report = CompareReport(outcomes: outcomes)
+        let report = CompareReport(outcomes: outcomes, redact: { services.redact($0) })
         if let html = parsed.value("--html") {
             try report.page(
                 title: "sophon compare: " + (prompt.isEmpty ? parsed.value("--prompts") ?? "" : prompt)
@@ -144,10 +146,12 @@ enum CompareCommand {
         _ candidates: [CompareCandidate], context: CommandContext, services: GeminiServices
     ) async throws -> String {
         var texts: [String] = []
+        let tools = await CompareTurn.tools(for: candidates, context: context, services: services)
         for candidate in candidates {
             let transport = DryRunTransport()
             let client = services.makeDryRunClient(session: context.session, transport: transport)
-            let request = try CompareTurn.request(candidate, context: context)
+            let request = try CompareTurn.request(
+                candidate, servedToo: tools != nil, context: context, services: services)
             _ = try? await client.generateText(label: "compare", request: request, model: candidate.model)
             if let sent = transport.request { texts.append(DryRunTransport.rendered(sent)) }
         }

@@ -8,6 +8,8 @@ import SophonGemini
 /// per candidate (with `"prompt"` under `--prompts`).
 struct CompareReport {
     var outcomes: [CompareOutcome]
+    /// Masks the key in the `--html` page's requests and answers.
+    var redact: @Sendable (String) -> String = { $0 }
 
     /// The differences among the structured answers, when at least two candidates gave one
     /// (each path with every candidate's value, `nil` where a candidate has none).
@@ -68,7 +70,8 @@ struct CompareReport {
     }
 
     /// The `--html` page: the summary (total cost, failures), a row per candidate (status,
-    /// latency, tokens, cost, schema), the differences, and each request and answer.
+    /// latency, tokens, cost, schema), the differences, and each candidate's answer, cost and
+    /// exchanges (``exchanges(_:)``).
     func page(title: String) -> HTMLReport {
         let failedCount = failed.count
         var summary = [
@@ -98,7 +101,6 @@ struct CompareReport {
         }
         let details = outcomes.enumerated().map { index, outcome in
             var sections: [(name: String, text: String)] = []
-            if let request = outcome.request { sections.append(("request", Self.prettyJSON(request))) }
             if let answer = outcome.answer {
                 sections.append(("answer", answer.stringValue ?? answer.prettyText))
             }
@@ -111,7 +113,8 @@ struct CompareReport {
             sections.append(("cost", outcome.failure == nil ? CostText.text(outcome.cost) : "-"))
             return HTMLReport.Detail(
                 id: "result-\(index + 1)", title: outcome.candidate.label,
-                status: outcome.failure == nil ? .pass : .fail, sections: sections)
+                status: outcome.failure == nil ? .pass : .fail, sections: sections,
+                exchanges: exchanges(outcome))
         }
         return HTMLReport(
             title: title, summary: summary,
@@ -119,11 +122,37 @@ struct CompareReport {
             rows: rows, differences: differences?.map(\.description) ?? [], details: details)
     }
 
-    /// `value` as indented JSON.
+    /// The requests `outcome` sent, each with the model turn it got: one without tools, one per
+    /// round of the tool loop (the function responses of a round are in the next request); a
+    /// request that got no answer shows the error. None when no request could be built.
+    func exchanges(_ outcome: CompareOutcome) -> [HTMLReport.Exchange] {
+        guard var request = outcome.request else { return [] }
+        let turns = outcome.turns
+        return (0...(turns.count / 2)).map { round in
+            request.contents = outcome.candidate.contents + turns.prefix(2 * round)
+            let answer =
+                2 * round < turns.count
+                ? Self.answerText(turns[2 * round])
+                : "no answer: " + (outcome.failure.map { "\($0.kind.rawValue): \($0.message)" } ?? "none")
+            return HTMLReport.Exchange(
+                title: "request \(round + 1): \(outcome.candidate.model.id)",
+                request: redact(Self.prettyJSON(request)), answer: redact(answer))
+        }
+    }
+
+    /// A model turn as the page shows it: its text when it is all text (thoughts left out), else
+    /// its parts as indented JSON (function calls, media, code).
+    static func answerText(_ turn: Content) -> String {
+        let parts = (turn.parts ?? []).filter { $0.thought != true }
+        let texts = parts.compactMap(\.text)
+        guard texts.count != parts.count else { return texts.joined() }
+        return prettyJSON(parts)
+    }
+
+    /// `value` as indented JSON, members in the order the API documents them (as sent), written
+    /// as the other reports write JSON (``JSONValue/prettyText``).
     static func prettyJSON<Value: Encodable>(_ value: Value) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        (try? OrderedJSONEncoder().encode(value))?.prettyText ?? ""
     }
 
     /// A duration in whole milliseconds.

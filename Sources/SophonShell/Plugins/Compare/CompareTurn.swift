@@ -5,44 +5,25 @@ import SophonLogs
 
 /// Asks one ``CompareCandidate`` (docs/commands.md, "compare"): its request from the one turn
 /// builder (session system, tools, safety and settings fitted to its model, or a prompt file's),
-/// sent once through the client's one call path with the session's retry policy, without the
-/// 404 fallback (a compared model answers as itself or fails), read by the one answer reader.
-/// A failure is kept in the outcome, never thrown: the other models' blocks stand.
+/// sent through the client's one call path with the session's retry policy, without the 404
+/// fallback (a compared model answers as itself or fails), read by the one answer reader. When
+/// the session has tools (declared functions, built-ins, or functions served by plugins and MCP
+/// servers) the turn goes through the one tool loop, as `ask`'s does: served calls are answered
+/// (one at a time across the models, ``CompareToolCalls``), and calls nobody serves end the
+/// turn as its answer (`{"functionCalls": [...]}`). A failure is kept in the outcome, never
+/// thrown: the other models' blocks stand.
 enum CompareTurn {
     static func run(
-        _ candidate: CompareCandidate, client: GeminiAPIClient, context: CommandContext,
-        services: GeminiServices
+        _ candidate: CompareCandidate, tools: CompareToolCalls?, client: GeminiAPIClient,
+        context: CommandContext, services: GeminiServices
     ) async -> CompareOutcome {
         var outcome = CompareOutcome(candidate: candidate, modelID: candidate.model.id)
         let started = ContinuousClock.now
-        defer {
-            outcome.latency = ContinuousClock.now - started
-            log(outcome, context: context)
-        }
+        var conversation = GeminiConversation(history: candidate.contents)
         do {
-            let request = try self.request(candidate, context: context)
-            outcome.request = request
-            var policy = context.session.withGeminiState { $0.retryPolicy }
-            policy.fallbackOn404 = false
-            let result = try await client.generateText(
-                label: "compare", request: request, model: candidate.model, retryPolicy: policy)
-            outcome.modelID = result.modelID
-            outcome.usage = result.usage
-            outcome.retries = result.retryCount
-            outcome.cost = services.prices.cost(model: result.modelID, usage: result.usage)
-            CostLedger.count(outcome.cost, model: result.modelID, usage: result.usage, context: context)
-            outcome.answer = .string(services.redact(result.value))
-            if let schema = candidate.schema {
-                do {
-                    let read = try GeminiAPIClient.structuredValue(of: result.response, schema: schema)
-                    outcome.answer = services.redact(read.value)
-                    outcome.schemaCheck = (true, nil)
-                } catch let error as GeminiError {
-                    outcome.schemaCheck = (
-                        false, error.description(language: context.session.settings.language)
-                    )
-                }
-            }
+            try await ask(
+                candidate, into: &outcome, conversation: &conversation, tools: tools, client: client,
+                context: context, services: services)
         } catch let error as GeminiError {
             outcome.failure = GeminiCall.failure(error, context: context)
         } catch let failure as CommandFailure {
@@ -50,19 +31,118 @@ enum CompareTurn {
         } catch {
             outcome.failure = CommandFailure(kind: .internalError, message: "\(error)")
         }
+        // Set here, not in a `defer`: a `defer` runs after the returned copy is made.
+        outcome.latency = ContinuousClock.now - started
+        outcome.turns = Array(conversation.history.dropFirst(candidate.contents.count))
+        log(outcome, context: context)
         return outcome
     }
 
-    /// The request of `candidate` from the one turn builder, asking for JSON of its schema.
+    /// Sends the turn of `candidate` and reads its answer into `outcome`; the model turns and
+    /// function responses go to `conversation`.
+    private static func ask(
+        _ candidate: CompareCandidate, into outcome: inout CompareOutcome,
+        conversation: inout GeminiConversation, tools: CompareToolCalls?, client: GeminiAPIClient,
+        context: CommandContext, services: GeminiServices
+    ) async throws {
+        let request = try self.request(
+            candidate, servedToo: tools != nil, context: context, services: services)
+        outcome.request = request
+        var policy = context.session.withGeminiState { $0.retryPolicy }
+        policy.fallbackOn404 = false
+        let response: GenerateContentResponse
+        let text: String
+        if let tools {
+            var costs: [Double?] = []
+            let rounds = context.session.withToolState { $0.rounds }
+            let run: GeminiToolRun
+            do {
+                run = try await client.runTools(
+                    label: "compare", conversation: &conversation, request: request, server: tools.server,
+                    model: candidate.model, maxToolRounds: rounds, retryPolicy: policy
+                ) { event in
+                    guard case .received(_, let result, _) = event else { return }
+                    // Each round is an exchange of its own: counted and priced as it comes.
+                    let cost = services.prices.cost(
+                        model: result.modelID, usage: result.usage,
+                        tier: ServedTier.pricing(result.usage, context: context))
+                    CostLedger.count(cost, model: result.modelID, usage: result.usage, context: context)
+                    costs.append(cost)
+                }
+            } catch GeminiToolError.tooManyRounds(let rounds, _) {
+                throw ToolExchange.roundsExceeded(rounds, pending: conversation.pendingCalls)
+            }
+            outcome.modelID = run.lastResult.modelID
+            outcome.usage = run.usage
+            outcome.retries = run.lastResult.retryCount
+            outcome.cost = CostText.total(costs)
+            response = run.response
+            text = run.text
+        } else {
+            let result = try await client.generateText(
+                label: "compare", request: request, model: candidate.model, retryPolicy: policy)
+            conversation.appendModel(
+                result.response.candidates?.first?.content
+                    ?? Content(role: "model", parts: [.text(result.value)]))
+            outcome.modelID = result.modelID
+            outcome.usage = result.usage
+            outcome.retries = result.retryCount
+            outcome.cost = services.prices.cost(
+                model: result.modelID, usage: result.usage,
+                tier: ServedTier.pricing(result.usage, context: context))
+            CostLedger.count(outcome.cost, model: result.modelID, usage: result.usage, context: context)
+            response = result.response
+            text = result.value
+        }
+        let calls = conversation.pendingCalls
+        if !calls.isEmpty {
+            // Calls nobody serves (functions declared with `tool`): the turn's answer, as
+            // `ask` returns them; compare keeps no pending calls for `tool-reply`.
+            outcome.answer = services.redact(
+                .object([JSONMember("functionCalls", .array(calls.map(ToolExchange.callValue)))]))
+            return
+        }
+        outcome.answer = .string(services.redact(text))
+        if let schema = candidate.schema {
+            do {
+                let read = try GeminiAPIClient.structuredValue(of: response, schema: schema)
+                outcome.answer = services.redact(read.value)
+                outcome.schemaCheck = (true, nil)
+            } catch let error as GeminiError {
+                outcome.schemaCheck = (
+                    false, error.description(language: context.session.settings.language)
+                )
+            }
+        }
+    }
+
+    /// The request of `candidate` from the one turn builder, asking for JSON of its schema, with
+    /// the session's tools (and, when `servedToo`, the functions plugins and MCP servers serve).
     /// - Throws: ``CommandFailure`` (`invalidSetting`) when the model cannot take a setting.
-    static func request(_ candidate: CompareCandidate, context: CommandContext) throws
-        -> GenerateContentRequest
-    {
+    static func request(
+        _ candidate: CompareCandidate, servedToo: Bool, context: CommandContext, services: GeminiServices
+    ) throws -> GenerateContentRequest {
         let (tools, toolConfig) = GeminiCall.sessionTools(
-            servedToo: false, functions: candidate.overrides.functions, context: context)
+            servedToo: servedToo, functions: candidate.overrides.functions, context: context,
+            services: services)
         return try GeminiCall.request(
             contents: candidate.contents, tools: tools, toolConfig: toolConfig, model: candidate.model,
             schema: candidate.schema, overrides: candidate.overrides, context: context)
+    }
+
+    /// The tools of a compare of `candidates`: `nil` when the turn has none (a plain call per
+    /// model); else the queue serving the plugins' and MCP servers' functions (started now if
+    /// need be, as for `ask`).
+    static func tools(
+        for candidates: [CompareCandidate], context: CommandContext, services: GeminiServices
+    ) async -> CompareToolCalls? {
+        let declared = candidates.contains { !$0.overrides.functions.isEmpty }
+        guard await AskTurn.hasTools(context: context, services: services) || declared else { return nil }
+        if context.session.withToolState({ $0.offersFunctions }) {
+            await ServedTools.startServers(context: context, services: services)
+        }
+        return CompareToolCalls(
+            ServedTools(context: context, services: services).server(context: context, services: services))
     }
 
     /// Logs the exchange (docs/logs.md) as command `compare`.

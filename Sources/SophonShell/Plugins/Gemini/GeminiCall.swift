@@ -128,7 +128,8 @@ enum GeminiCall {
         started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
-        let cost = PriceBook.of(context)?.cost(model: model, usage: usage)
+        let cost = PriceBook.of(context)?.cost(
+            model: model, usage: usage, tier: ServedTier.pricing(usage, context: context))
         CostLedger.count(cost, model: model, usage: usage, context: context)
         context.session.withState { state in
             if usedFallback, state.settings.model == requested { state.settings.model = model }

@@ -50,7 +50,8 @@ enum LogEntryView {
     }
 
     /// The `--html` page of `entries`: a row per exchange (time, command, model, tokens, cost,
-    /// outcome), and each one's prompt, system instruction, answer or error, in full.
+    /// outcome), and each one's system instruction, schema, error and cost, and its exchange (the
+    /// prompt and the answer), in full.
     static func page(_ entries: [LogEntry]) -> HTMLReport {
         let failed = entries.filter { $0.error != nil }.count
         let total = CostText.total(entries.map(\.cost))
@@ -70,15 +71,18 @@ enum LogEntryView {
                 ])
         }
         let details = entries.map { entry in
-            var sections: [(name: String, text: String)] = [("prompt", entry.prompt)]
+            var sections: [(name: String, text: String)] = []
             if let system = entry.systemInstruction { sections.append(("system", system)) }
             if let schema = entry.schema { sections.append(("schema", schema)) }
-            if let answer = entry.answer { sections.append(("answer", answer)) }
             if let error = entry.error { sections.append(("error", error)) }
             sections.append(("cost", CostText.text(entry.cost)))
+            // The exchange as the other reports show theirs: the prompt sent, the answer got.
+            let exchange = HTMLReport.Exchange(
+                title: "\(entry.command): \(entry.model)", request: entry.prompt,
+                answer: entry.answer ?? "no answer: " + (entry.error ?? "none"))
             return HTMLReport.Detail(
                 id: "entry-\(entry.id ?? 0)", title: line(entry), status: entry.error == nil ? .pass : .fail,
-                sections: sections)
+                sections: sections, exchanges: [exchange])
         }
         return HTMLReport(
             title: "sophon logs",

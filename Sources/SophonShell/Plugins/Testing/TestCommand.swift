@@ -55,7 +55,8 @@ enum TestCommand {
         }
         let tapes: TestFileRunner.TapeMode =
             options.live ? .live : options.recordMissing ? .recordMissing : .replayPresent
-        let runner = TestFileRunner(executable: TestFileRunner.currentExecutable, tapes: tapes)
+        var runner = TestFileRunner(executable: TestFileRunner.currentExecutable, tapes: tapes)
+        runner.exchanges = options.html != nil
         let startDate = Date()
         let started = ContinuousClock.now
         let tap = options.tap && !json

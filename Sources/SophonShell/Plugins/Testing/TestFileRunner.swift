@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// Runs one script for `sophon test` in a child process of the same `sophon` binary
 /// (`sophon --no-rc --no-history [--replay|--record TAPE] -- FILE`), so every file has its own
@@ -20,6 +21,9 @@ struct TestFileRunner: Sendable {
     /// The `sophon` executable the children run.
     var executable: String
     var tapes: TapeMode
+    /// Whether each result carries its exchanges, read from the tape after the run
+    /// (`test --html`).
+    var exchanges = false
 
     /// The binary of this process (`/proc/self/exe` on Linux).
     static var currentExecutable: String {
@@ -32,8 +36,12 @@ struct TestFileRunner: Sendable {
     }
 
     /// The arguments of the child that runs `path` (on `model`, with `--models`: `--model
-    /// MODEL` and the tape `NAME.MODEL.tape`).
-    func arguments(for path: String, model: String? = nil) -> [String] {
+    /// MODEL` and the tape `NAME.MODEL.tape`), and the tape that will hold its exchanges: the
+    /// one it replays or records, else, when ``exchanges`` is on, `scratch` (recorded there by
+    /// the same recorder as any tape: the one record of what a run sent and got).
+    func arguments(for path: String, model: String? = nil, scratch: String? = nil) -> (
+        arguments: [String], tape: String?
+    ) {
         var arguments = ["--no-rc", "--no-history"]
         if let model { arguments += ["--model", model] }
         // `custom:ID` runs as `--model custom:ID` and tapes as NAME.ID.tape.
@@ -41,15 +49,21 @@ struct TestFileRunner: Sendable {
             for: path,
             model: model.map { $0.hasPrefix("custom:") ? String($0.dropFirst("custom:".count)) : $0 })
         let hasTape = FileManager.default.fileExists(atPath: tape)
+        var kept: String?
         switch tapes {
         case .replayPresent where hasTape, .recordMissing where hasTape:
             arguments += ["--replay", tape]
+            kept = tape
         case .recordMissing:
             arguments += ["--record", tape]
+            kept = tape
         case .replayPresent, .live:
-            break
+            if exchanges, let scratch {
+                arguments += ["--record", scratch]
+                kept = scratch
+            }
         }
-        return arguments + ["--", path]
+        return (arguments + ["--", path], exchanges ? kept : nil)
     }
 
     /// Runs `path` and reports how it went. Never throws: a child that cannot start is a failed
@@ -62,6 +76,8 @@ struct TestFileRunner: Sendable {
         let output = folder.appendingPathComponent("stdout")
         let errors = folder.appendingPathComponent("stderr")
         let costFile = folder.appendingPathComponent("cost")
+        let (arguments, tape) = arguments(
+            for: path, model: model, scratch: folder.appendingPathComponent("exchanges.tape").path)
         let status: Termination
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -77,7 +93,7 @@ struct TestFileRunner: Sendable {
                 try? stderr.close()
             }
             status = try await Self.launch(
-                executable, arguments: arguments(for: path, model: model), stdout: stdout, stderr: stderr,
+                executable, arguments: arguments, stdout: stdout, stderr: stderr,
                 costFile: costFile.path)
         } catch {
             return TestFileResult(
@@ -92,6 +108,9 @@ struct TestFileRunner: Sendable {
         result.model = model
         result.cost = (try? String(contentsOf: costFile, encoding: .utf8)).flatMap {
             try? JSONValue(parsing: $0)
+        }
+        if let tape {
+            result.exchanges = (try? GeminiTape(contentsOf: URL(fileURLWithPath: tape)))?.exchanges ?? []
         }
         return result
     }
@@ -258,6 +277,9 @@ struct TestFileResult: Sendable, Equatable {
     var model: String?
     /// What its calls cost: a JSON number of US dollars or `"unknown"`; `nil` when it made none.
     var cost: JSONValue?
+    /// Its exchanges with the API, in order, as its tape holds them (``TestFileRunner/exchanges``;
+    /// empty otherwise).
+    var exchanges: [GeminiTapeExchange] = []
 
     /// Whether the file passed: it ran to the end with status 0 and nothing failed.
     var passed: Bool { failures.isEmpty }

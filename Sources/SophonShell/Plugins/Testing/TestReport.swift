@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 
 /// The text `sophon test` prints (docs/commands.md, "test"): one line per file in path order,
 /// then the details of each failure, then `N passed, N failed` over files; or, with `--tap`,
@@ -36,7 +37,7 @@ enum TestReport {
     }
 
     /// The `--html` page: the tally and cost, a row per file with a cell per model (or one
-    /// result column), and each run's expectations, failures and cost.
+    /// result column), and each run's expectations, failures, cost and exchanges.
     static func page(_ results: [TestFileResult], files: [String], models: [String]) -> HTMLReport {
         var summary = [tally(results)]
         if let cost = cost(results) { summary.append("cost: \(cost)") }
@@ -67,12 +68,38 @@ enum TestReport {
             if let cost = result.cost { sections.append(("cost", CostText.text(cost.doubleValue))) }
             return HTMLReport.Detail(
                 id: "result-\(position + 1)", title: result.path + (result.model.map { " [\($0)]" } ?? ""),
-                status: result.passed ? .pass : .fail, sections: sections)
+                status: result.passed ? .pass : .fail, sections: sections,
+                exchanges: result.exchanges.enumerated().map { exchange($1, number: $0 + 1) })
         }
         return HTMLReport(
             title: "sophon test", summary: summary,
             columns: ["file"] + (models.isEmpty ? ["result"] : models),
             rows: rows, details: details)
+    }
+
+    /// One exchange of a run as the page shows it: `request N: METHOD PATH`, the body sent, and
+    /// the answer: its text first when it has some (a streamed answer's chunks joined), then the
+    /// response as the tape holds it (status, body or events, or how it failed).
+    static func exchange(_ exchange: GeminiTapeExchange, number: Int) -> HTMLReport.Exchange {
+        let bodies: [JSONValue]
+        switch exchange.response.payload {
+        case .body(let body): bodies = [body]
+        case .events(let events, _, _): bodies = events
+        case .none: bodies = []
+        }
+        let text = bodies.map(answerText).joined()
+        let response = exchange.response.jsonValue.prettyText
+        return HTMLReport.Exchange(
+            title: "request \(number): \(exchange.request.method) \(exchange.request.path)",
+            request: exchange.request.body == .null ? "" : exchange.request.body.prettyText,
+            answer: text.isEmpty ? response : text + "\n\n" + response)
+    }
+
+    /// The text parts (thoughts left out) of the first candidate of a generateContent reply or
+    /// stream chunk; "" for anything else.
+    private static func answerText(_ body: JSONValue) -> String {
+        guard case .array(let parts)? = body["candidates"]?[0]?["content"]?["parts"] else { return "" }
+        return parts.filter { $0["thought"] != .bool(true) }.compactMap { $0["text"]?.stringValue }.joined()
     }
 
     /// What the files' calls cost in all (`$X`, or `unknown` when any file's is); `nil` when no

@@ -69,6 +69,20 @@ import Testing
         #expect(requests[0].body["generationConfig"]?["responseMimeType"]?.stringValue == "application/json")
     }
 
+    /// Each block's latency is its model's time (it was always `0 ms`: set after the outcome
+    /// was returned). The server waits 0.2 s per request: a lower bound, not a timing.
+    @Test func eachBlockShowsItsModelsLatency() throws {
+        let shell = try GeminiShell()
+        _ = try shell.server.control("POST", "/_sophon/limits", body: #"{"latency": 0.2}"#)
+        let outcome = try shell.run(["compare", "--models", "gemini-2.5-flash,gemini-2.5-pro", "hi"])
+        #expect(outcome.status == 0)
+        let latencies = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("  latency: ") }.map {
+            Int($0.dropFirst("  latency: ".count).dropLast(" ms".count)) ?? -1
+        }
+        #expect(latencies.count == 2)
+        #expect(latencies.allSatisfy { $0 >= 200 }, "\(latencies)")
+    }
+
     @Test func jsonIsTheArrayWithDifferencesAndTotal() throws {
         let shell = try GeminiShell()
         _ = try shell.server.control(

@@ -1,6 +1,9 @@
 import Foundation
 import SophonCore
+import SophonGemini
 import Testing
+
+@testable import SophonShell
 
 /// Cost (PRODUCT §14, docs/cost.md): `cost` in `--json`, the log and `show usage`; the `run`
 /// summary; `run --estimate` and `batch submit --estimate`; `set budget` stopping a run.
@@ -70,9 +73,9 @@ import Testing
                 == "-c:1:2: error: run: budget reached ($0.000036 spent of $0.00003); 1 line left unsent; "
                 + "the finished answers are in out.jsonl.partial; raise the budget (set budget AMOUNT) and run the "
                 + "same command again to go on\n")
-        // The third line may have been in flight: its answer was dropped, unjournaled.
+        // One call at a time: nothing was in flight, nothing more was sent.
         let sent = try shell.server.requests().count
-        #expect(sent == 2 || sent == 3)
+        #expect(sent == 2)
         #expect(shell.read("out.jsonl") == nil)
         // Resumed: only the line left is sent, and the summary prices this run's calls.
         let resumed = try shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
@@ -81,6 +84,39 @@ import Testing
             resumed.stderr
                 == "run: 3/3 done, 0 failed, 2 reused (same request); cost $0.000018; wrote out.jsonl\n")
         #expect(try shell.server.requests().count == sent + 1)
+    }
+
+    /// `run --models` stops at the budget too, each key and model counting as a line, and
+    /// resumes with the pairs left.
+    @Test func theBudgetStopsRunModelsResumably() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", Self.lines)
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules", body: #"{"reset": true, "rules": [{"reply": \#(Self.reply)}]}"#)
+        // a on 2.5 Flash ($0.0000112) and on 3.8 Flash ($0.000018): $0.0000292, under the budget;
+        // b on 2.5 Flash reaches it.
+        let stopped = try shell.run([
+            "-c",
+            "set budget 0.00003\nrun in.jsonl -o out.jsonl --jobs 1 --models gemini-2.5-flash,gemini-3.8-flash",
+        ])
+        #expect(stopped.status == 1)
+        #expect(
+            stopped.stderr
+                == "-c:1:2: error: run: budget reached ($0.0000404 spent of $0.00003); 3 lines left unsent; "
+                + "the finished answers are in out.jsonl.partial; raise the budget (set budget AMOUNT) and run the "
+                + "same command again to go on\n")
+        let sent = try shell.server.requests().count
+        // Nothing is sent once the budget is spent (one call at a time: none in flight).
+        #expect(sent == 3)
+        #expect(shell.read("out.jsonl") == nil)
+        let resumed = try shell.run([
+            "run", "in.jsonl", "-o", "out.jsonl", "--models", "gemini-2.5-flash,gemini-3.8-flash",
+        ])
+        #expect(resumed.status == 0)
+        #expect(
+            resumed.stderr
+                == "run: 6/6 done, 0 failed, 3 reused (same request); cost $0.0000472; wrote out.jsonl\n")
+        #expect(try shell.server.requests().count == sent + 3)
     }
 
     @Test func aBudgetAlreadySpentSendsNothing() throws {
@@ -121,5 +157,70 @@ import Testing
                 """)
         let paths = try shell.server.paths()
         #expect(paths == Array(repeating: "/v1beta/models/gemini-3.8-flash:countTokens", count: 6))
+    }
+}
+
+/// The Flex discount (PRODUCT §14: "Batch and Flex discounts"; docs/cost.md): an exchange served
+/// by the flex tier (`set service-tier flex`) is priced at half, in `--json`, `show usage`,
+/// `run`'s summary and `--estimate`, and `compare`'s blocks.
+@Suite struct FlexPricingTests {
+    @Test func flexExchangesAreHalfPrice() throws {
+        let shell = try GeminiShell()
+        try shell.write("in.jsonl", CostShellTests.lines)
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: #"{"reset": true, "rules": [{"reply": \#(CostShellTests.reply)}]}"#)
+        let outcome = try shell.run([
+            "-c",
+            """
+            set service-tier flex
+            set output json
+            ask hi
+            set output pretty
+            run in.jsonl -o out.jsonl --jobs 1
+            run in.jsonl --estimate
+            compare --models gemini-3.8-flash,gemini-2.5-flash hi
+            show usage
+            """,
+        ])
+        #expect(outcome.status == 0)
+        // 3.8 Flash: (4 x 0.75 + 2 x 3.75 + 2 x 3.75) / 1M = $0.000018 standard, $0.000009 Flex.
+        #expect(outcome.stdout.contains(#""retries":0,"cost":0.000009,"serviceTier":"flex"}"#))
+        #expect(
+            outcome.stderr.contains(
+                "run: 3/3 done, 0 failed, 0 reused (same request); cost $0.000027; wrote out.jsonl\n"))
+        #expect(
+            outcome.stdout.contains(
+                "run: 3 requests, 6 input tokens; expected cost $0.00000225 for the input"))
+        // 2.5 Flash: (4 x 0.30 + 2 x 2.50 + 2 x 2.50) / 1M = $0.0000112 standard.
+        #expect(outcome.stdout.contains("  cost: $0.000009\n"))
+        #expect(outcome.stdout.contains("  cost: $0.0000056\n"))
+        #expect(outcome.stdout.contains("total cost: $0.0000146\n"))
+        #expect(
+            outcome.stdout.hasSuffix(
+                """
+                gemini-3.8-flash: 5 calls, 40 tokens, $0.000045
+                gemini-2.5-flash: 1 call, 8 tokens, $0.0000056
+                total cost: $0.0000506
+
+                """))
+    }
+
+    @Test(
+        arguments: [
+            (served: "standard", traffic: nil, requested: "flex", expected: "standard"),
+            (served: nil, traffic: nil, requested: "flex", expected: "flex"),
+            (served: "flex", traffic: nil, requested: nil, expected: "flex"),
+            (served: nil, traffic: "ON_DEMAND_FLEX", requested: nil, expected: "flex"),
+            (served: nil, traffic: "ON_DEMAND", requested: "flex", expected: "standard"),
+            (served: nil, traffic: nil, requested: "priority", expected: "standard"),
+        ] as [(served: String?, traffic: String?, requested: String?, expected: String)])
+    func theServedTierWinsOverTheRequestedOne(
+        _ served: String?, _ traffic: String?, _ requested: String?, _ expected: String
+    ) {
+        var usage = UsageMetadata(promptTokenCount: 1)
+        usage.serviceTier = served
+        usage.trafficType = traffic
+        #expect(ServedTier.pricing(usage, requested: requested) == (expected == "flex" ? .flex : .standard))
     }
 }

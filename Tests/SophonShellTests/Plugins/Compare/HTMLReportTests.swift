@@ -46,9 +46,12 @@ import Testing
 
     @Test func compareTestAndLogsWriteTheirReports() throws {
         let shell = try GeminiShell()
-        try shell.server.script([
-            #"{"kind": "generate", "text": "one"}"#, #"{"kind": "generate", "text": "two"}"#,
-        ])
+        _ = try shell.server.control(
+            "POST", "/_sophon/rules",
+            body: CompareShellTests.rules([
+                ("gemini-2.5-flash", #"{"kind": "generate", "text": "one"}"#),
+                ("gemini-2.5-pro", #"{"kind": "generate", "text": "two"}"#),
+            ]))
         let compared = try shell.run([
             "compare", "--html", "c.html", "--models", "gemini-2.5-flash,gemini-2.5-pro", "hi",
         ])
@@ -61,7 +64,14 @@ import Testing
             page.contains(
                 "<th scope=\"row\">gemini-2.5-flash</th><td class=\"pass\"><a href=\"#result-1\">ok</a></td>")
         )
-        #expect(page.contains("<h3>request</h3><pre>{\n  &quot;contents&quot; : ["))
+        // Each model's request and answer, expandable, in a <details> of its own.
+        #expect(
+            page.contains(
+                "<details class=\"exchange\"><summary>request 1: gemini-2.5-flash</summary><h4>request</h4>"
+                    + "<pre class=\"request\">{\n  &quot;contents&quot;: [\n    {\n      &quot;role&quot;: &quot;user&quot;,\n"
+                    + "      &quot;parts&quot;: [\n        {\n          &quot;text&quot;: &quot;hi&quot;\n        }\n"
+                    + "      ]\n    }\n  ]\n}</pre>"
+                    + "<h4>answer</h4><pre class=\"answer\">one</pre></details>"))
         try shell.write("t.sophon", "expect 1 == 1\n")
         let tested = try shell.run(["test", "--html", "t.html", "t.sophon"])
         #expect(tested.status == 0)
@@ -71,6 +81,58 @@ import Testing
         let logs = try #require(shell.read("l.html"))
         #expect(logs.contains("<p>2 exchanges, 0 failed</p>"))
         #expect(logs.components(separatedBy: "<details id=\"entry-").count == 3)
+        // Each logged exchange's prompt and answer, as the other reports show theirs.
+        #expect(
+            logs.contains(
+                "<details class=\"exchange\"><summary>compare: gemini-2.5-pro</summary><h4>request</h4>"
+                    + "<pre class=\"request\">hi</pre><h4>answer</h4><pre class=\"answer\">two</pre></details>"
+            ))
+    }
+
+    /// An exchange renders as its own `<details>`, its request and answer escaped.
+    @Test func anExchangeIsItsOwnDetailsEscaped() {
+        var report = Self.report
+        report.details[0].exchanges = [
+            .init(title: "request 1: <POST>", request: #"{"text": "a < b"}"#, answer: "<i>ok</i> & 'so'")
+        ]
+        #expect(
+            report.html.contains(
+                "<h3>answer</h3><pre>&lt;b&gt;hi&lt;/b&gt;</pre>\n"
+                    + "<details class=\"exchange\"><summary>request 1: &lt;POST&gt;</summary>"
+                    + "<h4>request</h4><pre class=\"request\">{&quot;text&quot;: &quot;a &lt; b&quot;}</pre>"
+                    + "<h4>answer</h4><pre class=\"answer\">&lt;i&gt;ok&lt;/i&gt; &amp; &#39;so&#39;</pre></details>\n"
+                    + "</details>"))
+    }
+
+    /// `test --html` shows each exchange of each file, read from the one record of a run's
+    /// exchanges, its tape: recorded on the side for a file run live, the file's own tape when it
+    /// records or replays one (the same exchanges, nothing sent on replay).
+    @Test func testReportShowsEachRequestAndAnswer() throws {
+        let shell = try GeminiShell()
+        try shell.server.script([#"{"kind": "generate", "text": "<i>ok</i>"}"#])
+        try shell.write("t.sophon", "set stream off\nask hi <b>\nexpect ${last} == \"<i>ok</i>\"\n")
+        let exchange =
+            "<details class=\"exchange\"><summary>request 1: POST /v1beta/models/gemini-3.8-flash:generateContent"
+            + "</summary><h4>request</h4><pre class=\"request\">{\n  &quot;contents&quot;: [\n    {\n"
+            + "      &quot;role&quot;: &quot;user&quot;,\n      &quot;parts&quot;: [\n        {\n"
+            + "          &quot;text&quot;: &quot;hi &lt;b&gt;&quot;\n        }\n      ]\n    }\n  ]\n}</pre>"
+            + "<h4>answer</h4><pre class=\"answer\">&lt;i&gt;ok&lt;/i&gt;\n\n{\n  &quot;status&quot;: 200,"
+        let live = try shell.run(["test", "--html", "live.html", "t.sophon"])
+        #expect(live.status == 0)
+        #expect(shell.read("live.html")?.contains(exchange) == true)
+        #expect(shell.read("t.tape") == nil)
+        try shell.server.script([#"{"kind": "generate", "text": "<i>ok</i>"}"#])
+        let recorded = try shell.run(["test", "--record-missing", "--html", "rec.html", "t.sophon"])
+        #expect(recorded.status == 0)
+        #expect(shell.read("rec.html")?.contains(exchange) == true)
+        #expect(shell.read("t.tape") != nil)
+        let sent = try shell.server.requests().count
+        let replayed = try shell.run(["test", "--html", "replay.html", "t.sophon"])
+        #expect(replayed.status == 0)
+        #expect(shell.read("replay.html")?.contains(exchange) == true)
+        #expect(try shell.server.requests().count == sent)
+        // Without --html nothing is recorded on the side, and the report shows one exchange each.
+        #expect(shell.read("live.html")?.components(separatedBy: "<details class=\"exchange\">").count == 2)
     }
 
     /// `--html` into a folder that does not exist is refused, and no folder is made (the

@@ -12,6 +12,22 @@ enum ServedTier {
         usage?.servedTier
     }
 
+    /// The tier an exchange is priced at (docs/cost.md): Flex when the reply says the flex tier
+    /// served it (`flex`; Vertex AI's `ON_DEMAND_FLEX`), or, when the reply names no tier, when
+    /// the request asked for it (`set service-tier flex`); standard otherwise. Batch results are
+    /// priced at ``GeminiServiceTier/batch`` by their reader.
+    static func pricing(_ usage: UsageMetadata?, requested: String?) -> GeminiServiceTier {
+        switch (of(usage) ?? requested)?.lowercased() {
+        case "flex", "on_demand_flex": .flex
+        default: .standard
+        }
+    }
+
+    /// ``pricing(_:requested:)`` with the tier the session of `context` asks for.
+    static func pricing(_ usage: UsageMetadata?, context: CommandContext) -> GeminiServiceTier {
+        pricing(usage, requested: context.session.withDeploymentState { $0.serviceTier })
+    }
+
     /// `serviceTier` for a reply's `--json` members, when the reply reports one.
     static func members(_ usage: UsageMetadata?) -> [JSONMember] {
         of(usage).map { [JSONMember("serviceTier", .string($0))] } ?? []

@@ -81,7 +81,9 @@ enum ToolExchange {
         if let last {
             envelope = GeminiCall.envelope(
                 model: last.model, usage: run.usage, retries: last.retries,
-                cost: PriceBook.of(context)?.cost(model: last.model, usage: run.usage))
+                cost: PriceBook.of(context)?.cost(
+                    model: last.model, usage: run.usage,
+                    tier: ServedTier.pricing(run.lastResult.usage, context: context)))
         }
         do {
             return try handle(
