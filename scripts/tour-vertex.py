@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from fake_gemini_client import FakeGemini
+from fake_gemini_client import FakeGemini, rsa_key_pair
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 BINARY = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.environ.get(
@@ -63,14 +63,7 @@ def reply_for(response):
 
 def service_account(folder):
     """A service-account file with a new RSA key; returns (its path, the public key PEM)."""
-    key, pub = os.path.join(folder, "key.pem"), os.path.join(folder, "pub.pem")
-    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
-                   check=True, capture_output=True)
-    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
-    with open(key, encoding="utf-8") as handle:
-        private = handle.read()
-    with open(pub, encoding="utf-8") as handle:
-        public = handle.read()
+    private, public = rsa_key_pair(folder)
     path = os.path.join(folder, "sa.json")
     with open(path, "w", encoding="utf-8") as handle:
         json.dump({"type": "service_account", "project_id": "demo", "private_key_id": "k1", "private_key": private,
