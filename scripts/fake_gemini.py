@@ -647,7 +647,8 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
         self.route("PATCH")
 
     def cloud(self):
-        return fake_gemini_cloud.Cloud(self, STATE, rpc_error, rfc3339)
+        return fake_gemini_cloud.Cloud(self, STATE, rpc_error, rfc3339,
+                                       lambda text, size: embedding(text, size or EMBED_DIMENSIONS))
 
     def route(self, method):
         url = urlsplit(self.path)

@@ -111,3 +111,20 @@ class FakeGemini:
         for stream in (self.process.stdin, self.process.stdout):
             if stream:
                 stream.close()
+
+
+def rsa_key_pair(folder, name="key"):
+    """A new 2048-bit RSA key made by the system `openssl` in FOLDER: returns (the private key
+    PEM, the public key PEM). The service-account files of the Vertex AI checks hold it; the
+    fake server checks their JWTs with the public half. The PEM files are removed."""
+    key, pub = os.path.join(folder, name + ".pem"), os.path.join(folder, name + "-pub.pem")
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
+    with open(key, encoding="utf-8") as handle:
+        private = handle.read()
+    with open(pub, encoding="utf-8") as handle:
+        public = handle.read()
+    os.remove(key)
+    os.remove(pub)
+    return private, public

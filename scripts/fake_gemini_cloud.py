@@ -23,7 +23,8 @@ cachedContentTokenCount.
 
 Service tiers (gemini-wire-format-3.md §2): a request with "serviceTier" gets it back in
 usageMetadata.serviceTier (Vertex: usageMetadata.trafficType ON_DEMAND / ON_DEMAND_FLEX /
-ON_DEMAND_PRIORITY; Vertex's Flex is asked by the header X-Vertex-AI-LLM-Shared-Request-Type).
+ON_DEMAND_PRIORITY; Vertex reads the tier only from the header X-Vertex-AI-LLM-Shared-Request-Type:
+flex or priority, never from the body).
     POST /_sophon/flex    -> {"delay": SECONDS, "shed": N}: each Flex request waits "delay"
                              seconds in the queue (ends early if the client leaves); the next N
                              are shed with 503 UNAVAILABLE after the wait
@@ -33,8 +34,12 @@ Vertex AI (gemini-wire-format-3.md §5): `/v1beta1/projects/P/locations/L/publis
 models/M:ACTION` and express mode's `/v1beta1/publishers/google/models/M:ACTION` answer as the
 Developer paths do. A project path needs `Authorization: Bearer T` with a token this server
 issued and did not revoke (else 401 UNAUTHENTICATED); express mode needs the API key. Every
-`contents[]` needs a role (else 400, Vertex's wording). The Files API and Developer batches
-are 404 there.
+`contents[]` needs a role (else 400, Vertex's wording). The Files API, Developer batches
+(`:batchGenerateContent`, `batches`), `:batchEmbedContents` and the Interactions API are 404 there. Embeddings: `:predict` for
+gemini-embedding-001 (`{"instances": [one], "parameters": {"outputDimensionality"}}` ->
+`{"predictions": [{"embeddings": {"values", "statistics"}}]}`), Vertex's `:embedContent` form for
+other Gemini models (`{"content", "embedContentConfig"}`); countTokens takes the request's fields
+at its root (a `generateContentRequest` member is 400).
     POST /token           -> the OAuth token endpoint: grant_type=urn:ietf:params:oauth:grant-type:
                              jwt-bearer with an RS256 assertion signed by the key whose public
                              half the test gave (aud must be the token URI the file names, scope
@@ -99,11 +104,12 @@ def b64url(text):
 class Cloud:
     """The routes; `handler` is fake_gemini's request handler, `state` its STATE."""
 
-    def __init__(self, handler, state, rpc_error, rfc3339):
+    def __init__(self, handler, state, rpc_error, rfc3339, vector=None):
         self.h = handler
         self.state = state
         self.rpc_error = rpc_error
         self.rfc3339 = rfc3339
+        self.vector = vector  # (text, dimensions or None) -> fake_gemini's deterministic vector
 
     # ---- control ----------------------------------------------------------------------
 
@@ -220,6 +226,8 @@ class Cloud:
         if rest.startswith("publishers/") and ":" in rest:
             model = rest.split("/models/", 1)[-1]
             model, action = model.rsplit(":", 1)
+            if method == "POST" and self.vertex_only(model, action, body):
+                return True
             if method == "POST":
                 self.h.model_action(model, action, query, body)
                 return True
@@ -231,6 +239,65 @@ class Cloud:
                                "projects/%s/locations/%s/" % (project, parts[3]))
         self.h.send_json(404, self.rpc_error(404, "Not found: " + path))
         return True
+
+    def vertex_only(self, model, action, body):
+        """What Vertex answers differently from the Developer API (gemini-wire-format-3.md §4.3,
+        §5.4): embeddings by `:predict` (gemini-embedding-001, one instance) or Vertex's
+        `:embedContent` form (one content, `embedContentConfig`), no `:batchEmbedContents`;
+        countTokens with the request's fields at the root (no `generateContentRequest`) and a
+        role on every content. True when a reply was sent."""
+        try:
+            request = json.loads(body or b"{}")
+        except ValueError:
+            request = None
+        if not isinstance(request, dict):
+            self.h.send_json(400, self.rpc_error(400, "Invalid JSON payload received."))
+            return True
+        if action in ("batchEmbedContents", "batchGenerateContent"):
+            self.h.send_json(404, self.rpc_error(404, "Method not found: %s is not served by Vertex AI." % action))
+            return True
+        predict = model == "gemini-embedding-001" or not model.startswith("gemini")
+        if action == "predict":
+            instances = request.get("instances")
+            if not predict or not isinstance(instances, list) or len(instances) != 1:
+                self.h.send_json(400, self.rpc_error(
+                    400, "Unable to submit request because the model takes one instance per predict request."))
+                return True
+            text = str((instances[0] or {}).get("content", ""))
+            size = (request.get("parameters") or {}).get("outputDimensionality")
+            values = self.vector(text, size)
+            self.h.send_json(200, {"predictions": [{"embeddings": {
+                "values": values, "statistics": {"token_count": len(text.split()), "truncated": False}}}]})
+            return True
+        if action == "embedContent":
+            content = request.get("content")
+            if predict or "requests" in request or not isinstance(content, dict) or any(
+                    key in request for key in ("taskType", "title", "outputDimensionality")):
+                self.h.send_json(400, self.rpc_error(
+                    400, "Unable to submit request because the embedContent request is not in Vertex AI's form."))
+                return True
+            text = " ".join(str(part.get("text", "")) for part in content.get("parts", []))
+            size = (request.get("embedContentConfig") or {}).get("outputDimensionality")
+            self.h.send_json(200, {"embedding": {"values": self.vector(text, size)},
+                                   "usageMetadata": {"promptTokenCount": len(text.split())}})
+            return True
+        if action == "countTokens":
+            if "generateContentRequest" in request:
+                self.h.send_json(400, self.rpc_error(
+                    400, 'Invalid JSON payload received. Unknown name "generateContentRequest": Cannot find field.'))
+                return True
+            contents = list(request.get("contents") or [])
+            if any(not isinstance(c, dict) or c.get("role") not in ("user", "model") for c in contents):
+                self.h.send_json(400, self.rpc_error(
+                    400, "Unable to submit request because Please use a valid role: user, model.."))
+                return True
+            if request.get("systemInstruction"):
+                contents.append(request["systemInstruction"])
+            total = words(contents)
+            self.h.send_json(200, {"totalTokens": total, "totalBillableCharacters": total * 5,
+                                   "promptTokensDetails": [{"modality": "TEXT", "tokenCount": total}]})
+            return True
+        return False
 
     def key_ok(self):
         key = self.h.headers.get("x-goog-api-key")
@@ -381,8 +448,11 @@ class Cloud:
         return False
 
     def tier(self, request):
-        header = (self.h.headers.get("X-Vertex-AI-LLM-Shared-Request-Type") or "").lower()
-        return header or request.get("serviceTier")
+        """The tier asked for: on Vertex by the header X-Vertex-AI-LLM-Shared-Request-Type only
+        (gemini-wire-format-3.md §2.3), on the Developer API by the body's serviceTier."""
+        if getattr(self.h, "vertex", False):
+            return (self.h.headers.get("X-Vertex-AI-LLM-Shared-Request-Type") or "").lower() or None
+        return request.get("serviceTier")
 
     def usage_extras(self, request, reply):
         """The reply with the cache's tokens and the served tier in its usage."""

@@ -34,7 +34,7 @@ import urllib.request
 
 import pexpect
 
-from fake_gemini_client import FakeGemini
+from fake_gemini_client import FakeGemini, rsa_key_pair
 from pty_harness import end_with_ctrl_d, spawn
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -256,15 +256,8 @@ def check_vertex(root, server):
     """Vertex AI runs; adds the private key's lines and the access tokens issued to NEEDLES."""
     home = os.path.join(root, "vertex")
     os.makedirs(home)
-    key, pub = os.path.join(home, "..", "vertex-key.pem"), os.path.join(home, "..", "vertex-pub.pem")
-    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
-                   check=True, capture_output=True)
-    subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", pub], check=True, capture_output=True)
-    with open(key, encoding="utf-8") as handle:
-        private = handle.read()
-    with open(pub, encoding="utf-8") as handle:
-        public = handle.read()
-    os.remove(key)  # only the credentials file holds it from here on (excepted from the search)
+    # Only the credentials file holds the key from here on (excepted from the search).
+    private, public = rsa_key_pair(root, "vertex-key")
     NEEDLES.extend(line for line in private.splitlines() if len(line) > 40)
     NEEDLES.extend([REFRESH_SENTINEL, CLIENT_SECRET_SENTINEL])
     credentials = os.path.join(root, "vertex-sa.json")

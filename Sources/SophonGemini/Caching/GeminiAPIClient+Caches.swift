@@ -19,6 +19,8 @@ extension GeminiAPIClient {
         var policy = retryPolicy ?? configuration.retryPolicy
         policy.fallbackOn404 = false
         let modelID = try callModelID(model)
+        var request = request
+        request.contents = backend.contents(request.contents)
         let body = try request.body(model: backend.modelResource(modelID))
         var call = GeminiAPICall<GeminiCachedContent>.unary(
             label: "cacheCreate", method: "POST", namesModel: false, model: nil,

@@ -120,7 +120,8 @@ extension GeminiAPIClient {
             endpoint: { .generateContent(model: $0) },
             body: { variant in
                 try OrderedJSONEncoder().encodeData(
-                    self.downscaled(try await buildRequest(variant), for: variant))
+                    self.downscaled(
+                        self.configuration.backend.request(try await buildRequest(variant)), for: variant))
             })
         call.check = { try ReplyCheck.check($0) }
         call.logsFailures = true
@@ -136,7 +137,8 @@ extension GeminiAPIClient {
         label: String = "countTokens", contents: [Content], model: GeminiModel? = nil,
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> CountTokensResponse {
-        let body = try OrderedJSONEncoder().encodeData(CountTokensRequest(contents: contents))
+        let body = try OrderedJSONEncoder().encodeData(
+            CountTokensRequest(contents: configuration.backend.contents(contents)))
         let call = GeminiAPICall<CountTokensResponse>.unary(
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("countTokens", model: $0) }, body: { _ in body })
@@ -147,6 +149,8 @@ extension GeminiAPIClient {
     /// instruction, tools, schema and other generation settings) on `model`, through
     /// countTokens' `{"generateContentRequest": {"model": "models/ID", ...}}` form
     /// (docs/library.md); `model` is filled in per attempt, so a fallback counts on the fallback.
+    /// On Vertex AI, which has no `generateContentRequest` member, the contents, system
+    /// instruction, tools and generation settings go at the body's root (gemini-wire-format-3.md §5.4).
     /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
     public func countTokens(
         label: String = "countTokens", request: GenerateContentRequest, model: GeminiModel? = nil,
@@ -156,9 +160,7 @@ extension GeminiAPIClient {
             label: label, method: "POST", namesModel: true, model: model,
             endpoint: { .modelMethod("countTokens", model: $0) },
             body: { variant in
-                var whole = request
-                whole.model = "models/" + variant.modelID
-                return try OrderedJSONEncoder().encodeData(CountTokensRequest(generateContentRequest: whole))
+                try self.configuration.backend.countTokensBody(request, modelID: variant.modelID)
             })
         return try await perform(call, retryPolicy: retryPolicy).value
     }

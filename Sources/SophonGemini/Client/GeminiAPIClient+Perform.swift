@@ -3,7 +3,8 @@ import SophonCore
 
 extension GeminiAPIClient {
     /// The one call path every request kind goes through: takes the key, resolves the model
-    /// (when the call names one), runs the attempts under the whole-call limit with the retry
+    /// (when the call names one), refuses an endpoint the backend lacks (Vertex AI) before
+    /// anything is sent, runs the attempts under the whole-call limit with the retry
     /// loop, checks the reply, and redacts the key from (and, when the call asks, logs) a
     /// failure.
     /// - Throws: ``GeminiError`` (the key masked), `CancellationError`, or what the call's body
@@ -16,6 +17,11 @@ extension GeminiAPIClient {
         let modelID: String?
         do {
             modelID = call.namesModel ? try callModelID(call.model) : nil
+            if configuration.backend.isVertex, call.absoluteURL == nil {
+                // What Vertex AI lacks is refused here, before a token or anything else is sent.
+                _ = try call.endpoint(modelID ?? "").url(
+                    base: configuration.serviceBaseURL, backend: configuration.backend)
+            }
         } catch let error as GeminiError {
             throw error.redacting(secrets)
         }
@@ -112,11 +118,8 @@ extension GeminiAPIClient {
             ?? endpoint.url(base: configuration.serviceBaseURL, backend: configuration.backend)
         var headers = credentials
         headers["accept"] = streaming ? "text/event-stream" : "application/json"
-        if configuration.flexTier, configuration.backend.isVertex {
-            // Vertex AI asks for Flex PayGo by headers (gemini-wire-format-3.md §2.3).
-            headers["x-vertex-ai-llm-request-type"] = "shared"
-            headers["x-vertex-ai-llm-shared-request-type"] = "flex"
-        }
+        // Vertex AI asks for Flex and Priority PayGo by headers (gemini-wire-format-3.md §2.3).
+        headers.merge(configuration.backend.tierHeaders(configuration.serviceTier)) { _, tier in tier }
         if body != nil { headers["content-type"] = "application/json" }
         headers.merge(extraHeaders) { _, extra in extra }
         let request = GeminiHTTPRequest(

@@ -66,6 +66,7 @@ extension GeminiAPIClient {
         label: String, model: GeminiModel?, retryPolicy: GeminiRetryPolicy?, request: GenerateContentRequest,
         continuation: AsyncThrowingStream<GenerateContentResponse, any Error>.Continuation
     ) async throws {
+        let request = configuration.backend.request(request)
         let body = try OrderedJSONEncoder().encodeData(request)
         var call = GeminiAPICall<Void>(
             label: label, method: "POST", namesModel: true, model: model,

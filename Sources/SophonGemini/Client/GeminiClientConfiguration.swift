@@ -56,10 +56,27 @@ public struct GeminiClientConfiguration: Sendable {
     /// OAuth access tokens (Application Default Credentials) sent as `Authorization: Bearer`
     /// instead of the API key; `nil` sends the key (the Developer API, Vertex AI express mode).
     public var accessTokens: GoogleAccessTokens? = nil
-    /// Whether calls go to the Flex tier (gemini-wire-format-3.md §2.2: best effort, minutes of
-    /// latency, sheddable): every call's retry policy becomes ``GeminiRetryPolicy/forFlex``.
-    /// Set it with ``GenerateContentRequest/serviceTier`` `flex` and long timeouts.
-    public var flexTier = false
+    /// The service tier calls ask for (`standard`, `flex`, `priority`, lowercase; `nil`: the
+    /// server's default). On Vertex AI it is asked in headers (gemini-wire-format-3.md §2.3:
+    /// `X-Vertex-AI-LLM-Request-Type: shared` and `X-Vertex-AI-LLM-Shared-Request-Type:
+    /// flex|priority`); on the Developer API set ``GenerateContentRequest/serviceTier`` too (the
+    /// body carries it there). `flex` makes every call's retry policy
+    /// ``GeminiRetryPolicy/forFlex`` (best effort, minutes of latency, sheddable: §2.2); give it
+    /// long timeouts.
+    public var serviceTier: String? = nil
+
+    /// Whether calls go to the Flex tier: ``serviceTier`` is `flex` (setting `false` clears a
+    /// `flex` tier).
+    public var flexTier: Bool {
+        get { serviceTier?.lowercased() == "flex" }
+        set {
+            if newValue {
+                serviceTier = "flex"
+            } else if flexTier {
+                serviceTier = nil
+            }
+        }
+    }
 
     /// The base URL requests go to: ``baseURL``, or on Vertex AI its host when ``baseURL`` is
     /// the Developer API's default.

@@ -148,6 +148,21 @@ public struct UsageMetadata: Codable, Sendable, Hashable {
     /// `ON_DEMAND`, `ON_DEMAND_PRIORITY`, `ON_DEMAND_FLEX`, `PROVISIONED_THROUGHPUT`.
     public var trafficType: String?
 
+    /// The tier that served the request on either backend, lowercased: ``serviceTier``, else
+    /// Vertex AI's ``trafficType`` as a tier (`ON_DEMAND` `standard`, `ON_DEMAND_FLEX` `flex`,
+    /// `ON_DEMAND_PRIORITY` `priority`, `PROVISIONED_THROUGHPUT` `provisioned-throughput`;
+    /// another traffic type lowercased); `nil` when the reply reports neither.
+    public var servedTier: String? {
+        if let serviceTier, !serviceTier.isEmpty { return serviceTier.lowercased() }
+        guard let trafficType, !trafficType.isEmpty else { return nil }
+        switch trafficType {
+        case "ON_DEMAND": return "standard"
+        case "ON_DEMAND_FLEX": return "flex"
+        case "ON_DEMAND_PRIORITY": return "priority"
+        default: return trafficType.lowercased().replacingOccurrences(of: "_", with: "-")
+        }
+    }
+
     /// Creates usage counts.
     public init(
         promptTokenCount: Int? = nil, candidatesTokenCount: Int? = nil,

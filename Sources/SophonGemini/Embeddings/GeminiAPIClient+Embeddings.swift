@@ -7,7 +7,8 @@ extension GeminiAPIClient {
 
     /// Embeds one text (`POST models/M:embedContent`), retried by `retryPolicy` (default: the
     /// configured policy); a 404 is about the embedding model and never falls back to a chat
-    /// model.
+    /// model. On Vertex AI, `:predict` or Vertex AI's `:embedContent` form (see
+    /// `vertexEmbeddings`, gemini-wire-format-3.md §4.3).
     /// - Throws: ``GeminiError`` (`invalidRequest` for an empty text, before any request),
     ///   or `CancellationError`.
     public func embedContent(
@@ -15,6 +16,10 @@ extension GeminiAPIClient {
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiEmbedding {
         try Self.refuseEmptyTexts([text])
+        if configuration.backend.isVertex {
+            let policy = Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
+            return try await vertexEmbeddings([text], model: model, options: options, policy: policy)[0]
+        }
         let body = Data(("{" + Self.embeddingContentField(text) + options.bodyFields + "}").utf8)
         let call = GeminiAPICall<GeminiEmbedContentReply>.unary(
             label: "embedContent", method: "POST", namesModel: true, model: model,
@@ -28,7 +33,9 @@ extension GeminiAPIClient {
 
     /// Embeds `texts` in order, in `models/M:batchEmbedContents` requests of at most
     /// ``embeddingBatchLimit`` contents each, sent one after another, each retried by
-    /// `retryPolicy` (default: the configured policy; no fallback on a 404).
+    /// `retryPolicy` (default: the configured policy; no fallback on a 404). Vertex AI has no
+    /// `batchEmbedContents`: there each text is one request (`:predict` or `:embedContent`,
+    /// gemini-wire-format-3.md §4.3), in order.
     /// - Returns: one embedding per text, in the order of `texts`.
     /// - Throws: ``GeminiError`` (`invalidRequest` naming the first empty text before any
     ///   request; `decodingFailed` when a reply holds another number of embeddings), or
@@ -39,6 +46,9 @@ extension GeminiAPIClient {
     ) async throws -> [GeminiEmbedding] {
         try Self.refuseEmptyTexts(texts)
         let policy = Self.embeddingPolicy(retryPolicy ?? configuration.retryPolicy)
+        if configuration.backend.isVertex {
+            return try await vertexEmbeddings(texts, model: model, options: options, policy: policy)
+        }
         var embeddings: [GeminiEmbedding] = []
         embeddings.reserveCapacity(texts.count)
         var start = texts.startIndex
@@ -81,7 +91,7 @@ extension GeminiAPIClient {
     }
 
     /// The configured policy without the chat-model fallback on a 404.
-    private static func embeddingPolicy(_ configured: GeminiRetryPolicy) -> GeminiRetryPolicy {
+    static func embeddingPolicy(_ configured: GeminiRetryPolicy) -> GeminiRetryPolicy {
         var policy = configured
         policy.fallbackOn404 = false
         return policy

@@ -63,8 +63,9 @@ public enum GeminiBackend: Sendable, Hashable {
     /// The path of `path` (a Developer API path after the version: `models/M:generateContent`,
     /// `cachedContents/ID`) on this backend.
     /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for what
-    ///   Vertex AI does not have (the Files API, Batch mode's Developer forms) or what express
-    ///   mode cannot reach (caches), before anything is sent.
+    ///   Vertex AI does not have (the Files API, Batch mode's Developer forms, the Interactions
+    ///   API for models: gemini-wire-format-3.md §5.1) or what express mode cannot reach
+    ///   (caches), before anything is sent.
     func path(_ path: String) throws -> String {
         guard case .vertex(let project, let location) = self else { return path }
         if path.hasPrefix("projects/") { return path }
@@ -73,6 +74,12 @@ public enum GeminiBackend: Sendable, Hashable {
         if path.hasPrefix("models/") {
             let rest = path.dropFirst("models/".count)
             let method = rest.firstIndex(of: ":").map { String(rest[$0...]) } ?? ""
+            if [":batchGenerateContent", ":batchEmbedContents"].contains(method) {
+                // Batch mode's Developer forms: Vertex AI's batch prediction reads Cloud Storage.
+                throw GeminiError.invalidRequest(
+                    message: GeminiLocalization(language: "en").string("vertex.noFilesOrBatches"),
+                    fieldViolations: [])
+            }
             let model = rest.firstIndex(of: ":").map { String(rest[..<$0]) } ?? String(rest)
             return (scope ?? "") + publisherModel(model) + method
         }
@@ -84,8 +91,8 @@ public enum GeminiBackend: Sendable, Hashable {
             }
             return scope + path
         }
+        let reason = path.hasPrefix("interactions") ? "vertex.noInteractions" : "vertex.noFilesOrBatches"
         throw GeminiError.invalidRequest(
-            message: GeminiLocalization(language: "en").string("vertex.noFilesOrBatches"), fieldViolations: []
-        )
+            message: GeminiLocalization(language: "en").string(reason), fieldViolations: [])
     }
 }

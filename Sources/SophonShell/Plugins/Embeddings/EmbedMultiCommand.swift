@@ -64,6 +64,10 @@ enum EmbedMultiCommand {
         var dimensions = stored?.dimensions ?? asked ?? 0
         let rows = try reader()
         var chunk: [(row: EmbeddingInputReader.Row, hash: String)] = []
+        // Vertex AI embeds one text a request (no batchEmbedContents: docs/vertex.md).
+        let perRequest =
+            VertexSetup.usesVertex(context.session.withDeploymentState { $0 }, services: services)
+            ? 1 : GeminiAPIClient.embeddingBatchLimit
         func flush() async throws {
             defer { chunk.removeAll(keepingCapacity: true) }
             guard !chunk.isEmpty else { return }
@@ -71,7 +75,7 @@ enum EmbedMultiCommand {
             (vectors, envelope) = try await EmbeddingCall.embed(
                 chunk.map(\.row.text), model: model, options: options, command: "embed-multi", dryRun: dryRun,
                 context: context, services: services)
-            requests += 1
+            requests += (chunk.count + perRequest - 1) / perRequest
             let toStore = zip(chunk, vectors).map { item, vector in
                 EmbeddingRow(
                     id: item.row.id, contentHash: item.hash, vector: vector, metadata: item.row.metadata)

@@ -213,7 +213,7 @@ final class GeminiServices: Sendable {
         configuration.imageDownscaler = MediaImageDownscaler()
         configuration.backend = deployment.backend
         configuration.accessTokens = deployment.tokens
-        configuration.flexTier = deployment.flex
+        configuration.serviceTier = deployment.tier
         return transcript.configured(
             configuration,
             skippedWait: { wait in
@@ -235,7 +235,8 @@ extension GeminiServices {
     /// The deployment a client was made with.
     static func deployment(of configuration: GeminiClientConfiguration) -> VertexSetup.Deployment {
         VertexSetup.Deployment(
-            backend: configuration.backend, tokens: configuration.accessTokens, flex: configuration.flexTier)
+            backend: configuration.backend, tokens: configuration.accessTokens,
+            tier: configuration.serviceTier)
     }
 }
 

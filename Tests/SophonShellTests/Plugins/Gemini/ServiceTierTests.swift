@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func flexRaisesOnlyTheDefaultTimeoutToTwentyMinutes() {
-        let flex = VertexSetup.Deployment(flex: true)
+        let flex = VertexSetup.Deployment(tier: "flex")
         #expect(GeminiServices.callTimeout(.seconds(180), flex) == .seconds(1200))
         #expect(GeminiServices.callTimeout(.seconds(30), flex) == .seconds(30))
         #expect(GeminiServices.callTimeout(.seconds(180), VertexSetup.Deployment()) == .seconds(180))

@@ -6,12 +6,10 @@ import SophonGemini
 /// Shown by `--verbose` (`served by the flex tier`), as `serviceTier` in `--json` and in the
 /// exchange log's settings.
 enum ServedTier {
-    /// The tier the reply reports, lowercased (`flex`, `standard`, `priority`; Vertex AI's
-    /// traffic type as sent: `ON_DEMAND_FLEX`); `nil` when it reports none.
+    /// The tier the reply reports (`flex`, `standard`, `priority`; Vertex AI's traffic type as
+    /// the tier it names: ``UsageMetadata/servedTier``); `nil` when it reports none.
     static func of(_ usage: UsageMetadata?) -> String? {
-        if let tier = usage?.serviceTier, !tier.isEmpty { return tier.lowercased() }
-        if let traffic = usage?.trafficType, !traffic.isEmpty { return traffic }
-        return nil
+        usage?.servedTier
     }
 
     /// The tier an exchange is priced at (docs/cost.md): Flex when the reply says the flex tier

@@ -13,10 +13,14 @@ enum VertexSetup {
     struct Deployment: Sendable, Equatable {
         var backend: GeminiBackend = .developer
         var tokens: GoogleAccessTokens?
-        var flex = false
+        /// `set service-tier`: `standard`, `flex`, `priority`; `nil` for the server's default.
+        var tier: String?
+
+        /// Whether calls go to the Flex tier (its long timeout and retries).
+        var flex: Bool { tier == "flex" }
 
         static func == (lhs: Deployment, rhs: Deployment) -> Bool {
-            lhs.backend == rhs.backend && lhs.tokens === rhs.tokens && lhs.flex == rhs.flex
+            lhs.backend == rhs.backend && lhs.tokens === rhs.tokens && lhs.tier == rhs.tier
         }
 
         /// Whether calls need the API key (the Developer API, or express mode).
@@ -40,7 +44,7 @@ enum VertexSetup {
     ///   is wrong with it, or why Vertex AI cannot be reached.
     static func deployment(session: ShellSession, services: GeminiServices) throws -> Deployment {
         let state = session.withDeploymentState { $0 }
-        var deployment = Deployment(flex: state.serviceTier == "flex")
+        var deployment = Deployment(tier: state.serviceTier)
         guard usesVertex(state, services: services) else { return deployment }
         let environment = services.options.environment
         let location = environment["GOOGLE_CLOUD_LOCATION"].flatMap { $0.isEmpty ? nil : $0 } ?? "global"
@@ -103,19 +107,13 @@ enum VertexSetup {
         sources.withLock { $0.values.flatMap(\.secrets) }
     }
 
-    /// Why `command` cannot run on Vertex AI (the Files API and Batch mode's Developer API
-    /// forms do not exist there), before anything is sent; `nil` on the Developer API.
+    /// Why `command` cannot run on Vertex AI (the Files API, Batch mode's Developer API forms
+    /// and the Interactions API for models do not exist there: docs/vertex.md), before
+    /// anything is sent; `nil` on the Developer API.
     static func refusal(_ command: String, session: ShellSession, services: GeminiServices) -> CommandFailure?
     {
         guard usesVertex(session.withDeploymentState { $0 }, services: services) else { return nil }
-        let why =
-            switch command {
-            case "files": "Vertex AI has no Files API; media goes inline (attach) or by gs:// URI"
-            case "batch":
-                "Vertex AI's batch prediction reads its input from Cloud Storage or BigQuery, not from inline requests or the Files API; use 'run' instead"
-            default: "\(command) is not available on Vertex AI"
-            }
-        return CommandFailure(kind: .notOnVertex, message: "\(command): \(why)")
+        return CommandFailure(kind: .notOnVertex, message: VertexMessages.refusal(command))
     }
 }
 

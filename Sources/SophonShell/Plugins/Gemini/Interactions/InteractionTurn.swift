@@ -18,6 +18,9 @@ enum InteractionTurn {
         history: [Content], options: AskCommands.Options, isChat: Bool, context: CommandContext,
         services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
+        if let refusal = VertexSetup.refusal("interactions", session: context.session, services: services) {
+            throw refusal
+        }
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
@@ -75,6 +78,9 @@ enum InteractionTurn {
         _ pending: PendingToolCalls, conversation: GeminiInteractionConversation, context: CommandContext,
         services: GeminiServices
     ) async throws -> CallReply {
+        if let refusal = VertexSetup.refusal("interactions", session: context.session, services: services) {
+            throw refusal
+        }
         var conversation = conversation
         do {
             try conversation.answer(pending.responses.map { $0 ?? .object([]) })

@@ -55,6 +55,9 @@ enum ResearchCommands {
         else {
             throw context.usageFailure("research")
         }
+        if let refusal = VertexSetup.refusal("research", session: context.session, services: services) {
+            throw refusal
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let journal = AgentJournal.url(services)
         let created = AgentJournal.now()
@@ -127,6 +130,9 @@ enum ResearchCommands {
             throw context.usageFailure("agent")
         }
         let (action, id) = (words[0], words[1])
+        if let refusal = VertexSetup.refusal("agent", session: context.session, services: services) {
+            throw refusal
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let journal = AgentJournal.url(services)
         let agent = try AgentJournal.load(journal).job(id)?.agent
