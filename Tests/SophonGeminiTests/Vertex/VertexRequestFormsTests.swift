@@ -9,26 +9,26 @@ import Testing
 /// against scripts/fake_gemini.py, which answers only Vertex AI's forms on Vertex AI's paths:
 /// roles filled, embeddings by `:predict` / Vertex's `:embedContent`, countTokens at the root,
 /// the tier in headers, the Interactions API refused before anything is sent.
-@Suite struct VertexRequestFormsTests {
+@Suite(.childSlots) struct VertexRequestFormsTests {
     static let model = "/v1beta1/projects/proj-1/locations/europe-west4/publishers/google/models/"
 
-    static func client(_ server: FakeGeminiServer, tier: String? = nil) throws -> GeminiAPIClient {
+    static func client(_ server: FakeGeminiServer, tier: String? = nil) async throws -> GeminiAPIClient {
         var configuration = GeminiClientConfiguration.testing(
             recorder: SleepRecorder(), baseURL: server.baseURL)
         configuration.backend = .vertex(project: "proj-1", location: "europe-west4")
-        configuration.accessTokens = try VertexIntegrationTests.tokens(server)
+        configuration.accessTokens = try await VertexIntegrationTests.tokens(server)
         configuration.serviceTier = tier
         return GeminiAPIClient(configuration: configuration)
     }
 
     /// The calls the server saw (the token grant left out).
-    static func calls(_ server: FakeGeminiServer) throws -> [FakeGeminiServer.SeenRequest] {
-        try server.requests().filter { $0.path != "/token" }
+    static func calls(_ server: FakeGeminiServer) async throws -> [FakeGeminiServer.SeenRequest] {
+        try await server.requests().filter { $0.path != "/token" }
     }
 
     @Test func aContentWithoutARoleIsSentAsTheUsersTurn() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         let result = try await client.generateText(
             label: "t", contents: [Content(role: nil, parts: [.text("hi")])])
         #expect(result.value == "Hello from the fake Gemini server.")
@@ -37,7 +37,7 @@ import Testing
             label: "s", request: GenerateContentRequest(contents: conversation))
         {}
         _ = try await client.countTokens(contents: ["count me"])
-        let bodies = try Self.calls(server).map(\.body)
+        let bodies = try await Self.calls(server).map(\.body)
         #expect(bodies[0]["contents"]?[0]?["role"] == .string("user"))
         #expect(
             (0..<3).map { bodies[1]["contents"]?[$0]?["role"] } == [
@@ -47,17 +47,17 @@ import Testing
     }
 
     @Test func theDeveloperAPIGetsTheContentsAsGiven() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         let configuration = GeminiClientConfiguration.testing(
             recorder: SleepRecorder(), baseURL: server.baseURL)
         _ = try await GeminiAPIClient(configuration: configuration).generateText(
             label: "t", contents: [Content(role: nil, parts: [.text("hi")])])
-        #expect(try server.requests().first?.body["contents"]?[0]?["role"] == nil)
+        #expect(try await server.requests().first?.body["contents"]?[0]?["role"] == nil)
     }
 
     @Test func gemini001EmbedsByPredictOneTextARequest() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         let options = GeminiEmbeddingOptions(
             taskType: .retrievalDocument, title: "T", outputDimensionality: 8)
         let vectors = try await client.batchEmbedContents(
@@ -66,7 +66,7 @@ import Testing
         let one = try await client.embedContent(
             "red apple", model: GeminiModel(id: "gemini-embedding-001"), options: options)
         #expect(one == vectors[0])
-        let calls = try Self.calls(server)
+        let calls = try await Self.calls(server)
         #expect(calls.map(\.path) == Array(repeating: Self.model + "gemini-embedding-001:predict", count: 3))
         #expect(
             calls[1].bodyText
@@ -75,13 +75,13 @@ import Testing
     }
 
     @Test func otherGeminiEmbeddingModelsUseVertexsEmbedContentForm() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         let vectors = try await client.batchEmbedContents(
             ["a b", "c d"], model: GeminiModel(id: "gemini-embedding-2"),
             options: GeminiEmbeddingOptions(taskType: .semanticSimilarity, outputDimensionality: 4))
         #expect(vectors.map(\.dimensions) == [4, 4])
-        let calls = try Self.calls(server)
+        let calls = try await Self.calls(server)
         #expect(
             calls.map(\.path) == Array(repeating: Self.model + "gemini-embedding-2:embedContent", count: 2))
         #expect(
@@ -91,14 +91,14 @@ import Testing
     }
 
     @Test func countTokensOfAWholeRequestSendsItsFieldsAtTheRoot() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         let request = GenerateContentRequest(
             contents: [Content(role: nil, parts: [.text("three words here")])], systemInstruction: "be brief",
             generationConfig: GenerationConfig(temperature: 0.5))
         let counted = try await client.countTokens(request: request)
         #expect(counted.totalTokens == 5)
-        let call = try Self.calls(server)[0]
+        let call = try await Self.calls(server)[0]
         #expect(call.path == Self.model + "gemini-3.8-flash:countTokens")
         #expect(
             call.bodyText
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func priorityAndFlexAreAskedInVertexsHeadersAndReportedAsTiers() async throws {
-        let server = try FakeGeminiServer()
+        let server = try await FakeGeminiServer()
         for tier in ["priority", "flex"] {
             var request = GenerateContentRequest(contents: ["hi"])
             request.serviceTier = tier
@@ -116,12 +116,12 @@ import Testing
                 result.response.usageMetadata?.trafficType
                     == (tier == "flex" ? "ON_DEMAND_FLEX" : "ON_DEMAND_PRIORITY"))
             #expect(result.response.usageMetadata?.servedTier == tier)
-            let headers = try Self.calls(server).last?.headers ?? [:]
+            let headers = try await Self.calls(server).last?.headers ?? [:]
             #expect(headers["x-vertex-ai-llm-request-type"] == "shared")
             #expect(headers["x-vertex-ai-llm-shared-request-type"] == tier)
         }
         _ = try await Self.client(server, tier: "standard").generateText(label: "t", contents: ["hi"])
-        let standard = try Self.calls(server).last?.headers ?? [:]
+        let standard = try await Self.calls(server).last?.headers ?? [:]
         #expect(standard["x-vertex-ai-llm-shared-request-type"] == nil)
         #expect(GeminiBackend.developer.tierHeaders("priority") == [:])
     }
@@ -142,8 +142,8 @@ import Testing
     }
 
     @Test func theInteractionsAPIIsRefusedBeforeATokenOrAnythingIsSent() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         do {
             _ = try await client.interactions.create(
                 GeminiInteractionRequest(model: GeminiModel(id: "gemini-3.8-flash"), input: .text("hi")),
@@ -154,12 +154,12 @@ import Testing
                 error.description(language: "en").contains(
                     "Vertex AI serves the Interactions API only for agents provisioned in a project"))
         }
-        #expect(try server.requests().isEmpty)
+        #expect(try await server.requests().isEmpty)
     }
 
     @Test func batchInputFormsAndTheFilesAPIAreRefusedBeforeATokenIsFetched() async throws {
-        let server = try FakeGeminiServer()
-        let client = try Self.client(server)
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server)
         let inline: [(key: String, request: GenerateContentRequest)] = [
             ("a", GenerateContentRequest(contents: ["hi"]))
         ]
@@ -174,6 +174,6 @@ import Testing
         await #expect(throws: GeminiError.self) {
             _ = try await client.uploadFile(data: Data("x".utf8), mimeType: "text/plain")
         }
-        #expect(try server.requests().isEmpty)
+        #expect(try await server.requests().isEmpty)
     }
 }

@@ -6,19 +6,19 @@ import Testing
 /// Every shell feature on Vertex AI either works (the request in Vertex AI's form, served by
 /// scripts/fake_gemini.py, which answers only those forms on Vertex AI's paths) or says why not
 /// before anything is sent, not even a token request (docs/vertex.md, "What works on Vertex AI").
-@Suite struct VertexFeatureTests {
+@Suite(.childSlots) struct VertexFeatureTests {
     static let project = "/v1beta1/projects/proj-1/locations/us-central1/publishers/google/models/"
 
     /// The paths the server saw after the token grant.
-    static func calls(_ shell: GeminiShell) throws -> [String] {
-        try shell.server.paths().filter { $0 != "/token" }
+    static func calls(_ shell: GeminiShell) async throws -> [String] {
+        try await shell.server.paths().filter { $0 != "/token" }
     }
 
-    @Test func embedEmbedMultiSimilarAndExpectSimilarEmbedOneTextARequestByPredict() throws {
-        let (shell, _) = try VertexShellTests.shell()
+    @Test func embedEmbedMultiSimilarAndExpectSimilarEmbedOneTextARequestByPredict() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
         try shell.write(
             "rows.jsonl", #"{"id": "a", "text": "red apple"}"# + "\n" + #"{"id": "b", "text": "blue sea"}"#)
-        let outcome = try shell.run([
+        let outcome = try await shell.run([
             "-c",
             """
             embed --dimensions 4 red apple
@@ -31,90 +31,90 @@ import Testing
         #expect(outcome.stdout.contains("docs: 2 embedded, 0 skipped (already stored), 2 requests\n"))
         #expect(outcome.stdout.contains("1.0000  a\n"))
         let predict = Self.project + "gemini-embedding-001:predict"
-        #expect(try Self.calls(shell) == Array(repeating: predict, count: 6))
-        let first = try shell.server.requests().first { $0.path == predict }
+        #expect(try await Self.calls(shell) == Array(repeating: predict, count: 6))
+        let first = try await shell.server.requests().first { $0.path == predict }
         #expect(
             first?.bodyText
                 == #"{"instances":[{"content":"red apple"}],"parameters":{"outputDimensionality":4}}"#)
     }
 
-    @Test func tokensCountsWithTheRequestsFieldsAtTheRoot() throws {
-        let (shell, _) = try VertexShellTests.shell()
-        let outcome = try shell.run(["-c", "set system be brief\ntokens three words here"])
+    @Test func tokensCountsWithTheRequestsFieldsAtTheRoot() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
+        let outcome = try await shell.run(["-c", "set system be brief\ntokens three words here"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == "5\n")
-        let call = try shell.server.requests().last
+        let call = try await shell.server.requests().last
         #expect(call?.path == Self.project + "gemini-3.8-flash:countTokens")
         #expect(call?.body["generateContentRequest"] == nil)
         #expect(call?.body["contents"]?[0]?["role"] == .string("user"))
         #expect(call?.body["systemInstruction"]?["parts"]?[0]?["text"] == .string("be brief"))
     }
 
-    @Test func interactionsResearchAndAgentSayWhyNotBeforeSending() throws {
-        let (shell, _) = try VertexShellTests.shell()
-        let ask = try shell.run(["-c", "set api interactions\nask hi"])
+    @Test func interactionsResearchAndAgentSayWhyNotBeforeSending() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
+        let ask = try await shell.run(["-c", "set api interactions\nask hi"])
         #expect(ask.status == 1)
         #expect(
             ask.stderr.split(separator: " ", maxSplits: 1).last
                 == "error: interactions: Vertex AI serves the Interactions API only for agents provisioned in your project, not for models; 'set api generate-content' asks the same on Vertex AI, or 'set backend developer'\n"
         )
-        let research = try shell.run(["research", "why is the sky blue?"])
+        let research = try await shell.run(["research", "why is the sky blue?"])
         #expect(research.status == 1)
         #expect(
             research.stderr
                 == "error: research: Deep Research runs on the Gemini Developer API; Vertex AI serves the Interactions API only for agents provisioned in your project ('set backend developer' to start one)\n"
         )
-        let agent = try shell.run(["agent", "status", "v1_abc"])
+        let agent = try await shell.run(["agent", "status", "v1_abc"])
         #expect(agent.status == 1)
         #expect(agent.stderr.hasPrefix("error: agent: research jobs live on the Gemini Developer API"))
-        let agents = try shell.run(["agents"])
+        let agents = try await shell.run(["agents"])
         #expect(agents.status == 0)
         #expect(agents.stdout == "(no research jobs yet; start one with 'research QUESTION')\n")
-        #expect(try shell.server.requests().isEmpty)
-        let json = try shell.run(["--json", "research", "why?"])
+        #expect(try await shell.server.requests().isEmpty)
+        let json = try await shell.run(["--json", "research", "why?"])
         let line = try JSONValue(parsing: json.stdout.split(separator: "\n").last.map(String.init) ?? "")
         #expect(line["error"]?["kind"] == .string("notOnVertex"))
     }
 
-    @Test func attachSendsMediaInlineOrSaysWhyNotBeforeSending() throws {
-        let (shell, _) = try VertexShellTests.shell()
+    @Test func attachSendsMediaInlineOrSaysWhyNotBeforeSending() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
         try shell.write("note.txt", "a small note")
-        let small = try shell.run(["-c", "attach note.txt\nask what does it say?"])
+        let small = try await shell.run(["-c", "attach note.txt\nask what does it say?"])
         #expect(small.status == 0, "\(small.stderr)")
-        let body = try shell.server.requests().last?.body
+        let body = try await shell.server.requests().last?.body
         #expect(body?["contents"]?[0]?["parts"]?[0]?["inlineData"]?["mimeType"] == .string("text/plain"))
-        let before = try shell.server.requests().count
+        let before = try await shell.server.requests().count
         let big = shell.home.appendingPathComponent("big.txt")
         FileManager.default.createFile(atPath: big.path, contents: nil)
         let handle = try FileHandle(forWritingTo: big)
         try handle.truncate(atOffset: UInt64(20 * 1024 * 1024 + 1))
         try handle.close()
-        let refused = try shell.run(["attach", "--mime", "text/plain", "big.txt"])
+        let refused = try await shell.run(["attach", "--mime", "text/plain", "big.txt"])
         #expect(refused.status == 1)
         #expect(
             refused.stderr
                 == "error: attach: 'big.txt' (20971521 bytes) does not fit inline (20971520 bytes left of the request's 20 MB) and Vertex AI has no Files API to upload it to; use a gs:// URI\n"
         )
-        #expect(try shell.server.requests().count == before)
+        #expect(try await shell.server.requests().count == before)
     }
 
-    @Test func batchListAndFilesUploadSayWhyNotBeforeSending() throws {
-        let (shell, _) = try VertexShellTests.shell()
+    @Test func batchListAndFilesUploadSayWhyNotBeforeSending() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
         for command in [["batch", "list"], ["files", "upload", "x.txt"]] {
-            let outcome = try shell.run(command)
+            let outcome = try await shell.run(command)
             #expect(outcome.status == 1)
             #expect(outcome.stderr.hasPrefix("error: \(command[0]): Vertex AI"))
         }
-        #expect(try shell.server.requests().isEmpty)
+        #expect(try await shell.server.requests().isEmpty)
     }
 
-    @Test func cachesLiveUnderTheProjectAndExpressModeSaysWhyNot() throws {
-        let (shell, _) = try VertexShellTests.shell()
-        let outcome = try shell.run([
+    @Test func cachesLiveUnderTheProjectAndExpressModeSaysWhyNot() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
+        let outcome = try await shell.run([
             "-c", "cache create manual the whole manual text --system be exact\nset cache manual\nask hi",
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let calls = try shell.server.requests().filter { $0.path != "/token" }
+        let calls = try await shell.server.requests().filter { $0.path != "/token" }
         #expect(
             calls.map(\.path) == [
                 "/v1beta1/projects/proj-1/locations/us-central1/cachedContents",
@@ -127,30 +127,30 @@ import Testing
         #expect(
             calls[1].body["cachedContent"]?.stringValue?.hasPrefix(
                 "projects/proj-1/locations/us-central1/cachedContents/") == true)
-        let express = try GeminiShell()
+        let express = try await GeminiShell()
         express.extraEnvironment = ["GOOGLE_GENAI_USE_VERTEXAI": "true"]
-        let list = try express.run(["cache", "list"])
+        let list = try await express.run(["cache", "list"])
         #expect(list.status == 1)
         #expect(list.stderr.contains("Vertex AI express mode (an API key, no project) has no context caches"))
-        #expect(try express.server.requests().isEmpty)
+        #expect(try await express.server.requests().isEmpty)
     }
 
-    @Test func compareAsksEachModelOnTheProjectPath() throws {
-        let (shell, _) = try VertexShellTests.shell()
-        let outcome = try shell.run(["compare", "--models", "gemini-3.8-flash,gemini-2.5-flash", "hi"])
+    @Test func compareAsksEachModelOnTheProjectPath() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
+        let outcome = try await shell.run(["compare", "--models", "gemini-3.8-flash,gemini-2.5-flash", "hi"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
-            try Self.calls(shell).sorted() == [
+            try await Self.calls(shell).sorted() == [
                 Self.project + "gemini-2.5-flash:generateContent",
                 Self.project + "gemini-3.8-flash:generateContent",
             ])
     }
 
-    @Test func priorityIsAskedInVertexsHeadersAndTheServedTierIsNamed() throws {
-        let (shell, _) = try VertexShellTests.shell()
-        let outcome = try shell.run(["--json", "--verbose", "-c", "set service-tier priority\nask hi"])
+    @Test func priorityIsAskedInVertexsHeadersAndTheServedTierIsNamed() async throws {
+        let (shell, _) = try await VertexShellTests.shell()
+        let outcome = try await shell.run(["--json", "--verbose", "-c", "set service-tier priority\nask hi"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        let call = try shell.server.requests().last
+        let call = try await shell.server.requests().last
         #expect(call?.headers["x-vertex-ai-llm-request-type"] == "shared")
         #expect(call?.headers["x-vertex-ai-llm-shared-request-type"] == "priority")
         let reply = try JSONValue(parsing: outcome.stdout.split(separator: "\n").last.map(String.init) ?? "")
