@@ -65,7 +65,7 @@ public final class GeminiTapeReplayer: GeminiTransport {
     /// Whether the requests of the current task (and its child tasks) were sent concurrently,
     /// so their order is not the recorded one: each takes the first unused exchange whose
     /// request equals it, else the next unused one (and fails with its difference).
-    /// ``GeminiAPIClient/bulkRun(_:options:label:onSend:)`` sets it for its calls (docs/tapes.md,
+    /// ``GeminiAPIClient/bulkRun(_:options:label:onSend:onResult:)`` sets it for its calls (docs/tapes.md,
     /// "Replaying a run"); everything else replays strictly in order.
     @TaskLocal public static var matchesConcurrentRequests = false
 
