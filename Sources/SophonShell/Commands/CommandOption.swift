@@ -2,6 +2,11 @@
 /// the option parser, "did you mean", `help`, the man page and the completion scripts read
 /// (PRODUCT §11, docs/commands.md).
 struct CommandOption: Sendable, Equatable {
+    /// `--json` among a command's own words: the command prints as `sophon --json` prints it
+    /// (``PluginCommand/takesJSONFlag``; PRODUCT Part 3: every new command takes `--json`).
+    static let json = CommandOption(
+        name: "--json", help: "print this command as --json does: one JSON object on one line")
+
     /// The long spelling with its dashes (`--jobs`); a short-only option has its short one.
     var name: String
     /// Other spellings (`-j`, `-o`).

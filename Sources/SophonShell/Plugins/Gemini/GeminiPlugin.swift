@@ -225,7 +225,7 @@ final class GeminiPlugin: ShellPlugin {
                     + "extend NAME --ttl 2h | delete NAME",
                 summary:
                     "context caches: a long context sent once, reused by 'set cache NAME' at a lower price",
-                options: CacheCommand.declared,
+                options: CacheCommand.declared + [CommandOption.json], takesJSONFlag: true,
                 run: needingServices { try await CacheCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "key", usage: "key set | show | delete | path",

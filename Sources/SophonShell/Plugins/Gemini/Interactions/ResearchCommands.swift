@@ -30,13 +30,19 @@ enum ResearchCommands {
                 options: declared, argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--agent"])),
                 run: needingServices { try await research($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "agents", usage: "agents", summary: "the research jobs of the local journal",
-                run: needingServices { _, context, services in
-                    try agents(context: context, services: services)
+                name: "agents", usage: "agents [--json]", summary: "the research jobs of the local journal",
+                options: [CommandOption.json], takesJSONFlag: true,
+                run: needingServices { request, context, services in
+                    // A word `agents` does not take is refused, not ignored.
+                    guard request.arguments.drop(while: { $0 == request.name }).isEmpty else {
+                        throw context.usageFailure("agents")
+                    }
+                    return try agents(context: context, services: services)
                 }),
             PluginCommand(
-                name: "agent", usage: "agent status|wait|cancel|show ID",
+                name: "agent", usage: "agent status|wait|cancel|show ID [--json]",
                 summary: "a research job: its status, wait for its report, cancel it, or show it",
+                options: [CommandOption.json], takesJSONFlag: true,
                 run: needingServices { try await agent($0, context: $1, services: $2) }),
         ]
     }
