@@ -201,7 +201,7 @@ enum EmbedCommands {
 
     /// `--dry-run` or `set dry-run on`.
     static func dryRun(_ parsed: ParsedOptions, _ context: CommandContext) -> Bool {
-        parsed.has("--dry-run") || context.session.settings.dryRun
+        parsed.has("--dry-run") || context.session.geminiSettings.dryRun
     }
 
     /// An empty (or blank) text is refused before anything is sent: the API refuses it.

@@ -94,7 +94,7 @@ final class EmbeddingsPlugin: ShellPlugin {
 
     /// The model `expect ... judge` asks: `set judge-model`, else the session's model.
     static func judgeModel(_ context: CommandContext) -> String {
-        context.session.withEmbeddingsState { $0.judgeModel } ?? context.session.settings.model
+        context.session.withEmbeddingsState { $0.judgeModel } ?? context.session.geminiSettings.model
     }
 
     /// `set embed-model ID`, `set judge-model ID|default`.

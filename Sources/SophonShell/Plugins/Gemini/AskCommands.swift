@@ -59,7 +59,7 @@ enum AskCommands {
         }
         let model = parsed.value("--model")
         let noSchema = parsed.has("--no-schema")
-        let dryRun = context.session.settings.dryRun || parsed.has("--dry-run")
+        let dryRun = context.session.geminiSettings.dryRun || parsed.has("--dry-run")
         let input = try pipedInput(context: context)
         if let prompt = request.rawArgument, !prompt.isEmpty {
             return Options(model: model, noSchema: noSchema, prompt: prompt, dryRun: dryRun, input: input)
@@ -189,7 +189,7 @@ enum AskCommands {
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
             ?? GeminiCall.client(context: context, services: services)
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now

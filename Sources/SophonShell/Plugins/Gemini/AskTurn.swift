@@ -82,7 +82,7 @@ enum AskTurn {
         history: [Content], userTurn: Content, options: AskCommands.Options, schema: GeminiSchema?,
         isChat: Bool, client: GeminiAPIClient, context: CommandContext, services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let (tools, toolConfig) = GeminiCall.sessionTools(servedToo: false, context: context)
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
@@ -114,7 +114,7 @@ enum AskTurn {
                 // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    printsChunks: settings.output != .json, client: client, context: context,
+                    printsChunks: context.session.settings.output != .json, client: client, context: context,
                     services: services, callsGo: (isChat: isChat, model: options.model))
             }
             return try await text(

@@ -28,7 +28,7 @@ extension GeminiCall {
         contents: [Content], tools: JSONValue?, toolConfig: JSONValue?, model: GeminiModel,
         schema: GeminiSchema? = nil, overrides: TurnOverrides = TurnOverrides(), context: CommandContext
     ) throws -> GenerateContentRequest {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         var request = GenerateContentRequest(
             contents: contents, systemInstruction: overrides.system ?? systemInstruction(settings),
             tools: tools, toolConfig: toolConfig, safetySettings: safetySettings(settings),
