@@ -170,7 +170,7 @@ final class EmbeddingsPlugin: ShellPlugin {
             PluginCommand(
                 name: "collections", usage: "collections [--json] | collections delete NAME",
                 summary: "the collections of embeddings.db (model, dimensions, rows), or delete one",
-                options: [EmbedCommands.jsonOption],
+                options: [CommandOption.json],
                 run: { [self] request, context in
                     try EmbedCommands.collections(request, context: context, plugin: self)
                 }),

@@ -41,7 +41,7 @@ enum AskCommands {
         [CommandOption(name: "--model", value: "ID", help: "the model for this turn", missing: "a model ID")]
             + (allowNoSchema
                 ? [CommandOption(name: "--no-schema", help: "leave the session's schema out")] : [])
-            + [CommandOption(name: "--dry-run", help: "print the request instead of sending it")]
+            + [CommandOption(name: "--dry-run", help: "print the request instead of sending it"), .json]
     }
 
     static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws

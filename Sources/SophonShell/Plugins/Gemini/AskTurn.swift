@@ -94,7 +94,8 @@ enum AskTurn {
         let started = ContinuousClock.now
         defer { clearAttachments(context) }
         do {
-            if let schema {
+            if schema != nil || request.generationConfig?.responseMimeType == "application/json" {
+                // A schema, or JSON mode (a prompt file's `output.format: json`): read whole.
                 let result = try await client.generateJSON(
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
                 for coercion in result.coercions {

@@ -283,7 +283,8 @@ struct TurnOverrides: Sendable {
     /// The system instruction.
     var system: Content?
     /// temperature, maxOutputTokens, topP, topK, stopSequences, seed, presencePenalty,
-    /// frequencyPenalty; `nil` members keep the session's.
+    /// frequencyPenalty, responseMimeType (a prompt file's `output.format: json`); `nil` members
+    /// keep the session's.
     var generation = GenerationConfig()
     /// Functions declared for this call, after the session's (a prompt file's `toolDefs`).
     var functions: [FunctionDeclaration] = []
@@ -300,6 +301,7 @@ struct TurnOverrides: Sendable {
         if let value = generation.seed { config.seed = value }
         if let value = generation.presencePenalty { config.presencePenalty = value }
         if let value = generation.frequencyPenalty { config.frequencyPenalty = value }
+        if let value = generation.responseMimeType { config.responseMimeType = value }
         return config
     }
 }

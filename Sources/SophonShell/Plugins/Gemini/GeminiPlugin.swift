@@ -170,15 +170,16 @@ final class GeminiPlugin: ShellPlugin {
         let prompt = RawArgumentSpec(valueOptions: ["--model"])
         return [
             PluginCommand(
-                name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] PROMPT",
+                name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] [--json] PROMPT",
                 summary: "one turn: structured JSON with a schema, else text (streamed)",
                 options: AskCommands.declared(allowNoSchema: true), argumentStyle: .raw(prompt),
+                takesJSONFlag: true,
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "chat", usage: "chat [--model ID] [--dry-run] [--continue] MESSAGE",
+                name: "chat", usage: "chat [--model ID] [--dry-run] [--json] [--continue] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
                 options: AskCommands.declared(allowNoSchema: false) + [ConversationResume.option],
-                argumentStyle: .raw(prompt),
+                argumentStyle: .raw(prompt), takesJSONFlag: true,
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "history", usage: "history", summary: "print the conversation",
@@ -217,9 +218,10 @@ final class GeminiPlugin: ShellPlugin {
                     "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
                 run: { request, context in try RetryPolicyCommand.run(request, context: context) }),
             PluginCommand(
-                name: "tokens", usage: "tokens [--model ID] [--dry-run] TEXT",
+                name: "tokens", usage: "tokens [--model ID] [--dry-run] [--json] TEXT",
                 summary: "count the tokens of TEXT",
                 options: AskCommands.declared(allowNoSchema: false), argumentStyle: .raw(prompt),
+                takesJSONFlag: true,
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "models", usage: "models [--live]",
