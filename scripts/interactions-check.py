@@ -5,7 +5,6 @@ id, background jobs that advance per poll, fail or are cancelled, delete, and th
 Exits 0 when every check passes. Usage: python3 scripts/interactions-check.py"""
 
 import json
-import os
 import sys
 import urllib.error
 import urllib.request
