@@ -31,8 +31,7 @@ struct ShellSettings: Sendable, Equatable {
     ///   (`unknownSetting`) with a "did you mean" suggestion.
     mutating func set(_ name: String, to value: String) throws {
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(
-                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+            .invalidSetting(name, expected: expectation, got: value)
         }
         switch name {
         case "bail": bail = try OnOff.parse(value, orThrow: invalid("on or off"))

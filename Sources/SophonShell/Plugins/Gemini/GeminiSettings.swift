@@ -72,8 +72,7 @@ struct GeminiSettings: Sendable, Equatable {
     ///   (`unknownSetting`) for a name that is not one of ``names``.
     mutating func set(_ name: String, to value: String) throws {
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(
-                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+            .invalidSetting(name, expected: expectation, got: value)
         }
         switch name {
         case "model":
