@@ -29,7 +29,6 @@ Prints a table (median of --runs) and one JSON line. Nothing is sent to Google.
 import argparse
 import json
 import signal
-import urllib.request
 import os
 import re
 import statistics
@@ -37,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from fake_gemini_client import FakeGemini
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(SCRIPTS)
@@ -89,19 +90,12 @@ db["embeddings"].insert_all(
     subprocess.run([llm_python, "-c", script, path, vectors_path[0], str(rows), str(dims)], check=True)
 
 
-def requests_seen(port):
-    """The API requests the fake server saw since the last reset (its control endpoint)."""
-    with urllib.request.urlopen("http://127.0.0.1:%d/_sophon/requests" % port) as reply:
-        return [r for r in json.loads(reply.read()) if "Embed" in r["path"]]
+def requests_seen(server):
+    """The embedding requests the fake server saw since the last reset."""
+    return [r for r in server.requests() if "Embed" in r["path"]]
 
 
-def reset(port):
-    request = urllib.request.Request("http://127.0.0.1:%d/_sophon/script" % port, method="POST",
-                                     data=b'{"reset": true, "replies": []}')
-    urllib.request.urlopen(request).read()
-
-
-def embed_multi(args, env, port, work, results):
+def embed_multi(args, env, server, work, results):
     """embed-multi of --multi-rows rows: requests, peak RSS, and a rerun after a kill halfway."""
     def write_rows(path, count):
         with open(path, "w") as out:
@@ -124,25 +118,25 @@ def embed_multi(args, env, port, work, results):
     results["embed_multi_small_peak_rss_mb"] = peak_rss_mb("small", small)
     rows = os.path.join(work, "rows.jsonl")
     write_rows(rows, args.multi_rows)
-    reset(port)
+    server.script()
     start = time.perf_counter()
     results["embed_multi_peak_rss_mb"] = peak_rss_mb("multi", rows)
     results["embed_multi_seconds"] = time.perf_counter() - start
-    results["embed_multi_requests"] = len(requests_seen(port))
+    results["embed_multi_requests"] = len(requests_seen(server))
     # Killed halfway: a new collection, SIGKILL once half the requests were answered.
-    reset(port)
+    server.script()
     killed = [args.sophon, "--no-log", "-c", "embed-multi killed %s --dimensions 256" % rows]
     process = subprocess.Popen(killed, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     half = (args.multi_rows // 100) // 2
-    while len(requests_seen(port)) < half and process.poll() is None:
+    while len(requests_seen(server)) < half and process.poll() is None:
         time.sleep(0.005)
     process.send_signal(signal.SIGKILL)
     process.wait()
-    sent_before_kill = len(requests_seen(port))
-    reset(port)
+    sent_before_kill = len(requests_seen(server))
+    server.script()
     out = subprocess.run(killed, env=env, check=True, capture_output=True, text=True).stdout
     results["killed_after_requests"] = sent_before_kill
-    results["rerun_requests"] = len(requests_seen(port))
+    results["rerun_requests"] = len(requests_seen(server))
     results["rerun_report"] = out.strip()
 
 
@@ -178,15 +172,12 @@ def main():
     write_sophon(os.path.join(home, "embeddings.db"), vectors)
     results = {"rows": args.rows, "dimensions": args.dimensions, "megabytes": round(vectors.nbytes / 1e6)}
 
-    server = subprocess.Popen([sys.executable, os.path.join(SCRIPTS, "fake_gemini.py"), "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    port = int(server.stdout.readline())
-    env = {"PATH": "/usr/bin:/bin", "HOME": home, "SOPHON_HOME": home, "GEMINI_API_KEY": "test-key",
-           "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:%d" % port, "LANG": "C.UTF-8"}
+    server = FakeGemini()
+    env = {"PATH": "/usr/bin:/bin", "HOME": home, "SOPHON_HOME": home, "LANG": "C.UTF-8", **server.environment()}
     query = "similar bench how to cook pasta -n 10"
     try:
         # First, so that the peak RSS of the children (getrusage) is embed-multi's own.
-        embed_multi(args, env, port, work, results)
+        embed_multi(args, env, server, work, results)
         first, warm = [], []
         for _ in range(args.runs):
             one, out = timed([args.sophon, "--no-log", "-c", query], env=env)
@@ -197,8 +188,7 @@ def main():
         results["sophon_warm_ms"] = statistics.median(warm) * 1000
         results["sophon_top"] = out.split("\n")[0]
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
 
     if os.path.exists(args.llm):
         llm_python = os.path.join(os.path.dirname(args.llm), "python")

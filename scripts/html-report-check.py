@@ -24,8 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import zlib
+
+from fake_gemini_client import FakeGemini
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, ".build", "html-report-check")
@@ -130,12 +131,6 @@ def run(sophon, env, *arguments, cwd):
     return subprocess.run([sophon, *arguments], env=env, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-def control(port, path, body):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
-                                     method="POST", headers={"Content-Type": "application/json"})
-    urllib.request.urlopen(request, timeout=30).read()
-
-
 def main():
     args = sys.argv[1:]
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -151,16 +146,14 @@ def main():
         sys.exit("html-report-check: no chromium (scripts/ensure-deps --test installs it)")
     os.makedirs(OUT, exist_ok=True)
     home = tempfile.mkdtemp(prefix="sophon-html-")
-    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "scripts", "fake_gemini.py"), "--port", "0"],
-                              stdout=subprocess.PIPE, text=True)
+    server = FakeGemini()
     try:
-        port = int(server.stdout.readline())
         env = {"PATH": "/usr/bin:/bin", "SOPHON_HOME": home, "HOME": home, "LANG": "C.UTF-8",
-               "SOPHON_GEMINI_BASE_URL": f"http://127.0.0.1:{port}", "GEMINI_API_KEY": "test-key"}
+               **server.environment()}
         rules = [{"model": model, "reply": {"kind": "generate", "text": json.dumps({"title": "Dune", "year": year}),
                                             "usage": {"prompt": 10, "candidates": 4}}}
                  for model, year in (("gemini-2.5-flash", 1965), ("gemini-3.8-flash", 1966))]
-        control(port, "/_sophon/rules", {"reset": True, "rules": rules})
+        server.post("/_sophon/rules", {"reset": True, "rules": rules})
 
         # compare: a row per model, both answers expandable, the differing field listed.
         out = run(sophon, env, "-c", "schema {title: string, year: integer}\n"
@@ -232,7 +225,7 @@ def main():
         check(0 <= opened < 2000, f"big: {big} results opened in {opened} ms (< 2000 ms; loads: {times})")
         check(png_is_not_blank(shot), f"big: the screenshot is not blank ({shot})")
     finally:
-        server.kill()
+        server.stop()
         shutil.rmtree(home, ignore_errors=True)
     sys.exit(1 if FAILURES else 0)
 

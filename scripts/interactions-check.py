@@ -5,20 +5,11 @@ id, background jobs that advance per poll, fail or are cancelled, delete, and th
 Exits 0 when every check passes. Usage: python3 scripts/interactions-check.py"""
 
 import json
-import os
-import subprocess
 import sys
 import urllib.error
 import urllib.request
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def start():
-    server = subprocess.Popen([sys.executable, os.path.join(HERE, "fake_gemini.py"), "--port", "0"],
-                              stdout=subprocess.PIPE, text=True)
-    return server, "http://127.0.0.1:%s" % server.stdout.readline().strip()
-
+from fake_gemini_client import FakeGemini
 
 def call(base, method, path, body=None, key="test-key"):
     data = None if body is None else json.dumps(body).encode("utf-8")
@@ -44,7 +35,8 @@ def events(text):
 
 
 def main():
-    server, base = start()
+    server = FakeGemini()
+    base = server.url
     failures = []
 
     def check(name, condition):
@@ -143,7 +135,7 @@ def main():
         status_after, _ = call(base, "GET", "/v1beta/interactions/" + cancelled)
         check("delete removes it", status == 200 and status_after == 404)
     finally:
-        server.kill()
+        server.stop()
     print("%d failures" % len(failures))
     return 1 if failures else 0
 

@@ -202,3 +202,63 @@ public final class EmbeddingStore: Sendable {
         return data
     }
 }
+
+/// One row to store: its ID, the SHA-256 (hex) of the embedded text, the vector, and metadata
+/// (compact JSON, or `nil`).
+public struct EmbeddingRow: Sendable, Hashable {
+    /// The row's ID in its collection.
+    public var id: String
+    /// The SHA-256 of the embedded text, as lower-case hex.
+    public var contentHash: String
+    /// The vector.
+    public var vector: [Float]
+    /// Metadata as compact JSON, or `nil`.
+    public var metadata: String?
+
+    /// A row to store.
+    public init(id: String, contentHash: String, vector: [Float], metadata: String? = nil) {
+        self.id = id
+        self.contentHash = contentHash
+        self.vector = vector
+        self.metadata = metadata
+    }
+}
+
+/// One stored collection: its model, dimension and number of rows.
+public struct EmbeddingCollection: Sendable, Hashable {
+    /// The collection's name.
+    public var name: String
+    /// The model its vectors come from.
+    public var model: String
+    /// The dimension of every vector.
+    public var dimensions: Int
+    /// The number of rows.
+    public var count: Int
+
+    /// A collection as stored.
+    public init(name: String, model: String, dimensions: Int, count: Int) {
+        self.name = name
+        self.model = model
+        self.dimensions = dimensions
+        self.count = count
+    }
+}
+
+/// Why the embedding store refused something (docs/embeddings.md).
+public enum EmbeddingStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Vectors of another model or dimension than the collection holds.
+    case mismatch(
+        collection: String, storedModel: String, storedDimensions: Int, model: String, dimensions: Int)
+    /// No collection of that name.
+    case noSuchCollection(String)
+
+    /// The message, naming both models and dimensions.
+    public var description: String {
+        switch self {
+        case .mismatch(let collection, let storedModel, let storedDimensions, let model, let dimensions):
+            "collection '\(collection)' holds \(storedModel) vectors of \(storedDimensions) dimensions;"
+                + " refusing \(model) vectors of \(dimensions) dimensions"
+        case .noSuchCollection(let name): "no collection '\(name)'"
+        }
+    }
+}

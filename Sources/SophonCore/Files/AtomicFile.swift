@@ -224,23 +224,15 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes the first `limit` bytes of `data` to `fd`, retrying short writes and `EINTR`.
+    /// Writes the first `limit` bytes of `data` to `fd` (``FileDescriptorWriter``).
     ///
     /// - Returns: 0 on success, else the `errno` of the failing `write`.
     private static func writeAll(_ fd: Int32, _ data: Data, limit: Int) -> Int32 {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
-            guard let base = buffer.baseAddress else { return 0 }
-            var offset = 0
-            while offset < limit {
-                let count = systemWrite(fd, base + offset, limit - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if count == 0 { return EIO }
-                offset += count
-            }
+        do {
+            try FileDescriptorWriter.writeAll(fd, data.prefix(limit))
             return 0
+        } catch {
+            return error.errorNumber
         }
     }
 
@@ -251,11 +243,6 @@ public enum AtomicFile {
         _ = fsync(fd)
         _ = close(fd)
     }
-}
-
-/// The C library's `write(2)` (inside ``AtomicFile`` the name `write` means its own method).
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
 }
 
 extension AtomicFile {

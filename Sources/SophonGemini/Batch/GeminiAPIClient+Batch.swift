@@ -285,18 +285,10 @@ extension GeminiAPIClient {
             defer { close(descriptor) }
             var written = 0
             func append(_ chunk: Data) throws {
-                try chunk.withUnsafeBytes { bytes in
-                    var offset = 0
-                    while offset < bytes.count {
-                        let count = batchFileWrite(
-                            descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                        if count < 0, errno == EINTR { continue }
-                        guard count > 0 else {
-                            throw GeminiError.transport(
-                                .other, detail: "\(path): \(String(cString: strerror(errno)))")
-                        }
-                        offset += count
-                    }
+                do {
+                    try FileDescriptorWriter.writeAll(descriptor, chunk)
+                } catch {
+                    throw GeminiError.transport(.other, detail: "\(path): \(error)")
                 }
                 written += chunk.count
             }
@@ -323,8 +315,4 @@ extension GeminiBatchItem {
     init(_ item: GeminiBatchOperation.Item) {
         self.init(key: item.metadata?.key?.text ?? item.key?.text, response: item.response, error: item.error)
     }
-}
-
-private func batchFileWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
 }

@@ -194,13 +194,15 @@ extension GeminiAPIClient {
     /// Sends a structured request and returns the answer as a JSON value chosen and coerced by
     /// `schema`: the reply text goes through `LLMJSONExtractor` (SophonCore) (fences, prose, truncation
     /// repaired), then ``GeminiSchema/selectCandidate(from:coercing:)`` picks the first value
-    /// that validates (after the usual coercions, listed in ``GeminiResult/coercions``).
+    /// that validates (after the usual coercions, listed in ``GeminiResult/coercions``). Without
+    /// a schema (JSON mode, a prompt file's `output.format: json`), the reply's JSON as it parses,
+    /// or its text when it is not JSON (``GeminiAnswerReader``).
     ///
     /// - Parameters:
     ///   - label: a short name for logs and events.
     ///   - request: the request; its `generationConfig` gets `responseMimeType`
-    ///     `application/json` and `responseSchema` = `schema`.
-    ///   - schema: the answer schema.
+    ///     `application/json` and, with a schema, `responseSchema` = `schema`.
+    ///   - schema: the answer schema; `nil` for JSON of any shape.
     ///   - model: the model; `nil` uses ``selectedModelID``.
     ///   - retryPolicy: overrides the configured policy for this call.
     /// - Returns: the value, with usage, retry count, whether the fallback answered, and the
@@ -211,12 +213,18 @@ extension GeminiAPIClient {
     ///   value matches the schema (its violations as the reason), and everything
     ///   ``sendRequest(label:model:retryPolicy:buildRequest:)`` throws.
     public func generateJSON(
-        label: String, request: GenerateContentRequest, schema: GeminiSchema, model: GeminiModel? = nil,
+        label: String, request: GenerateContentRequest, schema: GeminiSchema?, model: GeminiModel? = nil,
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiResult<JSONValue> {
-        let body = request.answering(schema: schema)
-        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in body }
-        let answer = try GeminiAnswerReader(schema: schema).read(result.response)
+        var body = request.answering(schema: schema)
+        if schema == nil {
+            var config = body.generationConfig ?? GenerationConfig()
+            config.responseMimeType = "application/json"
+            body.generationConfig = config
+        }
+        let sent = body
+        let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in sent }
+        let answer = try GeminiAnswerReader(request: sent, schema: schema).read(result.response)
         return GeminiResult(
             value: answer.value, response: result.response, modelID: result.modelID,
             retryCount: result.retryCount, usedFallback: result.usedFallback, coercions: answer.coercions,

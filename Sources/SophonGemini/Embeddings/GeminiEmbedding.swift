@@ -47,3 +47,60 @@ public struct GeminiEmbedding: Sendable, Hashable, Codable {
         Self.cosineSimilarity(values, other.values)
     }
 }
+
+/// The options of one embedding request: `taskType`, `title` (sent only with
+/// ``GeminiEmbeddingTaskType/retrievalDocument``) and `outputDimensionality`; `nil` leaves a
+/// field out of the body.
+public struct GeminiEmbeddingOptions: Sendable, Hashable {
+    /// What the vector is for; `nil` leaves `taskType` out.
+    public var taskType: GeminiEmbeddingTaskType?
+    /// The document's title (sent only with a retrieval-document task type).
+    public var title: String?
+    /// The number of dimensions asked for (a shorter vector from an MRL model).
+    public var outputDimensionality: Int?
+
+    /// Options; each `nil` field is left out of the body.
+    public init(
+        taskType: GeminiEmbeddingTaskType? = nil, title: String? = nil, outputDimensionality: Int? = nil
+    ) {
+        self.taskType = taskType
+        self.title = title
+        self.outputDimensionality = outputDimensionality
+    }
+
+    /// `,"taskType":..,"title":..,"outputDimensionality":..` for the fields that are set, in
+    /// that order (the title only for a retrieval document).
+    var bodyFields: String {
+        var text = ""
+        if let taskType { text += #","taskType":"# + JSONValue.string(taskType.rawValue).compactText }
+        if let title, taskType == .retrievalDocument {
+            text += #","title":"# + JSONValue.string(title).compactText
+        }
+        if let outputDimensionality { text += #","outputDimensionality":"# + String(outputDimensionality) }
+        return text
+    }
+}
+
+/// What an embedding is for (`taskType` of `embedContent`); the model tunes the vector to it.
+public enum GeminiEmbeddingTaskType: String, Sendable, Hashable, Codable, CaseIterable {
+    case unspecified = "TASK_TYPE_UNSPECIFIED"
+    case retrievalQuery = "RETRIEVAL_QUERY"
+    /// The only task type that takes a `title`.
+    case retrievalDocument = "RETRIEVAL_DOCUMENT"
+    case semanticSimilarity = "SEMANTIC_SIMILARITY"
+    case classification = "CLASSIFICATION"
+    case clustering = "CLUSTERING"
+    case questionAnswering = "QUESTION_ANSWERING"
+    case factVerification = "FACT_VERIFICATION"
+    case codeRetrievalQuery = "CODE_RETRIEVAL_QUERY"
+}
+
+/// The reply of `models/M:embedContent`: `{"embedding":{"values":[..]}}`.
+struct GeminiEmbedContentReply: Decodable, Sendable {
+    var embedding: GeminiEmbedding
+}
+
+/// The reply of `models/M:batchEmbedContents`: `{"embeddings":[{"values":[..]}]}`.
+struct GeminiBatchEmbedContentsReply: Decodable, Sendable {
+    var embeddings: [GeminiEmbedding]?
+}

@@ -1,3 +1,4 @@
+import Foundation
 import SophonCore
 
 /// An Interaction as the API returns it (gemini-wire-format-3.md §1.9): its id, status, the
@@ -116,6 +117,95 @@ public struct GeminiInteraction: Sendable, Hashable {
     }
 }
 
+/// The `status` of an Interaction (gemini-wire-format-3.md §1.9): an open set, so a value this
+/// client does not know yet still decodes (``rawValue`` keeps it).
+public struct GeminiInteractionStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The wire value, e.g. `in_progress`.
+    public var rawValue: String
+
+    /// A status from its wire value.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// `in_progress`: the model or agent is still working.
+    public static let inProgress = GeminiInteractionStatus(rawValue: "in_progress")
+    /// `queued`: accepted, not started.
+    public static let queued = GeminiInteractionStatus(rawValue: "queued")
+    /// `requires_action`: client-side function calls wait for their `function_result` steps.
+    public static let requiresAction = GeminiInteractionStatus(rawValue: "requires_action")
+    /// `completed`.
+    public static let completed = GeminiInteractionStatus(rawValue: "completed")
+    /// `failed`: see the interaction's `errors`.
+    public static let failed = GeminiInteractionStatus(rawValue: "failed")
+    /// `cancelled` (by a cancel request).
+    public static let cancelled = GeminiInteractionStatus(rawValue: "cancelled")
+    /// `incomplete`: stopped early (e.g. the output limit).
+    public static let incomplete = GeminiInteractionStatus(rawValue: "incomplete")
+    /// `budget_exceeded`: an agent ran out of its budget.
+    public static let budgetExceeded = GeminiInteractionStatus(rawValue: "budget_exceeded")
+
+    /// Whether polling ends here (PRODUCT §15): `completed`, `failed`, `cancelled`,
+    /// `incomplete`, `budget_exceeded`, and `requires_action` (the calls go back to the caller).
+    public var endsPolling: Bool {
+        [.completed, .failed, .cancelled, .incomplete, .budgetExceeded, .requiresAction].contains(self)
+    }
+
+    /// The wire value.
+    public var description: String { rawValue }
+}
+
+/// The `usage` of an Interaction (gemini-wire-format-3.md §1.9, pg `usage.py`): token counts
+/// for the whole interaction. Absent counts are `nil`.
+public struct GeminiInteractionUsage: Sendable, Hashable {
+    /// `total_input_tokens`.
+    public var inputTokens: Int?
+    /// `total_output_tokens`.
+    public var outputTokens: Int?
+    /// `total_thought_tokens`.
+    public var thoughtTokens: Int?
+    /// `total_cached_tokens`.
+    public var cachedTokens: Int?
+    /// `total_tool_use_tokens`.
+    public var toolUseTokens: Int?
+    /// `total_tokens`.
+    public var totalTokens: Int?
+
+    /// Creates usage counts.
+    public init(
+        inputTokens: Int? = nil, outputTokens: Int? = nil, thoughtTokens: Int? = nil,
+        cachedTokens: Int? = nil,
+        toolUseTokens: Int? = nil, totalTokens: Int? = nil
+    ) {
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.thoughtTokens = thoughtTokens
+        self.cachedTokens = cachedTokens
+        self.toolUseTokens = toolUseTokens
+        self.totalTokens = totalTokens
+    }
+
+    /// The counts of a `usage` object (numbers that are not integers are left out).
+    public init(json: JSONValue) {
+        func count(_ key: String) -> Int? { json[key]?.doubleValue.flatMap { Int(exactly: $0) } }
+        self.init(
+            inputTokens: count("total_input_tokens"), outputTokens: count("total_output_tokens"),
+            thoughtTokens: count("total_thought_tokens"), cachedTokens: count("total_cached_tokens"),
+            toolUseTokens: count("total_tool_use_tokens"), totalTokens: count("total_tokens"))
+    }
+
+    /// The same counts under generateContent's names (`promptTokenCount` = input,
+    /// `candidatesTokenCount` = output, `thoughtsTokenCount`, `cachedContentTokenCount`,
+    /// `toolUsePromptTokenCount`, `totalTokenCount`), so totals add up across both APIs.
+    public var metadata: UsageMetadata {
+        var usage = UsageMetadata(
+            promptTokenCount: inputTokens, candidatesTokenCount: outputTokens,
+            thoughtsTokenCount: thoughtTokens,
+            totalTokenCount: totalTokens)
+        usage.cachedContentTokenCount = cachedTokens
+        usage.toolUsePromptTokenCount = toolUseTokens
+        return usage
+    }
+}
+
 /// One error an Interaction records (`errors[]`: `{code, message}`, the code a string; or a
 /// `model_output` step's google.rpc `error`, its code a number).
 public struct GeminiInteractionError: Sendable, Hashable, CustomStringConvertible {
@@ -143,4 +233,54 @@ public struct GeminiInteractionError: Sendable, Hashable, CustomStringConvertibl
 
     /// `CODE: MESSAGE` (the message alone without a code).
     public var description: String { code.isEmpty ? message : "\(code): \(message)" }
+}
+
+/// The error body of the Interactions API, `{"error": {"code": "invalid_request", "message":
+/// ".."}}`, whose `code` is a string (gemini-wire-format-3.md §1.14; the codes and their HTTP
+/// statuses: Google's "API errors" page, https://ai.google.dev/gemini-api/docs/api-errors),
+/// turned into the same ``GeminiError`` a generateContent error of that HTTP status becomes:
+/// the string code is the error's API status (`apiStatus`), the HTTP status drives the case
+/// (400 `invalidRequest`, 401 `invalidAPIKey`, 429 `rateLimited`, 5xx `http`, ...), except
+/// `quota_exceeded` (the daily quota), which is ``GeminiError/quotaExhausted(quotaId:message:)``
+/// and never retried. A google.rpc body (a key refused before the API is reached) is read as
+/// generateContent's.
+enum GeminiInteractionErrorBody {
+    /// `(code, message)` of an Interactions error body, else `nil`.
+    static func parse(_ data: Data) -> (code: String, message: String)? {
+        guard let value = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)),
+            let error = value["error"], let code = error["code"]?.stringValue
+        else { return nil }
+        return (code, error["message"]?.stringValue ?? "")
+    }
+
+    /// The typed error of a non-200 reply.
+    static func classify(status: Int, headers: [String: String], body: Data) -> AttemptError {
+        guard let (code, message) = parse(body) else {
+            return GeminiStatusClassifier.classify(status: status, headers: headers, body: body, modelID: nil)
+        }
+        if code == "quota_exceeded" { return AttemptError(.quotaExhausted(quotaId: nil, message: message)) }
+        let rpc = GoogleRPCStatus(code: status, message: message, status: code)
+        return GeminiStatusClassifier.classify(
+            status: status, headers: headers, body: body, modelID: nil, rpc: rpc)
+    }
+
+    /// The typed error of a stream's `error` event: its string code read as the HTTP status
+    /// it stands for (unknown codes as 500).
+    static func classify(event error: GeminiInteractionError) -> AttemptError {
+        let statuses = [
+            "invalid_request": 400, "failed_precondition": 400, "parameter_unknown": 400,
+            "invalid_argument": 400,
+            "authentication": 401, "unauthenticated": 401, "payment_required": 402, "permission_denied": 403,
+            "not_found": 404, "model_not_found": 404, "conflict": 409, "out_of_range": 416,
+            "rate_limit_exceeded": 429, "quota_exceeded": 429, "resource_exhausted": 429, "cancelled": 499,
+            "internal": 500, "unavailable": 503, "deadline_exceeded": 504,
+        ]
+        if error.code.lowercased() == "quota_exceeded" {
+            return AttemptError(.quotaExhausted(quotaId: nil, message: error.message))
+        }
+        let status = statuses[error.code.lowercased()] ?? Int(error.code) ?? 500
+        let rpc = GoogleRPCStatus(code: status, message: error.message, status: error.code)
+        return GeminiStatusClassifier.classify(
+            status: status, headers: [:], body: Data(), modelID: nil, rpc: rpc)
+    }
 }

@@ -78,18 +78,11 @@ final class GeminiTapeWriter: Sendable {
 
     /// Writes `line` and a newline, in one call unless the system writes it short.
     private static func writeLine(_ line: String, to descriptor: Int32, path: String) -> GeminiTapeError? {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .unwritable(path: path, reason: String(cString: strerror(errno)))
-            }
-            offset += written
+        do {
+            try FileDescriptorWriter.writeAll(descriptor, line + "\n")
+            return nil
+        } catch {
+            return .unwritable(path: path, reason: error.description)
         }
-        return nil
     }
 }

@@ -96,3 +96,51 @@ public enum MediaImageCodec {
         #endif
     }
 }
+
+/// What a decoder gives: the pixels as stored (not yet turned upright), the size its header
+/// gave, and the EXIF orientation.
+public struct DecodedImage: Sendable, Hashable {
+    /// The pixels, alpha flattened onto white. A JPEG may be decoded smaller than its header
+    /// size (by 1/2, 1/4 or 1/8 in the DCT domain) when the caller only needs a smaller image.
+    public var image: RGBImage
+    /// Width from the header, in pixels (as stored).
+    public var width: Int
+    /// Height from the header, in pixels (as stored).
+    public var height: Int
+    /// How to turn the stored pixels upright (``ImageOrientation/up`` when none is recorded).
+    public var orientation: ImageOrientation
+}
+
+/// Why SophonMedia could not decode or encode an image.
+public enum MediaImageError: Error, Sendable, Hashable {
+    /// The bytes are not JPEG, PNG or WebP (by their magic bytes).
+    case unsupportedFormat
+    /// The header claims more pixels than the limit (checked before any pixel buffer is
+    /// allocated): width and height from the header, and the limit in pixels.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The codec refused the bytes: the format and the codec's message.
+    case corrupt(format: String, message: String)
+    /// The encoder failed: its message.
+    case encodeFailed(message: String)
+    /// No codec is available on this platform.
+    case unavailable
+}
+
+/// The image formats SophonMedia decodes, told apart by their magic bytes.
+enum ImageFormat {
+    case jpeg
+    case png
+    case webp
+
+    /// The format of `data`, or `nil` for anything else.
+    static func of(_ data: Data) -> ImageFormat? {
+        let head = [UInt8](data.prefix(12))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8)
+        {
+            return .webp
+        }
+        return nil
+    }
+}

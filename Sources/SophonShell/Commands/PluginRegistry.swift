@@ -50,9 +50,9 @@ struct PluginRegistry: Sendable {
         for plugin in plugins { try plugin.start(options, io: io) }
     }
 
-    /// New-session settings with every plugin's defaults applied.
-    func configure(_ settings: inout ShellSettings) {
-        for plugin in plugins { plugin.configure(&settings) }
+    /// Applies every plugin's defaults to a new session.
+    func configure(_ session: ShellSession) {
+        for plugin in plugins { plugin.configure(session) }
     }
 
     /// `set NAME WORDS...` by the plugin owning `name`; `nil` when none does.
@@ -90,7 +90,7 @@ struct PluginRegistry: Sendable {
     var reportNames: [String] { plugins.flatMap(\.reportNames) }
 
     /// The plugins' parts of the REPL banner.
-    var bannerNotes: [String] { plugins.flatMap { $0.bannerNotes() } }
+    func bannerNotes(_ session: ShellSession) -> [String] { plugins.flatMap { $0.bannerNotes(session) } }
 
     /// `plugins` for the built-in plugins: one `NAME (built-in): COMMANDS` line each.
     var listing: String {

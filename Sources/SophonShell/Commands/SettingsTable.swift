@@ -8,19 +8,26 @@ struct SettingDefinition: Sendable, Equatable {
     var name: String
     /// What Tab offers after `set NAME`; empty for nothing.
     var values: [String] = []
+    /// The setting of the table this one is shown before (`output`: the Gemini plugin's
+    /// `model` comes first, as docs/commands.md lists them); `nil` shows it after those
+    /// registered before it.
+    var before: String?
 }
 
 extension PluginRegistry {
-    /// Every setting in `show` order: the session's (``ShellSettings/names``), then each
-    /// plugin's in registration order; a plugin naming a session setting (`model`) gives its
-    /// values, not a second row.
+    /// Every setting in `show` order: the session's (``ShellSettings/names``) with each
+    /// plugin's, in registration order, placed before the setting its definition names
+    /// (``SettingDefinition/before``) or at the end; a plugin naming a setting already in the
+    /// table gives its values, not a second row.
     var settings: [SettingDefinition] {
-        var table = ShellSettings.names.map { name in
-            SettingDefinition(name: name, values: GenerationSettings.completions(for: name) ?? [])
-        }
+        var table = ShellSettings.names.map { SettingDefinition(name: $0) }
         for definition in plugins.flatMap(\.settings) {
             if let index = table.firstIndex(where: { $0.name == definition.name }) {
                 table[index].values = definition.values
+            } else if let before = definition.before,
+                let index = table.firstIndex(where: { $0.name == before })
+            {
+                table.insert(definition, at: index)
             } else {
                 table.append(definition)
             }

@@ -10,14 +10,15 @@ protocol ShellPlugin: Sendable {
     /// Prepares the plugin for a run with the command line's `options`, before any command
     /// runs; a failure is a usage error (exit 2).
     func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError)
-    /// Sets the plugin's defaults in a new session's `settings` (a saved model).
-    func configure(_ settings: inout ShellSettings)
+    /// Sets the plugin's defaults in a new session (a saved model, the language of errors),
+    /// before any command runs.
+    func configure(_ session: ShellSession)
     /// `set NAME WORDS...` for a setting the plugin owns; `nil` when it does not own `name`.
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult?
     /// `show NAME` for a report the plugin owns (`show usage`); `nil` when it does not own `name`.
     func show(_ name: String, context: CommandContext) -> CommandResult?
     /// Parts of the REPL banner after the model (`API key set`).
-    func bannerNotes() -> [String]
+    func bannerNotes(_ session: ShellSession) -> [String]
     /// The values Tab offers after `OPTION` (`--model`) in any command; `nil` when the plugin
     /// has none.
     func optionValues(_ option: String) -> [String]?
@@ -45,10 +46,10 @@ protocol ShellPlugin: Sendable {
 
 extension ShellPlugin {
     func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {}
-    func configure(_ settings: inout ShellSettings) {}
+    func configure(_ session: ShellSession) {}
     func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? { nil }
     func show(_ name: String, context: CommandContext) -> CommandResult? { nil }
-    func bannerNotes() -> [String] { [] }
+    func bannerNotes(_ session: ShellSession) -> [String] { [] }
     func expectValid(context: CommandContext) -> ExpectOutcome? { nil }
     var expectOperators: [String] { [] }
     func expect(_ op: String, left: ExpectOperand, right: [String], context: CommandContext) async throws

@@ -139,8 +139,8 @@ package enum SophonMain {
         settings.bail = invocation.bail
         settings.echo = invocation.echo
         if invocation.json { settings.output = .json }
-        registry.configure(&settings)
         let session = ShellSession(settings: settings)
+        registry.configure(session)
         if invocation.allowTools { session.withToolState { $0.allowedByRun = true } }
         return ShellRuntime(
             registry: registry, session: session, io: io, mode: mode,

@@ -1,6 +1,7 @@
 import CSpawn
 import Dispatch
 import Foundation
+import SophonCore
 import Synchronization
 
 /// A child process spoken to in lines over its standard streams: a plugin
@@ -122,20 +123,8 @@ final class ChildProcess: Sendable {
         let box = shared
         writer.async {
             guard !box.state.withLock({ $0.inputClosed }) else { return }
-            let bytes = Array(line.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes {
-                    Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-                }
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // The child is gone; its end of output reports it.
-                }
-            }
+            // A failure means the child is gone; its end of output reports it.
+            try? FileDescriptorWriter.writeAll(descriptor, line)
         }
     }
 

@@ -37,13 +37,13 @@ enum PluginProtocol {
         .object([JSONMember("type", .string("cancel")), JSONMember("id", .integer(id))])
     }
 
-    /// The read-only view of the session a call carries: `model`, `schema` (Gemini Schema
-    /// JSON, absent without a schema), `last` (absent before any value) and `variables`
-    /// (an object, names sorted so the line is byte-stable).
+    /// The read-only view of the session a call carries: what the plugins' states add (the
+    /// Gemini plugin's `model` and `schema`, Gemini Schema JSON, absent without a schema),
+    /// `last` (absent before any value) and `variables` (an object, names sorted so the line
+    /// is byte-stable).
     static func sessionView(_ session: ShellSession) -> JSONValue {
+        var members = session.pluginSessionViewMembers
         let state = session.withState { $0 }
-        var members = [JSONMember("model", .string(state.settings.model))]
-        members += session.pluginSessionViewMembers
         if let last = state.last { members.append(JSONMember("last", last)) }
         let variables = state.variables.sorted { $0.key < $1.key }.map { JSONMember($0.key, $0.value) }
         members.append(JSONMember("variables", .object(variables)))

@@ -118,4 +118,12 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// The status a one-command run (`sophon COMMAND ...`) ends with at once after printing
     /// the failure (`test`'s usage errors: 2); `nil` for the run's usual status (1).
     var exitStatus: Int32? = nil
+
+    /// `set NAME: expected EXPECTATION, got 'VALUE'` (`invalidSetting`): the one wording of a
+    /// value a setting refuses, for the shell's settings and every plugin's.
+    static func invalidSetting(_ name: String, expected expectation: String, got value: String)
+        -> CommandFailure
+    {
+        CommandFailure(kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+    }
 }

@@ -93,23 +93,16 @@ package struct FileDescriptorSink: ShellTextSink {
     }
 
     package func write(bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else if written < 0, errno == EPIPE {
-                // The reader went away (`sophon ... | head`). SIGPIPE is ignored while external
-                // plugins run, so end as the default SIGPIPE action would: quietly, status 141.
-                _exit(128 + SIGPIPE)
-            } else {
-                // A full disk or a closed descriptor: remember it, so the run can end with an
-                // error instead of a status that says everything was printed.
-                FileDescriptorSink.firstFailure.withLock { $0 = $0 ?? (descriptor, errno) }
-                return
-            }
+        do {
+            try FileDescriptorWriter.writeAll(descriptor, bytes)
+        } catch  where error.errorNumber == EPIPE {
+            // The reader went away (`sophon ... | head`). SIGPIPE is ignored while external
+            // plugins run, so end as the default SIGPIPE action would: quietly, status 141.
+            _exit(128 + SIGPIPE)
+        } catch {
+            // A full disk or a closed descriptor: remember it, so the run can end with an
+            // error instead of a status that says everything was printed.
+            FileDescriptorSink.firstFailure.withLock { $0 = $0 ?? (descriptor, error.errorNumber) }
         }
     }
 }

@@ -62,11 +62,11 @@ enum InteractiveLoop {
         }
     }
 
-    /// One line: name, version, model, whether a key is set, and the `help` hint.
+    /// One line: name, version, the plugins' notes (the model, whether a key is set), and the
+    /// `help` hint.
     static func banner(_ runtime: ShellRuntime) -> String {
-        let settings = runtime.session.settings
-        let notes = runtime.registry.bannerNotes.map { " · " + $0 }.joined()
-        return "\(HelpText.version) · model \(settings.model)\(notes) · type 'help'"
+        let notes = runtime.registry.bannerNotes(runtime.session).map { " · " + $0 }.joined()
+        return "\(HelpText.version)\(notes) · type 'help'"
     }
 }
 

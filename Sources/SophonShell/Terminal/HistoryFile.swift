@@ -264,17 +264,11 @@ final class HistoryFile: Sendable {
     // MARK: - Writing
 
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(HistoryFileError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        let outcome = bytes.withUnsafeBytes { raw in
+            Result { () throws(FileDescriptorWriteError) in try FileDescriptorWriter.writeAll(descriptor, raw)
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .unwritable(path: path, code: errno)
-            }
-            offset += written
         }
+        if case .failure(let error) = outcome { throw .unwritable(path: path, code: error.errorNumber) }
     }
 
     /// Creates `folder` and its missing parents with mode 0700, or tightens it to 0700 (the

@@ -160,8 +160,8 @@ import Testing
 
     @Test func theSessionViewCarriesModelSchemaLastAndSortedVariables() {
         let session = ShellSession()
+        session.withGeminiState { $0.settings.model = "gemini-2.5-flash" }
         session.withState { state in
-            state.settings.model = "gemini-2.5-flash"
             state.last = .array([.integer(1)])
             state.variables = ["b": .integer(2), "a": .string("x")]
         }
@@ -171,9 +171,13 @@ import Testing
                 == #"{"model":"gemini-2.5-flash","schema":{"type":"OBJECT","properties":{"title":{"type":"STRING"}},"#
                 + #""required":["title"],"propertyOrdering":["title"]},"last":[1],"variables":{"a":"x","b":2}}"#
         )
+        // A new session as `sophon` makes it: the Gemini plugin's defaults applied.
+        let fresh = ShellSession()
+        PluginRegistry.standard().configure(fresh)
         #expect(
-            PluginProtocol.sessionView(ShellSession()).compactText
-                == #"{"model":"gemini-3.8-flash","variables":{}}"#)
+            PluginProtocol.sessionView(fresh).compactText == #"{"model":"gemini-3.8-flash","variables":{}}"#)
+        // Without the Gemini plugin the view has no model: the shell's core knows none.
+        #expect(PluginProtocol.sessionView(ShellSession()).compactText == #"{"variables":{}}"#)
     }
 
     @Test func messagesTheShellSends() {

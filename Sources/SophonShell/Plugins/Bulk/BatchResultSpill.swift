@@ -40,19 +40,11 @@ final class BatchResultSpill {
     /// Keeps `line` as the line of `key` (a later line for the same key replaces it).
     /// - Throws: ``CommandFailure`` `fileError` when the file cannot be written.
     func add(key: String, line: String) throws {
-        var bytes = Array(line.utf8)
-        let length = bytes.count
-        var written = 0
-        while written < length {
-            let count = bytes.withUnsafeMutableBytes {
-                pwrite(descriptor, $0.baseAddress! + written, length - written, off_t(size + written))
-            }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw CommandFailure(
-                    kind: .fileError, message: "\(path): \(String(cString: strerror(errno)))")
-            }
-            written += count
+        let length = line.utf8.count
+        do {
+            try FileDescriptorWriter.writeAll(descriptor, line, at: size)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(path): \(error)")
         }
         if places[key] == nil { arrival.append(key) }
         places[key] = (size, length)

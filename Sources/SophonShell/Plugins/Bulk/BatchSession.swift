@@ -86,7 +86,7 @@ struct BatchSession {
             Array(keys[$0..<min(keys.count, $0 + maxRequests)])
         }
         let schema = context.session.withGeminiState { $0.schema }
-        let model = context.session.settings.model
+        let model = context.session.geminiSettings.model
         let absolute = URL(fileURLWithPath: file.path).standardizedFileURL.path
         // What each key sends: a journaled job stands for this submit only with the same requests.
         let build = try RunCommand.requestBuilder(context: context)

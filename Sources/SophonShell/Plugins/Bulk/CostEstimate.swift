@@ -14,7 +14,7 @@ enum CostEstimate {
         var built: [BulkRequest] = []
         try requests.forEachLine { built += try build($0) }
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let table = services.prices.table
         var tokens = 0
         // Each request priced on its own model (`run --models`); a ceiling per request at max-tokens.

@@ -301,7 +301,7 @@ enum RunCommand {
     static func requestBuilder(
         context: CommandContext, template: PromptTemplate? = nil, model: GeminiModel? = nil
     ) throws -> @Sendable (BulkInputLine) throws -> BulkRequest {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let sessionSchema = context.session.withGeminiState { $0.schema }
         let model = model ?? GeminiModel(selection: template?.model ?? settings.model)
         let hasTools =

@@ -190,17 +190,7 @@ final class RunJournal: Sendable {
 
     @discardableResult
     private static func writeAll(_ fd: Int32, _ text: String) -> Bool {
-        var data = Array(text.utf8)
-        var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeMutableBytes {
-                write(fd, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            offset += written
-        }
-        return true
+        (try? FileDescriptorWriter.writeAll(fd, text)) != nil
     }
 }
 

@@ -62,7 +62,7 @@ enum CompareCommand {
             $0.attachments = []
             $0.attachmentNames = []
         }
-        if context.session.settings.dryRun || parsed.has("--dry-run") {
+        if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
             return .text(try await dryRun(candidates, context: context, services: services))
         }
         let client = try GeminiCall.client(context: context, services: services)
@@ -129,7 +129,7 @@ enum CompareCommand {
                 functions: try PromptAskCommand.prefixed { try template.functions() })
             let fileModels =
                 models.isEmpty
-                ? [GeminiModel(selection: template.model ?? context.session.settings.model)] : models
+                ? [GeminiModel(selection: template.model ?? context.session.geminiSettings.model)] : models
             for model in fileModels {
                 candidates.append(
                     CompareCandidate(

@@ -11,9 +11,10 @@ struct ComparePlugin: ShellPlugin {
             PluginCommand(
                 name: "compare",
                 usage:
-                    "compare [--dry-run] [--html FILE] --models A,B[,...] PROMPT | compare --prompts A.prompt,B.prompt [--models A,B] [--data JSON|@FILE] [--html FILE]",
+                    "compare [--dry-run] [--json] [--html FILE] --models A,B[,...] PROMPT | compare --prompts A.prompt,B.prompt [--models A,B] [--data JSON|@FILE] [--html FILE] [--json]",
                 summary: "the same turn on several models (or several prompt files) at once, side by side",
-                options: CompareCommand.declared, argumentStyle: .raw(CompareCommand.argument),
+                options: CompareCommand.declared + [CommandOption.json],
+                argumentStyle: .raw(CompareCommand.argument), takesJSONFlag: true,
                 run: { [gemini] request, context in
                     guard let services = gemini.services else {
                         throw CommandFailure(

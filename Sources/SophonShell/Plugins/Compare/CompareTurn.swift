@@ -147,7 +147,7 @@ enum CompareTurn {
 
     /// Logs the exchange (docs/logs.md) as command `compare`.
     private static func log(_ outcome: CompareOutcome, context: CommandContext) {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let prompt = outcome.candidate.contents.last.map(ExchangeLog.text(of:)) ?? ""
         var entry = LogEntry(
             time: Date(), command: "compare", conversationID: nil, model: outcome.modelID, prompt: prompt,

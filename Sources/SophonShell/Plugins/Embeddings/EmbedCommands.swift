@@ -5,8 +5,6 @@ import SophonLogs
 
 /// `embed TEXT`, `similar COLLECTION TEXT [-n N]` and `collections` (docs/embeddings.md).
 enum EmbedCommands {
-    /// `--json`: the command's data as one JSON object.
-    static let jsonOption = CommandOption(name: "--json", help: "the data as one JSON object")
     static let dryRunOption = CommandOption(
         name: "--dry-run", help: "print the request instead of sending it")
     static let modelOption = CommandOption(
@@ -21,13 +19,13 @@ enum EmbedCommands {
         CommandOption(
             name: "--task", value: "TYPE", help: "taskType: RETRIEVAL_QUERY, SEMANTIC_SIMILARITY, ...",
             missing: "a task type"),
-        dryRunOption, jsonOption,
+        dryRunOption, CommandOption.json,
     ]
 
     /// The options of `similar`.
     static let similarOptions = [
         CommandOption(name: "-n", value: "N", help: "how many rows (10)", missing: "a positive whole number"),
-        dryRunOption, jsonOption,
+        dryRunOption, CommandOption.json,
     ]
 
     /// How many rows `similar` prints without `-n`.
@@ -144,7 +142,7 @@ enum EmbedCommands {
         throws
         -> CommandResult
     {
-        let parsed = try CommandOption.parse(request, command: "collections", declared: [jsonOption])
+        let parsed = try CommandOption.parse(request, command: "collections", declared: [CommandOption.json])
         let operands = parsed.operands
         if operands.first == "delete" {
             guard operands.count == 2 else { throw context.usageFailure("collections") }
@@ -201,7 +199,7 @@ enum EmbedCommands {
 
     /// `--dry-run` or `set dry-run on`.
     static func dryRun(_ parsed: ParsedOptions, _ context: CommandContext) -> Bool {
-        parsed.has("--dry-run") || context.session.settings.dryRun
+        parsed.has("--dry-run") || context.session.geminiSettings.dryRun
     }
 
     /// An empty (or blank) text is refused before anything is sent: the API refuses it.

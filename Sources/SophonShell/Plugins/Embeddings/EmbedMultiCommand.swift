@@ -18,7 +18,7 @@ enum EmbedMultiCommand {
             name: "--text", value: "FIELD", help: "the field or column of the text to embed (text)",
             missing: "a field name"),
         EmbedCommands.modelOption, EmbedCommands.dimensionsOption, EmbedCommands.dryRunOption,
-        EmbedCommands.jsonOption,
+        CommandOption.json,
     ]
 
     static func run(

@@ -94,7 +94,7 @@ final class EmbeddingsPlugin: ShellPlugin {
 
     /// The model `expect ... judge` asks: `set judge-model`, else the session's model.
     static func judgeModel(_ context: CommandContext) -> String {
-        context.session.withEmbeddingsState { $0.judgeModel } ?? context.session.settings.model
+        context.session.withEmbeddingsState { $0.judgeModel } ?? context.session.geminiSettings.model
     }
 
     /// `set embed-model ID`, `set judge-model ID|default`.
@@ -170,7 +170,7 @@ final class EmbeddingsPlugin: ShellPlugin {
             PluginCommand(
                 name: "collections", usage: "collections [--json] | collections delete NAME",
                 summary: "the collections of embeddings.db (model, dimensions, rows), or delete one",
-                options: [EmbedCommands.jsonOption],
+                options: [CommandOption.json],
                 run: { [self] request, context in
                     try EmbedCommands.collections(request, context: context, plugin: self)
                 }),

@@ -39,7 +39,7 @@ enum AskCommands {
         [CommandOption(name: "--model", value: "ID", help: "the model for this turn", missing: "a model ID")]
             + (allowNoSchema
                 ? [CommandOption(name: "--no-schema", help: "leave the session's schema out")] : [])
-            + [CommandOption(name: "--dry-run", help: "print the request instead of sending it")]
+            + [CommandOption(name: "--dry-run", help: "print the request instead of sending it"), .json]
     }
 
     static func options(_ request: CommandRequest, allowNoSchema: Bool, context: CommandContext) throws
@@ -59,7 +59,7 @@ enum AskCommands {
         }
         let model = parsed.value("--model")
         let noSchema = parsed.has("--no-schema")
-        let dryRun = context.session.settings.dryRun || parsed.has("--dry-run")
+        let dryRun = context.session.geminiSettings.dryRun || parsed.has("--dry-run")
         let input = try pipedInput(context: context)
         if let prompt = request.rawArgument, !prompt.isEmpty {
             return Options(model: model, noSchema: noSchema, prompt: prompt, dryRun: dryRun, input: input)
@@ -189,7 +189,7 @@ enum AskCommands {
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
             ?? GeminiCall.client(context: context, services: services)
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now

@@ -82,7 +82,7 @@ enum AskTurn {
         history: [Content], userTurn: Content, options: AskCommands.Options, schema: GeminiSchema?,
         isChat: Bool, client: GeminiAPIClient, context: CommandContext, services: GeminiServices
     ) async throws -> (CallReply, [Content]) {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let (tools, toolConfig) = GeminiCall.sessionTools(servedToo: false, context: context)
         let requested = options.model.map { GeminiModel(selection: $0).id } ?? settings.model
@@ -94,7 +94,8 @@ enum AskTurn {
         let started = ContinuousClock.now
         defer { clearAttachments(context) }
         do {
-            if let schema {
+            if schema != nil || request.generationConfig?.responseMimeType == "application/json" {
+                // A schema, or JSON mode (a prompt file's `output.format: json`): read whole.
                 let result = try await client.generateJSON(
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
                 for coercion in result.coercions {
@@ -114,7 +115,7 @@ enum AskTurn {
                 // and prints once, as JSON, at the end (docs/tapes.md).
                 return try await streamed(
                     request: request, model: model, policy: policy, userTurn: userTurn, started: started,
-                    printsChunks: settings.output != .json, client: client, context: context,
+                    printsChunks: context.session.settings.output != .json, client: client, context: context,
                     services: services, callsGo: (isChat: isChat, model: options.model))
             }
             return try await text(

@@ -19,7 +19,7 @@ enum ExchangeLog {
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
         guard !options.dryRun, let plugin = logging(context) else { return try await call() }
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let conversation: String? =
             command == "chat" || inConversation
@@ -120,7 +120,7 @@ enum ExchangeLog {
     }
 
     /// The generation settings in force, as logged.
-    static func settingsJSON(_ settings: ShellSettings) -> JSONValue {
+    static func settingsJSON(_ settings: GeminiSettings) -> JSONValue {
         var members: [JSONMember] = []
         if let temperature = settings.temperature, let number = JSONValue.double(temperature) {
             members.append(JSONMember("temperature", number))
@@ -137,7 +137,7 @@ enum ExchangeLog {
 
     /// ``settingsJSON(_:)`` of an exchange over the Interactions API: `"api": "interactions"`
     /// and its `"interaction"` id after the settings.
-    static func interactionSettings(_ settings: ShellSettings, id: String) -> JSONValue {
+    static func interactionSettings(_ settings: GeminiSettings, id: String) -> JSONValue {
         guard case .object(let members) = settingsJSON(settings) else { return settingsJSON(settings) }
         return .object(
             members + [JSONMember("api", .string("interactions")), JSONMember("interaction", .string(id))])

@@ -28,7 +28,7 @@ extension GeminiCall {
         contents: [Content], tools: JSONValue?, toolConfig: JSONValue?, model: GeminiModel,
         schema: GeminiSchema? = nil, overrides: TurnOverrides = TurnOverrides(), context: CommandContext
     ) throws -> GenerateContentRequest {
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         var request = GenerateContentRequest(
             contents: contents, systemInstruction: overrides.system ?? systemInstruction(settings),
             tools: tools, toolConfig: toolConfig, safetySettings: safetySettings(settings),
@@ -46,7 +46,8 @@ struct TurnOverrides: Sendable {
     /// The system instruction.
     var system: Content?
     /// temperature, maxOutputTokens, topP, topK, stopSequences, seed, presencePenalty,
-    /// frequencyPenalty; `nil` members keep the session's.
+    /// frequencyPenalty, responseMimeType (a prompt file's `output.format: json`); `nil` members
+    /// keep the session's.
     var generation = GenerationConfig()
     /// Functions declared for this call, after the session's (a prompt file's `toolDefs`).
     var functions: [FunctionDeclaration] = []
@@ -63,6 +64,7 @@ struct TurnOverrides: Sendable {
         if let value = generation.seed { config.seed = value }
         if let value = generation.presencePenalty { config.presencePenalty = value }
         if let value = generation.frequencyPenalty { config.frequencyPenalty = value }
+        if let value = generation.responseMimeType { config.responseMimeType = value }
         return config
     }
 }

@@ -83,7 +83,7 @@ enum GeminiCall {
     /// The generation settings of the session (`temperature`, `max-tokens`, `thinking`, and
     /// `top-p` ... `media-resolution`);
     /// `nil` when none is set, so the request carries no empty `generationConfig`.
-    static func generationConfig(_ settings: ShellSettings) -> GenerationConfig? {
+    static func generationConfig(_ settings: GeminiSettings) -> GenerationConfig? {
         var config = GenerationConfig(maxOutputTokens: settings.maxTokens, temperature: settings.temperature)
         switch settings.thinking {
         case .none: break
@@ -114,7 +114,7 @@ enum GeminiCall {
     }
 
     /// The system instruction of the session, if any.
-    static func systemInstruction(_ settings: ShellSettings) -> Content? {
+    static func systemInstruction(_ settings: GeminiSettings) -> Content? {
         settings.system.map { Content(role: nil, parts: [.text($0)]) }
     }
 
@@ -131,7 +131,7 @@ enum GeminiCall {
         let cost = PriceBook.of(context)?.cost(
             model: model, usage: usage, tier: ServedTier.pricing(usage, context: context))
         CostLedger.count(cost, model: model, usage: usage, context: context)
-        context.session.withState { state in
+        context.session.withGeminiState { state in
             if usedFallback, state.settings.model == requested { state.settings.model = model }
         }
         if usedFallback {
@@ -212,7 +212,7 @@ extension GeminiCall {
     }
 
     /// The session's `safety` lines as `safetySettings`; `nil` when none is set.
-    static func safetySettings(_ settings: ShellSettings) -> [SafetySetting]? {
+    static func safetySettings(_ settings: GeminiSettings) -> [SafetySetting]? {
         let safety = settings.generation.safety
         guard !safety.isEmpty else { return nil }
         return safety.map { SafetySetting(category: $0.category, threshold: $0.threshold) }

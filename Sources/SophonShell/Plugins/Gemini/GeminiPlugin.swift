@@ -38,15 +38,17 @@ final class GeminiPlugin: ShellPlugin {
 
     /// The language of Gemini errors from the environment (as in the library; `set language`
     /// wins), the saved model (`set model ID --save`), then `--model`.
-    func configure(_ settings: inout ShellSettings) {
-        settings.language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
+    func configure(_ session: ShellSession) {
+        let language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
+        session.withState { $0.settings.language = language }
         let (services, model) = run.withLock { ($0.services, $0.model) }
-        if let saved = services.flatMap({
+        let saved = services.flatMap {
             JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
-        }) {
-            settings.model = GeminiModel(selection: saved).id
         }
-        if let model { settings.model = GeminiModel(selection: model).id }
+        session.withGeminiState { state in
+            if let saved { state.settings.model = GeminiModel(selection: saved).id }
+            if let model { state.settings.model = GeminiModel(selection: model).id }
+        }
     }
 
     /// `set model PRESET | ID | custom:ID [--save]`; `set budget AMOUNT|off` (docs/cost.md).
@@ -56,8 +58,10 @@ final class GeminiPlugin: ShellPlugin {
         if let result = try DeploymentSettings.set(name, words, context: context, services: services) {
             return result
         }
-        guard name == "model" else { return nil }
-        return try ModelCommands.set(words, context: context, services: services)
+        if name == "model" { return try ModelCommands.set(words, context: context, services: services) }
+        guard GeminiSettings.names.contains(name) else { return nil }
+        try context.session.withGeminiState { try $0.settings.set(name, words: words) }
+        return CommandResult.none
     }
 
     /// `set budget AMOUNT` (US dollars, a plain number >= 0) or `set budget off`.
@@ -91,6 +95,7 @@ final class GeminiPlugin: ShellPlugin {
             let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
             return .text(budget.map { "\(CostText.text($0)) (\(CostText.text(spent)) spent)" } ?? "off")
         }
+        if let value = context.session.geminiSettings.value(of: name) { return .text(value) }
         if let result = InteractionSettings.show(name, context: context) { return result }
         if let result = DeploymentSettings.show(name, context: context, services: services) { return result }
         guard name == "usage" else { return nil }
@@ -119,25 +124,29 @@ final class GeminiPlugin: ShellPlugin {
     /// `--model ID`: the model names.
     func optionValues(_ option: String) -> [String]? { option == "--model" ? Self.modelNames : nil }
 
-    /// `set model`: the model names.
+    /// The plugin's rows of the settings table: ``GeminiSettings`` (`set model` offers the
+    /// model names), `budget`, the Interactions API's and the deployment's.
     var settings: [SettingDefinition] {
-        [
-            SettingDefinition(name: "model", values: Self.modelNames),
-            SettingDefinition(name: "budget", values: ["off"]),
-        ] + InteractionSettings.definitions + DeploymentSettings.definitions
+        GeminiSettings.definitions.map { definition in
+            var definition = definition
+            if definition.name == "model" { definition.values = Self.modelNames }
+            return definition
+        } + [SettingDefinition(name: "budget", values: ["off"])] + InteractionSettings.definitions
+            + DeploymentSettings.definitions
     }
 
     /// `show usage`.
     var reportNames: [String] { ["usage", "interaction"] }
 
-    /// Whether an API key is set.
-    func bannerNotes() -> [String] {
+    /// The model, and whether an API key is set.
+    func bannerNotes(_ session: ShellSession) -> [String] {
+        let model = "model \(session.geminiSettings.model)"
         do {
             let key = try services?.apiKey() != nil
-            return [key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
+            return [model, key ? "API key set" : "no API key (key set, or GEMINI_API_KEY)"]
         } catch {
             // A key file that exists but cannot be used says why (docs/files.md, "API keys").
-            return ["no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
+            return [model, "no usable API key: \((error as? CommandFailure)?.message ?? "\(error)")"]
         }
     }
 
@@ -161,15 +170,16 @@ final class GeminiPlugin: ShellPlugin {
         let prompt = RawArgumentSpec(valueOptions: ["--model"])
         return [
             PluginCommand(
-                name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] PROMPT",
+                name: "ask", usage: "ask [--model ID] [--no-schema] [--dry-run] [--json] PROMPT",
                 summary: "one turn: structured JSON with a schema, else text (streamed)",
                 options: AskCommands.declared(allowNoSchema: true), argumentStyle: .raw(prompt),
+                takesJSONFlag: true,
                 run: needingServices { try await AskCommands.ask($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "chat", usage: "chat [--model ID] [--dry-run] [--continue] MESSAGE",
+                name: "chat", usage: "chat [--model ID] [--dry-run] [--json] [--continue] MESSAGE",
                 summary: "a turn in the conversation (the schema stays in force)",
                 options: AskCommands.declared(allowNoSchema: false) + [ConversationResume.option],
-                argumentStyle: .raw(prompt),
+                argumentStyle: .raw(prompt), takesJSONFlag: true,
                 run: needingServices { try await AskCommands.chat($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "history", usage: "history", summary: "print the conversation",
@@ -208,9 +218,10 @@ final class GeminiPlugin: ShellPlugin {
                     "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
                 run: { request, context in try RetryPolicyCommand.run(request, context: context) }),
             PluginCommand(
-                name: "tokens", usage: "tokens [--model ID] [--dry-run] TEXT",
+                name: "tokens", usage: "tokens [--model ID] [--dry-run] [--json] TEXT",
                 summary: "count the tokens of TEXT",
                 options: AskCommands.declared(allowNoSchema: false), argumentStyle: .raw(prompt),
+                takesJSONFlag: true,
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "models", usage: "models [--live]",

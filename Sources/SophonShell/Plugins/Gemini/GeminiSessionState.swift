@@ -4,6 +4,8 @@ import SophonGemini
 /// The Gemini plugin's part of a session: the schema, the conversation, pending attachments,
 /// the retry policy in force and the token totals (`show usage`).
 struct GeminiSessionState: PluginSessionState {
+    /// `set model`, `set temperature`, ...: the plugin's rows of the settings table.
+    var settings = GeminiSettings()
     /// The schema structured calls use and `validate` checks against (`schema SPEC`).
     var schema: GeminiSchema?
     /// `chat` turns, oldest first (user and model contents alternate).
@@ -28,9 +30,10 @@ struct GeminiSessionState: PluginSessionState {
     /// `set budget AMOUNT`: US dollars a run may spend in this session; `nil` for none.
     var budget: Double?
 
-    /// External plugins see the schema (as Gemini Schema JSON) when one is set.
+    /// External plugins see the model, and the schema (as Gemini Schema JSON) when one is set.
     var sessionViewMembers: [JSONMember] {
-        schema.map { [JSONMember("schema", $0.jsonValue)] } ?? []
+        [JSONMember("model", .string(settings.model))]
+            + (schema.map { [JSONMember("schema", $0.jsonValue)] } ?? [])
     }
 }
 
@@ -39,6 +42,9 @@ extension ShellSession {
     func withGeminiState<Result>(_ body: (inout GeminiSessionState) throws -> Result) rethrows -> Result {
         try withPluginState(GeminiSessionState.self, body)
     }
+
+    /// The Gemini plugin's settings in force (`model`, `temperature`, ...).
+    var geminiSettings: GeminiSettings { withGeminiState { $0.settings } }
 }
 
 /// Token counts summed over calls.

@@ -30,7 +30,7 @@ enum ModelCommands {
             context.io.printError(
                 ShellMessages.note("\(requested.id) is deprecated; its successor is \(successor.id)"))
         }
-        context.session.withState { $0.settings.model = requested.id }
+        context.session.withGeminiState { $0.settings.model = requested.id }
         if save {
             guard let services else { return .none }
             do {
@@ -70,7 +70,7 @@ enum ModelCommands {
         }
         guard parsed.operands.isEmpty, parsed.given.count <= 1 else { throw context.usageFailure("models") }
         guard parsed.has("--live") else {
-            let current = context.session.settings.model
+            let current = context.session.geminiSettings.model
             return .report(catalog(current: current), data: catalogData(current: current))
         }
         return try await live(context: context, services: services)

@@ -46,8 +46,7 @@ final class LogPlugin: ShellPlugin {
         guard name == "log" else { return nil }
         let value = words.first ?? ""
         guard let enabled = OnOff.parse(value) else {
-            throw CommandFailure(
-                kind: .invalidSetting, message: "set log: expected on or off, got '\(value)'")
+            throw CommandFailure.invalidSetting("log", expected: "on or off", got: value)
         }
         context.session.withLogState { $0.enabled = enabled }
         return CommandResult.none

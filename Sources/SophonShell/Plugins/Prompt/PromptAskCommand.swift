@@ -30,7 +30,7 @@ enum PromptAskCommand {
         }
         var options = AskCommands.Options(
             model: template.model, prompt: "",
-            dryRun: context.session.settings.dryRun || parsed.has("--dry-run"))
+            dryRun: context.session.geminiSettings.dryRun || parsed.has("--dry-run"))
         options.contents = turn.contents
         options.schema = turn.schema
         options.overrides = TurnOverrides(

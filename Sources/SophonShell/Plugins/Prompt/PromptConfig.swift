@@ -4,7 +4,7 @@ import SophonPrompt
 
 /// A prompt file's frontmatter `config` as the generation config `prompt FILE`, `run --prompt`
 /// and `compare --prompts` send (docs/prompts.md). Each value is checked by the rule `set`
-/// uses for the same setting (``ShellSettings``: `temperature` 0...2, `topP` 0...1, ...), so a
+/// uses for the same setting (``GeminiSettings``: `temperature` 0...2, `topP` 0...1, ...), so a
 /// file cannot send what `set` would refuse; a bad value is an error at its place in the file.
 /// `prompt render` prints `config` as written, as Dotprompt does.
 enum PromptConfig {
@@ -28,7 +28,7 @@ enum PromptConfig {
         guard case .object(let members) = config else {
             throw error("config", "expected a mapping of settings", got: config, in: document)
         }
-        var checked = ShellSettings()
+        var checked = GeminiSettings()
         var stop: [String]?
         for (key, setting) in settings {
             guard let value = members.last(where: { $0.key == key })?.value, value != .null else { continue }

@@ -5,9 +5,6 @@ struct PromptPlugin: ShellPlugin {
     let name = "prompt"
     /// The Gemini plugin, whose services `prompt FILE` sends through.
     let gemini: GeminiPlugin
-    /// `prompt --json ...`: this command as `sophon --json` prints it (the shell handles it).
-    static let jsonOption = CommandOption(
-        name: "--json", help: "print this command as --json does: one JSON object on one line")
 
     var commands: [PluginCommand] {
         [
@@ -17,7 +14,7 @@ struct PromptPlugin: ShellPlugin {
                     "prompt [--dry-run] [--json] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt save [--force] FILE | prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]",
                 summary: "ask with a Dotprompt file, or render it to Dotprompt's rendered-prompt JSON",
                 options: PromptRenderCommand.declared + [PromptAskCommand.declared[1]]
-                    + PromptSaveCommand.declared + [Self.jsonOption],
+                    + PromptSaveCommand.declared + [CommandOption.json],
                 takesJSONFlag: true,
                 run: { [gemini] request, context in
                     var words = request.arguments

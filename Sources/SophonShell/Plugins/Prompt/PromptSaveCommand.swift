@@ -40,7 +40,7 @@ enum PromptSaveCommand {
 
     /// The prompt file's text for `session`.
     static func document(_ session: ShellSession) throws -> String {
-        let settings = session.settings
+        let settings = session.geminiSettings
         let (schema, turn) = session.withGeminiState { ($0.schema, $0.lastTurn) }
         guard !turn.isEmpty else {
             throw CommandFailure(

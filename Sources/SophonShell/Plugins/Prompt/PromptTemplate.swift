@@ -29,7 +29,9 @@ struct PromptTemplate: Sendable {
     var renderer: PromptRenderer
 
     /// The frontmatter's `config` members Gemini takes per call (temperature, maxOutputTokens,
-    /// topP, topK, stopSequences), checked when the file was loaded.
+    /// topP, topK, stopSequences, seed, penalties), checked when the file was loaded, and
+    /// `responseMimeType` `application/json` for `output.format: json` (a JSON answer, with or
+    /// without `output.schema`).
     var generation = GenerationConfig()
 
     /// Loads the file at `path` (resolved), shown as `file` in messages, and checks its
@@ -42,6 +44,7 @@ struct PromptTemplate: Sendable {
                 file: file, document: document,
                 renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
             template.generation = try PromptConfig.generation(of: document)
+            if template.asksForJSON { template.generation.responseMimeType = "application/json" }
             return template
         } catch {
             throw failure(error)
@@ -75,6 +78,13 @@ struct PromptTemplate: Sendable {
     /// Whether the frontmatter has an `output.schema` (the answer is JSON).
     var hasOutputSchema: Bool {
         document.metadata.last(where: { $0.key == "output" })?.value["schema"] != nil
+    }
+
+    /// Whether the frontmatter asks for a JSON answer: `output.format: json` (Dotprompt's
+    /// formats; `text` and the others ask for nothing) or an `output.schema`.
+    var asksForJSON: Bool {
+        let output = document.metadata.last(where: { $0.key == "output" })?.value
+        return hasOutputSchema || output?["format"]?.stringValue?.lowercased() == "json"
     }
 
     /// The frontmatter's `toolDefs` (Dotprompt's tool definitions: `name`, `description`,

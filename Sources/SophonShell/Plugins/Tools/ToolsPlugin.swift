@@ -24,8 +24,7 @@ final class ToolsPlugin: ShellPlugin {
         guard Self.settingNames.contains(name) else { return nil }
         let value = words.joined(separator: " ")
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(
-                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+            .invalidSetting(name, expected: expectation, got: value)
         }
         switch name {
         case "tools":

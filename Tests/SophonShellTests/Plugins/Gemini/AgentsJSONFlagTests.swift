@@ -2,8 +2,10 @@ import Foundation
 import SophonTestSupport
 import Testing
 
-/// `agents`, `agent` and `cache` take `--json` among their own words, as every new command does
-/// (PRODUCT Part 3), and `agents` refuses a word it does not take instead of ignoring it.
+/// `agents`, `agent`, `cache`, `research`, `compare`, `ask`, `chat` and `tokens` take `--json`
+/// among their own words, as every new command does (PRODUCT Part 3; "`--dry-run` and `--json`
+/// go right after the command word, as for `ask`"), and `agents` refuses a word it does not take
+/// instead of ignoring it.
 @Suite(.childSlots) struct AgentsJSONFlagTests {
     @Test func agentsJSONPrintsWhatSophonJSONPrints() async throws {
         let flag = try await SophonProcess.run(["-c", "agents --json"])
@@ -20,7 +22,7 @@ import Testing
         #expect(outcome.stderr == "-c:1:1: error: usage: agents [--json]\n")
     }
 
-    @Test(arguments: ["agent --json status", "cache list --json"])
+    @Test(arguments: ["agent --json status", "cache list --json", "research --json what changed?"])
     func theFlagIsTakenOutBeforeTheCommandReadsItsWords(command: String) async throws {
         // No server answers: the command gets as far as sending, as JSON (nothing was refused
         // as an unknown option or a usage error).
@@ -31,5 +33,26 @@ import Testing
         let reply = try #require(outcome.stdout.split(separator: "\n").first.map(String.init))
         #expect(reply.hasPrefix(#"{"command":""#))
         #expect(reply.contains(#""ok":false,"error":{"kind":"transport""#))
+    }
+
+    @Test(arguments: [
+        "ask --dry-run hello", "chat --dry-run hello", "tokens --dry-run hello",
+        "compare --dry-run --models gemini-2.5-flash,gemini-3.8-flash hello",
+    ])
+    func aCommandWithRawTextTakesTheFlagBeforeItsText(line: String) async throws {
+        // `compare` and `research` refused it as an unknown option; the rest of the line is the
+        // prompt, so the flag goes right after the command word.
+        let word = try #require(line.split(separator: " ").first)
+        let flagged = "\(word) --json" + line.dropFirst(word.count)
+        let flag = try await SophonProcess.run(["-c", flagged], environment: ["GEMINI_API_KEY": "test-key"])
+        let global = try await SophonProcess.run(
+            ["--json", "-c", line], environment: ["GEMINI_API_KEY": "test-key"])
+        #expect(flag.status == 0, "\(flag.stderr)")
+        #expect(flag.stderr == "")
+        #expect(global.stdout.hasPrefix(#"{"command":"\#(line)","ok":true,"result":"POST /v1beta/models/"#))
+        #expect(
+            flag.stdout
+                == global.stdout.replacingOccurrences(
+                    of: #"{"command":"\#(line)""#, with: #"{"command":"\#(flagged)""#))
     }
 }

@@ -36,16 +36,16 @@ import Testing
     }
 
     @Test func responseModalitiesAndMediaDirSettings() throws {
-        var settings = ShellSettings()
+        var settings = GeminiSettings()
         try settings.set("response-modalities", to: "text,Image,text")
         #expect(settings.generation.responseModalities == ["TEXT", "IMAGE"])
-        #expect(try settings.value(of: "response-modalities") == "text,image")
+        #expect(settings.value(of: "response-modalities") == "text,image")
         #expect(throws: CommandFailure.self) { try settings.set("response-modalities", to: "video") }
         #expect(settings.generation.responseModalities == ["TEXT", "IMAGE"])
         try settings.set("response-modalities", to: "default")
         #expect(settings.generation.responseModalities == nil)
         try settings.set("media-dir", to: "out/media")
-        #expect(try settings.value(of: "media-dir") == "out/media")
+        #expect(settings.value(of: "media-dir") == "out/media")
     }
 
     @Test(

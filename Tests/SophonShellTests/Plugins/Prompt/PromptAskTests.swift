@@ -86,6 +86,24 @@ import Testing
                 == #"{"seed":7,"presencePenalty":0.5,"frequencyPenalty":-0.5}"#)
     }
 
+    @Test func outputFormatJSONWithoutASchemaAsksForJSON() async throws {
+        // Dotprompt's `output.format: json` alone: the answer is JSON (it was sent as plain text).
+        let shell = try await GeminiShell()
+        try shell.write("j.prompt", "---\noutput:\n  format: json\n---\nList two colours.")
+        try await shell.server.script([#"{"kind": "generate", "text": "{\"colours\": [\"red\", \"blue\"]}"}"#]
+        )
+        let outcome = try await shell.run([
+            "-c", "prompt j.prompt", "-c", "expect ${last.colours[1]} == blue",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\n"))
+        let requests = try await shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(
+            requests[0].body["generationConfig"]?.compactText == #"{"responseMimeType":"application/json"}"#)
+    }
+
     @Test func theFileModelGoesForThisCallOnlyWithItsPrefixDropped() async throws {
         let shell = try await GeminiShell()
         try shell.write("pro.prompt", "---\nmodel: vertexai/gemini-2.5-pro\n---\nHi")

@@ -97,7 +97,7 @@ enum CacheCommand {
                     "cache create: '\(name)' already names \(existing.id); delete it first or pick another name"
             )
         }
-        let model = context.session.settings.model
+        let model = context.session.geminiSettings.model
         let (tools, toolConfig) = GeminiCall.sessionTools(servedToo: false, context: context)
         let system = parsed.value("--system").flatMap {
             $0.isEmpty ? nil : Content(role: nil, parts: [.text($0)])

@@ -44,8 +44,7 @@ enum DeploymentSettings {
     {
         let value = words.joined(separator: " ")
         func invalid(_ expectation: String) -> CommandFailure {
-            CommandFailure(
-                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+            .invalidSetting(name, expected: expectation, got: value)
         }
         switch name {
         case "cache":

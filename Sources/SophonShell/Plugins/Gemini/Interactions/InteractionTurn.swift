@@ -40,7 +40,7 @@ enum InteractionTurn {
         let (tools, toolConfig) = GeminiCall.sessionTools(
             servedToo: withTools, functions: options.overrides.functions, context: context, services: services
         )
-        let model = GeminiModel(selection: options.model ?? context.session.settings.model)
+        let model = GeminiModel(selection: options.model ?? context.session.geminiSettings.model)
         let built = try GeminiCall.request(
             contents: [userTurn], tools: tools, toolConfig: toolConfig, model: model, schema: schema,
             overrides: options.overrides, context: context)
@@ -90,7 +90,7 @@ enum InteractionTurn {
         let client = try GeminiCall.client(context: context, services: services)
         let (tools, toolConfig) = GeminiCall.sessionTools(
             servedToo: true, context: context, services: services)
-        let model = GeminiModel(selection: pending.model ?? context.session.settings.model)
+        let model = GeminiModel(selection: pending.model ?? context.session.geminiSettings.model)
         let built = try GeminiCall.request(
             contents: [Content(role: "user", parts: [.text("")])], tools: tools, toolConfig: toolConfig,
             model: model,
@@ -126,7 +126,7 @@ enum InteractionTurn {
     ) async throws -> (CallReply, [Content]) {
         var conversation = conversation
         let policy = context.session.withGeminiState { $0.retryPolicy }
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
         var printed = false
@@ -142,7 +142,7 @@ enum InteractionTurn {
                     maxToolRounds: context.session.withToolState { $0.rounds }, retryPolicy: policy)
                 (interaction, usage, retries) = (run.interaction, run.usage, run.retryCount)
             } else if settings.stream, turn.schema == nil {
-                let printsChunks = settings.output != .json
+                let printsChunks = context.session.settings.output != .json
                 var assembler = GeminiInteractionAssembler()
                 var endsWithNewline = true
                 // The key may be echoed across two deltas: held back until it can be masked whole.

@@ -24,10 +24,11 @@ enum ResearchCommands {
     static func commands(_ needingServices: NeedingServices) -> [PluginCommand] {
         [
             PluginCommand(
-                name: "research", usage: "research [--agent NAME] QUESTION",
+                name: "research", usage: "research [--agent NAME] [--json] QUESTION",
                 summary:
                     "a Deep Research job in the background: steps as they arrive, the report with sources",
-                options: declared, argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--agent"])),
+                options: declared + [CommandOption.json],
+                argumentStyle: .raw(RawArgumentSpec(valueOptions: ["--agent"])), takesJSONFlag: true,
                 run: needingServices { try await research($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "agents", usage: "agents [--json]", summary: "the research jobs of the local journal",

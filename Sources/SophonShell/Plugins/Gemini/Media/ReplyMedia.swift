@@ -35,7 +35,7 @@ enum ReplyMedia {
             let kind = blob.mimeType.split(separator: "/").first.map(String.init) ?? "media"
             let url = folder.appendingPathComponent("\(kind)-\(digest).\(fileExtension(blob.mimeType))")
             do {
-                if context.session.settings.mediaDir == nil {
+                if context.session.geminiSettings.mediaDir == nil {
                     try PrivateFiles.write(blob.data, to: url, folder: .sophon)
                 } else {
                     // A folder the user chose (`set media-dir`): their umask, like `run -o OUT`.
@@ -60,7 +60,7 @@ enum ReplyMedia {
     /// The media folder: `set media-dir` (relative to the script's folder), else `media/` in the
     /// state folder (`SOPHON_HOME/media`).
     static func folderURL(context: CommandContext, services: GeminiServices) -> URL {
-        if let dir = context.session.settings.mediaDir {
+        if let dir = context.session.geminiSettings.mediaDir {
             return URL(fileURLWithPath: context.resolve(dir), isDirectory: true)
         }
         return services.paths.stateFolder.appendingPathComponent("media", isDirectory: true)

@@ -27,7 +27,7 @@ enum ToolExchange {
         client: GeminiAPIClient? = nil
     ) async throws -> CallReply {
         let client = try client ?? GeminiCall.client(context: context, services: services)
-        let settings = context.session.settings
+        let settings = context.session.geminiSettings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         if context.session.withToolState({ $0.offersFunctions }) {
             await ServedTools.startServers(context: context, services: services)

@@ -60,8 +60,7 @@ struct GenerationSettings: Sendable, Equatable {
     mutating func set(_ name: String, words: [String]) throws {
         let value = words.joined(separator: " ")
         func invalid(_ expectation: String, got: String? = nil) -> CommandFailure {
-            CommandFailure(
-                kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(got ?? value)'")
+            .invalidSetting(name, expected: expectation, got: got ?? value)
         }
         let clears = value.lowercased() == "default"
         switch name {
