@@ -217,10 +217,10 @@ def main():
         # The opening time is wall time: on a busy machine (other builds, scripts/test's own steps)
         # one load can take longer than the page needs; the fastest of up to three loads counts.
         times = [int(page.body.get("data-opened-ms", "-1"))]
-        while not 0 <= min(times) < 2000 and len(times) < 3:
+        while not any(0 <= t < 2000 for t in times) and len(times) < 3:
             again, shot = chromium(browser, os.path.join(home, "big.html"), "big")
             times.append(int(again.body.get("data-opened-ms", "-1")))
-        opened = min(times)
+        opened = min((t for t in times if t >= 0), default=-1)
         check(page.rows == big, f"big: {big} matrix rows (found {page.rows})")
         check(0 <= opened < 2000, f"big: {big} results opened in {opened} ms (< 2000 ms; loads: {times})")
         check(png_is_not_blank(shot), f"big: the screenshot is not blank ({shot})")
