@@ -23,12 +23,17 @@ steps_cpu() {
 }
 
 step() {
-    local name=$1 start=$SECONDS cpu
+    local name=$1 start=$SECONDS cpu status=0
     shift
     steps_cpu
     cpu=$steps_cpu_now
-    "$@"
+    # Not `set -e`'s exit: it is off inside a function called as `step ... || ...`.
+    "$@" || status=$?
     steps_cpu
+    if [ "$status" -ne 0 ]; then
+        echo "step $name: FAILED (exit $status) after $((SECONDS - start)) s" >&2
+        return "$status"
+    fi
     echo "step $name: $((SECONDS - start)) s (cpu $((steps_cpu_now - cpu)) s)" >&2
 }
 
