@@ -65,7 +65,7 @@ extension GeminiAPIClient {
                     }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: error)
+                    continuation.finish(afterFeedingFailed: error)
                 }
             }
         }

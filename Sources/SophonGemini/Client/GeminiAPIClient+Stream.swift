@@ -44,7 +44,11 @@ extension GeminiAPIClient {
                 try await run(continuation)
                 continuation.finish()
             } catch {
-                continuation.finish(throwing: expired.hasExpired ? deadline.error : error)
+                if expired.hasExpired {
+                    continuation.finish(throwing: deadline.error)
+                } else {
+                    continuation.finish(afterFeedingFailed: error)
+                }
             }
         }
         // The whole-call limit: when it passes, the stream's task is cancelled and the stream
@@ -245,5 +249,17 @@ public struct GeminiStreamAccumulator: Sendable, Hashable {
             if let reason = candidate.finishReason { finishReason = reason }
             if let message = candidate.finishMessage { finishMessage = message }
         }
+    }
+}
+
+extension AsyncThrowingStream.Continuation where Failure == any Error {
+    /// Ends a stream whose feeding task (cancelled by `onTermination` when the consumer goes
+    /// away) failed with `error`: quietly when that task was cancelled, else with `error`. The
+    /// stream calls `onTermination` before it ends itself, so the feeding task may get here
+    /// first; ending with the cancellation's error would then reach a cancelled consumer's
+    /// `for try await`, which must simply end. Every task-fed stream of the library ends here
+    /// (requests' streams, `bulkRun`, the tape recorder's tee).
+    func finish(afterFeedingFailed error: any Error) {
+        if Task.isCancelled { finish() } else { finish(throwing: error) }
     }
 }

@@ -161,7 +161,7 @@ public final class GeminiTapeRecorder: GeminiTransport {
                 continuation.finish()
             } catch {
                 completion(seen, GeminiTapeFailure(error))
-                continuation.finish(throwing: error)
+                continuation.finish(afterFeedingFailed: error)
             }
         }
         continuation.onTermination = { _ in pump.cancel() }

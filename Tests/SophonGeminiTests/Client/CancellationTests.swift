@@ -55,4 +55,31 @@ import Testing
         // A cancelled consumer's `for try await` simply ends: no chunk, no error, no 15 s wait.
         #expect(try await task.value == 0)
     }
+
+    @Test func aCancelledConsumerNeverSeesTheCancellationAsAnError() async throws {
+        // The stream calls `onTermination` (which cancels the request's task) before it ends
+        // itself, so the request's task may end the stream first; that ending must not be an
+        // error. 200 rounds make the race likely (one in a few dozen rounds before the fix
+        // under load, `CancellationError` out of `for try await`).
+        let partial = #"{"candidates": [{"content": {"parts": [{"text": "par"}]}}]}"#
+        for _ in 0..<200 {
+            let transport = ScriptedTransport([.hangingStream(["data: \(partial)\r\n\r\n"])])
+            let client = GeminiAPIClient(
+                configuration: .testing(recorder: SleepRecorder()), transport: transport)
+            let (arrived, arrival) = AsyncStream<Void>.makeStream()
+            let consumer = Task {
+                var count = 0
+                for try await _ in client.streamGenerateContent(
+                    label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
+                {
+                    count += 1
+                    arrival.yield()
+                }
+                return count
+            }
+            for await _ in arrived { break }
+            consumer.cancel()
+            #expect(try await consumer.value == 1)
+        }
+    }
 }

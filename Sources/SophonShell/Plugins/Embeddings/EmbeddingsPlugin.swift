@@ -195,3 +195,140 @@ extension ShellSession {
         try withPluginState(EmbeddingsSessionState.self, body)
     }
 }
+
+/// The wording of the embeddings plugin (docs/embeddings.md).
+enum EmbeddingsMessages {
+    /// The fixed instruction of the `expect ... judge` grader (PRODUCT §13).
+    static let graderInstruction = """
+        You are a strict grader. You are given a RUBRIC and an OUTPUT produced by another model. \
+        Decide whether the OUTPUT satisfies the RUBRIC. Answer with JSON only: "pass" (true when the \
+        OUTPUT satisfies the RUBRIC), "score" (a number from 0 to 1: how well it satisfies it) and \
+        "reason" (one or two sentences on why). Judge only against the RUBRIC.
+        """
+
+    /// The judge's user turn.
+    static func graderPrompt(rubric: String, output: String) -> String {
+        "RUBRIC:\n\(rubric)\n\nOUTPUT:\n\(output)"
+    }
+
+    /// `warning: PATH was corrupt: moved it to NEW and started a new embedding database`.
+    static func movedAside(_ path: String, to moved: String) -> String {
+        ShellMessages.warning(
+            "\(path) was corrupt: moved it to \(moved) and started a new embedding database")
+    }
+
+    /// A score as the failure text shows it: two decimals (`0.62`).
+    static func score(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        var text = String(format: "%.2f", rounded)
+        if text == "-0.00" { text = "0.00" }
+        return text
+    }
+
+    /// `expected LEFT similar RIGHT (score 0.62 < 0.8)`: the threshold as written.
+    static func similarFailed(left: String, right: String, score: Double, threshold: String) -> String {
+        "expected \(left) similar \(right) (score \(Self.score(score)) < \(threshold))"
+    }
+
+    /// `expected LEFT judge RUBRIC (pass false, score 0.30, threshold 0.5: REASON)`.
+    static func judgeFailed(
+        left: String, rubric: String, pass: Bool, score: Double, threshold: String, reason: String
+    )
+        -> String
+    {
+        "expected \(left) judge \(rubric) (pass \(pass), score \(Self.score(score)), threshold \(threshold): \(reason))"
+    }
+
+    /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
+    /// `the threshold of similar is a score from 0 to 1, not 1.5` (after `expect: `).
+    static func thresholdOutOfRange(_ op: String, _ given: String) -> String {
+        "the threshold of \(op) is a score from 0 to 1, not \(given)"
+    }
+
+    static func judgeUnfit(_ why: String) -> String {
+        "the judge's reply does not fit {pass: boolean, score: number (0..1), reason: string}: \(why)"
+    }
+
+    /// `embed-multi`'s report line.
+    static func embedded(collection: String, embedded: Int, skipped: Int, requests: Int) -> String {
+        "\(collection): \(embedded) embedded, \(skipped) skipped (already stored), "
+            + "\(requests) request\(requests == 1 ? "" : "s")"
+    }
+
+    /// One `collections` line: `NAME  MODEL  DIMS dimensions  N rows`.
+    static func collectionLine(name: String, model: String, dimensions: Int, count: Int) -> String {
+        "\(name)  \(model)  \(dimensions) dimensions  \(count) row\(count == 1 ? "" : "s")"
+    }
+}
+
+/// The one way the embeddings plugin asks for vectors (PRODUCT §13, §11): the session's client
+/// (key checked, transcript: live, recorded or replayed), the session's retry policy through the
+/// library's one call path, `--dry-run` through ``DryRunTransport``, the call counted in
+/// `show usage` and logged in `logs.db`.
+enum EmbeddingCall {
+    /// Embeds `texts` with `model` (`embedContent` for one text when `single`, else
+    /// `batchEmbedContents` in requests of at most 100).
+    /// - Returns: one vector per text, and the `--json` members `model`, `usage`, `retries`.
+    /// - Throws: ``CommandFailure``; ``AskCommands/DryRun`` with the first request of a dry run.
+    static func embed(
+        _ texts: [String], model: String, options: GeminiEmbeddingOptions, single: Bool = false,
+        command: String,
+        dryRun: Bool, context: CommandContext, services: GeminiServices
+    ) async throws -> (vectors: [[Float]], envelope: [JSONMember]) {
+        let transport = dryRun ? DryRunTransport() : nil
+        let client =
+            try transport.map { services.makeDryRunClient(session: context.session, transport: $0) }
+            ?? GeminiCall.client(context: context, services: services)
+        let policy = context.session.withGeminiState { $0.retryPolicy }
+        let started = ContinuousClock.now
+        let time = Date()
+        services.retriesInFlight.reset()
+        do {
+            let embeddings: [GeminiEmbedding]
+            if single, texts.count == 1 {
+                embeddings = [
+                    try await client.embedContent(
+                        texts[0], model: GeminiModel(selection: model), options: options, retryPolicy: policy)
+                ]
+            } else {
+                embeddings = try await client.batchEmbedContents(
+                    texts, model: GeminiModel(selection: model), options: options, retryPolicy: policy)
+            }
+            let envelope = GeminiCall.finish(
+                model: model, requested: model, usage: nil, retries: services.retriesInFlight.value,
+                usedFallback: false, started: started, context: context)
+            let dimensions = embeddings.first?.dimensions ?? 0
+            log(
+                command: command, model: model, texts: texts, time: time, started: started,
+                answer:
+                    "\(embeddings.count) vector\(embeddings.count == 1 ? "" : "s") of \(dimensions) dimensions",
+                error: nil, context: context)
+            return (embeddings.map(\.values), envelope)
+        } catch let stopped as DryRunTransport.Stopped {
+            guard let sent = transport?.request else { throw stopped }
+            throw AskCommands.DryRun(text: DryRunTransport.rendered(sent))
+        } catch let error as GeminiError {
+            let failure = GeminiCall.failure(error, context: context)
+            log(
+                command: command, model: model, texts: texts, time: time, started: started, answer: nil,
+                error: "\(failure.kind.rawValue): \(failure.message)", context: context)
+            throw failure
+        }
+    }
+
+    /// Logs one embedding exchange (docs/logs.md): the texts as the prompt (one per line), the
+    /// vectors' count and dimension as the answer (the log never holds the vectors).
+    private static func log(
+        command: String, model: String, texts: [String], time: Date, started: ContinuousClock.Instant,
+        answer: String?, error: String?, context: CommandContext
+    ) {
+        let elapsed = ContinuousClock.now - started
+        let entry = LogEntry(
+            time: time, command: command, conversationID: nil, model: model,
+            prompt: texts.joined(separator: "\n"), answer: answer,
+            durationMilliseconds: Int(
+                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+            error: error)
+        ExchangeLog.write(entry, context: context)
+    }
+}

@@ -1,6 +1,8 @@
 import Foundation
 import SophonCore
 import SophonGemini
+import SophonLogs
+import Synchronization
 
 /// `ask`, `chat`, `history`, `reset` and `tokens` (docs/commands.md).
 enum AskCommands {
@@ -227,5 +229,106 @@ enum AskCommands {
             guard let sent = dryRun?.request else { throw error }
             return .text(DryRunTransport.rendered(sent))
         }
+    }
+}
+
+/// The transport of `ask --dry-run` and `set dry-run on` (docs/commands.md, "Dry run"): the
+/// client builds the request exactly as for a real call, and this transport keeps it instead of
+/// sending it, then stops the call with ``Stopped``. Nothing reaches the network.
+final class DryRunTransport: GeminiTransport {
+    /// Ends the call once the request is kept; not a ``GeminiError``, so the client neither
+    /// retries nor classifies it.
+    struct Stopped: Error {}
+
+    private let captured = Mutex<GeminiHTTPRequest?>(nil)
+
+    func send(_ request: GeminiHTTPRequest) async throws -> GeminiHTTPResponse {
+        captured.withLock { $0 = $0 ?? request }
+        throw Stopped()
+    }
+
+    /// The request the client would have sent, once it tried.
+    var request: GeminiHTTPRequest? { captured.withLock { $0 } }
+
+    /// What a dry run prints on stdout: `METHOD PATH` (the query kept: `?alt=sse`), then the body
+    /// as pretty JSON. Headers are left out, so the key is never shown.
+    static func rendered(_ request: GeminiHTTPRequest) -> String {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        var path = components?.percentEncodedPath ?? request.url.path
+        if let query = components?.percentEncodedQuery, !query.isEmpty { path += "?" + query }
+        var text = "\(request.method) \(path)"
+        if let body = request.body {
+            let bodyText = String(decoding: body, as: UTF8.self)
+            text += "\n" + ((try? JSONValue(parsing: bodyText))?.prettyText ?? bodyText)
+        }
+        return text
+    }
+}
+
+/// `chat --continue` and `sophon --continue` (docs/logs.md): the newest logged conversation
+/// becomes the session's, turn by turn as sent and received (thought signatures included), and
+/// the next `chat` turns are logged under the same conversation ID.
+enum ConversationResume {
+    /// What `--continue` says on stderr when there is nothing to continue.
+    static let nothingLogged = "no logged conversation to continue; starting a new one"
+
+    /// Loads the newest logged conversation into `session`.
+    /// - Returns: the number of turns loaded (0 when none was logged: a note says so).
+    /// - Throws: ``CommandFailure`` (`fileError`) when the log cannot be read.
+    @discardableResult
+    static func resume(session: ShellSession, registry: PluginRegistry, io: ShellIO) throws -> Int {
+        guard let plugin = registry.plugins.lazy.compactMap({ $0 as? LogPlugin }).first else { return 0 }
+        let loaded: (turns: [Content], id: String?, interaction: String?)
+        do {
+            loaded = try plugin.withStore(io: io) { try ExchangeLog.lastConversation($0) }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "--continue: \(plugin.path ?? ""): \(error)")
+        }
+        guard let id = loaded.id, !loaded.turns.isEmpty else {
+            io.printError(ShellMessages.note(nothingLogged))
+            return 0
+        }
+        session.withGeminiState { $0.conversation = loaded.turns }
+        // Over the Interactions API the next turn continues the logged interaction by its id;
+        // the turns are kept too, for a server that no longer has it.
+        session.withInteractionState { state in
+            state.conversation = loaded.interaction.map {
+                GeminiInteractionConversation(
+                    store: state.store, history: InteractionTurn.steps(of: loaded.turns),
+                    lastInteractionID: $0)
+            }
+        }
+        session.withLogState { $0.conversationID = id }
+        return loaded.turns.count
+    }
+
+    /// `sophon --continue`, before anything runs.
+    /// - Returns: `nil` to go on, else the exit status after printing the error.
+    static func atStart(_ runtime: ShellRuntime) -> Int32? {
+        do {
+            try resume(session: runtime.session, registry: runtime.registry, io: runtime.io)
+            return nil
+        } catch let failure as CommandFailure {
+            runtime.io.printError("error: \(failure.message)")
+            return ShellExitStatus.failure
+        } catch {
+            runtime.io.printError("error: \(error)")
+            return ShellExitStatus.failure
+        }
+    }
+
+    /// `chat --continue`, declared with `chat`'s options.
+    static let option = CommandOption(name: "--continue", help: "resume the newest logged conversation first")
+
+    /// `chat --continue [MESSAGE]`: removes `--continue` from the request's options and resumes.
+    /// - Returns: the request without it, and whether it was there.
+    static func take(_ request: CommandRequest, context: CommandContext) throws -> (CommandRequest, Bool) {
+        guard let index = request.arguments.firstIndex(of: "--continue") else { return (request, false) }
+        var request = request
+        request.arguments.remove(at: index)
+        try resume(session: context.session, registry: context.registry, io: context.io)
+        return (request, true)
     }
 }

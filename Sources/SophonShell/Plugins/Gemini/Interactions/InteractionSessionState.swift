@@ -30,3 +30,57 @@ extension ShellSession {
         try withPluginState(InteractionSessionState.self, body)
     }
 }
+
+/// `set api generate-content|interactions`, `set store on|off`, `show interaction`: the Gemini
+/// plugin's rows of the one settings table for the Interactions API (docs/interactions.md).
+enum InteractionSettings {
+    /// The rows: `api` and `store`.
+    static let definitions = [
+        SettingDefinition(name: "api", values: GeminiAPIChoice.allCases.map(\.rawValue)),
+        SettingDefinition(name: "store", values: ["on", "off"]),
+    ]
+
+    /// `set api VALUE` or `set store on|off`; `nil` for another setting.
+    /// - Throws: ``CommandFailure`` (`invalidSetting`) for a value outside the setting's.
+    static func set(_ name: String, _ words: [String], context: CommandContext) throws -> CommandResult? {
+        let value = words.joined(separator: " ")
+        switch name {
+        case "api":
+            guard let choice = GeminiAPIChoice(rawValue: value.lowercased()) else {
+                throw CommandFailure(
+                    kind: .invalidSetting, message: "api: '\(value)' is not generate-content or interactions")
+            }
+            context.session.withInteractionState { $0.api = choice }
+            return CommandResult.none
+        case "store":
+            guard let on = OnOff.parse(value) else {
+                throw CommandFailure(kind: .invalidSetting, message: "store: '\(value)' is not on or off")
+            }
+            context.session.withInteractionState { state in
+                state.store = on
+                if !on { state.conversation?.forgetStoredInteraction() }
+                state.conversation?.store = on
+            }
+            return CommandResult.none
+        default:
+            return nil
+        }
+    }
+
+    /// `show api`, `show store`, `show interaction`; `nil` for another name.
+    static func show(_ name: String, context: CommandContext) -> CommandResult? {
+        let state = context.session.withInteractionState { $0 }
+        switch name {
+        case "api": return .text(state.api.rawValue)
+        case "store": return .text(OnOff.text(state.store))
+        case "interaction":
+            guard let id = state.lastInteractionID else {
+                return .report(
+                    InteractionMessages.noInteraction, data: .object([JSONMember("interaction", .null)]))
+            }
+            return .report(id, data: .object([JSONMember("interaction", .string(id))]))
+        default:
+            return nil
+        }
+    }
+}

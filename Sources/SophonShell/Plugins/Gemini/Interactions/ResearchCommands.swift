@@ -278,3 +278,57 @@ enum ResearchCommands {
         ])
     }
 }
+
+/// The agents `research` runs (gemini-wire-format-3.md §1.12): Google's Deep Research agents.
+enum ResearchAgents {
+    /// The default: "designed for speed and efficiency, ideal to be streamed back to a client UI".
+    static let standard = "deep-research-preview-04-2026"
+    /// Every agent name `research --agent` takes.
+    static let known = [standard, "deep-research-max-preview-04-2026", "deep-research-pro-preview-12-2025"]
+    /// `agent_config` sent with a research job: thought summaries on, so its steps show.
+    static let config = "deep-research"
+}
+
+/// `agents.json` in the state folder: every research job `research` started, written before
+/// the create is sent (a Ctrl-C during the create leaves the job journaled, without its id)
+/// and updated as its status is read (docs/interactions.md).
+struct AgentJournal: JournalFile {
+    static let kind = "agent journal"
+
+    /// One job.
+    struct Job: Codable, Sendable {
+        /// The interaction id once the create answered; `nil` while (or if interrupted while)
+        /// it was being created.
+        var id: String?
+        /// The agent.
+        var agent: String
+        /// The question asked.
+        var question: String
+        /// The last status read (`creating` before the create answered).
+        var status: String
+        /// When it was started (ISO 8601, UTC).
+        var created: String
+    }
+
+    var jobs: [Job] = []
+
+    /// The journal's place.
+    static func url(_ services: GeminiServices) -> URL {
+        services.paths.stateFolder.appendingPathComponent("agents.json")
+    }
+
+    /// Sets the status of job `id`.
+    mutating func setStatus(_ status: String, of id: String) {
+        for index in jobs.indices where jobs[index].id == id { jobs[index].status = status }
+    }
+
+    /// The job `id`.
+    func job(_ id: String) -> Job? { jobs.last { $0.id == id } }
+
+    /// Now, as the journal writes times.
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
+    }
+}

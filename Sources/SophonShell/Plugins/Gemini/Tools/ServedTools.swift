@@ -214,3 +214,124 @@ struct ServedTools: Sendable {
         text.count <= 200 ? text : String(text.prefix(199)) + "…"
     }
 }
+
+/// Whether a call of a tool served by an external plugin or an MCP server may run
+/// (docs/commands.md, "Tools", consent): such a tool runs a model-chosen action with the
+/// user's rights.
+///
+/// A call runs at once when its server is trusted (`plugin load --trust`, `mcp add --trust`,
+/// `"trust": true` in `mcp.json`), when the run has `--allow-tools`, after
+/// `set tool-confirm off`, or when the user answered `always` for that tool earlier in the
+/// session. Otherwise, in the REPL, the user is asked on the terminal
+/// `run NAME ARGS? [y]es / [n]o / [a]lways`; without a terminal (scripts, `-c`, pipes) the call
+/// is declined with a notice on stderr.
+enum ToolConsent {
+    /// What the user (or the session's settings) decided for one call.
+    enum Decision: Equatable {
+        /// The call runs.
+        case run
+        /// The call does not run; the model gets ``ToolConsent/declinedResponse``.
+        case declined
+    }
+
+    /// The function response of a declined call.
+    static let declinedResponse = JSONValue.object([
+        JSONMember("error", .string("the user declined this call"))
+    ])
+
+    /// Decides whether the call of `name` with `arguments` runs, asking on the terminal when
+    /// the session has one and no setting decides.
+    /// - Parameters:
+    ///   - name: the function the model called.
+    ///   - arguments: its arguments, shown (abridged to 200 characters) in the question.
+    ///   - trusted: whether the serving plugin or MCP server is trusted.
+    /// - Throws: `CancellationError` after Ctrl-C at the question (the command is cancelled).
+    static func decide(name: String, arguments: JSONValue, trusted: Bool, context: CommandContext) throws
+        -> Decision
+    {
+        let (confirm, allowedByRun, always) = context.session.withToolState {
+            ($0.confirm, $0.allowedByRun, $0.alwaysAllowed.contains(name))
+        }
+        if trusted || !confirm || allowedByRun || always { return .run }
+        guard context.mode == .interactive, let ask = context.runtime.readAnswer else {
+            context.io.printError(
+                "tool \(name): declined (no consent without a terminal: run with --allow-tools, or 'set tool-confirm off')"
+            )
+            return .declined
+        }
+        let question = "run \(name) \(ServedTools.abridged(arguments.compactText))? [y]es / [n]o / [a]lways "
+        while true {
+            guard let answer = ask(question) else {
+                // Ctrl-C cancelled the command; end of input declines.
+                try Task.checkCancellation()
+                return .declined
+            }
+            switch answer.lowercased() {
+            case "y", "yes": return .run
+            case "n", "no": return .declined
+            case "a", "always":
+                context.session.withToolState { _ = $0.alwaysAllowed.insert(name) }
+                return .run
+            default: continue
+            }
+        }
+    }
+}
+
+/// The MCP tools a command offers (docs/mcp.md, "Tools"): those of the running servers, or in a
+/// replay, where no server starts, the functions the next recorded request declared beyond the
+/// session's and the plugins' (docs/tapes.md), each served by the server the tape's `tool` lines
+/// name for it (the first MCP server when none does).
+enum MCPServedTools {
+    /// An MCP tool offered to the model: its declaration and the server serving it.
+    struct Offered {
+        var server: String
+        var trusted: Bool
+        var declaration: FunctionDeclaration
+    }
+
+    /// What MCP hosting asks of each listed tool: the reason it cannot be offered, by the one
+    /// conversion of a tool's JSON Schema (``FunctionDeclaration/converting(name:description:inputSchema:sendUnconvertible:)``).
+    static let check: MCPServerRegistry.ToolCheck = { tool in
+        do {
+            _ = try declaration(tool)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The declaration of a listed tool.
+    static func declaration(_ tool: MCPServerRegistry.Tool) throws(FunctionDeclarationError)
+        -> FunctionDeclaration
+    {
+        try FunctionDeclaration.converting(
+            name: tool.name, description: tool.description, inputSchema: tool.inputSchema
+        ).declaration
+    }
+
+    /// The session's MCP tools: the running servers', or those the transcript's record offers.
+    static func offered(context: CommandContext, services: GeminiServices?) -> [Offered] {
+        guard let servers = context.runtime.mcpServers else { return [] }
+        guard let recorded = services?.transcript.recordedFunctions(orLast: true) else {
+            return servers.offeredTools().compactMap { offered in
+                (try? declaration(offered.tool)).map {
+                    Offered(server: offered.server, trusted: offered.trusted, declaration: $0)
+                }
+            }
+        }
+        let names = Set(servers.names)
+        guard !names.isEmpty else { return [] }
+        return recorded.compactMap { function in
+            guard
+                let server = function.server.flatMap({ names.contains($0) ? $0 : nil })
+                    ?? servers.names.first,
+                let declaration = try? JSONDecoder().decode(
+                    FunctionDeclaration.self, from: Data(function.declaration.compactText.utf8))
+            else { return nil }
+            return Offered(
+                server: server, trusted: servers.config(named: server)?.trust ?? false,
+                declaration: declaration)
+        }
+    }
+}
