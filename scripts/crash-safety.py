@@ -387,9 +387,14 @@ def scenario_record(kills, root):
                 return seen[0] >= growths
 
             killed = wait_and_kill(process, time.monotonic(), seconds * 1.1, grown, delay=0)
-            counts["killed"] += killed
             if killed and os.path.exists(tape):
-                fail(name, "a killed run left TAPE, not only TAPE.partial")
+                # The kill can land after the run renamed its finished tape, before it exited (on a
+                # busy machine that gap is long): then TAPE is whole and TAPE.partial is gone.
+                lines, rest = tape_lines(tape)
+                if os.path.exists(partial_tape) or rest or len(lines) != 1 + len(asks):
+                    fail(name, "a killed run left TAPE, not only TAPE.partial")
+                killed = False
+            counts["killed"] += killed
             written = partial_tape if killed else tape
             if not os.path.exists(written):
                 counts["empty"] += 1
