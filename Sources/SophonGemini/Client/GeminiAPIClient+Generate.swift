@@ -216,13 +216,7 @@ extension GeminiAPIClient {
         label: String, request: GenerateContentRequest, schema: GeminiSchema?, model: GeminiModel? = nil,
         retryPolicy: GeminiRetryPolicy? = nil
     ) async throws -> GeminiResult<JSONValue> {
-        var body = request.answering(schema: schema)
-        if schema == nil {
-            var config = body.generationConfig ?? GenerationConfig()
-            config.responseMimeType = "application/json"
-            body.generationConfig = config
-        }
-        let sent = body
+        let sent = schema == nil ? request.answeringJSON() : request.answering(schema: schema)
         let result = try await sendRequest(label: label, model: model, retryPolicy: retryPolicy) { _ in sent }
         let answer = try GeminiAnswerReader(request: sent, schema: schema).read(result.response)
         return GeminiResult(

@@ -48,7 +48,7 @@ public struct GeminiAnswerReader: Sendable {
     /// Creates the reader for answers to `request`, sent with `schema` as its response schema.
     public init(request: GenerateContentRequest, schema: GeminiSchema?) {
         self.init(
-            schema: schema, wantsJSON: request.generationConfig?.responseMimeType == "application/json")
+            schema: schema, wantsJSON: request.asksForJSON)
     }
 
     /// Reads `response`.

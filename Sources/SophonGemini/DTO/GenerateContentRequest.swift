@@ -50,13 +50,25 @@ extension GenerateContentRequest {
     /// unchanged when `schema` is `nil`.
     public func answering(schema: GeminiSchema?) -> GenerateContentRequest {
         guard let schema else { return self }
+        var request = answeringJSON()
+        request.generationConfig?.responseSchema = schema
+        return request
+    }
+
+    /// This request asking for JSON of any shape (JSON mode, a prompt file's
+    /// `output.format: json`): `generationConfig.responseMimeType` `application/json`, the rest
+    /// of the configuration kept.
+    public func answeringJSON() -> GenerateContentRequest {
         var request = self
         var config = request.generationConfig ?? GenerationConfig()
         config.responseMimeType = "application/json"
-        config.responseSchema = schema
         request.generationConfig = config
         return request
     }
+
+    /// Whether this request asks for a JSON answer: `generationConfig.responseMimeType` is
+    /// `application/json`, with or without a `responseSchema`.
+    public var asksForJSON: Bool { generationConfig?.responseMimeType == "application/json" }
 }
 
 /// `generationConfig`: sampling and output settings. Every field is optional; ranges are the

@@ -94,7 +94,7 @@ enum AskTurn {
         let started = ContinuousClock.now
         defer { clearAttachments(context) }
         do {
-            if schema != nil || request.generationConfig?.responseMimeType == "application/json" {
+            if schema != nil || request.asksForJSON {
                 // A schema, or JSON mode (a prompt file's `output.format: json`): read whole.
                 let result = try await client.generateJSON(
                     label: "ask", request: request, schema: schema, model: model, retryPolicy: policy)
