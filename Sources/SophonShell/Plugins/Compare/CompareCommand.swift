@@ -63,7 +63,7 @@ enum CompareCommand {
             $0.attachmentNames = []
         }
         if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
-            return .text(try await dryRun(candidates, context: context, services: services))
+            return try await dryRun(candidates, context: context, services: services).result
         }
         let client = try GeminiCall.client(context: context, services: services)
         let tools = await CompareTurn.tools(for: candidates, context: context, services: services)
@@ -144,8 +144,8 @@ enum CompareCommand {
     /// `--dry-run`: each candidate's request, as it would go, in order; nothing sent.
     private static func dryRun(
         _ candidates: [CompareCandidate], context: CommandContext, services: GeminiServices
-    ) async throws -> String {
-        var texts: [String] = []
+    ) async throws -> AskCommands.DryRun {
+        var sent: [GeminiHTTPRequest] = []
         let tools = await CompareTurn.tools(for: candidates, context: context, services: services)
         for candidate in candidates {
             let transport = DryRunTransport()
@@ -153,8 +153,8 @@ enum CompareCommand {
             let request = try CompareTurn.request(
                 candidate, servedToo: tools != nil, context: context, services: services)
             _ = try? await client.generateText(label: "compare", request: request, model: candidate.model)
-            if let sent = transport.request { texts.append(DryRunTransport.rendered(sent)) }
+            if let request = transport.request { sent.append(request) }
         }
-        return texts.joined(separator: "\n")
+        return AskCommands.DryRun(requests: sent)
     }
 }

@@ -64,7 +64,7 @@ enum EmbedCommands {
             let members = [JSONMember("dimensions", .integer(vectors[0].count))] + envelope
             return .reply(CallReply(value: vector, display: vector.compactText, envelope: members))
         } catch let dryRun as AskCommands.DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
     }
 
@@ -101,7 +101,7 @@ enum EmbedCommands {
                 [text], model: stored.model, options: options, command: "similar",
                 dryRun: dryRun(parsed, context), context: context, services: services)
         } catch let dryRun as AskCommands.DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
         guard vectors[0].count == stored.dimensions else {
             throw CommandFailure(

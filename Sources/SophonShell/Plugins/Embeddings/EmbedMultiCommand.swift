@@ -98,7 +98,7 @@ enum EmbedMultiCommand {
             }
             try await flush()
         } catch let dryRun as AskCommands.DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
         let data = JSONValue.object(
             [

@@ -306,7 +306,7 @@ enum EmbeddingCall {
             return (embeddings.map(\.values), envelope)
         } catch let stopped as DryRunTransport.Stopped {
             guard let sent = transport?.request else { throw stopped }
-            throw AskCommands.DryRun(text: DryRunTransport.rendered(sent))
+            throw AskCommands.DryRun(sent)
         } catch let error as GeminiError {
             let failure = GeminiCall.failure(error, context: context)
             log(

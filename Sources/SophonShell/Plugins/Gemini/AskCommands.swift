@@ -31,9 +31,24 @@ enum AskCommands {
         }
     }
 
-    /// A dry run ended: the request that would have been sent, rendered for stdout.
+    /// A dry run ended: the requests that would have been sent, in order.
     struct DryRun: Error {
-        var text: String
+        var requests: [GeminiHTTPRequest]
+
+        init(_ requests: GeminiHTTPRequest...) { self.requests = requests }
+        init(requests: [GeminiHTTPRequest]) { self.requests = requests }
+
+        /// What the command prints: each request as ``DryRunTransport/rendered(_:)`` (a blank
+        /// line between); under `--json` one request's ``DryRunTransport/data(_:)``, or
+        /// `{"requests": [...]}` for several (docs/commands.md, "Dry run").
+        var result: CommandResult {
+            let text = requests.map(DryRunTransport.rendered).joined(separator: "\n")
+            let data =
+                requests.count == 1
+                ? DryRunTransport.data(requests[0])
+                : .object([JSONMember("requests", .array(requests.map(DryRunTransport.data)))])
+            return .report(text, data: data)
+        }
     }
 
     /// The options of `ask` (`allowNoSchema`), `chat` and `tokens`, declared once.
@@ -100,7 +115,7 @@ enum AskCommands {
             }
             return .reply(reply)
         } catch let dryRun as DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
     }
 
@@ -123,7 +138,7 @@ enum AskCommands {
             context.session.withGeminiState { $0.conversation += turns }
             return .reply(reply)
         } catch let dryRun as DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
     }
 
@@ -227,7 +242,7 @@ enum AskCommands {
             throw GeminiCall.failure(error, context: context)
         } catch let error as DryRunTransport.Stopped {
             guard let sent = dryRun?.request else { throw error }
-            return .text(DryRunTransport.rendered(sent))
+            return AskCommands.DryRun(sent).result
         }
     }
 }
@@ -253,15 +268,33 @@ final class DryRunTransport: GeminiTransport {
     /// What a dry run prints on stdout: `METHOD PATH` (the query kept: `?alt=sse`), then the body
     /// as pretty JSON. Headers are left out, so the key is never shown.
     static func rendered(_ request: GeminiHTTPRequest) -> String {
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        var path = components?.percentEncodedPath ?? request.url.path
-        if let query = components?.percentEncodedQuery, !query.isEmpty { path += "?" + query }
-        var text = "\(request.method) \(path)"
+        var text = "\(request.method) \(path(of: request))"
         if let body = request.body {
             let bodyText = String(decoding: body, as: UTF8.self)
             text += "\n" + ((try? JSONValue(parsing: bodyText))?.prettyText ?? bodyText)
         }
         return text
+    }
+
+    /// The same request as `--json` data: `{"method", "path", "body"}`, the body as JSON
+    /// (a string when it is not JSON; no member when there is none). No headers, so no key.
+    static func data(_ request: GeminiHTTPRequest) -> JSONValue {
+        var members = [
+            JSONMember("method", .string(request.method)), JSONMember("path", .string(path(of: request))),
+        ]
+        if let body = request.body {
+            let bodyText = String(decoding: body, as: UTF8.self)
+            members.append(JSONMember("body", (try? JSONValue(parsing: bodyText)) ?? .string(bodyText)))
+        }
+        return .object(members)
+    }
+
+    /// The request's path with its query (`?alt=sse`), as sent.
+    private static func path(of request: GeminiHTTPRequest) -> String {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        var path = components?.percentEncodedPath ?? request.url.path
+        if let query = components?.percentEncodedQuery, !query.isEmpty { path += "?" + query }
+        return path
     }
 }
 

@@ -53,7 +53,7 @@ enum AskTurn {
         } catch let error as DryRunTransport.Stopped {
             // `--dry-run`: the first request, as it would go; no key needed.
             guard let sent = dryRun?.request else { throw error }
-            throw AskCommands.DryRun(text: DryRunTransport.rendered(sent))
+            throw AskCommands.DryRun(sent)
         }
     }
 

@@ -44,7 +44,7 @@ enum PromptAskCommand {
             }
             return .reply(reply)
         } catch let dryRun as AskCommands.DryRun {
-            return .text(dryRun.text)
+            return dryRun.result
         }
     }
 

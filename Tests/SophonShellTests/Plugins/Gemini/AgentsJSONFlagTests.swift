@@ -49,7 +49,8 @@ import Testing
             ["--json", "-c", line], environment: ["GEMINI_API_KEY": "test-key"])
         #expect(flag.status == 0, "\(flag.stderr)")
         #expect(flag.stderr == "")
-        #expect(global.stdout.hasPrefix(#"{"command":"\#(line)","ok":true,"result":"POST /v1beta/models/"#))
+        let request = line.hasPrefix("compare") ? #"{"requests":[{"method":"POST""# : #"{"method":"POST""#
+        #expect(global.stdout.hasPrefix(#"{"command":"\#(line)","ok":true,"result":\#(request)"#))
         #expect(
             flag.stdout
                 == global.stdout.replacingOccurrences(

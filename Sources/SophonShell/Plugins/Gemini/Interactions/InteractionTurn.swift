@@ -68,7 +68,7 @@ enum InteractionTurn {
                 turn, conversation: conversation, client: client, context: context, services: services)
         } catch let error as DryRunTransport.Stopped {
             guard let sent = dryRun?.request else { throw error }
-            throw AskCommands.DryRun(text: DryRunTransport.rendered(sent))
+            throw AskCommands.DryRun(sent)
         }
     }
 
