@@ -70,8 +70,13 @@ let package = Package(
                 "SophonCore", "SophonGemini", "SophonLogs", "CEdit", "CSpawn", "SophonMedia", "SophonPrompt",
             ]
         ),
+        // libcurl and libcrypto opened on first use in the `sophon` executable, so a command that
+        // sends nothing does not load them (docs/benchmarks.md, "Start-up"; scripts/build).
+        .target(name: "CLazyLibraries"),
         // The `sophon` executable: a few lines around `SophonMain.run`.
-        .executableTarget(name: "sophon", dependencies: ["SophonShell"]),
+        .executableTarget(
+            name: "sophon",
+            dependencies: ["SophonShell", .target(name: "CLazyLibraries", condition: .when(platforms: [.linux]))]),
         // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
         .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
         // Not shipped: the fault soak behind scripts/soak (docs/reliability.md).
