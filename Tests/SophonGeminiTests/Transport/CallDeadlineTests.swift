@@ -242,19 +242,31 @@ final class FiredLog: Sendable {
 
 /// The one-timer watch over in-flight deadlines.
 struct DeadlineWatchTests {
-    @Test func expiredEntriesFireInDeadlineOrderAndUnwatchedOnesNever() async throws {
-        let watch = DeadlineWatch()
+    @Test func expiredEntriesFireInDeadlineOrderAndUnwatchedOnesNever() {
+        let clock = ManualDeadlineClock()
+        let watch = DeadlineWatch(clock: clock)
         let fired = FiredLog()
-        let now = ContinuousClock.now
-        _ = watch.watch(until: now.advanced(by: .milliseconds(150)), expire: fired.action("c"))
-        let b = watch.watch(until: now.advanced(by: .milliseconds(100)), expire: fired.action("b"))
-        _ = watch.watch(until: now.advanced(by: .milliseconds(50)), expire: fired.action("a"))
+        let start = clock.start
+        _ = watch.watch(until: start + .milliseconds(150), expire: fired.action("c"))
+        let b = watch.watch(until: start + .milliseconds(100), expire: fired.action("b"))
+        _ = watch.watch(until: start + .milliseconds(50), expire: fired.action("a"))
+        // One timer, armed for the earliest deadline.
+        #expect(clock.scheduled == [start + .milliseconds(50)])
         watch.unwatch(b)
-        #expect(try await fired.waitFor(2) == ["a", "c"])
-        try await Task.sleep(for: .milliseconds(100))
+        clock.advance(by: .milliseconds(50))
+        #expect(fired.all == ["a"])
+        // Re-armed for the next deadline still watched (b's was unwatched).
+        #expect(clock.scheduled == [start + .milliseconds(150)])
+        clock.advance(by: .milliseconds(99))
+        #expect(fired.all == ["a"])
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.all == ["a", "c"])
+        #expect(clock.scheduled.isEmpty)
+        clock.advance(by: .seconds(3600))
         #expect(fired.all == ["a", "c"])
     }
 
+    /// The real clock's Dispatch timer.
     @Test func anEarlierDeadlineReArmsTheTimer() async throws {
         let watch = DeadlineWatch()
         let fired = FiredLog()
