@@ -108,7 +108,7 @@ extension GeminiAPIClient {
                     let decision = RetryDecision.after(
                         AttemptError(error, serverWait: wait), attempt: limited,
                         of: options.maxRateLimitRetries + 1,
-                        policy: options.rateLimitPolicy, deadline: nil, random: configuration.random)
+                        policy: options.rateLimitPolicy, timeLeft: nil, random: configuration.random)
                     guard case .retry(let pause) = decision else {
                         await limiter.rateLimited(ticket, wait: wait ?? options.defaultRateLimitWait)
                         return BulkResult(key: item.key, outcome: .failure(error), rateLimitedCount: limited)
@@ -119,7 +119,7 @@ extension GeminiAPIClient {
                 await limiter.finished(ticket, usedTokens: nil, succeeded: false)
                 let decision = RetryDecision.after(
                     AttemptError(error), attempt: attempt, of: options.retryPolicy.attempts,
-                    policy: options.retryPolicy, deadline: nil, random: configuration.random)
+                    policy: options.retryPolicy, timeLeft: nil, random: configuration.random)
                 guard case .retry(let wait) = decision else {
                     return BulkResult(key: item.key, outcome: .failure(error), rateLimitedCount: limited)
                 }

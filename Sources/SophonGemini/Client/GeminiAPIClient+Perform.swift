@@ -171,7 +171,8 @@ extension GeminiAPIClient {
         }
     }
 
-    /// Runs `body` within the configured whole-call timeout.
+    /// Runs `body` within the configured whole-call timeout, on the configuration's
+    /// ``GeminiClientConfiguration/deadlineClock``.
     ///
     /// `body` gets the call's deadline: a retry that could not start before it is not waited
     /// for. When the transport honours deadlines (``GeminiTransport/honoursDeadline``), `body`
@@ -183,10 +184,10 @@ extension GeminiAPIClient {
     private func withCallTimeout<R: Sendable>(
         _ body: @escaping @Sendable (GeminiCallDeadline?) async throws -> R
     ) async throws -> R {
-        let limit = configuration.callTimeout
-        let deadline = GeminiCallDeadline(limit: limit)
+        let clock = configuration.deadlineClock
+        let deadline = GeminiCallDeadline(limit: configuration.callTimeout, start: clock.now)
         guard transport.honoursDeadline else {
-            return try await withTimerTask(limit: limit) { try await body(deadline) }
+            return try await withTimerTask(deadline: deadline, clock: clock) { try await body(deadline) }
         }
         do {
             return try await body(deadline)
@@ -195,20 +196,22 @@ extension GeminiAPIClient {
         }
     }
 
-    /// `body` in a task group with a timer task that cancels it after `limit`.
+    /// `body` in a task group with a timer task that cancels it when `deadline` passes on
+    /// `clock`.
     private func withTimerTask<R: Sendable>(
-        limit: Duration, _ body: @escaping @Sendable () async throws -> R
+        deadline: GeminiCallDeadline, clock: any GeminiDeadlineClock,
+        _ body: @escaping @Sendable () async throws -> R
     ) async throws -> R {
         try await withThrowingTaskGroup(of: R?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: limit)
+                try await clock.sleep(until: deadline.instant)
                 return nil
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
                 try Task.checkCancellation()
-                throw GeminiCallDeadline(limit: limit).error
+                throw deadline.error
             }
             return value
         }
@@ -278,7 +281,8 @@ extension GeminiAPIClient {
             }
             let wait: Duration
             switch RetryDecision.after(
-                failure, attempt: attempt, of: attempts, policy: policy, deadline: deadline,
+                failure, attempt: attempt, of: attempts, policy: policy,
+                timeLeft: deadline?.remaining(at: configuration.deadlineClock.now),
                 random: configuration.random)
             {
             case .fail(let error): throw error

@@ -30,14 +30,16 @@ extension GeminiAPIClient {
         }
     }
 
-    /// A stream fed by `run` in its own task under the whole-call limit: when the limit passes
-    /// the task is cancelled and the stream ends with the limit's error; dropping the stream
-    /// cancels the task. Every streaming request kind runs through here.
+    /// A stream fed by `run` in its own task under the whole-call limit (on the configuration's
+    /// deadline clock, from the stream's creation): when the limit passes the task is cancelled
+    /// and the stream ends with the limit's error; dropping the stream cancels the task. Every
+    /// streaming request kind runs through here.
     func deadlinedStream<Element: Sendable>(
         _ run: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void
     ) -> AsyncThrowingStream<Element, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
-        let deadline = GeminiCallDeadline(limit: configuration.callTimeout)
+        let deadline = GeminiCallDeadline(
+            limit: configuration.callTimeout, start: configuration.deadlineClock.now)
         let expired = StreamExpiry()
         let task = Task {
             do {

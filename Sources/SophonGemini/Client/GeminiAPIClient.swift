@@ -23,8 +23,9 @@ public final class GeminiAPIClient: Sendable {
     public let configuration: GeminiClientConfiguration
     /// The transport moving the bytes.
     public let transport: any GeminiTransport
-    /// Ends streams that outlast the whole-call limit (one timer for all of them).
-    let streamDeadlines = DeadlineWatch()
+    /// Ends streams that outlast the whole-call limit (one timer for all of them, on the
+    /// configuration's ``GeminiClientConfiguration/deadlineClock``).
+    let streamDeadlines: DeadlineWatch
     /// Files this client uploaded, by content hash (``uploadFileOnce(data:mimeType:displayName:retryPolicy:progress:)``).
     let uploadMemo: UploadMemo
 
@@ -38,6 +39,7 @@ public final class GeminiAPIClient: Sendable {
     ) {
         self.configuration = configuration
         self.transport = transport
+        self.streamDeadlines = DeadlineWatch(clock: configuration.deadlineClock)
         self.uploadMemo = UploadMemo()
     }
 
@@ -53,6 +55,7 @@ public final class GeminiAPIClient: Sendable {
     ) {
         self.configuration = configuration
         self.transport = transport
+        self.streamDeadlines = DeadlineWatch(clock: configuration.deadlineClock)
         self.uploadMemo = other.uploadMemo
     }
 

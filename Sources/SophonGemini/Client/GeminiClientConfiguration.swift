@@ -43,6 +43,14 @@ public struct GeminiClientConfiguration: Sendable {
     /// The current instant of the clock `sleep` waits on (a bulk run's rate limiter reads it);
     /// injectable with `sleep` so tests move time without waiting.
     public var now: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// The clock the whole-call limit (``callTimeout``) runs on: each call's deadline starts
+    /// at its `now`, and its timer ends the streams (and, over a transport that does not honour
+    /// deadlines, the calls) that outlast the limit. The default is the real clock
+    /// (``GeminiSystemDeadlineClock``); a test injects a clock it moves itself, so a limit
+    /// passes without a real wait. Separate from ``sleep`` and ``now``, the clock of the waits
+    /// between attempts. ``URLSessionTransport`` watches the deadlines it is handed on the
+    /// real clock.
+    public var deadlineClock: any GeminiDeadlineClock = GeminiSystemDeadlineClock()
     /// Receives request, response and retry events (for a `--verbose` display).
     public var observer: (@Sendable (GeminiClientEvent) -> Void)?
     /// Re-encodes image parts smaller on a retry after a transport failure when the policy

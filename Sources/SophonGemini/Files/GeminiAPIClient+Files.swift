@@ -54,7 +54,7 @@ extension GeminiAPIClient {
                 let decision = RetryDecision.after(
                     AttemptError(error, serverWait: serverWait), attempt: failures,
                     of: max(policy.attempts, 1),
-                    policy: policy, deadline: nil, random: configuration.random)
+                    policy: policy, timeLeft: nil, random: configuration.random)
                 guard case .retry(let wait) = decision else {
                     if case .fail(let failure) = decision { throw failure }
                     throw error

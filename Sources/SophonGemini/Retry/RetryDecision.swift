@@ -15,12 +15,13 @@ enum RetryDecision: Equatable {
     /// then), replaced by the server's wait when the policy honours it; a server wait beyond
     /// `maxServerWait` fails at once with ``GeminiError/rateLimited(retryAfter:server:)`` (with the status line the
     /// wait came with). A wait that
-    /// would outlast `deadline` is not started: the call fails now with what went wrong (or,
-    /// for a server wait, `rateLimited`) rather than sleep out the budget and report only a
-    /// timeout.
+    /// would outlast `timeLeft` (the time left before the call's deadline, read on the
+    /// configuration's deadline clock; `nil` without a deadline) is not started: the call
+    /// fails now with what went wrong (or, for a server wait, `rateLimited`) rather than sleep
+    /// out the budget and report only a timeout.
     static func after(
         _ failure: AttemptError, attempt: Int, of attempts: Int, policy: GeminiRetryPolicy,
-        deadline: GeminiCallDeadline?, random: () -> Double
+        timeLeft: Duration?, random: () -> Double
     ) -> RetryDecision {
         let error = failure.error
         guard failure.allowRetry, error.isRetryable, attempt < attempts else { return .fail(error) }
@@ -33,7 +34,7 @@ enum RetryDecision: Equatable {
             wait = serverWait
             isServerWait = true
         }
-        if let deadline, deadline.remaining <= wait {
+        if let timeLeft, timeLeft <= wait {
             return .fail(isServerWait ? .rateLimited(retryAfter: wait, server: error.serverStatus) : error)
         }
         return .retry(wait: wait)

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The end of a call's whole-call time limit (``GeminiClientConfiguration/callTimeout``,
@@ -18,21 +17,26 @@ public struct GeminiCallDeadline: Sendable, Hashable {
         public init(deadline: GeminiCallDeadline) { self.deadline = deadline }
     }
 
-    /// When the call's time is up (monotonic clock).
+    /// When the call's time is up (monotonic clock: `ContinuousClock`'s timeline).
     public var instant: ContinuousClock.Instant
     /// The configured limit, for the message.
     public var limit: Duration
 
-    /// A deadline `limit` after `start`.
+    /// A deadline `limit` after `start` (the client starts its calls' deadlines at its
+    /// ``GeminiClientConfiguration/deadlineClock``'s `now`).
     public init(limit: Duration, start: ContinuousClock.Instant = .now) {
         self.limit = limit
         instant = start.advanced(by: limit)
     }
 
-    /// The time left: zero once the deadline has passed.
-    public var remaining: Duration { max(.zero, instant - .now) }
+    /// The time left on the real clock: zero once the deadline has passed.
+    public var remaining: Duration { remaining(at: .now) }
 
-    /// Whether the deadline has passed.
+    /// The time left at `now` (an instant of the clock the deadline was started on): zero once
+    /// the deadline has passed.
+    func remaining(at now: ContinuousClock.Instant) -> Duration { max(.zero, instant - now) }
+
+    /// Whether the deadline has passed on the real clock.
     public var hasPassed: Bool { ContinuousClock.now >= instant }
 
     /// The error the call fails with: `.timedOut`, "The call exceeded its limit of N s."
@@ -44,7 +48,8 @@ public struct GeminiCallDeadline: Sendable, Hashable {
 /// Runs an action when a deadline passes, for many in-flight requests with one timer: the
 /// timer is armed for the earliest deadline watched, so watching a request costs a table
 /// insert and removal, not a timer of its own (requests finish long before their 180 s limit;
-/// a timer per request would stay queued for the full limit after the request ended).
+/// a timer per request would stay queued for the full limit after the request ended). The
+/// timer is the clock's (``GeminiDeadlineClock/makeTimer(_:)``), made on the first watch.
 final class DeadlineWatch: Sendable {
     private struct Entry {
         let instant: ContinuousClock.Instant
@@ -56,11 +61,14 @@ final class DeadlineWatch: Sendable {
         var nextToken = 0
         /// The deadline the timer is armed for; `nil` when it is idle.
         var armedFor: ContinuousClock.Instant?
-        var timer: (any DispatchSourceTimer)?
+        var timer: (any GeminiDeadlineTimer)?
     }
 
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "sophon.deadline-watch")
+    private let clock: any GeminiDeadlineClock
+
+    /// A watch whose deadlines pass on `clock`.
+    init(clock: any GeminiDeadlineClock = GeminiSystemDeadlineClock()) { self.clock = clock }
 
     deinit { state.withLock { $0.timer?.cancel() } }
 
@@ -84,23 +92,19 @@ final class DeadlineWatch: Sendable {
     }
 
     private func arm(_ state: inout State, at instant: ContinuousClock.Instant) {
-        let timer: any DispatchSourceTimer
+        let timer: any GeminiDeadlineTimer
         if let existing = state.timer {
             timer = existing
         } else {
-            timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.fire() }
-            timer.activate()
+            timer = clock.makeTimer { [weak self] in self?.fire() }
             state.timer = timer
         }
-        let wait = max(.zero, instant - .now).components
-        let nanoseconds = wait.seconds * 1_000_000_000 + wait.attoseconds / 1_000_000_000
-        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), leeway: .milliseconds(5))
+        timer.schedule(at: instant)
         state.armedFor = instant
     }
 
     private func fire() {
-        let now = ContinuousClock.now
+        let now = clock.now
         let expired = state.withLock { state -> [Entry] in
             var due: [Entry] = []
             var next: ContinuousClock.Instant?

@@ -105,42 +105,122 @@ struct CallDeadlineTests {
     }
 }
 
-/// The whole-call limit on streams, for any transport.
+/// The whole-call limit on streams, for any transport, on a clock the test moves.
 struct StreamDeadlineTests {
+    /// One SSE event carrying `text` and no finish reason.
+    static func event(_ text: String) -> Data {
+        Data("data: {\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"\(text)\"}]}}]}\r\n\r\n".utf8)
+    }
+
     @Test func aStreamThatOutlastsTheLimitEndsWithTheLimitsError() async throws {
-        let partial = #"{"candidates": [{"content": {"parts": [{"text": "par"}]}}]}"#
-        let transport = ScriptedTransport([.hangingStream(["data: \(partial)\r\n\r\n"])])
+        let (body, feed) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let transport = ScriptedTransport([.source(200, ["Content-Type": "text/event-stream"], body)])
+        let clock = ManualDeadlineClock()
         var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder())
-        // The limit runs on the real clock from the stream's creation, so the first chunk must
-        // arrive within it: 5 s was missed once under two busy loops at load 14-22; 20 s is ample.
         configuration.callTimeout = .seconds(20)
+        configuration.deadlineClock = clock
         let client = GeminiAPIClient(configuration: configuration, transport: transport)
-        let consumer = Task { () -> ([String], (any Error)?) in
+        let limit = clock.start + .seconds(20)
+        let (texts, failure) = try await withWatchdog { () -> ([String], GeminiError?) in
+            var chunks = client.streamGenerateContent(
+                label: "s", request: GenerateContentRequest(contents: [.user("hi")])
+            ).makeAsyncIterator()
+            // The stream's limit is watched from its creation, on the configuration's clock.
+            #expect(clock.scheduled == [limit])
             var texts: [String] = []
+            feed.yield(Self.event("par"))
+            try await texts.append(chunks.next()?.text ?? "(ended)")
+            clock.advance(by: .seconds(20) - .milliseconds(1))
+            // Not yet: the timer still waits, and the stream still delivers.
+            #expect(clock.scheduled == [limit])
+            feed.yield(Self.event("tial"))
+            try await texts.append(chunks.next()?.text ?? "(ended)")
+            clock.advance(by: .milliseconds(1))
+            #expect(clock.scheduled.isEmpty)
             do {
-                for try await chunk in client.streamGenerateContent(
-                    label: "s", request: GenerateContentRequest(contents: [.user("hi")]))
-                {
-                    texts.append(chunk.text)
-                }
-            } catch {
+                while let chunk = try await chunks.next() { texts.append(chunk.text) }
+                return (texts, nil)
+            } catch let error as GeminiError {
                 return (texts, error)
             }
-            return (texts, nil)
         }
-        // A watchdog, so that a limit that never fires fails the test instead of hanging it.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(120))
-            consumer.cancel()
-        }
-        let (texts, failure) = await consumer.value
-        watchdog.cancel()
-        #expect(texts == ["par"])
-        #expect(
-            failure as? GeminiError
-                == GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 20 s."))
+        #expect(texts == ["par", "tial"])
+        #expect(failure == GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 20 s."))
         #expect(transport.requests.count == 1)
+        feed.finish()
     }
+}
+
+/// The whole-call limit on unary calls over a transport that does not honour deadlines: a
+/// timer task beside the call, sleeping on the configuration's clock (here one the test moves).
+struct UnaryCallDeadlineTests {
+    /// A client whose transport sends a 200 and then the body the test feeds through `feed`.
+    static func client(clock: ManualDeadlineClock) -> (
+        GeminiAPIClient, ScriptedTransport, AsyncThrowingStream<Data, any Error>.Continuation
+    ) {
+        let (body, feed) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let transport = ScriptedTransport([.source(200, [:], body)])
+        var configuration = GeminiClientConfiguration.testing(recorder: SleepRecorder())
+        configuration.callTimeout = .seconds(20)
+        configuration.deadlineClock = clock
+        return (GeminiAPIClient(configuration: configuration, transport: transport), transport, feed)
+    }
+
+    @Test func aCallThatOutlastsTheLimitEndsWithTheLimitsError() async throws {
+        let clock = ManualDeadlineClock()
+        let (client, transport, feed) = Self.client(clock: clock)
+        let limit = clock.start + .seconds(20)
+        let (sleeping, stillSleeping, failure) = try await withWatchdog {
+            () -> ([ContinuousClock.Instant], [ContinuousClock.Instant], GeminiError?) in
+            async let call = client.generateText(label: "t", contents: [.user("hi")])
+            await clock.waitForSleepers(1)
+            let sleeping = clock.sleeping
+            clock.advance(by: .seconds(20) - .milliseconds(1))
+            let stillSleeping = clock.sleeping
+            clock.advance(by: .milliseconds(1))
+            do {
+                _ = try await call
+                return (sleeping, stillSleeping, nil)
+            } catch let error as GeminiError {
+                return (sleeping, stillSleeping, error)
+            }
+        }
+        #expect(sleeping == [limit])
+        #expect(stillSleeping == [limit])
+        #expect(failure == GeminiError.transport(.timedOut, detail: "The call exceeded its limit of 20 s."))
+        #expect(clock.sleeping.isEmpty)
+        #expect(transport.requests.count == 1)
+        #expect(transport.requests.first?.deadline == nil)
+        feed.finish()
+    }
+
+    @Test func aReplyJustBeforeTheLimitIsKept() async throws {
+        let clock = ManualDeadlineClock()
+        let (client, _, feed) = Self.client(clock: clock)
+        let text = try await withWatchdog { () -> String in
+            async let call = client.generateText(label: "t", contents: [.user("hi")])
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(20) - .milliseconds(1))
+            feed.yield(Data(CallDeadlineTests.okBody.utf8))
+            feed.finish()
+            return try await call.value
+        }
+        #expect(text == "ok")
+        // The timer task was cancelled with the call's end, not left waiting for the limit.
+        #expect(clock.sleeping.isEmpty)
+    }
+}
+
+/// Runs `body` in a task that a watchdog cancels after 120 s: a bound that catches a hang (a
+/// limit that never fires), not a timing check.
+func withWatchdog<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    let task = Task { try await body() }
+    let watchdog = Task {
+        try await Task.sleep(for: .seconds(120))
+        task.cancel()
+    }
+    defer { watchdog.cancel() }
+    return try await task.value
 }
 
 /// The names of the actions a ``DeadlineWatch`` ran, in order.
@@ -162,19 +242,31 @@ final class FiredLog: Sendable {
 
 /// The one-timer watch over in-flight deadlines.
 struct DeadlineWatchTests {
-    @Test func expiredEntriesFireInDeadlineOrderAndUnwatchedOnesNever() async throws {
-        let watch = DeadlineWatch()
+    @Test func expiredEntriesFireInDeadlineOrderAndUnwatchedOnesNever() {
+        let clock = ManualDeadlineClock()
+        let watch = DeadlineWatch(clock: clock)
         let fired = FiredLog()
-        let now = ContinuousClock.now
-        _ = watch.watch(until: now.advanced(by: .milliseconds(150)), expire: fired.action("c"))
-        let b = watch.watch(until: now.advanced(by: .milliseconds(100)), expire: fired.action("b"))
-        _ = watch.watch(until: now.advanced(by: .milliseconds(50)), expire: fired.action("a"))
+        let start = clock.start
+        _ = watch.watch(until: start + .milliseconds(150), expire: fired.action("c"))
+        let b = watch.watch(until: start + .milliseconds(100), expire: fired.action("b"))
+        _ = watch.watch(until: start + .milliseconds(50), expire: fired.action("a"))
+        // One timer, armed for the earliest deadline.
+        #expect(clock.scheduled == [start + .milliseconds(50)])
         watch.unwatch(b)
-        #expect(try await fired.waitFor(2) == ["a", "c"])
-        try await Task.sleep(for: .milliseconds(100))
+        clock.advance(by: .milliseconds(50))
+        #expect(fired.all == ["a"])
+        // Re-armed for the next deadline still watched (b's was unwatched).
+        #expect(clock.scheduled == [start + .milliseconds(150)])
+        clock.advance(by: .milliseconds(99))
+        #expect(fired.all == ["a"])
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.all == ["a", "c"])
+        #expect(clock.scheduled.isEmpty)
+        clock.advance(by: .seconds(3600))
         #expect(fired.all == ["a", "c"])
     }
 
+    /// The real clock's Dispatch timer.
     @Test func anEarlierDeadlineReArmsTheTimer() async throws {
         let watch = DeadlineWatch()
         let fired = FiredLog()
