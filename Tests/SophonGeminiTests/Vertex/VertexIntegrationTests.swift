@@ -180,7 +180,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         func load(_ text: String) -> String {
             let path = folder.appendingPathComponent("c.json").path
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
             do {
                 return try GoogleCredentials.load(path: path).description
             } catch {

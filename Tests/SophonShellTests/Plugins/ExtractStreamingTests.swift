@@ -16,8 +16,8 @@ import Testing
         try input.write(to: file)
         let stdout = folder.appendingPathComponent("stdout")
         let stderr = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: stdout.path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: stderr.path, contents: nil))
         let process = Process()
         process.executableURL = SophonProcess.binary
         process.arguments = arguments

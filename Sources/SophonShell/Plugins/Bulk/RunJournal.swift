@@ -67,7 +67,8 @@ final class RunJournal: Sendable {
                     if let send = Self.readSend(text), send.time > recent { sends.append(send) }
                     continue
                 }
-                guard var (key, ok) = BulkOutputLine.read(text) else { continue }
+                guard let (readKey, ok) = BulkOutputLine.read(text) else { continue }
+                var key = readKey
                 if byModel {
                     guard let model = (try? JSONValue(parsing: text))?["model"]?.stringValue else { continue }
                     key = RunCommand.runKey(key, model: GeminiModel(id: model))

@@ -59,6 +59,15 @@ enum SchemaCommands {
         case ["clear"]:
             context.session.withGeminiState { $0.schema = nil }
             return .none
+        case let words where words.first == "show":
+            // A form `show` does not take: a misspelt option says so (with "did you mean"),
+            // anything else is a usage error; never a schema named "show ...".
+            do {
+                _ = try CommandOption.parse(Array(words.dropFirst()), declared: declared)
+            } catch {
+                throw error.failure(command: "schema")
+            }
+            throw context.usageFailure("schema")
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
         case []:

@@ -5,6 +5,23 @@ import Testing
 /// `schema show --swift [NAME]`: the session's schema as a Swift `Decodable` struct
 /// (docs/commands.md), the type `GeminiSchema(for:)` derives the same schema from.
 @Suite(.childSlots) struct SchemaShowSwiftTests {
+    @Test func aFormShowDoesNotTakeIsRefusedNotTakenForASchema() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "schema { a: string }", "-c", "schema show --picoschem", "-c", "schema show foo",
+            "-c", "schema show",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr == """
+                -c:2:1: error: schema: unknown option '--picoschem' (did you mean '--picoschema'?)
+                -c:3:1: error: usage: schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear
+
+                """)
+        // The session's schema is still the one set.
+        #expect(outcome.stdout.contains(#""a""#))
+    }
+
     @Test func theSchemaIsPrintedAsASwiftStruct() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([

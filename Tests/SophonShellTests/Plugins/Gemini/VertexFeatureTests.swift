@@ -85,7 +85,7 @@ import Testing
         #expect(body?["contents"]?[0]?["parts"]?[0]?["inlineData"]?["mimeType"] == .string("text/plain"))
         let before = try await shell.server.requests().count
         let big = shell.home.appendingPathComponent("big.txt")
-        FileManager.default.createFile(atPath: big.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
         let handle = try FileHandle(forWritingTo: big)
         try handle.truncate(atOffset: UInt64(20 * 1024 * 1024 + 1))
         try handle.close()
