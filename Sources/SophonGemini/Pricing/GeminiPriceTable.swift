@@ -99,7 +99,9 @@ public struct GeminiPriceTable: Sendable, Hashable {
         "gemini-3.5-flash-lite": GeminiPrice(input: 0.30, output: 2.50, cachedInput: 0.03),
         "gemini-3.5-flash": GeminiPrice(input: 1.50, output: 9.00, cachedInput: 0.15),
         "gemini-3.8-flash": GeminiPrice(input: 0.75, output: 3.75, cachedInput: 0.075),
-        // Embeddings bill input only.
+        // Embeddings bill input only: $0.15 per 1M input tokens, from Google's announcement
+        // (developers.googleblog.com/en/gemini-embedding-available-gemini-api/), not the page.
+        // Its replies count no tokens, so the shell shows an embedding's cost as unknown.
         "gemini-embedding-001": GeminiPrice(input: 0.15, output: 0, cachedInput: 0.015),
     ])
 

@@ -107,9 +107,10 @@ enum SemanticExpect {
         do {
             let result = try await client.generateJSON(
                 label: "judge", request: request, schema: judgeSchema, model: model, retryPolicy: policy)
-            _ = GeminiCall.finish(
+            let envelope = GeminiCall.finish(
                 model: result.modelID, requested: model.id, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
+            entry.cost = envelope.first { $0.key == "cost" }?.value.doubleValue
             value = result.value
             entry.model = result.modelID
             entry.answer = value.compactText
@@ -122,8 +123,10 @@ enum SemanticExpect {
             entry.error = "\(failure.kind.rawValue): \(failure.message)"
             if case .decodingFailed(let reason, _) = error {
                 // The judge answered (a call made, counted), but not in the schema's shape.
+                // Its tokens are not known: the cost is unknown, never 0 (docs/cost.md).
                 _ = GeminiCall.finish(
-                    model: model.id, requested: model.id, usage: nil, retries: services.retriesInFlight.value,
+                    model: model.id, requested: model.id, usage: nil, counted: false,
+                    retries: services.retriesInFlight.value,
                     usedFallback: false, started: started, context: context)
                 return .failed(message: EmbeddingsMessages.judgeUnfit(reason))
             }
