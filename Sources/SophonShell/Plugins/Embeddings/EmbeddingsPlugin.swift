@@ -250,12 +250,15 @@ enum EmbeddingsMessages {
         "expected \(left) judge \(rubric) (pass \(pass), score \(Self.score(score)), threshold \(threshold): \(reason))"
     }
 
-    /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
     /// `the threshold of similar is a score from 0 to 1, not 1.5` (after `expect: `).
     static func thresholdOutOfRange(_ op: String, _ given: String) -> String {
         "the threshold of \(op) is a score from 0 to 1, not \(given)"
     }
 
+    /// `judge: the rubric is empty` (after `expect: `).
+    static let emptyRubric = "judge: the rubric is empty"
+
+    /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
     static func judgeUnfit(_ why: String) -> String {
         "the judge's reply does not fit {pass: boolean, score: number (0..1), reason: string}: \(why)"
     }

@@ -5,7 +5,8 @@ import SophonLogs
 
 /// `expect VALUE similar "TEXT" [THRESHOLD]` and `expect VALUE judge "RUBRIC" [THRESHOLD]`
 /// (PRODUCT §13, docs/embeddings.md). The words after the operator are the text (joined by one
-/// space); a last word that is a number, after at least one other, is the threshold.
+/// space); a last word that is a number, after at least one other, is the threshold. A threshold
+/// outside 0...1 and an empty rubric are usage errors: nothing is sent.
 enum SemanticExpect {
     /// The threshold of `similar` when none is given.
     static let similarThreshold = 0.8
@@ -35,6 +36,10 @@ enum SemanticExpect {
         }
         let text = words.joined(separator: " ")
         if op == "judge" {
+            // A grader without a rubric has nothing to judge by: refused, nothing sent.
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw CommandFailure(kind: .usage, message: EmbeddingsMessages.emptyRubric)
+            }
             return try await judge(
                 left, rubric: text, threshold: threshold, thresholdText: thresholdText, context: context,
                 services: services)

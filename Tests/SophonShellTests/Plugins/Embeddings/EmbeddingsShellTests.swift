@@ -230,20 +230,46 @@ import Testing
         )
     }
 
-    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1): refused, nothing sent.
-    @Test func aThresholdOutsideZeroToOneIsRefused() async throws {
+    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1), and a judge without
+    /// a rubric has nothing to judge by: usage errors, nothing sent.
+    @Test func aThresholdOutsideZeroToOneAndAnEmptyRubricAreRefused() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
             "-c", #"expect "red apple" similar "green apple" -1"#, "-c", #"expect "a" judge "polite" 5"#,
+            "-c", #"expect x similar "y" 5"#, "-c", #"expect a judge """#, "-c", #"expect a judge "  " 0.5"#,
         ])
         #expect(
             outcome.stderr == """
                 -c:1:1: error: expect: the threshold of similar is a score from 0 to 1, not -1
                 -c:2:1: error: expect: the threshold of judge is a score from 0 to 1, not 5
+                -c:3:1: error: expect: the threshold of similar is a score from 0 to 1, not 5
+                -c:4:1: error: expect: judge: the rubric is empty
+                -c:5:1: error: expect: judge: the rubric is empty
 
                 """)
         #expect(outcome.status == 1)
+        let json = try await shell.run([
+            "--json", "-c", #"expect x similar "y" 5"#, "-c", #"expect a judge """#,
+        ])
+        #expect(
+            json.stdout == #"""
+                {"command":"expect x similar \"y\" 5","ok":false,"error":{"kind":"usage","message":"expect: the threshold of similar is a score from 0 to 1, not 5"}}
+                {"command":"expect a judge \"\"","ok":false,"error":{"kind":"usage","message":"expect: judge: the rubric is empty"}}
+                {"summary":{"passed":0,"failed":2}}
+
+                """#)
         #expect(try await shell.server.requests().isEmpty)
+    }
+
+    /// The judge's reply is read leniently, as every structured answer (docs/embeddings.md):
+    /// `"pass": "yes"` and `"score": "0.9"` read as true and 0.9.
+    @Test func theJudgesReplyIsReadLeniently() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "judge", "pass": "yes", "score": "0.9", "reason": "fine"}"#]
+        )
+        let outcome = try await shell.run(["-c", #"expect "Thanks" judge "is polite""#])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "1 passed, 0 failed\n")
     }
 
     @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() async throws {
