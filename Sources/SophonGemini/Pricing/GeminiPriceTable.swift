@@ -99,7 +99,9 @@ public struct GeminiPriceTable: Sendable, Hashable {
         "gemini-3.5-flash-lite": GeminiPrice(input: 0.30, output: 2.50, cachedInput: 0.03),
         "gemini-3.5-flash": GeminiPrice(input: 1.50, output: 9.00, cachedInput: 0.15),
         "gemini-3.8-flash": GeminiPrice(input: 0.75, output: 3.75, cachedInput: 0.075),
-        // Embeddings bill input only.
+        // Embeddings bill input only: $0.15 per 1M input tokens, from Google's announcement
+        // (developers.googleblog.com/en/gemini-embedding-available-gemini-api/), not the page.
+        // Its replies count no tokens, so the shell shows an embedding's cost as unknown.
         "gemini-embedding-001": GeminiPrice(input: 0.15, output: 0, cachedInput: 0.015),
     ])
 
@@ -145,12 +147,20 @@ public struct GeminiPriceTable: Sendable, Hashable {
     /// table's (a model not in the table needs `input` and `output`; a missing `cachedInput`
     /// is a tenth of `input`, a missing `thinking` is `output`). An override replaces the
     /// model's tiers by one.
-    public func merging(_ overrides: [String: GeminiPriceOverride]) -> GeminiPriceTable {
+    /// - Throws: ``GeminiPriceFileError`` naming the first model (by name) not in the table
+    ///   that lacks `input` or `output`, and the member it lacks.
+    public func merging(_ overrides: [String: GeminiPriceOverride]) throws(GeminiPriceFileError)
+        -> GeminiPriceTable
+    {
         var merged = self
-        for (model, given) in overrides {
+        for (model, given) in overrides.sorted(by: { $0.key < $1.key }) {
             let base = prices[model]
             guard let input = given.input ?? base?.input, let output = given.output ?? base?.output else {
-                continue
+                let missing = (given.input ?? base?.input) == nil ? "input" : "output"
+                throw GeminiPriceFileError(
+                    message:
+                        "\(model).\(missing): missing (a model not in the built-in table needs input and output)"
+                )
             }
             merged.prices[model] = GeminiPrice(
                 input: input, output: output,
@@ -163,7 +173,7 @@ public struct GeminiPriceTable: Sendable, Hashable {
     /// Reads `prices.json`: `{"MODEL": {"input": USD, "output": USD, "cachedInput": USD,
     /// "thinking": USD}}`, USD per 1M tokens, each member optional.
     /// - Throws: ``GeminiPriceFileError`` naming the line and column of a syntax error, or the
-    ///   model and member whose value is not a number of at least 0.
+    ///   model and member whose value is not a finite number of at least 0.
     public static func overrides(parsing text: String) throws(GeminiPriceFileError) -> [String:
         GeminiPriceOverride]
     {
@@ -183,8 +193,14 @@ public struct GeminiPriceTable: Sendable, Hashable {
             }
             var override = GeminiPriceOverride()
             for field in fields {
-                guard let number = field.value.doubleValue, number >= 0, field.value.stringValue == nil else {
-                    throw GeminiPriceFileError(message: "\(member.key).\(field.key): expected a number >= 0")
+                // 1e400 reads as infinity: not a price.
+                guard let number = field.value.doubleValue, number.isFinite, number >= 0,
+                    field.value.stringValue == nil
+                else {
+                    throw GeminiPriceFileError(
+                        message:
+                            "\(member.key).\(field.key): expected a finite number >= 0, got \(field.value.compactText)"
+                    )
                 }
                 switch field.key {
                 case "input": override.input = number

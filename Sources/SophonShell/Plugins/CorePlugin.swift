@@ -128,6 +128,11 @@ enum ExpectCommand {
         } catch let error as ExpectError {
             context.session.withState { $0.failed += 1 }
             throw CommandFailure(kind: .expectFailed, message: "expect: \(error.message)")
+        } catch let failure as CommandFailure where failure.kind == .usage {
+            // A plugin expectation written wrong (a threshold outside 0...1, an empty rubric): a
+            // usage error, nothing sent; malformed, it counts as a failed expectation too.
+            context.session.withState { $0.failed += 1 }
+            throw CommandFailure(kind: .usage, message: "expect: \(failure.message)")
         } catch let failure as CommandFailure {
             // A plugin operator that could not check (no key, a failed call): a failed expectation.
             context.session.withState { $0.failed += 1 }

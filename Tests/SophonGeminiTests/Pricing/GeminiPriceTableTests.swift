@@ -37,7 +37,7 @@ import Testing
         let overrides = try GeminiPriceTable.overrides(
             parsing: #"{"gemini-2.5-flash": {"output": 3}, "mine": {"input": 1, "output": 2, "thinking": 5}}"#
         )
-        let table = GeminiPriceTable.builtIn.merging(overrides)
+        let table = try GeminiPriceTable.builtIn.merging(overrides)
         #expect(
             table.price(of: "gemini-2.5-flash")
                 == GeminiPrice(input: 0.30, output: 3, cachedInput: 0.03, thinking: 3))
@@ -47,8 +47,9 @@ import Testing
     @Test(arguments: [
         ("{\"a\": {\"input\": 1,}}", "line 1, column 19: unexpected '}' after ','"),
         ("[]", "line 1, column 1: expected an object of model -> prices"),
-        (#"{"a": {"input": "1"}}"#, "a.input: expected a number >= 0"),
-        (#"{"a": {"input": -1}}"#, "a.input: expected a number >= 0"),
+        (#"{"a": {"input": "1"}}"#, #"a.input: expected a finite number >= 0, got "1""#),
+        (#"{"a": {"input": -1}}"#, "a.input: expected a finite number >= 0, got -1"),
+        (#"{"a": {"input": 1e400}}"#, "a.input: expected a finite number >= 0, got 1e400"),
         (#"{"a": {"inptu": 1}}"#, "a.inptu: unknown price (input, output, cachedInput, thinking)"),
     ])
     func badFilesSayWhere(text: String, message: String) {
@@ -58,5 +59,26 @@ import Testing
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    /// A model not in the table must give both `input` and `output` (docs/cost.md); one in the
+    /// table may give either.
+    @Test(arguments: [
+        (
+            #"{"my-model": {"input": 1}}"#,
+            "my-model.output: missing (a model not in the built-in table needs input and output)"
+        ),
+        (
+            #"{"my-model": {"output": 1}}"#,
+            "my-model.input: missing (a model not in the built-in table needs input and output)"
+        ),
+    ])
+    func aNewModelNeedsInputAndOutput(text: String, message: String) throws {
+        let overrides = try GeminiPriceTable.overrides(parsing: text)
+        #expect(throws: GeminiPriceFileError(message: message)) {
+            try GeminiPriceTable.builtIn.merging(overrides)
+        }
+        let known = try GeminiPriceTable.overrides(parsing: #"{"gemini-2.5-flash": {"input": 1}}"#)
+        #expect(try GeminiPriceTable.builtIn.merging(known).price(of: "gemini-2.5-flash")?.output == 2.50)
     }
 }

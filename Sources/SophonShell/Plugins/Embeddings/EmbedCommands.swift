@@ -43,7 +43,8 @@ enum EmbedCommands {
         if let extra = parsed.operands.first {
             throw OptionError.unknown(extra, among: embedOptions.map(\.name)).failure(command: "embed")
         }
-        guard let text = request.rawArgument, !text.isEmpty else { throw context.usageFailure("embed") }
+        // `embed ""` is an empty text (refused below, as `similar c ""`), not a missing one.
+        guard let text = request.rawArgument else { throw context.usageFailure("embed") }
         var options = GeminiEmbeddingOptions(outputDimensionality: try dimensions(parsed, command: "embed"))
         if let task = parsed.value("--task") {
             guard let type = GeminiEmbeddingTaskType(rawValue: task.uppercased()) else {
@@ -70,7 +71,8 @@ enum EmbedCommands {
 
     /// `similar COLLECTION TEXT [-n N]`: TEXT embedded with the collection's model and
     /// dimension, then the N closest rows by cosine, best first: `SCORE  ID` lines (four
-    /// decimals); `--json`: `{collection, model, matches: [{id, score, metadata}]}`.
+    /// decimals); `--json`: `{collection, model, matches: [{id, score, metadata}], usage,
+    /// retries, cost}` as the result of the one-line envelope.
     static func similar(
         _ request: CommandRequest, context: CommandContext, services: GeminiServices, plugin: EmbeddingsPlugin
     ) async throws -> CommandResult {
@@ -132,7 +134,8 @@ enum EmbedCommands {
                             ])
                         })),
             ] + envelope.filter { $0.key != "model" })
-        if parsed.has("--json") { return .value(data) }
+        // `--json` (taken out by the shell: ``PluginCommand/takesJSONFlag``) prints `data` as
+        // the result of the one-line envelope, as `sophon --json similar` does.
         return .report(lines.isEmpty ? "(no rows)" : lines.joined(separator: "\n"), data: data)
     }
 
@@ -170,7 +173,6 @@ enum EmbedCommands {
                 ])
             })
         let data = JSONValue.object([JSONMember("collections", list)])
-        if parsed.has("--json") { return .value(data) }
         let text =
             all.isEmpty
             ? "(no collections)"

@@ -60,7 +60,7 @@ enum EmbedMultiCommand {
             taskType: .retrievalDocument, outputDimensionality: asked ?? stored?.dimensions)
         let dryRun = EmbedCommands.dryRun(parsed, context)
         var (embedded, skipped, requests) = (0, 0, 0)
-        var envelope: [JSONMember] = []
+        var (retries, costs) = (0, [Double?]())
         var dimensions = stored?.dimensions ?? asked ?? 0
         let rows = try reader()
         var chunk: [(row: EmbeddingInputReader.Row, hash: String)] = []
@@ -71,11 +71,14 @@ enum EmbedMultiCommand {
         func flush() async throws {
             defer { chunk.removeAll(keepingCapacity: true) }
             guard !chunk.isEmpty else { return }
-            let vectors: [[Float]]
-            (vectors, envelope) = try await EmbeddingCall.embed(
+            let (vectors, envelope) = try await EmbeddingCall.embed(
                 chunk.map(\.row.text), model: model, options: options, command: "embed-multi", dryRun: dryRun,
                 context: context, services: services)
             requests += (chunk.count + perRequest - 1) / perRequest
+            let members = Dictionary(
+                envelope.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            retries += members["retries"]?.doubleValue.map { Int($0) } ?? 0
+            costs.append(members["cost"]?.doubleValue)
             let toStore = zip(chunk, vectors).map { item, vector in
                 EmbeddingRow(
                     id: item.row.id, contentHash: item.hash, vector: vector, metadata: item.row.metadata)
@@ -100,6 +103,10 @@ enum EmbedMultiCommand {
         } catch let dryRun as AskCommands.DryRun {
             return dryRun.result
         }
+        // `usage`, `retries` and `cost` always, over all the requests (0 when none was sent; the
+        // API counts no tokens for embeddings: docs/cost.md).
+        let envelope = GeminiCall.envelope(
+            model: model, usage: nil, retries: retries, cost: CostText.total(costs))
         let data = JSONValue.object(
             [
                 JSONMember("collection", .string(collection)), JSONMember("model", .string(model)),
@@ -107,7 +114,8 @@ enum EmbedMultiCommand {
                 JSONMember("embedded", .integer(embedded)), JSONMember("skipped", .integer(skipped)),
                 JSONMember("requests", .integer(requests)),
             ] + envelope.filter { $0.key != "model" })
-        if parsed.has("--json") { return .value(data) }
+        // `--json` (taken out by the shell: ``PluginCommand/takesJSONFlag``) prints `data` as
+        // the result of the one-line envelope, as `sophon --json embed-multi` does.
         return .report(
             EmbeddingsMessages.embedded(
                 collection: collection, embedded: embedded, skipped: skipped, requests: requests), data: data)

@@ -22,6 +22,9 @@ final class EmbeddingsPlugin: ShellPlugin {
 
     /// The embedding model when `set embed-model` was not given.
     static let defaultEmbedModel = "gemini-embedding-001"
+    /// The embedding models `set embed-model` knows (docs/embeddings.md); another is used as a
+    /// custom model, with a note.
+    static let embedModels = [defaultEmbedModel, "gemini-embedding-2"]
 
     init(gemini: GeminiPlugin) {
         self.gemini = gemini
@@ -108,6 +111,14 @@ final class EmbeddingsPlugin: ShellPlugin {
             throw CommandFailure(
                 kind: .invalidSetting, message: "set \(name): '\(word)' is not a valid model ID")
         }
+        // A misspelt model would fail only at the first call: the same note as `set model`.
+        if value != nil,
+            let notice = name == "embed-model"
+                ? ModelCommands.customModelNotice(word, catalog: Self.embedModels)
+                : ModelCommands.customModelNotice(word)
+        {
+            context.io.printError(notice)
+        }
         context.session.withEmbeddingsState { state in
             if name == "embed-model" { state.embedModel = value } else { state.judgeModel = value }
         }
@@ -125,7 +136,7 @@ final class EmbeddingsPlugin: ShellPlugin {
 
     var settings: [SettingDefinition] {
         [
-            SettingDefinition(name: "embed-model", values: [Self.defaultEmbedModel, "gemini-embedding-2"]),
+            SettingDefinition(name: "embed-model", values: Self.embedModels),
             SettingDefinition(name: "judge-model", values: ["default"] + GeminiPlugin.modelNames),
         ]
     }
@@ -156,21 +167,21 @@ final class EmbeddingsPlugin: ShellPlugin {
                 usage:
                     "embed-multi COLLECTION FILE [--id FIELD] [--text FIELD] [--model ID] [--dimensions N] [--dry-run] [--json]",
                 summary: "embed JSONL or CSV rows into a collection of embeddings.db (stored rows skipped)",
-                options: EmbedMultiCommand.declared, completion: .files,
+                options: EmbedMultiCommand.declared, completion: .files, takesJSONFlag: true,
                 run: gemini.needingServices { [self] in
                     try await EmbedMultiCommand.run($0, context: $1, services: $2, plugin: self)
                 }),
             PluginCommand(
                 name: "similar", usage: "similar COLLECTION TEXT [-n N] [--dry-run] [--json]",
                 summary: "the N stored rows closest to TEXT by cosine (10)",
-                options: EmbedCommands.similarOptions,
+                options: EmbedCommands.similarOptions, takesJSONFlag: true,
                 run: gemini.needingServices { [self] in
                     try await EmbedCommands.similar($0, context: $1, services: $2, plugin: self)
                 }),
             PluginCommand(
                 name: "collections", usage: "collections [--json] | collections delete NAME",
                 summary: "the collections of embeddings.db (model, dimensions, rows), or delete one",
-                options: [CommandOption.json],
+                options: [CommandOption.json], takesJSONFlag: true,
                 run: { [self] request, context in
                     try EmbedCommands.collections(request, context: context, plugin: self)
                 }),
@@ -239,12 +250,15 @@ enum EmbeddingsMessages {
         "expected \(left) judge \(rubric) (pass \(pass), score \(Self.score(score)), threshold \(threshold): \(reason))"
     }
 
-    /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
     /// `the threshold of similar is a score from 0 to 1, not 1.5` (after `expect: `).
     static func thresholdOutOfRange(_ op: String, _ given: String) -> String {
         "the threshold of \(op) is a score from 0 to 1, not \(given)"
     }
 
+    /// `judge: the rubric is empty` (after `expect: `).
+    static let emptyRubric = "judge: the rubric is empty"
+
+    /// The judge's reply did not fit `{pass, score, reason}`: the expect fails with why.
     static func judgeUnfit(_ why: String) -> String {
         "the judge's reply does not fit {pass: boolean, score: number (0..1), reason: string}: \(why)"
     }
@@ -294,8 +308,10 @@ enum EmbeddingCall {
                 embeddings = try await client.batchEmbedContents(
                     texts, model: GeminiModel(selection: model), options: options, retryPolicy: policy)
             }
+            // The API counts no tokens for embeddings: the cost is unknown (docs/cost.md).
             let envelope = GeminiCall.finish(
-                model: model, requested: model, usage: nil, retries: services.retriesInFlight.value,
+                model: model, requested: model, usage: nil, counted: false,
+                retries: services.retriesInFlight.value,
                 usedFallback: false, started: started, context: context)
             let dimensions = embeddings.first?.dimensions ?? 0
             log(

@@ -5,7 +5,8 @@ import SophonLogs
 
 /// `expect VALUE similar "TEXT" [THRESHOLD]` and `expect VALUE judge "RUBRIC" [THRESHOLD]`
 /// (PRODUCT §13, docs/embeddings.md). The words after the operator are the text (joined by one
-/// space); a last word that is a number, after at least one other, is the threshold.
+/// space); a last word that is a number, after at least one other, is the threshold. A threshold
+/// outside 0...1 and an empty rubric are usage errors: nothing is sent.
 enum SemanticExpect {
     /// The threshold of `similar` when none is given.
     static let similarThreshold = 0.8
@@ -35,6 +36,10 @@ enum SemanticExpect {
         }
         let text = words.joined(separator: " ")
         if op == "judge" {
+            // A grader without a rubric has nothing to judge by: refused, nothing sent.
+            guard !text.allSatisfy(\.isWhitespace) else {
+                throw CommandFailure(kind: .usage, message: EmbeddingsMessages.emptyRubric)
+            }
             return try await judge(
                 left, rubric: text, threshold: threshold, thresholdText: thresholdText, context: context,
                 services: services)
@@ -107,9 +112,10 @@ enum SemanticExpect {
         do {
             let result = try await client.generateJSON(
                 label: "judge", request: request, schema: judgeSchema, model: model, retryPolicy: policy)
-            _ = GeminiCall.finish(
+            let envelope = GeminiCall.finish(
                 model: result.modelID, requested: model.id, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
+            entry.cost = envelope.first { $0.key == "cost" }?.value.doubleValue
             value = result.value
             entry.model = result.modelID
             entry.answer = value.compactText
@@ -122,8 +128,10 @@ enum SemanticExpect {
             entry.error = "\(failure.kind.rawValue): \(failure.message)"
             if case .decodingFailed(let reason, _) = error {
                 // The judge answered (a call made, counted), but not in the schema's shape.
+                // Its tokens are not known: the cost is unknown, never 0 (docs/cost.md).
                 _ = GeminiCall.finish(
-                    model: model.id, requested: model.id, usage: nil, retries: services.retriesInFlight.value,
+                    model: model.id, requested: model.id, usage: nil, counted: false,
+                    retries: services.retriesInFlight.value,
                     usedFallback: false, started: started, context: context)
                 return .failed(message: EmbeddingsMessages.judgeUnfit(reason))
             }

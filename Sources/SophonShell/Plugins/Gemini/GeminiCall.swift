@@ -123,13 +123,18 @@ enum GeminiCall {
     /// - Parameters:
     ///   - requested: the model the call asked for; when a 404 sent it to the fallback and it
     ///     is the session's model, the session switches to the fallback (docs/language.md).
+    ///   - counted: whether the reply counts its tokens; `false` (an embedding reply has no
+    ///     `usageMetadata`, a reply that could not be read) makes the cost unknown, never 0
+    ///     (docs/cost.md).
     static func finish(
-        model: String, requested: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
-        started: ContinuousClock.Instant,
+        model: String, requested: String, usage: UsageMetadata?, counted: Bool = true, retries: Int,
+        usedFallback: Bool, started: ContinuousClock.Instant,
         context: CommandContext
     ) -> [JSONMember] {
-        let cost = PriceBook.of(context)?.cost(
-            model: model, usage: usage, tier: ServedTier.pricing(usage, context: context))
+        let cost =
+            counted
+            ? PriceBook.of(context)?.cost(
+                model: model, usage: usage, tier: ServedTier.pricing(usage, context: context)) : nil
         CostLedger.count(cost, model: model, usage: usage, context: context)
         context.session.withGeminiState { state in
             if usedFallback, state.settings.model == requested { state.settings.model = model }

@@ -47,11 +47,22 @@ enum ModelCommands {
     /// suggested when one is near; `nil` for a preset.
     static func customModelNotice(_ name: String) -> String? {
         guard case .custom(let id) = GeminiModel(selection: name) else { return nil }
-        var notice = "note: '\(id)' is not in the catalog; using it as a custom model"
-        if let close = GeminiModel.closestPreset(to: name), !name.hasPrefix("custom:") {
-            notice += " (did you mean '\(close.id)'?)"
-        }
-        return notice
+        let close = name.hasPrefix("custom:") ? nil : GeminiModel.closestPreset(to: name)
+        return customModelNotice(id: id, closest: close?.id)
+    }
+
+    /// The same notice for a model outside `catalog` (`set embed-model`, whose catalog is the
+    /// embedding models), the closest of `catalog` suggested; `nil` for a model in it.
+    static func customModelNotice(_ name: String, catalog: [String]) -> String? {
+        let id = GeminiModel(selection: name).id
+        guard !catalog.contains(id) else { return nil }
+        let close = name.hasPrefix("custom:") ? nil : Suggestions.closest(to: id, in: catalog).first
+        return customModelNotice(id: id, closest: close)
+    }
+
+    /// `note: 'ID' is not in the catalog; using it as a custom model (did you mean 'CLOSE'?)`.
+    private static func customModelNotice(id: String, closest: String?) -> String {
+        "note: '\(id)' is not in the catalog; using it as a custom model" + ShellMessages.didYouMean(closest)
     }
 
     /// The options of `models`.

@@ -5,8 +5,10 @@ import Synchronization
 
 /// The prices of one `sophon` run (docs/cost.md): SophonGemini's built-in
 /// ``GeminiPriceTable`` with `prices.json` of the config folder merged over it, read once, on
-/// first use. A `prices.json` that does not parse is a warning naming its line and column; its
-/// prices are not used and the command goes on.
+/// first use. A `prices.json` that does not parse, has a value that is not a finite number >= 0,
+/// or names a model not in the table without both `input` and `output`, is a warning naming the
+/// file and the line and column (or the model and member); its prices are not used and the
+/// command goes on.
 final class PriceBook: Sendable {
     /// `prices.json`.
     let file: URL
@@ -47,7 +49,7 @@ final class PriceBook: Sendable {
         }
         do {
             let overrides = try GeminiPriceTable.overrides(parsing: String(decoding: data, as: UTF8.self))
-            return GeminiPriceTable.builtIn.merging(overrides)
+            return try GeminiPriceTable.builtIn.merging(overrides)
         } catch {
             io.printError(ShellMessages.warning("\(file.path): \(error); its prices are not used"))
             return .builtIn

@@ -159,6 +159,30 @@ import Testing
         let paths = try await shell.server.paths()
         #expect(paths == Array(repeating: "/v1beta/models/gemini-3.8-flash:countTokens", count: 6))
     }
+
+    /// A price that is not a finite number >= 0 (1e400 reads as infinity), and a model not in
+    /// the table without both `input` and `output`, are warnings naming the file, the model and
+    /// the member; the file's prices are not used (docs/cost.md).
+    @Test(arguments: [
+        (
+            #"{"gemini-3.8-flash": {"input": 1e400, "output": 7.5}}"#,
+            "gemini-3.8-flash.input: expected a finite number >= 0, got 1e400"
+        ),
+        (
+            #"{"my-model": {"input": 1}}"#,
+            "my-model.output: missing (a model not in the built-in table needs input and output)"
+        ),
+    ])
+    func aBadPriceIsAWarningAndTheFileIsNotUsed(file: String, problem: String) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.reply])
+        try shell.write("prices.json", file)
+        let outcome = try await shell.run(["--json", "-c", "ask hi"])
+        #expect(
+            outcome.stderr == "warning: \(shell.home.path)/prices.json: \(problem); its prices are not used\n"
+        )
+        #expect(outcome.stdout.hasSuffix(#""retries":0,"cost":0.000018}"# + "\n"))
+    }
 }
 
 /// The Flex discount (PRODUCT §14: "Batch and Flex discounts"; docs/cost.md): an exchange served

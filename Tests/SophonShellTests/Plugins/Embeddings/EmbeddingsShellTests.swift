@@ -91,7 +91,7 @@ import Testing
         #expect(requests[0].body["requests"]?[0]?["taskType"]?.stringValue == "RETRIEVAL_QUERY")
 
         let json = try await shell.run(["-c", "similar --json -n 1 docs cook pasta"])
-        let value = try JSONValue(parsing: json.stdout)
+        let value = try #require(try JSONValue(parsing: json.stdout)["result"])
         #expect(value["collection"]?.stringValue == "docs")
         #expect(value["model"]?.stringValue == "gemini-embedding-001")
         #expect(value["matches"]?[0]?["id"]?.stringValue == "d1")
@@ -100,9 +100,9 @@ import Testing
         // `--json`: one object, the data as named members (PRODUCT Part 3), not a bare array.
         let listed = try await shell.run(["-c", "collections --json"])
         #expect(
-            try JSONValue(parsing: listed.stdout).compactText
-                == #"{"collections":[{"name":"docs","model":"gemini-embedding-001","dimensions":768,"count":4}]}"#
-        )
+            listed.stdout
+                == #"{"command":"collections --json","ok":true,"result":{"collections":[{"name":"docs","model":"gemini-embedding-001","dimensions":768,"count":4}]}}"#
+                + "\n")
 
         let deleted = try await shell.run(["-c", "collections delete docs", "-c", "collections"])
         #expect(deleted.stdout == "(no collections)\n")
@@ -129,7 +129,7 @@ import Testing
         #expect(counts == [100, 50])
         try await shell.server.script([])
         let again = try await shell.run(["-c", "embed-multi rows rows.jsonl --json"])
-        let value = try JSONValue(parsing: again.stdout)
+        let value = try #require(try JSONValue(parsing: again.stdout)["result"])
         #expect(value["embedded"] == .number(JSONNumber(0)))
         #expect(value["skipped"] == .number(JSONNumber(250)))
         #expect(value["requests"] == .number(JSONNumber(0)))
@@ -161,7 +161,7 @@ import Testing
         let body = try #require(try await shell.server.requests().first?.body)
         #expect(body["requests"]?[1]?["content"]?["parts"]?[0]?["text"]?.stringValue == "say \"hi\"\nthere")
         let similar = try await shell.run(["-c", "similar --json c hello world"])
-        let value = try JSONValue(parsing: similar.stdout)
+        let value = try #require(try JSONValue(parsing: similar.stdout)["result"])
         #expect(value["matches"]?[0]?["id"]?.stringValue == "a")
         #expect(value["matches"]?[0]?["score"] == .number(JSONNumber(text: "1.0")!))
         #expect(value["matches"]?[0]?["metadata"] == .object([JSONMember("lang", .string("en"))]))
@@ -230,20 +230,46 @@ import Testing
         )
     }
 
-    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1): refused, nothing sent.
-    @Test func aThresholdOutsideZeroToOneIsRefused() async throws {
+    /// A threshold outside 0...1 could never pass (1.5) or never fail (-1), and a judge without
+    /// a rubric has nothing to judge by: usage errors, nothing sent.
+    @Test func aThresholdOutsideZeroToOneAndAnEmptyRubricAreRefused() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
             "-c", #"expect "red apple" similar "green apple" -1"#, "-c", #"expect "a" judge "polite" 5"#,
+            "-c", #"expect x similar "y" 5"#, "-c", #"expect a judge """#, "-c", #"expect a judge "  " 0.5"#,
         ])
         #expect(
             outcome.stderr == """
                 -c:1:1: error: expect: the threshold of similar is a score from 0 to 1, not -1
                 -c:2:1: error: expect: the threshold of judge is a score from 0 to 1, not 5
+                -c:3:1: error: expect: the threshold of similar is a score from 0 to 1, not 5
+                -c:4:1: error: expect: judge: the rubric is empty
+                -c:5:1: error: expect: judge: the rubric is empty
 
                 """)
         #expect(outcome.status == 1)
+        let json = try await shell.run([
+            "--json", "-c", #"expect x similar "y" 5"#, "-c", #"expect a judge """#,
+        ])
+        #expect(
+            json.stdout == #"""
+                {"command":"expect x similar \"y\" 5","ok":false,"error":{"kind":"usage","message":"expect: the threshold of similar is a score from 0 to 1, not 5"}}
+                {"command":"expect a judge \"\"","ok":false,"error":{"kind":"usage","message":"expect: judge: the rubric is empty"}}
+                {"summary":{"passed":0,"failed":2}}
+
+                """#)
         #expect(try await shell.server.requests().isEmpty)
+    }
+
+    /// The judge's reply is read leniently, as every structured answer (docs/embeddings.md):
+    /// `"pass": "yes"` and `"score": "0.9"` read as true and 0.9.
+    @Test func theJudgesReplyIsReadLeniently() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"kind": "judge", "pass": "yes", "score": "0.9", "reason": "fine"}"#]
+        )
+        let outcome = try await shell.run(["-c", #"expect "Thanks" judge "is polite""#])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "1 passed, 0 failed\n")
     }
 
     @Test func expectJudgeSendsTheGraderAndShowsScoreAndReason() async throws {
@@ -352,10 +378,100 @@ import Testing
             "set judge-model gemini-3.8-pro",
             "-c", "show judge-model", "-c", "set judge-model default", "-c", "show judge-model",
         ])
-        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stderr
+                == "note: 'gemini-3.8-pro' is not in the catalog; using it as a custom model (did you mean 'gemini-2.5-pro'?)\n"
+        )
         #expect(
             outcome.stdout
                 == "gemini-embedding-001\ngemini-embedding-2\ngemini-3.8-flash\ngemini-3.8-pro\ngemini-3.8-flash\n"
         )
+    }
+
+    /// `set judge-model` and `set embed-model` say, as `set model` does, when a model is not in
+    /// the catalog (the embedding models for `embed-model`), with the closest one suggested.
+    @Test func aModelOutsideTheCatalogGetsTheNoteOfSetModel() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "set judge-model gemini-2.5-prx", "-c", "set embed-model gemini-embeding-001", "-c",
+            "set embed-model custom:my-embedder", "-c", "set judge-model gemini-2.5-pro", "-c",
+            "set embed-model gemini-embedding-2", "-c", "show embed-model",
+        ])
+        #expect(
+            outcome.stderr == """
+                note: 'gemini-2.5-prx' is not in the catalog; using it as a custom model (did you mean 'gemini-2.5-pro'?)
+                note: 'gemini-embeding-001' is not in the catalog; using it as a custom model (did you mean 'gemini-embedding-001'?)
+                note: 'my-embedder' is not in the catalog; using it as a custom model
+
+                """)
+        #expect(outcome.stdout == "gemini-embedding-2\n")
+    }
+
+    /// `embed-multi --json` and `similar --json` print the one-line envelope `sophon --json`
+    /// prints, with `usage`, `retries` and `cost` also when nothing was sent.
+    @Test func embedMultiAndSimilarJSONPrintTheOneLineEnvelope() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("d.jsonl", #"{"id":"a","text":"red apple"}"# + "\n")
+        let first = try await shell.run(["-c", "embed-multi --json c d.jsonl --dimensions 4"])
+        #expect(first.stderr == "")
+        #expect(
+            first.stdout
+                == #"{"command":"embed-multi --json c d.jsonl --dimensions 4","ok":true,"result":{"collection":"c","#
+                + #""model":"gemini-embedding-001","dimensions":4,"rows":1,"embedded":1,"skipped":0,"requests":1,"#
+                + #""usage":{"promptTokens":0,"outputTokens":0,"thoughtsTokens":0,"totalTokens":0},"retries":0,"cost":"unknown"}}"#
+                + "\n")
+        let again = try await shell.run(["--json", "-c", "embed-multi c d.jsonl"])
+        #expect(
+            again.stdout
+                == #"{"command":"embed-multi c d.jsonl","ok":true,"result":{"collection":"c","#
+                + #""model":"gemini-embedding-001","dimensions":4,"rows":1,"embedded":0,"skipped":1,"requests":0,"#
+                + #""usage":{"promptTokens":0,"outputTokens":0,"thoughtsTokens":0,"totalTokens":0},"retries":0,"cost":0.00}}"#
+                + "\n")
+        let similar = try await shell.run(["-c", "similar --json c red"])
+        let global = try await shell.run(["--json", "-c", "similar c red"])
+        #expect(
+            similar.stdout
+                == #"{"command":"similar --json c red","ok":true,"result":{"collection":"c","#
+                + #""model":"gemini-embedding-001","matches":[{"id":"a","score":1.0,"metadata":null}],"#
+                + #""usage":{"promptTokens":0,"outputTokens":0,"thoughtsTokens":0,"totalTokens":0},"retries":0,"cost":"unknown"}}"#
+                + "\n")
+        #expect(
+            global.stdout
+                == similar.stdout.replacingOccurrences(of: "similar --json c red", with: "similar c red"))
+    }
+
+    /// The API counts no tokens for embeddings: their cost is unknown, never $0.00, in `--json`,
+    /// `show usage` and the log (docs/cost.md).
+    @Test func anEmbeddingsCostIsUnknown() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "embed --dimensions 2 hi", "-c", "show usage", "-c", "embed --json --dimensions 2 hi",
+        ])
+        #expect(outcome.stderr == "")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 5)
+        #expect(
+            lines[1...3] == [
+                "1 call: 0 prompt, 0 output, 0 thoughts, 0 total tokens",
+                "gemini-embedding-001: 1 call, 0 tokens, unknown", "total cost: unknown",
+            ])
+        #expect(lines[4].hasSuffix(#""retries":0,"cost":"unknown"}"#))
+        // NULL in logs.db, read back as unknown.
+        let logs = try await shell.run(["--json", "-c", "logs show 1"])
+        #expect(logs.stdout.contains(#""command":"embed","model":"gemini-embedding-001""#))
+        #expect(logs.stdout.contains(#""cost":"unknown""#))
+    }
+
+    /// `embed ""` is an empty text, as `similar c ""` says, not a missing one.
+    @Test func anEmptyTextToEmbedIsSaidSo() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", #"embed """#, "-c", "embed --dimensions 8 '  '"])
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: embed: the text to embed is empty
+                -c:2:1: error: embed: the text to embed is empty
+
+                """)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }
