@@ -58,6 +58,10 @@ enum CompareCommand {
             let turn = Content(role: "user", parts: attachments + [.text(prompt)])
             candidates = models.map { CompareCandidate(model: $0, contents: [turn], schema: schema) }
         }
+        // A report that cannot be written is refused before anything is sent (and paid for).
+        let html = try parsed.value("--html").map {
+            try OutputFolder.requireWritable($0, option: "--html", command: "compare", context: context)
+        }
         context.session.withGeminiState {
             $0.attachments = []
             $0.attachmentNames = []
@@ -82,11 +86,11 @@ enum CompareCommand {
             return outcomes.compactMap { $0 }
         }
         let report = CompareReport(outcomes: outcomes, redact: { services.redact($0) })
-        if let html = parsed.value("--html") {
+        if let html {
             try report.page(
                 title: "sophon compare: " + (prompt.isEmpty ? parsed.value("--prompts") ?? "" : prompt)
             )
-            .write(to: context.resolve(html), command: "compare")
+            .write(to: html, command: "compare")
         }
         let failed = report.failed
         guard !failed.isEmpty else {

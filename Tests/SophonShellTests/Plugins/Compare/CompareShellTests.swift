@@ -168,6 +168,33 @@ import Testing
         #expect(value["error"]?["cost"]?.compactText == "0.00000675")
     }
 
+    /// `--html FILE` where no report can be written is refused before anything is sent (the
+    /// answers were paid for, then lost): a folder, a folder that does not exist, an empty name.
+    @Test func aReportThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("reports"), withIntermediateDirectories: false)
+        let refused = [
+            (
+                "reports",
+                "error: compare: --html: cannot replace 'reports': it is a folder, not a regular file\n"
+            ),
+            (
+                "missing/c.html",
+                "error: compare: --html: the folder '\(shell.home.path)/missing' does not exist\n"
+            ),
+            ("", "error: compare: --html needs a file name\n"),
+        ]
+        for (path, stderr) in refused {
+            let outcome = try await shell.run([
+                "compare", "--html", path, "--models", "gemini-2.5-flash,gemini-3.8-flash", "hi",
+            ])
+            #expect(outcome == .init(stdout: "", stderr: stderr, status: 1), "\(path)")
+        }
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
+    }
+
     @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["compare", "--models", "gemini-2.5-flsh,gemini-3.8-flash", "hi"])
