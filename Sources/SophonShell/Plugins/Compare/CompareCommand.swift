@@ -103,7 +103,7 @@ enum CompareCommand {
             kind: .compareFailed,
             message: "compare: \(failed.count) of \(outcomes.count) failed: "
                 + failed.map(\.candidate.label).joined(separator: ", "),
-            details: [JSONMember("result", report.last)] + report.members)
+            envelope: [JSONMember("result", report.last)] + report.members)
     }
 
     /// One candidate per prompt file (per file and model when `models` is not empty), each
