@@ -173,6 +173,39 @@ import Testing
         #expect(value["error"]?["result"] == nil && value["error"]?["cost"] == nil)
     }
 
+    /// Text and structured answers mixed (a prompt file without an output schema beside one with
+    /// it): only the structured answers are compared, so two equal ones are no difference, and
+    /// a text answer is `(not structured)`, never `(missing)`.
+    @Test func onlyStructuredAnswersAreComparedAmongMixedOnes() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hello.prompt", "Hello, {{name}}!")
+        try shell.write(
+            "book.prompt",
+            "---\noutput:\n  format: json\n  schema:\n    title: string\n    year: integer\n---\nA book for {{name}}."
+        )
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1965))]))
+        let same = try await shell.run([
+            "compare", "--prompts", "hello.prompt,book.prompt", "--models", "gemini-2.5-flash,gemini-2.5-pro",
+            "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(same.stderr == "")
+        #expect(same.status == 0)
+        #expect(same.stdout.hasSuffix("\n\ndifferences: none\n\ntotal cost: $0.000181\n"))
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
+        let differ = try await shell.run([
+            "--json", "compare", "--prompts", "hello.prompt,book.prompt", "--models",
+            "gemini-2.5-flash,gemini-2.5-pro", "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(differ.status == 0)
+        #expect(
+            differ.stdout.contains(
+                #""differences":[{"path":"$.year","values":[null,null,1965,1966]}],"cost":0.000181}"#))
+    }
+
     /// `--html FILE` where no report can be written is refused before anything is sent (the
     /// answers were paid for, then lost): a folder, a folder that does not exist, an empty name.
     @Test func aReportThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() async throws {
