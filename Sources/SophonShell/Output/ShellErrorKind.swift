@@ -129,4 +129,15 @@ struct CommandFailure: Error, Sendable, Equatable {
     {
         CommandFailure(kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
     }
+
+    /// What `body` throws, its message after `COMMAND: ` (a prompt file's error under
+    /// `compare --prompts` says `compare:`), kind and data kept.
+    static func prefixed<Value>(_ command: String, _ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch var failure as CommandFailure {
+            failure.message = "\(command): \(failure.message)"
+            throw failure
+        }
+    }
 }

@@ -121,16 +121,16 @@ enum CompareCommand {
         let given = try PromptRenderCommand.data(data, command: "compare", context: context)
         var candidates: [CompareCandidate] = []
         for file in files {
-            let template = try PromptAskCommand.prefixed {
+            let template = try CommandFailure.prefixed("compare") {
                 try PromptTemplate.load(context.resolve(file), shownAs: file)
             }
-            let turn = try PromptAskCommand.prefixed { try template.turn(given) }
+            let turn = try CommandFailure.prefixed("compare") { try template.turn(given) }
             for note in turn.notes {
                 context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
             }
             let overrides = TurnOverrides(
                 system: turn.system, generation: template.generation,
-                functions: try PromptAskCommand.prefixed { try template.functions() })
+                functions: try CommandFailure.prefixed("compare") { try template.functions() })
             let fileModels =
                 models.isEmpty
                 ? [GeminiModel(selection: template.model ?? context.session.geminiSettings.model)] : models

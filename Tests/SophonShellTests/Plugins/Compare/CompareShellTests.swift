@@ -206,6 +206,19 @@ import Testing
                 #""differences":[{"path":"$.year","values":[null,null,1965,1966]}],"cost":0.000181}"#))
     }
 
+    /// An error of a compared prompt file names `compare`, as `run --prompt`'s name `run`.
+    @Test func aPromptFilesErrorNamesCompare() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hello.prompt", "Hello, {{name}}!")
+        let outcome = try await shell.run([
+            "compare", "--prompts", "hello.prompt,nope.prompt", "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == "error: compare: nope.prompt:1:1: cannot read the file\n")
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     /// `--html FILE` where no report can be written is refused before anything is sent (the
     /// answers were paid for, then lost): a folder, a folder that does not exist, an empty name.
     @Test func aReportThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() async throws {
