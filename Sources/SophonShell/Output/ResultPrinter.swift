@@ -91,8 +91,8 @@ struct ResultPrinter {
         }
     }
 
-    /// Prints a failure of the command typed as `text`: the envelope with `--json`, and
-    /// `rendered` (the located message) on stderr.
+    /// Prints a failure of the command typed as `text`: the envelope with `--json` (`error`,
+    /// then the failure's own members beside it), and `rendered` (the located message) on stderr.
     func print(_ failure: CommandFailure, for text: String, rendered: String) {
         if format == .json {
             let error = JSONValue.object(
@@ -100,7 +100,8 @@ struct ResultPrinter {
                     JSONMember("kind", .string(failure.kind.rawValue)),
                     JSONMember("message", .string(failure.message)),
                 ] + failure.details)
-            io.printLine(envelope(text, ok: false, extra: [JSONMember("error", error)]).compactText)
+            io.printLine(
+                envelope(text, ok: false, extra: [JSONMember("error", error)] + failure.envelope).compactText)
         }
         io.printError(rendered)
     }

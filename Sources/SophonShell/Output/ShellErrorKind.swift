@@ -115,6 +115,9 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// What `--json` adds to the error object beside `kind` and `message` (`validate`'s
     /// `violations`, `test`'s `files`).
     var details: [JSONMember] = []
+    /// What `--json` adds beside `error`, at the top level of the line: the data a command
+    /// that failed still produced (`compare`'s `result`, `differences` and `cost`).
+    var envelope: [JSONMember] = []
     /// The status a one-command run (`sophon COMMAND ...`) ends with at once after printing
     /// the failure (`test`'s usage errors: 2); `nil` for the run's usual status (1).
     var exitStatus: Int32? = nil
@@ -125,5 +128,16 @@ struct CommandFailure: Error, Sendable, Equatable {
         -> CommandFailure
     {
         CommandFailure(kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+    }
+
+    /// What `body` throws, its message after `COMMAND: ` (a prompt file's error under
+    /// `compare --prompts` says `compare:`), kind and data kept.
+    static func prefixed<Value>(_ command: String, _ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch var failure as CommandFailure {
+            failure.message = "\(command): \(failure.message)"
+            throw failure
+        }
     }
 }

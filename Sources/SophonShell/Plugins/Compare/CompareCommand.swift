@@ -58,6 +58,10 @@ enum CompareCommand {
             let turn = Content(role: "user", parts: attachments + [.text(prompt)])
             candidates = models.map { CompareCandidate(model: $0, contents: [turn], schema: schema) }
         }
+        // A report that cannot be written is refused before anything is sent (and paid for).
+        let html = try parsed.value("--html").map {
+            try OutputFolder.requireWritable($0, option: "--html", command: "compare", context: context)
+        }
         context.session.withGeminiState {
             $0.attachments = []
             $0.attachmentNames = []
@@ -82,11 +86,11 @@ enum CompareCommand {
             return outcomes.compactMap { $0 }
         }
         let report = CompareReport(outcomes: outcomes, redact: { services.redact($0) })
-        if let html = parsed.value("--html") {
+        if let html {
             try report.page(
                 title: "sophon compare: " + (prompt.isEmpty ? parsed.value("--prompts") ?? "" : prompt)
             )
-            .write(to: context.resolve(html), command: "compare")
+            .write(to: html, command: "compare")
         }
         let failed = report.failed
         guard !failed.isEmpty else {
@@ -99,7 +103,7 @@ enum CompareCommand {
             kind: .compareFailed,
             message: "compare: \(failed.count) of \(outcomes.count) failed: "
                 + failed.map(\.candidate.label).joined(separator: ", "),
-            details: [JSONMember("result", report.last)] + report.members)
+            envelope: [JSONMember("result", report.last)] + report.members)
     }
 
     /// One candidate per prompt file (per file and model when `models` is not empty), each
@@ -117,16 +121,16 @@ enum CompareCommand {
         let given = try PromptRenderCommand.data(data, command: "compare", context: context)
         var candidates: [CompareCandidate] = []
         for file in files {
-            let template = try PromptAskCommand.prefixed {
+            let template = try CommandFailure.prefixed("compare") {
                 try PromptTemplate.load(context.resolve(file), shownAs: file)
             }
-            let turn = try PromptAskCommand.prefixed { try template.turn(given) }
+            let turn = try CommandFailure.prefixed("compare") { try template.turn(given) }
             for note in turn.notes {
                 context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
             }
             let overrides = TurnOverrides(
                 system: turn.system, generation: template.generation,
-                functions: try PromptAskCommand.prefixed { try template.functions() })
+                functions: try CommandFailure.prefixed("compare") { try template.functions() })
             let fileModels =
                 models.isEmpty
                 ? [GeminiModel(selection: template.model ?? context.session.geminiSettings.model)] : models

@@ -11,12 +11,65 @@ struct CompareReport {
     /// Masks the key in the `--html` page's requests and answers.
     var redact: @Sendable (String) -> String = { $0 }
 
-    /// The differences among the structured answers, when at least two candidates gave one
-    /// (each path with every candidate's value, `nil` where a candidate has none).
-    var differences: [JSONDifference]? {
-        let structured = outcomes.compactMap(\.structuredAnswer)
-        guard structured.count >= 2 else { return nil }
-        return JSONDifference.among(outcomes.map(\.structuredAnswer))
+    /// One candidate's side of a difference.
+    enum Side: Equatable {
+        /// Its structured answer's value at the path.
+        case value(JSONValue)
+        /// Its structured answer has no value at the path.
+        case missing
+        /// Its answer is not structured (text: no schema, or one it does not fit; function
+        /// calls): not compared.
+        case notStructured
+        /// It failed: no answer to compare.
+        case failed
+
+        /// As the `differences:` line shows it: compact JSON, `(missing)`, `(not structured)`,
+        /// `(error)`.
+        var text: String {
+            switch self {
+            case .value(let value): value.compactText
+            case .missing: "(missing)"
+            case .notStructured: "(not structured)"
+            case .failed: "(error)"
+            }
+        }
+
+        /// As `--json`'s `values` holds it: the value, else `null`.
+        var json: JSONValue {
+            if case .value(let value) = self { return value }
+            return .null
+        }
+    }
+
+    /// One JSON path where the structured answers differ, with every candidate's side in order.
+    struct Difference: Equatable, CustomStringConvertible {
+        /// `$.year`, `$.tags[1]`.
+        var path: String
+        var sides: [Side]
+
+        /// `$.year: 1966 | 1965 | (not structured)`.
+        var description: String { path + ": " + sides.map(\.text).joined(separator: " | ") }
+    }
+
+    /// The differences among the structured answers (``CompareOutcome/structuredAnswer``), and
+    /// only those, when at least two candidates gave one; `nil` otherwise. Those answers are
+    /// compared field by field (``JSONDifference/among(_:)``: objects member by member, arrays
+    /// item by item, other values as values), so equal structured answers make no difference
+    /// whatever the other candidates answered; each difference then has a side per candidate,
+    /// in order, those without a structured answer marked as such.
+    var differences: [Difference]? {
+        let compared = outcomes.indices.filter { outcomes[$0].structuredAnswer != nil }
+        guard compared.count >= 2 else { return nil }
+        return JSONDifference.among(compared.map { outcomes[$0].structuredAnswer }).map { difference in
+            Difference(
+                path: difference.path,
+                sides: outcomes.indices.map { index in
+                    if let position = compared.firstIndex(of: index) {
+                        return difference.values[position].map(Side.value) ?? .missing
+                    }
+                    return outcomes[index].failure == nil ? .notStructured : .failed
+                })
+        }
     }
 
     /// The cost of every call, `nil` (unknown) when any model's is.
@@ -198,7 +251,7 @@ struct CompareReport {
                         differences.map { difference in
                             .object([
                                 JSONMember("path", .string(difference.path)),
-                                JSONMember("values", .array(difference.values.map { $0 ?? .null })),
+                                JSONMember("values", .array(difference.sides.map(\.json))),
                             ])
                         })))
         }

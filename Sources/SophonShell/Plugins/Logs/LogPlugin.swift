@@ -129,16 +129,18 @@ enum LogsCommand {
         if mode == "list", let word = rest.first {
             throw OptionError.unknown(word, among: declared.map(\.name)).failure(command: "logs")
         }
-        if let html = parsed.value("--html") {
+        if let given = parsed.value("--html") {
             guard mode != "show" else {
                 throw CommandFailure(
                     kind: .usage, message: "logs show: --html goes with logs and logs search")
             }
+            let html = try OutputFolder.requireWritable(
+                given, option: "--html", command: "logs", context: context)
             let entries = try plugin.withStore(io: context.io) { store in
                 try mode == "search"
                     ? store.search(rest.joined(separator: " "), limit: count) : store.recent(limit: count)
             }
-            try LogEntryView.page(entries).write(to: context.resolve(html), command: "logs")
+            try LogEntryView.page(entries).write(to: html, command: "logs")
         }
         return try plugin.withStore(io: context.io) { try query($0, mode, rest, count, json) }
     }

@@ -30,8 +30,14 @@ enum TestCommand {
         let models: [String]
         do {
             options = try TestOptions.parse(request.arguments)
-            if let junit = options.junit { try checkReportPath(context.resolve(junit)) }
-            if let html = options.html { try checkReportPath(context.resolve(html), option: "--html") }
+            if let junit = options.junit {
+                try OutputFolder.requireWritable(
+                    junit, option: "--junit", command: "test", kind: .usage, context: context)
+            }
+            if let html = options.html {
+                try OutputFolder.requireWritable(
+                    html, option: "--html", command: "test", kind: .usage, context: context)
+            }
             files = try TestDiscovery.files(under: options.paths)
             // Catalog IDs as `--model` takes them; any other model as `custom:ID`.
             models =
@@ -114,37 +120,6 @@ enum TestCommand {
                 details: TestReport.data(results))
         }
         return json ? .report(TestReport.tally(results), data: .object(TestReport.data(results))) : .none
-    }
-
-    /// Refuses a `--junit` or `--html` path before anything runs: a folder, FIFO or device at the path
-    /// (through a symbolic link too), a missing folder, or one where no file can be made.
-    /// - Throws: ``CommandFailure`` (`usage`).
-    static func checkReportPath(_ path: String, option: String = "--junit") throws {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
-        if let type = try? FileManager.default.attributesOfItem(atPath: target.path)[.type]
-            as? FileAttributeType,
-            type != .typeRegular
-        {
-            throw CommandFailure(kind: .usage, message: "test: \(option): '\(path)' is not a regular file")
-        }
-        var isFolder: ObjCBool = false
-        let folder = target.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue
-        else {
-            throw CommandFailure(
-                kind: .usage, message: "test: \(option): the folder '\(folder)' does not exist")
-        }
-        // A file can be made there (the report is written beside itself, then renamed): tried
-        // now, so a read-only place fails before the tests run, not after.
-        let probe = folder + "/.sophon-report-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            throw CommandFailure(
-                kind: .usage, message: "test: \(option): cannot write in the folder '\(folder)': \(reason)")
-        }
-        close(descriptor)
-        unlink(probe)
     }
 
     /// Runs `files` with at most `jobs` children at once and calls `report` for each result in

@@ -156,16 +156,94 @@ import Testing
             "--json", "compare", "--models", "gemini-3.8-flash,gemini-2.5-pro", "hi",
         ])
         #expect(outcome.status == 1)
+        // `result`, `differences` and `cost` stand beside `error`, as on success
+        // (docs/commands.md, "compare"); the error is its kind and message.
+        #expect(
+            outcome.stdout
+                == #"{"command":"compare --models gemini-3.8-flash,gemini-2.5-pro hi","ok":false,"#
+                + #""error":{"kind":"compareFailed","message":"compare: 1 of 2 failed: gemini-2.5-pro"},"result":["#
+                + #"{"model":"gemini-3.8-flash","answer":"Hi","usage":{"promptTokens":4,"outputTokens":1,"thoughtsTokens":0,"totalTokens":5},"cost":0.00000675,"error":null},"#
+                + #"{"model":"gemini-2.5-pro","answer":null,"usage":{"promptTokens":0,"outputTokens":0,"thoughtsTokens":0,"totalTokens":0},"cost":null,"#
+                + #""error":{"kind":"invalidRequest","message":"Invalid request: HTTP 400 INVALID_ARGUMENT: "#
+                + #"Invalid value at 'generation_config'.\n  generation_config.temperature: must be between 0 and 2"}}],"#
+                + #""cost":0.00000675}"# + "\n")
         let value = try JSONValue(parsing: outcome.stdout.trimmingCharacters(in: .newlines))
-        #expect(value["ok"] == .bool(false))
-        #expect(value["error"]?["kind"]?.stringValue == "compareFailed")
-        #expect(value["error"]?["message"]?.stringValue == "compare: 1 of 2 failed: gemini-2.5-pro")
-        #expect(value["error"]?["result"]?[0]?["answer"]?.stringValue == "Hi")
-        #expect(value["error"]?["result"]?[0]?["cost"]?.compactText == "0.00000675")
-        #expect(value["error"]?["result"]?[1]?["answer"] == .null)
-        #expect(value["error"]?["result"]?[1]?["cost"] == .null)
-        #expect(value["error"]?["result"]?[1]?["error"]?["kind"]?.stringValue == "invalidRequest")
-        #expect(value["error"]?["cost"]?.compactText == "0.00000675")
+        #expect(value["result"]?[1]?["error"]?["kind"]?.stringValue == "invalidRequest")
+        #expect(value["cost"]?.compactText == "0.00000675")
+        #expect(value["error"]?["result"] == nil && value["error"]?["cost"] == nil)
+    }
+
+    /// Text and structured answers mixed (a prompt file without an output schema beside one with
+    /// it): only the structured answers are compared, so two equal ones are no difference, and
+    /// a text answer is `(not structured)`, never `(missing)`.
+    @Test func onlyStructuredAnswersAreComparedAmongMixedOnes() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hello.prompt", "Hello, {{name}}!")
+        try shell.write(
+            "book.prompt",
+            "---\noutput:\n  format: json\n  schema:\n    title: string\n    year: integer\n---\nA book for {{name}}."
+        )
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1965))]))
+        let same = try await shell.run([
+            "compare", "--prompts", "hello.prompt,book.prompt", "--models", "gemini-2.5-flash,gemini-2.5-pro",
+            "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(same.stderr == "")
+        #expect(same.status == 0)
+        #expect(same.stdout.hasSuffix("\n\ndifferences: none\n\ntotal cost: $0.000181\n"))
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules",
+            body: Self.rules([("gemini-2.5-flash", Self.movie(1965)), ("gemini-2.5-pro", Self.movie(1966))]))
+        let differ = try await shell.run([
+            "--json", "compare", "--prompts", "hello.prompt,book.prompt", "--models",
+            "gemini-2.5-flash,gemini-2.5-pro", "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(differ.status == 0)
+        #expect(
+            differ.stdout.contains(
+                #""differences":[{"path":"$.year","values":[null,null,1965,1966]}],"cost":0.000181}"#))
+    }
+
+    /// An error of a compared prompt file names `compare`, as `run --prompt`'s name `run`.
+    @Test func aPromptFilesErrorNamesCompare() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hello.prompt", "Hello, {{name}}!")
+        let outcome = try await shell.run([
+            "compare", "--prompts", "hello.prompt,nope.prompt", "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == "error: compare: nope.prompt:1:1: cannot read the file\n")
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
+    /// `--html FILE` where no report can be written is refused before anything is sent (the
+    /// answers were paid for, then lost): a folder, a folder that does not exist, an empty name.
+    @Test func aReportThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("reports"), withIntermediateDirectories: false)
+        let refused = [
+            (
+                "reports",
+                "error: compare: --html: cannot replace 'reports': it is a folder, not a regular file\n"
+            ),
+            (
+                "missing/c.html",
+                "error: compare: --html: the folder '\(shell.home.path)/missing' does not exist\n"
+            ),
+            ("", "error: compare: --html needs a file name\n"),
+        ]
+        for (path, stderr) in refused {
+            let outcome = try await shell.run([
+                "compare", "--html", path, "--models", "gemini-2.5-flash,gemini-3.8-flash", "hi",
+            ])
+            #expect(outcome == .init(stdout: "", stderr: stderr, status: 1), "\(path)")
+        }
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
     }
 
     @Test func unknownModelIsRefusedWithTheClosestNameAndNothingIsSent() async throws {

@@ -146,4 +146,24 @@ import Testing
         #expect(outcome.status == 1)
         #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
     }
+
+    /// `test`, `compare` and `logs` check an `--html` path with one check (``OutputFolder``)
+    /// before their work: an empty name is refused (it was the current folder), and a folder
+    /// is named as one.
+    @Test func oneCheckRefusesAnEmptyNameAndAFolder() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("reports"), withIntermediateDirectories: false)
+        let logs = try await shell.run(["logs", "--html", ""])
+        #expect(logs == .init(stdout: "", stderr: "error: logs: --html needs a file name\n", status: 1))
+        try shell.write("t.sophon", "expect 1 == 1\n")
+        let tested = try await shell.run(["test", "--html", "reports", "t.sophon"])
+        #expect(
+            tested
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "sophon: test: --html: cannot replace 'reports': it is a folder, not a regular file\n",
+                    status: 2))
+    }
 }
