@@ -112,7 +112,23 @@ import Testing
             outcome.stdout
                 == "generate-content\n(no interaction yet; set api interactions, then ask or chat)\ninteractions\noff\n"
         )
-        #expect(outcome.stderr.contains("error: api: 'graphql' is not generate-content or interactions"))
+        #expect(
+            outcome.stderr.contains(
+                "error: set api: expected generate-content or interactions, got 'graphql'\n"))
+        #expect(outcome.status == 1)
+    }
+
+    @Test func refusedAPIAndStoreValuesSayWhatIsExpectedAndTheCloseOne() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "set api interaction", "-c", "set store of", "-c", "set store maybe",
+        ])
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: set api: expected generate-content or interactions, got 'interaction' "
+                + "(did you mean 'interactions'?)\n"
+                + "-c:2:1: error: set store: expected on or off, got 'of' (did you mean 'on'?)\n"
+                + "-c:3:1: error: set store: expected on or off, got 'maybe'\n")
         #expect(outcome.status == 1)
     }
 

@@ -27,6 +27,9 @@ enum CacheCommand {
         } catch {
             throw error.failure(command: "cache \(sub)")
         }
+        if let refusal = try VertexSetup.cacheRefusal(session: context.session, services: services) {
+            throw refusal
+        }
         let client = try GeminiCall.client(context: context, services: services)
         let journalURL = CacheJournal.url(services.paths)
         do {
