@@ -45,6 +45,10 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     /// Whether attempts carry the client's credentials (the API key or an access token);
     /// `false` for the token endpoint's own grant.
     var sendsCredentials = true
+    /// Whether attempts carry the service tier's header fields on Vertex AI
+    /// (``GeminiBackend/tierHeaders(_:)``): generation requests only, never the token
+    /// endpoint, caches, files or models (gemini-wire-format-3.md §2.3).
+    var asksForTier = false
 }
 
 extension GeminiAPICall where Reply: Decodable {

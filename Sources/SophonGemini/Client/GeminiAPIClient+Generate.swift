@@ -125,6 +125,7 @@ extension GeminiAPIClient {
             })
         call.check = { try ReplyCheck.check($0) }
         call.logsFailures = true
+        call.asksForTier = true
         let (response, outcome) = try await perform(call, retryPolicy: retryPolicy)
         return GeminiResult(
             value: response, response: response, modelID: outcome.modelID, retryCount: outcome.retryCount,

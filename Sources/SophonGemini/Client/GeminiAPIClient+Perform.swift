@@ -63,8 +63,8 @@ extension GeminiAPIClient {
                             label: call.label, method: resumed?.method ?? call.method,
                             endpoint: resumed?.endpoint ?? call.endpoint(variant.modelID),
                             body: body, credentials: credentials, attempt: variant.attempt,
-                            streaming: call.streaming, deadline: deadline, extraHeaders: call.headers,
-                            absoluteURL: call.absoluteURL)
+                            streaming: call.streaming, deadline: deadline, asksForTier: call.asksForTier,
+                            extraHeaders: call.headers, absoluteURL: call.absoluteURL)
                         return try await call.read(http, variant)
                     } catch let error where Self.isUnauthorized(error) && token != nil && !refreshed.get() {
                         // An expired or revoked token: one new token, the same request again.
@@ -110,7 +110,8 @@ extension GeminiAPIClient {
     private func exchange(
         label: String, method: String, endpoint: GeminiEndpoint, body: Data?, credentials: [String: String],
         attempt: Int,
-        streaming: Bool, deadline: GeminiCallDeadline?, extraHeaders: [String: String] = [:],
+        streaming: Bool, deadline: GeminiCallDeadline?, asksForTier: Bool,
+        extraHeaders: [String: String] = [:],
         absoluteURL: URL? = nil
     ) async throws -> GeminiHTTPResponse {
         let url =
@@ -118,8 +119,11 @@ extension GeminiAPIClient {
             ?? endpoint.url(base: configuration.serviceBaseURL, backend: configuration.backend)
         var headers = credentials
         headers["accept"] = streaming ? "text/event-stream" : "application/json"
-        // Vertex AI asks for Flex and Priority PayGo by headers (gemini-wire-format-3.md §2.3).
-        headers.merge(configuration.backend.tierHeaders(configuration.serviceTier)) { _, tier in tier }
+        // Vertex AI asks for Flex and Priority PayGo by headers (gemini-wire-format-3.md §2.3), on
+        // generation requests only.
+        if asksForTier {
+            headers.merge(configuration.backend.tierHeaders(configuration.serviceTier)) { _, tier in tier }
+        }
         if body != nil { headers["content-type"] = "application/json" }
         headers.merge(extraHeaders) { _, extra in extra }
         let request = GeminiHTTPRequest(

@@ -94,6 +94,7 @@ extension GeminiAPIClient {
         }
         call.streaming = true
         call.ownsDeadline = false
+        call.asksForTier = true
         _ = try await perform(call, retryPolicy: retryPolicy)
     }
 }

@@ -123,11 +123,15 @@ struct CommandFailure: Error, Sendable, Equatable {
     var exitStatus: Int32? = nil
 
     /// `set NAME: expected EXPECTATION, got 'VALUE'` (`invalidSetting`): the one wording of a
-    /// value a setting refuses, for the shell's settings and every plugin's.
-    static func invalidSetting(_ name: String, expected expectation: String, got value: String)
-        -> CommandFailure
-    {
-        CommandFailure(kind: .invalidSetting, message: "set \(name): expected \(expectation), got '\(value)'")
+    /// value a setting refuses, for the shell's settings and every plugin's; ` (did you mean
+    /// 'X'?)` after it when a word of `values` is close to VALUE.
+    static func invalidSetting(
+        _ name: String, expected expectation: String, got value: String, among values: [String] = []
+    ) -> CommandFailure {
+        CommandFailure(
+            kind: .invalidSetting,
+            message: "set \(name): expected \(expectation), got '\(value)'"
+                + ShellMessages.didYouMean(Suggestions.closest(to: value, in: values).first))
     }
 
     /// What `body` throws, its message after `COMMAND: ` (a prompt file's error under

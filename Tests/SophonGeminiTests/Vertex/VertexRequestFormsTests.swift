@@ -126,6 +126,28 @@ import Testing
         #expect(GeminiBackend.developer.tierHeaders("priority") == [:])
     }
 
+    @Test func onlyGenerationRequestsCarryTheTierHeaders() async throws {
+        let server = try await FakeGeminiServer()
+        let client = try await Self.client(server, tier: "flex")
+        for try await _ in client.streamGenerateContent(
+            label: "s", request: GenerateContentRequest(contents: ["hi"]))
+        {}
+        let cache = try await client.createCachedContent(
+            GeminiCacheRequest(contents: ["a long context"], displayName: "c"))
+        _ = try await client.listCachedContents()
+        _ = try await client.getCachedContent(cache.name ?? "")
+        _ = try await client.extendCachedContent(cache.name ?? "", ttl: .seconds(60))
+        try await client.deleteCachedContent(cache.name ?? "")
+        _ = try await client.countTokens(contents: ["count me"])
+        let seen = try await server.requests()
+        #expect(seen.map(\.path).first == "/token")
+        #expect(
+            seen.map { $0.headers["x-vertex-ai-llm-shared-request-type"] } == [
+                nil, "flex", nil, nil, nil, nil, nil, nil,
+            ],
+            "\(seen.map { "\($0.method) \($0.path)" })")
+    }
+
     @Test func servedTierNamesVertexsTrafficTypes() throws {
         func tier(_ traffic: String?, _ service: String? = nil) -> String? {
             var usage = UsageMetadata()

@@ -13,14 +13,18 @@ enum ExchangeLog {
     ///   - history: the conversation before the turn; empty starts a new conversation (chat).
     ///   - inConversation: the exchange belongs to the chat conversation (a `tool-reply` to a
     ///     `chat`'s calls): it keeps the conversation ID even when `history` is empty.
+    ///   - sessionTurn: the exchange sends the session's system instruction, schema,
+    ///     attachments and generation settings; `false` for a `research` job, which sends the
+    ///     question alone: the entry then records none of them.
     static func recording(
         _ command: String, options: AskCommands.Options, history: [Content], inConversation: Bool = false,
-        context: CommandContext,
+        sessionTurn: Bool = true, context: CommandContext,
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
         guard !options.dryRun, let plugin = logging(context) else { return try await call() }
         let settings = context.session.geminiSettings
-        let (schema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
+        let (schema, attachments) =
+            sessionTurn ? context.session.withGeminiState { ($0.schema, $0.attachments) } : (nil, [])
         let conversation: String? =
             command == "chat" || inConversation
             ? context.session.withLogState { state in
@@ -33,9 +37,9 @@ enum ExchangeLog {
             time: Date(), command: command, conversationID: conversation,
             model: options.model.map { GeminiModel(selection: $0).id } ?? settings.model,
             prompt: options.promptParts.compactMap(\.text).joined(separator: "\n"),
-            systemInstruction: settings.system,
+            systemInstruction: sessionTurn ? settings.system : nil,
             schema: options.noSchema ? nil : schema?.jsonValue.compactText,
-            settings: settingsJSON(settings).compactText,
+            settings: sessionTurn ? settingsJSON(settings).compactText : nil,
             media: attachments.isEmpty ? nil : mediaJSON(attachments).compactText)
         let started = ContinuousClock.now
         func finish() {
@@ -48,7 +52,8 @@ enum ExchangeLog {
             let (reply, turns) = try await call()
             let members = Dictionary(
                 reply.envelope.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-            if let model = members["model"]?.stringValue { entry.model = model }
+            // The model that answered, or the agent that ran a research job.
+            if let model = (members["model"] ?? members["agent"])?.stringValue { entry.model = model }
             let usage = members["usage"]
             func count(_ name: String) -> Int { Int(usage?[name]?.doubleValue ?? 0) }
             entry.promptTokens = count("promptTokens")
@@ -65,7 +70,7 @@ enum ExchangeLog {
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             if let id = members["interaction"]?.stringValue {
                 // Over the Interactions API: the interaction's id, which `--continue` continues.
-                entry.settings = interactionSettings(settings, id: id).compactText
+                entry.settings = interactionSettings(sessionTurn ? settings : nil, id: id).compactText
             }
             // With tools, the exchange updates the conversation itself: its new turns are logged.
             let added =
@@ -136,9 +141,10 @@ enum ExchangeLog {
     }
 
     /// ``settingsJSON(_:)`` of an exchange over the Interactions API: `"api": "interactions"`
-    /// and its `"interaction"` id after the settings.
-    static func interactionSettings(_ settings: GeminiSettings, id: String) -> JSONValue {
-        guard case .object(let members) = settingsJSON(settings) else { return settingsJSON(settings) }
+    /// and its `"interaction"` id after the settings (none for a `research` job: `nil`).
+    static func interactionSettings(_ settings: GeminiSettings?, id: String) -> JSONValue {
+        var members: [JSONMember] = []
+        if let settings, case .object(let sent) = settingsJSON(settings) { members = sent }
         return .object(
             members + [JSONMember("api", .string("interactions")), JSONMember("interaction", .string(id))])
     }

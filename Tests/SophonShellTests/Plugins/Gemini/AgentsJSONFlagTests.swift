@@ -37,7 +37,7 @@ import Testing
 
     @Test(arguments: [
         "ask --dry-run hello", "chat --dry-run hello", "tokens --dry-run hello",
-        "compare --dry-run --models gemini-2.5-flash,gemini-3.8-flash hello",
+        "compare --dry-run --models gemini-2.5-flash,gemini-3.8-flash hello", "research --dry-run hello",
     ])
     func aCommandWithRawTextTakesTheFlagBeforeItsText(line: String) async throws {
         // `compare` and `research` refused it as an unknown option; the rest of the line is the

@@ -49,6 +49,52 @@ import Testing
         #expect(journal["caches"]?[0]?["system"] == .bool(true))
     }
 
+    @Test func createDryRunPrintsTheRequestAndSendsAndJournalsNothing() async throws {
+        let shell = try await GeminiShell()
+        let flagged = try await shell.run(["cache", "create", "--dry-run", "c", "hello", "--ttl", "30m"])
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(
+            flagged.stdout
+                == #"POST /v1beta/cachedContents\#n{\#n  "model": "models/gemini-3.8-flash",\#n"#
+                + #"  "displayName": "c",\#n  "contents": [\#n    {\#n      "role": "user",\#n"#
+                + #"      "parts": [\#n        {\#n          "text": "hello"\#n        }\#n      ]\#n    }\#n  ],\#n"#
+                + #"  "ttl": "1800s"\#n}\#n"#)
+        let set = try await shell.run(["--json", "-c", "set dry-run on\ncache create c hello"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let reply = try JSONValue(parsing: set.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(reply["result"]?["method"] == .string("POST"))
+        #expect(reply["result"]?["path"] == .string("/v1beta/cachedContents"))
+        #expect(reply["result"]?["body"]?["displayName"] == .string("c"))
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(shell.read("caches.json") == nil)
+        let list = try await shell.run(["cache", "list", "--dry-run"])
+        #expect(list.status == 1)
+        #expect(list.stderr.hasSuffix("(--dry-run is for create)\n"))
+    }
+
+    @Test func createReadsFilesAsAttachDoesBeforeSending() async throws {
+        let shell = try await GeminiShell()
+        _ = try shell.write("empty.txt", "")
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        let binary = shell.home.appendingPathComponent("bin.dat")
+        try Data([0x00, 0x01, 0x02, 0xFF, 0x00]).write(to: binary)
+        for (file, message) in [
+            ("empty.txt", "cache create: 'empty.txt' is empty\n"),
+            ("folder", "cache create: 'folder' is a directory\n"),
+            ("missing.txt", "cache create: 'missing.txt': no such file\n"),
+            (
+                "bin.dat",
+                "cache create: 'bin.dat': unsupported type application/octet-stream (images, PDF, text, audio, video)\n"
+            ),
+        ] {
+            let outcome = try await shell.run(["cache", "create", "c", "@" + file])
+            #expect(outcome.status == 1)
+            #expect(outcome.stderr == "error: " + message)
+        }
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func setCacheSendsCachedContentLeavesOutSystemAndCountsCachedTokens() async throws {
         let shell = try await GeminiShell()
         try shell.write("manual.txt", "one two three four five six seven eight nine ten\n")

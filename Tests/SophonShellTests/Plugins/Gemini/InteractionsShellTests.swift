@@ -112,7 +112,23 @@ import Testing
             outcome.stdout
                 == "generate-content\n(no interaction yet; set api interactions, then ask or chat)\ninteractions\noff\n"
         )
-        #expect(outcome.stderr.contains("error: api: 'graphql' is not generate-content or interactions"))
+        #expect(
+            outcome.stderr.contains(
+                "error: set api: expected generate-content or interactions, got 'graphql'\n"))
+        #expect(outcome.status == 1)
+    }
+
+    @Test func refusedAPIAndStoreValuesSayWhatIsExpectedAndTheCloseOne() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "set api interaction", "-c", "set store of", "-c", "set store maybe",
+        ])
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: set api: expected generate-content or interactions, got 'interaction' "
+                + "(did you mean 'interactions'?)\n"
+                + "-c:2:1: error: set store: expected on or off, got 'of' (did you mean 'on'?)\n"
+                + "-c:3:1: error: set store: expected on or off, got 'maybe'\n")
         #expect(outcome.status == 1)
     }
 
@@ -232,10 +248,76 @@ import Testing
             """
         #expect(waited.stdout == report)
         #expect(waited.stderr.contains("writing the report"))
+        // The detached job's report is logged (and counted) by the `agent wait` that got it.
+        let logged = try await shell.run(["--json", "logs", "show", "1"])
+        #expect(try JSONValue(parsing: logged.stdout)["result"]?["command"] == .string("agent wait"))
         let shown = try await shell.run(["-c", "agent show \(id)\nexpect $last contains Second source"])
         #expect(shown.stdout == report + "1 passed, 0 failed\n")
         let status = try await shell.run(["--json", "agent", "status", id])
         #expect(try JSONValue(parsing: status.stdout)["result"]?["status"] == .string("completed"))
+    }
+
+    @Test func researchDryRunPrintsTheCreateAndSendsAndJournalsNothing() async throws {
+        let shell = try await GeminiShell()
+        let flagged = try await shell.run(["research", "--dry-run", "Why 42?"])
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(
+            flagged.stdout
+                == #"POST /v1beta/interactions\#n{\#n  "agent": "deep-research-preview-04-2026",\#n"#
+                + #"  "input": "Why 42?",\#n  "agent_config": {\#n    "type": "deep-research",\#n"#
+                + #"    "thinking_summaries": "auto"\#n  },\#n  "background": true\#n}\#n"#)
+        let set = try await shell.run(["--json", "-c", "set dry-run on\nresearch Why 42?"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(
+            set.stdout.split(separator: "\n").last.map(String.init)
+                == #"{"command":"research Why 42?","ok":true,"result":{"method":"POST","path":"/v1beta/interactions","#
+                + #""body":{"agent":"deep-research-preview-04-2026","input":"Why 42?","agent_config":"#
+                + #"{"type":"deep-research","thinking_summaries":"auto"},"background":true}}}"#)
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(shell.read("agents.json") == nil)
+    }
+
+    @Test func aResearchJobIsLoggedAndCountedOnce() async throws {
+        let shell = try await GeminiShell()
+        try await Self.interactionsQueue(shell, [#"{"polls": 1}"#])
+        let outcome = try await shell.run(["-c", "research tallest mountain\nshow usage"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.hasSuffix(
+                "1 call: 5 prompt, 7 output, 0 thoughts, 12 total tokens\n"
+                    + "deep-research-preview-04-2026: 1 call, 12 tokens, unknown\ntotal cost: unknown\n"))
+        let id = try #require(
+            JSONValue(parsing: shell.read("agents.json") ?? "")["jobs"]?[0]?["id"]?.stringValue)
+        let logged = try await shell.run(["--json", "logs", "show", "1"])
+        let entry = try JSONValue(parsing: logged.stdout)["result"]
+        #expect(entry?["command"] == .string("research"))
+        #expect(entry?["model"] == .string("deep-research-preview-04-2026"))
+        #expect(entry?["prompt"] == .string("tallest mountain"))
+        #expect(entry?["usage"]?["totalTokens"] == .integer(12))
+        #expect(entry?["settings"]?.compactText == #"{"api":"interactions","interaction":"\#(id)"}"#)
+        #expect(entry?["systemInstruction"] == nil)
+        // The report was counted and logged by `research`: `agent wait` prints it again, no more.
+        let again = try await shell.run(["-c", "agent wait \(id)\nshow usage"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            again.stdout.hasSuffix(
+                "0 calls: 0 prompt, 0 output, 0 thoughts, 0 total tokens\ntotal cost: $0.00\n"))
+        #expect(try await shell.run(["logs"]).stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func cancellingAJobThatEndedSaysSo() async throws {
+        let shell = try await GeminiShell()
+        try await Self.interactionsQueue(shell, [#"{"polls": 1}"#])
+        #expect(try await shell.run(["research", "Why?"]).status == 0)
+        let id = try #require(
+            JSONValue(parsing: shell.read("agents.json") ?? "")["jobs"]?[0]?["id"]?.stringValue)
+        let cancel = try await shell.run(["--json", "agent", "cancel", id])
+        #expect(cancel.status == 1)
+        #expect(
+            cancel.stdout
+                == #"{"command":"agent cancel \#(id)","ok":false,"error":{"kind":"invalidRequest","message":"#
+                + #""agent cancel: research job \#(id) has already ended (completed); there is nothing to cancel"}}"#
+                + "\n")
     }
 
     @Test func aFailedJobShowsItsError() async throws {

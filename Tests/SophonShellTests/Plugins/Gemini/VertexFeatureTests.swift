@@ -131,7 +131,14 @@ import Testing
         express.extraEnvironment = ["GOOGLE_GENAI_USE_VERTEXAI": "true"]
         let list = try await express.run(["cache", "list"])
         #expect(list.status == 1)
-        #expect(list.stderr.contains("Vertex AI express mode (an API key, no project) has no context caches"))
+        #expect(
+            list.stderr
+                == "error: cache: Vertex AI express mode (an API key, no project) has no context caches; "
+                + "set GOOGLE_CLOUD_PROJECT (or 'set backend developer')\n")
+        let json = try await express.run(["--json", "-c", "set backend vertex\ncache create c hello"])
+        #expect(json.status == 1)
+        let line = try JSONValue(parsing: json.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(line["error"]?["kind"] == .string("notOnVertex"))
         #expect(try await express.server.requests().isEmpty)
     }
 

@@ -13,6 +13,7 @@ enum CacheCommand {
         CommandOption(
             name: "--ttl", value: "DURATION", help: "how long it lives: 30m, 1h, 2h (create: 1h; extend)",
             missing: "a duration"),
+        CommandOption(name: "--dry-run", help: "print the request instead of sending it (create)"),
     ]
 
     /// Runs `cache SUBCOMMAND ...`.
@@ -27,7 +28,19 @@ enum CacheCommand {
         } catch {
             throw error.failure(command: "cache \(sub)")
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        if let refusal = try VertexSetup.cacheRefusal(session: context.session, services: services) {
+            throw refusal
+        }
+        if parsed.has("--dry-run"), sub != "create" {
+            throw context.usageFailure("cache", hint: "--dry-run is for create")
+        }
+        // `cache create --dry-run` (or `set dry-run on`): the create request is printed, not sent.
+        let dryRun =
+            sub == "create" && (parsed.has("--dry-run") || context.session.geminiSettings.dryRun)
+            ? DryRunTransport() : nil
+        let client =
+            try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
+            ?? GeminiCall.client(context: context, services: services)
         let journalURL = CacheJournal.url(services.paths)
         do {
             switch sub {
@@ -64,6 +77,9 @@ enum CacheCommand {
             }
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
+        } catch let error as DryRunTransport.Stopped {
+            guard let sent = dryRun?.request else { throw error }
+            return AskCommands.DryRun(sent).result
         }
     }
 
@@ -121,23 +137,22 @@ enum CacheCommand {
         return report(entry, detailed: false)
     }
 
-    /// A file as a cached part: UTF-8 text as text, anything else as inline media.
+    /// A file as a cached part, read as `attach` reads it (``AttachCommand/readFile(_:mime:command:context:)``:
+    /// not a folder, not empty, a type the API takes): UTF-8 text as text, anything else as
+    /// inline media within the request's 20 MB.
     private static func filePart(_ path: String, context: CommandContext) throws -> Part {
-        let resolved = context.resolve(path)
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw CommandFailure(
-                kind: .fileError, message: "cache create: \(path): no such file or not readable")
-        }
-        if GeminiMedia.sniffMIMEType(data) == nil || GeminiMedia.sniffMIMEType(data) == "text/plain",
-            let text = String(data: data, encoding: .utf8)
-        {
+        let file = try AttachCommand.readFile(path, mime: nil, command: "cache create", context: context)
+        if file.type == "text/plain", let text = String(data: file.data, encoding: .utf8) {
             return .text(text)
         }
-        do {
-            return try GeminiMedia.inlinePart(data: data, name: path)
-        } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+        guard file.data.count <= AttachCommand.inlineLimit else {
+            var failure = GeminiCall.failure(
+                .mediaTooLarge(path: file.path, bytes: file.data.count, limit: AttachCommand.inlineLimit),
+                context: context)
+            failure.message = "cache create: " + failure.message
+            throw failure
         }
+        return .inlineData(mimeType: file.type, data: file.data)
     }
 
     /// `cache list`: the caches the server holds, by local name where the journal has one

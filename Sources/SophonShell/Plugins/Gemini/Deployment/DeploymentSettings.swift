@@ -43,8 +43,8 @@ enum DeploymentSettings {
         -> CommandResult?
     {
         let value = words.joined(separator: " ")
-        func invalid(_ expectation: String) -> CommandFailure {
-            .invalidSetting(name, expected: expectation, got: value)
+        func invalid(_ expectation: String, among values: [String] = []) -> CommandFailure {
+            .invalidSetting(name, expected: expectation, got: value, among: values)
         }
         switch name {
         case "cache":
@@ -53,6 +53,9 @@ enum DeploymentSettings {
                 return CommandResult.none
             }
             guard let services else { throw invalid("a cache name") }
+            if let refusal = try VertexSetup.cacheRefusal(session: context.session, services: services) {
+                throw refusal
+            }
             guard let entry = try CacheJournal.load(CacheJournal.url(services.paths)).entry(named: value)
             else {
                 throw CommandFailure(
@@ -65,13 +68,15 @@ enum DeploymentSettings {
         case "service-tier":
             let tier = value.lowercased()
             guard tier == "default" || tiers.contains(tier) else {
-                throw invalid("standard, flex, priority or default")
+                throw invalid("standard, flex, priority or default", among: tiers + ["default"])
             }
             context.session.withDeploymentState { $0.serviceTier = tier == "default" ? nil : tier }
             return CommandResult.none
         case "backend":
             let backend = value.lowercased()
-            guard ["developer", "vertex"].contains(backend) else { throw invalid("developer or vertex") }
+            guard ["developer", "vertex"].contains(backend) else {
+                throw invalid("developer or vertex", among: ["developer", "vertex"])
+            }
             context.session.withDeploymentState { $0.backend = backend }
             return CommandResult.none
         default:

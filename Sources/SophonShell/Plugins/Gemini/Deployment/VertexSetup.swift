@@ -117,6 +117,19 @@ enum VertexSetup {
     }
 }
 
+extension VertexSetup {
+    /// Why `cache` cannot run: Vertex AI express mode (an API key, no project) has no context
+    /// caches (docs/vertex.md); `nil` on the Developer API and on Vertex AI with a project.
+    /// Said before anything is sent.
+    /// - Throws: ``CommandFailure`` `credentialsError` as ``deployment(session:services:)``.
+    static func cacheRefusal(session: ShellSession, services: GeminiServices) throws -> CommandFailure? {
+        guard usesVertex(session.withDeploymentState { $0 }, services: services),
+            case .vertex(project: nil, _) = try deployment(session: session, services: services).backend
+        else { return nil }
+        return CommandFailure(kind: .notOnVertex, message: VertexMessages.refusal("cache"))
+    }
+}
+
 extension GoogleCredentialsError: CommandFailureConvertible {
     /// `credentialsError` with the description (which file, what is wrong; never a secret).
     var commandFailure: CommandFailure { CommandFailure(kind: .credentialsError, message: description) }
@@ -142,6 +155,9 @@ enum VertexMessages {
             case "agent":
                 "research jobs live on the Gemini Developer API; 'set backend developer' to reach them "
                     + "('agents' lists the journal on either backend)"
+            case "cache":
+                "Vertex AI express mode (an API key, no project) has no context caches; set GOOGLE_CLOUD_PROJECT "
+                    + "(or 'set backend developer')"
             default: "\(command) is not available on Vertex AI"
             }
         return "\(command): \(why)"

@@ -50,6 +50,11 @@ enum InteractionMessages {
         return "research job \(id) ended \(status)\(why)"
     }
 
+    /// `agent cancel ID` of a job that has already ended (the server refuses the cancel).
+    static func notRunning(_ id: String, status: String) -> String {
+        "agent cancel: research job \(id) has already ended (\(status)); there is nothing to cancel"
+    }
+
     /// `agent ID` of a job the journal does not know and the server does not have.
     static func unknownJob(_ id: String) -> String {
         "agent: no research job '\(id)' (see 'agents')"

@@ -47,14 +47,16 @@ enum InteractionSettings {
         switch name {
         case "api":
             guard let choice = GeminiAPIChoice(rawValue: value.lowercased()) else {
-                throw CommandFailure(
-                    kind: .invalidSetting, message: "api: '\(value)' is not generate-content or interactions")
+                throw CommandFailure.invalidSetting(
+                    name, expected: "generate-content or interactions", got: value,
+                    among: GeminiAPIChoice.allCases.map(\.rawValue))
             }
             context.session.withInteractionState { $0.api = choice }
             return CommandResult.none
         case "store":
             guard let on = OnOff.parse(value) else {
-                throw CommandFailure(kind: .invalidSetting, message: "store: '\(value)' is not on or off")
+                throw CommandFailure.invalidSetting(
+                    name, expected: "on or off", got: value, among: ["on", "off"])
             }
             context.session.withInteractionState { state in
                 state.store = on

@@ -17,14 +17,15 @@ enum ResearchCommands {
     static let declared = [
         CommandOption(
             name: "--agent", value: "NAME", help: "the agent (default \(ResearchAgents.standard))",
-            missing: "an agent name")
+            missing: "an agent name"),
+        CommandOption(name: "--dry-run", help: "print the request instead of sending it"),
     ]
 
     /// The three commands.
     static func commands(_ needingServices: NeedingServices) -> [PluginCommand] {
         [
             PluginCommand(
-                name: "research", usage: "research [--agent NAME] [--json] QUESTION",
+                name: "research", usage: "research [--agent NAME] [--dry-run] [--json] QUESTION",
                 summary:
                     "a Deep Research job in the background: steps as they arrive, the report with sources",
                 options: declared + [CommandOption.json],
@@ -48,8 +49,10 @@ enum ResearchCommands {
         ]
     }
 
-    /// `research [--agent NAME] QUESTION`: journals the job, creates it in the background,
-    /// follows it to its report. Ctrl-C detaches (the job goes on).
+    /// `research [--agent NAME] [--dry-run] QUESTION`: journals the job, creates it in the
+    /// background, follows it to its report; the exchange is logged (``ExchangeLog``) and its
+    /// usage counted in `show usage`. Ctrl-C detaches (the job goes on). `--dry-run` (or `set
+    /// dry-run on`) prints the create request instead, and journals nothing.
     static func research(_ request: CommandRequest, context: CommandContext, services: GeminiServices)
         async throws -> CommandResult
     {
@@ -65,26 +68,63 @@ enum ResearchCommands {
         if let refusal = VertexSetup.refusal("research", session: context.session, services: services) {
             throw refusal
         }
+        let configuration = JSONValue.object([
+            JSONMember("type", .string(ResearchAgents.config)),
+            JSONMember("thinking_summaries", .string("auto")),
+        ])
+        let job = GeminiInteractionRequest(
+            agent: agent, input: .text(question), background: true, agentConfig: configuration)
+        if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
+            return try await dryRun(job, context: context, services: services)
+        }
         let client = try GeminiCall.client(context: context, services: services)
+        let (reply, _) = try await ExchangeLog.recording(
+            "research", options: AskCommands.Options(model: agent, noSchema: true, prompt: question),
+            history: [], sessionTurn: false, context: context
+        ) {
+            let reply = try await start(
+                job, agent: agent, question: question, client: client, context: context, services: services)
+            return (reply, [])
+        }
+        return .reply(reply)
+    }
+
+    /// What `research --dry-run` prints: the create request, built as for the job, not sent.
+    private static func dryRun(
+        _ job: GeminiInteractionRequest, context: CommandContext, services: GeminiServices
+    ) async throws -> CommandResult {
+        let transport = DryRunTransport()
+        let client = services.makeDryRunClient(session: context.session, transport: transport)
+        do {
+            _ = try await client.interactions.create(
+                job, label: "research", retryPolicy: context.session.withGeminiState { $0.retryPolicy })
+        } catch let error as DryRunTransport.Stopped {
+            guard let sent = transport.request else { throw error }
+            return AskCommands.DryRun(sent).result
+        } catch let error as GeminiError {
+            throw GeminiCall.failure(error, context: context)
+        }
+        throw CommandFailure(kind: .internalError, message: "research: the dry run sent nothing")
+    }
+
+    /// Journals the job `job`, creates it and follows it to its report.
+    private static func start(
+        _ job: GeminiInteractionRequest, agent: String, question: String, client: GeminiAPIClient,
+        context: CommandContext, services: GeminiServices
+    ) async throws -> CallReply {
         let journal = AgentJournal.url(services)
         let created = AgentJournal.now()
         try AgentJournal.update(journal) {
             $0.jobs.append(
                 .init(id: nil, agent: agent, question: question, status: "creating", created: created))
         }
-        let configuration = JSONValue.object([
-            JSONMember("type", .string(ResearchAgents.config)),
-            JSONMember("thinking_summaries", .string("auto")),
-        ])
         // Ctrl-C ends a script or one-command run at once: the job is journaled already.
         InterruptSignal.setExitNote(InteractionMessages.interruptedWhileCreating + "\n")
         defer { InterruptSignal.setExitNote(nil) }
         let started: GeminiInteraction
         do {
             started = try await client.interactions.create(
-                GeminiInteractionRequest(
-                    agent: agent, input: .text(question), background: true, agentConfig: configuration),
-                label: "research", retryPolicy: context.session.withGeminiState { $0.retryPolicy }
+                job, label: "research", retryPolicy: context.session.withGeminiState { $0.retryPolicy }
             ).interaction
         } catch let error as GeminiError {
             try? AgentJournal.update(journal) { journal in
@@ -142,22 +182,53 @@ enum ResearchCommands {
         }
         let client = try GeminiCall.client(context: context, services: services)
         let journal = AgentJournal.url(services)
-        let agent = try AgentJournal.load(journal).job(id)?.agent
+        let job = try AgentJournal.load(journal).job(id)
+        let agent = job?.agent
         let policy = context.session.withGeminiState { $0.retryPolicy }
         do {
             switch action {
             case "wait":
-                return try await follow(
-                    id, agent: agent, client: client, context: context, services: services)
+                guard job?.counted != true else {
+                    return .reply(
+                        try await follow(
+                            id, agent: agent, client: client, context: context, services: services))
+                }
+                // The report not yet seen (detached from `research`): logged and counted here.
+                let (reply, _) = try await ExchangeLog.recording(
+                    "agent wait",
+                    options: AskCommands.Options(model: agent, noSchema: true, prompt: job?.question ?? ""),
+                    history: [], sessionTurn: false, context: context
+                ) {
+                    (
+                        try await follow(
+                            id, agent: agent, client: client, context: context, services: services), []
+                    )
+                }
+                return .reply(reply)
             case "cancel":
-                let cancelled = try await client.interactions.cancel(id, label: "agent", retryPolicy: policy)
+                let cancelled: GeminiInteraction
+                do {
+                    cancelled = try await client.interactions.cancel(id, label: "agent", retryPolicy: policy)
+                } catch let error as GeminiError {
+                    // A job that has already ended cannot be cancelled: the server refuses it (400).
+                    if case .http(404, _, _, _) = error { throw error }
+                    guard
+                        let ended = try? await client.interactions.get(
+                            id, label: "agent", retryPolicy: policy),
+                        ended.status.endsPolling, ended.status != .requiresAction
+                    else { throw error }
+                    try record(ended, journal: journal)
+                    throw CommandFailure(
+                        kind: .invalidRequest,
+                        message: InteractionMessages.notRunning(id, status: ended.status.rawValue))
+                }
                 try record(cancelled, journal: journal)
                 return .report("\(id): \(cancelled.status)", data: statusValue(cancelled, agent: agent))
             default:
                 let interaction = try await client.interactions.get(id, label: "agent", retryPolicy: policy)
                 try record(interaction, journal: journal)
                 if action == "show", interaction.status == .completed {
-                    return report(interaction, agent: agent)
+                    return .reply(report(interaction, agent: agent, context: context))
                 }
                 var text = "\(id): \(interaction.status) (\(interaction.steps.count) steps)"
                 for error in interaction.errors { text += "\nerror: \(error)" }
@@ -178,8 +249,10 @@ enum ResearchCommands {
     static func follow(
         _ id: String, agent: String?, client: GeminiAPIClient, context: CommandContext,
         services: GeminiServices
-    ) async throws -> CommandResult {
+    ) async throws -> CallReply {
         let journal = AgentJournal.url(services)
+        services.retriesInFlight.reset()
+        let started = ContinuousClock.now
         var progress = ResearchProgress(io: context.io)
         // Ctrl-C ends a script or one-command run at once (after this note); the REPL cancels
         // the wait instead, and the note below says the same.
@@ -214,11 +287,22 @@ enum ResearchCommands {
                 kind: .agentFailed,
                 message: InteractionMessages.ended(id, status: final.status.rawValue, errors: final.errors))
         }
-        return report(final, agent: agent)
+        // The job's usage is counted once (`show usage`), by the command that first follows it
+        // to its report.
+        if try AgentJournal.load(journal).job(id)?.counted != true {
+            _ = GeminiCall.finish(
+                model: final.agent ?? agent ?? "", requested: final.agent ?? agent ?? "",
+                usage: final.usage?.metadata, retries: services.retriesInFlight.value, usedFallback: false,
+                started: started, context: context)
+            try AgentJournal.update(journal) { $0.setCounted(id) }
+        }
+        return report(final, agent: agent, context: context)
     }
 
     /// The report as Markdown, its sources as a numbered list of links; `$last` is that text.
-    static func report(_ interaction: GeminiInteraction, agent: String?) -> CommandResult {
+    /// `--json` adds the job's `usage` and `cost` (docs/cost.md).
+    static func report(_ interaction: GeminiInteraction, agent: String?, context: CommandContext) -> CallReply
+    {
         var markdown = interaction.outputText
         while markdown.hasSuffix("\n") { markdown.removeLast() }
         let sources = interaction.sources
@@ -236,8 +320,13 @@ enum ResearchCommands {
                     sources.map {
                         .object([JSONMember("title", .string($0.title)), JSONMember("url", .string($0.url))])
                     })))
-        envelope.append(JSONMember("usage", GeminiCall.usageValue(interaction.usage?.metadata)))
-        return .reply(CallReply(value: .string(markdown), display: markdown, envelope: envelope))
+        let usage = interaction.usage?.metadata
+        envelope.append(JSONMember("usage", GeminiCall.usageValue(usage)))
+        let cost = PriceBook.of(context)?.cost(
+            model: interaction.agent ?? agent ?? "", usage: usage,
+            tier: ServedTier.pricing(usage, context: context))
+        envelope.append(JSONMember("cost", CostText.value(cost)))
+        return CallReply(value: .string(markdown), display: markdown, envelope: envelope)
     }
 
     /// The journal's status of `interaction`, updated.
@@ -308,6 +397,9 @@ struct AgentJournal: JournalFile {
         var status: String
         /// When it was started (ISO 8601, UTC).
         var created: String
+        /// Whether its usage was counted (`show usage`) and its report logged: once, by the
+        /// command that first followed it to its report; `nil` before.
+        var counted: Bool?
     }
 
     var jobs: [Job] = []
@@ -320,6 +412,11 @@ struct AgentJournal: JournalFile {
     /// Sets the status of job `id`.
     mutating func setStatus(_ status: String, of id: String) {
         for index in jobs.indices where jobs[index].id == id { jobs[index].status = status }
+    }
+
+    /// Marks job `id`'s usage as counted.
+    mutating func setCounted(_ id: String) {
+        for index in jobs.indices where jobs[index].id == id { jobs[index].counted = true }
     }
 
     /// The job `id`.

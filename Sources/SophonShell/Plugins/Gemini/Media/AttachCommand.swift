@@ -72,36 +72,49 @@ enum AttachCommand {
         return .none
     }
 
-    /// The part for the file `name`: inline when it fits in `inlineLeft`, else uploaded.
-    /// - Returns: the part and the inline bytes it adds.
-    private static func filePart(
-        _ name: String, mime: String?, inlineLeft: Int, context: CommandContext, services: GeminiServices
-    ) async throws -> (Part, Int) {
+    /// The local file `name` as `attach` reads it, for `attach` and `cache create @FILE`: it
+    /// exists, is not a folder, can be read and is not empty (the API refuses an empty part),
+    /// and its type (`mime`, else sniffed from its bytes) is one the API takes; said before
+    /// anything is sent, after `COMMAND: `.
+    /// - Returns: the resolved path, the bytes and the MIME type.
+    /// - Throws: ``CommandFailure`` `fileError` or `mediaUnreadable`.
+    static func readFile(_ name: String, mime: String?, command: String, context: CommandContext) throws
+        -> (path: String, data: Data, type: String)
+    {
         let path = context.resolve(name)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(kind: .fileError, message: "attach: '\(path)': no such file")
+            throw CommandFailure(kind: .fileError, message: "\(command): '\(path)': no such file")
         }
         guard !isDirectory.boolValue else {
-            throw CommandFailure(kind: .fileError, message: "attach: '\(path)' is a directory")
+            throw CommandFailure(kind: .fileError, message: "\(command): '\(path)' is a directory")
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CommandFailure(kind: .fileError, message: "attach: '\(path)': cannot be read")
+            throw CommandFailure(kind: .fileError, message: "\(command): '\(path)': cannot be read")
         }
-        // An empty part is refused by the API; say so here, before anything is sent.
         guard !data.isEmpty else {
-            throw CommandFailure(kind: .mediaUnreadable, message: "attach: '\(path)' is empty")
+            throw CommandFailure(kind: .mediaUnreadable, message: "\(command): '\(path)' is empty")
         }
         guard let type = mime ?? GeminiMedia.sniffMediaType(data) else {
+            let override = command == "attach" ? "; attach --mime TYPE FILE overrides" : ""
             throw CommandFailure(
                 kind: .mediaUnreadable,
                 message:
-                    "attach: '\(path)': unsupported type \(GeminiMedia.describeUnknownType(data)) "
-                    + "(images, PDF, text, audio, video; attach --mime TYPE FILE overrides)")
+                    "\(command): '\(path)': unsupported type \(GeminiMedia.describeUnknownType(data)) "
+                    + "(images, PDF, text, audio, video\(override))")
         }
+        return (path, data, type)
+    }
+
+    /// The part for the file `name`: inline when it fits in `inlineLeft`, else uploaded.
+    /// - Returns: the part and the inline bytes it adds.
+    private static func filePart(
+        _ name: String, mime: String?, inlineLeft: Int, context: CommandContext, services: GeminiServices
+    ) async throws -> (Part, Int) {
+        let (path, data, type) = try readFile(name, mime: mime, command: "attach", context: context)
         if data.count <= inlineLeft {
             return (.inlineData(mimeType: type, data: data), data.count)
         }
