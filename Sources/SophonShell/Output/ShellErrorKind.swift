@@ -135,11 +135,14 @@ struct CommandFailure: Error, Sendable, Equatable {
     }
 
     /// What `body` throws, its message after `COMMAND: ` (a prompt file's error under
-    /// `compare --prompts` says `compare:`), kind and data kept.
-    static func prefixed<Value>(_ command: String, _ body: () throws -> Value) throws -> Value {
+    /// `compare --prompts` says `compare:`), kind and data kept; a failure of kind `unless` (a
+    /// bad line of `run`, listed with its line number instead) goes through unchanged.
+    static func prefixed<Value>(
+        _ command: String, unless kind: ShellErrorKind? = nil, _ body: () throws -> Value
+    ) throws -> Value {
         do {
             return try body()
-        } catch var failure as CommandFailure {
+        } catch var failure as CommandFailure where failure.kind != kind {
             failure.message = "\(command): \(failure.message)"
             throw failure
         }

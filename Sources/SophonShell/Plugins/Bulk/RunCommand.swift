@@ -95,7 +95,9 @@ enum RunCommand {
         let outputPath = context.resolve(options.output)
         if !options.estimate { try input.refuseAsOutput(outputPath, shown: options.output) }
         let template = try options.prompt.map { file in
-            try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
+            try CommandFailure.prefixed("run") {
+                try PromptTemplate.load(context.resolve(file), shownAs: file)
+            }
         }
         if template != nil { input.form = .inputs }
         var noted = false
@@ -103,7 +105,7 @@ enum RunCommand {
             // Each input rendered once before anything is sent: a line that fails the file's
             // input schema is a bad line; a file that does not render fails the run at once.
             guard let template, case .input(let value) = line.body else { return }
-            let turn = try prefixed(unless: .invalidInput) {
+            let turn = try CommandFailure.prefixed("run", unless: .invalidInput) {
                 try template.turn(.object([JSONMember("input", value)]))
             }
             if !noted {
@@ -309,7 +311,7 @@ enum RunCommand {
         let structured = sessionSchema != nil || template?.hasOutputSchema == true
         // As `ask`: a text prompt with tools goes as a tool exchange's first round (served
         // plugin functions included); a structured one carries the declared tools.
-        let functions = try prefixed { try template?.functions() ?? [] }
+        let functions = try CommandFailure.prefixed("run") { try template?.functions() ?? [] }
         let (tools, toolConfig) = GeminiCall.sessionTools(
             servedToo: (hasTools || !functions.isEmpty) && !structured, functions: functions, context: context
         )
@@ -329,25 +331,15 @@ enum RunCommand {
                 guard let template else {
                     throw CommandFailure(kind: .internalError, message: "run: an input line without --prompt")
                 }
-                let turn = try prefixed { try template.turn(.object([JSONMember("input", input)])) }
+                let turn = try CommandFailure.prefixed("run") {
+                    try template.turn(.object([JSONMember("input", input)]))
+                }
                 var request = base
                 request.contents = turn.contents
                 if let system = turn.system { request.systemInstruction = system }
                 return BulkRequest(
                     key: line.key, request: request, schema: turn.schema ?? sessionSchema, model: model)
             }
-        }
-    }
-
-    /// What `body` throws, its message after `run: ` unless it is of `kind` (a bad
-    /// line, listed with its line number instead).
-    static func prefixed<Value>(unless kind: ShellErrorKind? = nil, _ body: () throws -> Value) throws
-        -> Value
-    {
-        do {
-            return try body()
-        } catch let failure as CommandFailure where failure.kind != kind {
-            throw CommandFailure(kind: failure.kind, message: "run: \(failure.message)")
         }
     }
 }
