@@ -186,6 +186,95 @@ import Testing
             ) == true)
     }
 
+    /// A `prompt FILE` turn saved: the file's model, system message, `config` (over the
+    /// session's settings) and output go into the saved file, so that a new session's dry run
+    /// of it prints the request of the first, byte for byte.
+    @Test(arguments: [
+        (
+            """
+            ---
+            model: googleai/gemini-2.5-flash
+            config:
+              temperature: 0.2
+            input:
+              schema:
+                name: string
+            ---
+            {{role "system"}}Be brief.
+            {{role "user"}}Hello, {{name}}!
+            """,
+            """
+            ---
+            model: googleai/gemini-2.5-flash
+            config: {"temperature":0.2,"topK":3}
+            ---
+            {{role "system"}}Be brief.
+            {{role "user"}}Hello, Ann!
+
+            """
+        ),
+        (
+            """
+            ---
+            model: vertexai/gemini-2.5-pro
+            config:
+              maxOutputTokens: 300
+            output:
+              format: json
+              schema:
+                title: string
+                year: integer
+            ---
+            A book for {{name}}.
+            """,
+            """
+            ---
+            model: googleai/gemini-2.5-pro
+            config: {"temperature":0.9,"maxOutputTokens":300,"topK":3}
+            output:
+              format: json
+              schema:
+                title: string
+                year: integer
+            ---
+            {{role "system"}}Session.
+            {{~role "user"}}A book for Ann.
+
+            """
+        ),
+        (
+            "---\noutput:\n  format: json\n---\nJSON for {{name}}.",
+            """
+            ---
+            model: googleai/gemini-3.8-flash
+            config: {"temperature":0.9,"topK":3}
+            output:
+              format: json
+            ---
+            {{role "system"}}Session.
+            {{~role "user"}}JSON for Ann.
+
+            """
+        ),
+    ])
+    func aPromptFileTurnSavedSendsTheSameRequest(file: String, saved: String) async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.prompt", file)
+        let first = try await shell.run([
+            "-c", "set top-k 3", "-c", "set system Session.", "-c", "set temperature 0.9", "-c",
+            "prompt --dry-run in.prompt name=Ann", "-c", "set temperature 1", "-c", "prompt save out.prompt",
+        ])
+        #expect(first.stderr == "")
+        #expect(first.status == 0)
+        #expect(shell.read("out.prompt") == saved)
+        let again = try await shell.run(["-c", "prompt --dry-run out.prompt"])
+        #expect(again.stderr == "")
+        #expect(again.status == 0)
+        #expect(first.stdout.hasPrefix("POST /v1beta/models/"))
+        #expect(again.stdout == first.stdout)
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func anExistingFileIsKeptWithoutForce() async throws {
         let shell = try await GeminiShell()
         try shell.write("film.prompt", "mine")
