@@ -8,7 +8,8 @@ import SophonPrompt
 /// differ from the defaults (a prompt file's `config` over the session's), the system
 /// instruction, the schema (Picoschema when it says the same schema, else JSON Schema) or JSON
 /// mode, the declared functions (`tools` and `toolDefs`) and the contents (a chat's history as
-/// `{{role}}` blocks). `prompt FILE` then sends the same request.
+/// `{{role}}` blocks). `prompt FILE` then sends the same request. FILE is refused when it is a
+/// folder, its folder does not exist (``OutputFolder``), or it exists without `--force`.
 enum PromptSaveCommand {
     /// The options of `prompt save`.
     static let declared = [CommandOption(name: "--force", help: "replace FILE when it exists")]
@@ -24,7 +25,14 @@ enum PromptSaveCommand {
             throw context.usageFailure("prompt")
         }
         let path = context.resolve(file)
-        if !parsed.has("--force"), FileManager.default.fileExists(atPath: path) {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists, isFolder.boolValue {
+            throw CommandFailure(
+                kind: .fileError, message: "prompt save: '\(file)' is a folder, not a file")
+        }
+        try OutputFolder.require(path, command: "prompt save")
+        if !parsed.has("--force"), exists {
             throw CommandFailure(
                 kind: .fileError, message: "prompt save: \(file) exists (--force replaces it)")
         }

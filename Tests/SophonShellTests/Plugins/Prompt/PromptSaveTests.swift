@@ -275,6 +275,34 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    @Test func aMissingFolderIsRefusedAndNothingIsMade() async throws {
+        let shell = try await GeminiShell()
+        let folder = shell.home.appendingPathComponent("missing").path
+        let outcome = try await shell.run([
+            "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save \(folder)/film.prompt",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:3:1: error: prompt save: the folder '\(folder)' does not exist\n")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func aFolderIsRefusedWithOrWithoutForce() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("films"), withIntermediateDirectories: false)
+        let outcome = try await shell.run([
+            "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save films", "-c",
+            "prompt save --force films",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr == """
+                -c:3:1: error: prompt save: 'films' is a folder, not a file
+                -c:4:1: error: prompt save: 'films' is a folder, not a file
+
+                """)
+    }
+
     @Test func anExistingFileIsKeptWithoutForce() async throws {
         let shell = try await GeminiShell()
         try shell.write("film.prompt", "mine")
