@@ -3,7 +3,8 @@ import SophonCore
 
 /// Reads YAML text into a `JSONValue` (SophonCore) with the system libyaml (`libyaml-dev`): mappings become
 /// objects in source order, sequences arrays, and plain scalars are typed as YAML 1.2's core
-/// schema says (`null`, `~`, `true`, `false`, integers and floats); quoted scalars stay strings.
+/// schema says (`null`, `~`, `true`, `false`, integers in base 8, 10 and 16, floats, `.inf`,
+/// `.nan`), as Dotprompt's JS `yaml` package reads them; quoted scalars stay strings.
 public enum YAMLReader {
     /// The value of the first document in `text`; `.null` when there is none.
     /// - Parameters:
@@ -172,21 +173,86 @@ public enum YAMLReader {
             }
         }
 
-        /// A plain scalar typed by the YAML 1.2 core schema.
+        /// A plain scalar typed by the YAML 1.2 core schema (§10.3.2), as Dotprompt's JS `yaml`
+        /// package reads it: `null`, `~` and the empty scalar; `true` and `false` (three
+        /// spellings each); a number (``coreNumber(_:)``); else a string.
         static func typed(_ text: String) -> JSONValue {
             switch text {
             case "", "~", "null", "Null", "NULL": return .null
             case "true", "True", "TRUE": return .bool(true)
             case "false", "False", "FALSE": return .bool(false)
-            default: break
+            default: return coreNumber(text) ?? .string(text)
             }
-            if let first = text.first, first.isNumber || first == "-" || first == "+" || first == ".",
-                Double(text) != nil,
-                let number = JSONNumber(text: text.hasPrefix("+") ? String(text.dropFirst()) : text)
-            {
-                return .number(number)
+        }
+
+        /// `text` as a JSON number when it is one of the core schema's numbers, else `nil`:
+        /// - `[-+]?[0-9]+` and `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, kept as
+        ///   written but in JSON's syntax (`+` dropped, leading zeros dropped, a `0` before a bare
+        ///   `.`, a `.` without digits dropped): `007` is `7`, `.5` is `0.5`, `-.5` is `-0.5`,
+        ///   `1.` is `1`; `1e400` stays `1e400`;
+        /// - `0o[0-7]+` and `0x[0-9a-fA-F]+` by their value: `0o17` is `15`, `0x10` is `16`;
+        /// - `[-+]?\.(inf|Inf|INF)` as `1e999` / `-1e999` (JSON has no infinity; read as a
+        ///   `Double`, the literal is infinite);
+        /// - `\.(nan|NaN|NAN)` as `null` (what JSON has for NaN, as `JSON.stringify` prints it).
+        static func coreNumber(_ text: String) -> JSONValue? {
+            if [".nan", ".NaN", ".NAN"].contains(text) { return .null }
+            let unsigned = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+            let negative = text.hasPrefix("-")
+            if [".inf", ".Inf", ".INF"].contains(unsigned) {
+                return infinity(negative: negative)
             }
-            return .string(text)
+            if unsigned.count == text.count, text.count > 2 {
+                let digits = text.dropFirst(2)
+                if text.hasPrefix("0o") { return integer(digits, radix: 8) }
+                if text.hasPrefix("0x") { return integer(digits, radix: 16) }
+            }
+            return decimal(unsigned, negative: negative)
+        }
+
+        /// Digits in `radix` (at least one, nothing else) as a JSON number: exact while they fit
+        /// `Int`, else the nearest `Double` (as JavaScript's `parseInt` reads them).
+        static func integer(_ digits: Substring, radix: Int) -> JSONValue? {
+            let inRadix = { (digit: Character) in digit.isASCII && (digit.hexDigitValue ?? radix) < radix }
+            guard !digits.isEmpty, digits.allSatisfy(inRadix) else { return nil }
+            if let value = Int(digits, radix: radix) { return .number(JSONNumber(value)) }
+            let value = digits.reduce(0.0) { $0 * Double(radix) + Double($1.hexDigitValue ?? 0) }
+            return JSONNumber(value).map(JSONValue.number) ?? infinity(negative: false)
+        }
+
+        /// Infinity as a JSON number: `1e999` (`-1e999`), a literal no `Double` holds.
+        static func infinity(negative: Bool) -> JSONValue {
+            JSONNumber(text: negative ? "-1e999" : "1e999").map(JSONValue.number) ?? .null
+        }
+
+        /// `[0-9]+`, `[0-9]*\.[0-9]+` or `[0-9]+\.[0-9]*`, then an optional `[eE][-+]?[0-9]+`
+        /// (the text after a sign), as a JSON number literal; `nil` when the text is not that.
+        static func decimal(_ text: Substring, negative: Bool) -> JSONValue? {
+            func isDigit(_ character: Character) -> Bool { character >= "0" && character <= "9" }
+            var rest = text[...]
+            let whole = rest.prefix(while: isDigit)
+            rest = rest.dropFirst(whole.count)
+            var fraction: Substring = ""
+            if rest.first == "." {
+                fraction = rest.dropFirst().prefix(while: isDigit)
+                rest = rest.dropFirst(1 + fraction.count)
+            }
+            guard !whole.isEmpty || !fraction.isEmpty else { return nil }
+            var exponent = ""
+            if let mark = rest.first, mark == "e" || mark == "E" {
+                var digits = rest.dropFirst()
+                let sign = digits.first == "-" || digits.first == "+" ? String(digits.prefix(1)) : ""
+                digits = digits.dropFirst(sign.count)
+                let power = digits.prefix(while: isDigit)
+                guard !power.isEmpty else { return nil }
+                exponent = String(mark) + sign + power
+                rest = digits.dropFirst(power.count)
+            }
+            guard rest.isEmpty else { return nil }
+            let integral = whole.drop { $0 == "0" }
+            let literal =
+                (negative ? "-" : "") + (integral.isEmpty ? "0" : String(integral))
+                + (fraction.isEmpty ? "" : "." + fraction) + exponent
+            return JSONNumber(text: literal).map(JSONValue.number)
         }
     }
 }

@@ -65,6 +65,9 @@ enum OptionError: Error, Equatable {
     case unknown(String, among: [String])
     /// A value option at the end of the words, as spelled there (`-o`).
     case missingValue(CommandOption, spelling: String)
+    /// A flag (an option without a value) given a second time, as spelled there: `--json
+    /// --json` is a slip, never a second meaning.
+    case repeated(String)
 
     /// The message of command `command` (`run: unknown option '--lvie' (did you mean
     /// '--live'?)`); `nil` gives the command-line wording, without a prefix.
@@ -76,6 +79,8 @@ enum OptionError: Error, Equatable {
         case .missingValue(let option, let spelling):
             guard let missing = option.missing else { return prefix + "option '\(spelling)' needs a value" }
             return prefix + "\(spelling) needs \(missing)"
+        case .repeated(let spelling):
+            return prefix + "option '\(spelling)' is given twice"
         }
     }
 
@@ -96,8 +101,9 @@ extension CommandOption {
 
     /// Reads `words` by the options `declared`: `--name VALUE`, `--name=VALUE`, flags; a word
     /// starting with `-` (but not `-` alone) is an option. The one option parser of the shell.
-    /// - Throws: ``OptionError`` for an undeclared option (a flag given `=VALUE` is one) or a
-    ///   value option without its value.
+    /// - Throws: ``OptionError`` for an undeclared option (a flag given `=VALUE` is one), a
+    ///   value option without its value, or a flag given twice (by any of its spellings; a value
+    ///   option may be repeated: `attach --mime` applies to the files after it).
     static func parse(_ words: [String], as layout: Layout = .interleaved, declared: [CommandOption])
         throws(OptionError) -> ParsedOptions
     {
@@ -125,6 +131,7 @@ extension CommandOption {
                 throw .unknown(word, among: declared.flatMap(\.spellings).filter { $0.hasPrefix("--") })
             }
             guard option.value != nil else {
+                if parsed.has(option.name) { throw .repeated(spelling) }
                 parsed.given.append(
                     .init(
                         name: option.name, spelling: spelling, value: "",

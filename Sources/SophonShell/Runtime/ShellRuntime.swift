@@ -218,7 +218,8 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     /// Runs `request`. A command that takes `--json` among its own words
     /// (``PluginCommand/takesJSONFlag``: `prompt --json FILE`) runs without that word as the whole
     /// run does under `--json`: `format` becomes `.json` and the session's output is JSON while it
-    /// runs (so nothing streams), then as it was.
+    /// runs (so nothing streams), then as it was. `--json` given twice is a usage error
+    /// (``OptionError/repeated(_:)``), as any flag given twice.
     private func execute(_ request: CommandRequest, context: CommandContext, format: inout OutputFormat)
         async throws -> CommandResult
     {
@@ -229,6 +230,9 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         var request = request
         request.arguments.remove(at: flag)
         format = .json
+        if request.arguments.contains(CommandOption.json.name) {
+            throw OptionError.repeated(CommandOption.json.name).failure(command: request.name)
+        }
         let previous = session.withState { state in
             defer { state.settings.output = .json }
             return state.settings.output

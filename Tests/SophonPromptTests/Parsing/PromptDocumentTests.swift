@@ -23,6 +23,25 @@ import Testing
         #expect(value.compactText == #"{"a":1,"b":"1","c":true,"d":null,"e":["x",2.5]}"#)
     }
 
+    /// The YAML 1.2 core schema's numbers (§10.3.2), as Dotprompt's JS `yaml` package reads
+    /// them, printed as JSON; what the schema does not call a number, and any quoted scalar,
+    /// stays a string.
+    @Test(arguments: [
+        (".5", "0.5"), ("-.5", "-0.5"), ("+.5", "0.5"), ("1.", "1"), ("-1.", "-1"), ("1.e3", "1e3"),
+        ("0x10", "16"), ("0xFf", "255"), ("0o17", "15"), ("007", "7"), ("-007", "-7"), ("+12", "12"),
+        ("0", "0"), ("00.50", "0.50"), ("2.5E-3", "2.5E-3"), (".5e+2", "0.5e+2"), ("1e400", "1e400"),
+        ("0x10000000000000000", "1.8446744073709552e19"),
+        (".inf", "1e999"), ("+.Inf", "1e999"), ("-.INF", "-1e999"), (".nan", "null"), (".NaN", "null"),
+        ("'.5'", #"".5""#), (#""0x10""#, #""0x10""#), ("'.inf'", #"".inf""#),
+        ("-0x10", #""-0x10""#), ("0o8", #""0o8""#), ("0x", #""0x""#), ("0xg", #""0xg""#), (".", #"".""#),
+        ("-.nan", #""-.nan""#), (".Nan", #"".Nan""#), ("inf", #""inf""#), ("1e", #""1e""#),
+        ("1_000", #""1_000""#), ("1.2.3", #""1.2.3""#), ("0b11", #""0b11""#), ("e5", #""e5""#),
+    ])
+    func coreSchemaNumbers(written: String, json: String) throws {
+        let value = try YAMLReader.read("a: \(written)\n", file: "y")
+        #expect(value["a"]?.compactText == json)
+    }
+
     /// Aliases are expanded, but not past a million values: ten lines of aliases of aliases (a
     /// "billion laughs") are refused at the alias that crosses the limit, not expanded.
     @Test func aliasesExpandButABillionLaughsIsRefused() throws {

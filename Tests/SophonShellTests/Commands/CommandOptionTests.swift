@@ -33,6 +33,7 @@ import Testing
             (["--zzzzzz"], "test: unknown option '--zzzzzz'"),
             (["-j"], "test: -j needs a number"),
             (["--junit"], "test: option '--junit' needs a value"),
+            (["--live", "a", "--live"], "test: option '--live' is given twice"),
         ]
         for (words, message) in cases {
             #expect(throws: CommandFailure(kind: .usage, message: message)) {

@@ -20,6 +20,13 @@ enum AskTurn {
         ) {
             throw failure
         }
+        let functions = context.session.withToolState { $0.declarations }
+        context.session.withGeminiState { state in
+            state.lastTurnSettings = LastTurnSettings(
+                model: options.model ?? state.settings.model, settings: state.settings,
+                schema: options.noSchema ? nil : options.schema ?? state.schema, functions: functions,
+                overrides: options.overrides)
+        }
         if context.session.withInteractionState({ $0.api }) == .interactions {
             return try await InteractionTurn.run(
                 history: history, options: options, isChat: isChat, context: context, services: services)

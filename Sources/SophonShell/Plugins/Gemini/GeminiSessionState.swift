@@ -13,6 +13,9 @@ struct GeminiSessionState: PluginSessionState {
     /// The contents of the last `ask`, `chat` or `prompt` turn as sent (history, then the user
     /// turn): what `prompt save` writes.
     var lastTurn: [Content] = []
+    /// What the last turn was sent with besides its contents (its model, settings, schema,
+    /// functions and a prompt file's overrides): what `prompt save` writes with ``lastTurn``.
+    var lastTurnSettings: LastTurnSettings?
     /// Media parts for the next `ask` or `chat` (`attach`), sent before the prompt.
     var attachments: [Part] = []
     /// Names of the attached files, for messages.

@@ -3,10 +3,13 @@ import SophonCore
 import SophonGemini
 import SophonPrompt
 
-/// `prompt save [--force] FILE` (PRODUCT §12, docs/prompts.md): the session as a prompt file:
-/// the model, the per-call settings that differ from the defaults, the system instruction, the
-/// schema (Picoschema when it says the same schema, else JSON Schema), the declared functions
-/// (`tools` and `toolDefs`) and the last turn as sent (a chat's history as `{{role}}` blocks). `prompt FILE` then sends the same request.
+/// `prompt save [--force] FILE` (PRODUCT §12, docs/prompts.md): the session's last turn as a
+/// prompt file, as it was sent (``LastTurnSettings``): the model, the per-call settings that
+/// differ from the defaults (a prompt file's `config` over the session's), the system
+/// instruction, the schema (Picoschema when it says the same schema, else JSON Schema) or JSON
+/// mode, the declared functions (`tools` and `toolDefs`) and the contents (a chat's history as
+/// `{{role}}` blocks). `prompt FILE` then sends the same request. FILE is refused when it is a
+/// folder, its folder does not exist (``OutputFolder``), or it exists without `--force`.
 enum PromptSaveCommand {
     /// The options of `prompt save`.
     static let declared = [CommandOption(name: "--force", help: "replace FILE when it exists")]
@@ -22,7 +25,14 @@ enum PromptSaveCommand {
             throw context.usageFailure("prompt")
         }
         let path = context.resolve(file)
-        if !parsed.has("--force"), FileManager.default.fileExists(atPath: path) {
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if exists, isFolder.boolValue {
+            throw CommandFailure(
+                kind: .fileError, message: "prompt save: '\(file)' is a folder, not a file")
+        }
+        try OutputFolder.require(path, command: "prompt save")
+        if !parsed.has("--force"), exists {
             throw CommandFailure(
                 kind: .fileError, message: "prompt save: \(file) exists (--force replaces it)")
         }
@@ -38,16 +48,16 @@ enum PromptSaveCommand {
         return .none
     }
 
-    /// The prompt file's text for `session`.
+    /// The prompt file's text for `session`: its last turn as sent (``LastTurnSettings``).
     static func document(_ session: ShellSession) throws -> String {
-        let settings = session.geminiSettings
-        let (schema, turn) = session.withGeminiState { ($0.schema, $0.lastTurn) }
-        guard !turn.isEmpty else {
+        let (turn, sent) = session.withGeminiState { ($0.lastTurn, $0.lastTurnSettings) }
+        guard !turn.isEmpty, let sent else {
             throw CommandFailure(
                 kind: .invalidInput, message: "prompt save: nothing asked yet in this session")
         }
-        var front = ["model: googleai/\(settings.model)"]
-        if let config = GeminiCall.generationConfig(settings) {
+        var front = ["model: googleai/\(sent.model)"]
+        let config = sent.generation
+        if let config {
             var members: [JSONMember] = []
             if let value = config.temperature { members.append(JSONMember("temperature", number(value))) }
             if let value = config.maxOutputTokens {
@@ -67,7 +77,7 @@ enum PromptSaveCommand {
             }
             if !members.isEmpty { front.append("config: \(JSONValue.object(members).compactText)") }
         }
-        if let schema {
+        if let schema = sent.schema {
             front += ["output:", "  format: json"]
             if let lines = SchemaSideBySide.picoschema(schema, indent: "    "), saysTheSame(lines, as: schema)
             {
@@ -75,27 +85,35 @@ enum PromptSaveCommand {
             } else {
                 front.append("  schema: \(schema.jsonSchemaValue.compactText)")
             }
+        } else if config?.responseMimeType == "application/json" {
+            // A prompt file's `output.format: json` without a schema: JSON mode.
+            front += ["output:", "  format: json"]
         }
-        let functions = session.withToolState { $0.declarations }
+        let functions = sent.declarations
         if !functions.isEmpty {
             front.append("tools: \(JSONValue.array(functions.map { .string($0.name) }).compactText)")
             front.append("toolDefs: \(JSONValue.array(functions.map(toolDefinition)).compactText)")
         }
         var blocks: [(role: String, text: String)] = []
-        if let system = settings.system { blocks.append(("system", try literal(system))) }
-        for content in turn {
-            let texts = try (content.parts ?? []).map { part in
-                if let file = part.fileData, part == Part(fileData: file) { return try media(file) }
-                guard let text = part.text, part == .text(text) else {
-                    throw CommandFailure(
-                        kind: .invalidInput,
-                        message: "prompt save: only text and https:// media parts can be saved so far")
-                }
-                return try literal(text)
-            }
-            blocks.append((content.role ?? "user", texts.joined()))
-        }
+        if let system = sent.system { blocks.append(("system", try parts(system))) }
+        for content in turn { blocks.append((content.role ?? "user", try parts(content))) }
         return (["---"] + front + ["---"]).joined(separator: "\n") + "\n" + body(blocks) + "\n"
+    }
+
+    /// A message's parts as template text: each text as it is, each media part sent by URL as
+    /// `{{media}}`.
+    /// - Throws: ``CommandFailure`` (`invalidInput`) for another part (inline or uploaded
+    ///   media, a function call).
+    static func parts(_ content: Content) throws -> String {
+        try (content.parts ?? []).map { part in
+            if let file = part.fileData, part == Part(fileData: file) { return try media(file) }
+            guard let text = part.text, part == .text(text) else {
+                throw CommandFailure(
+                    kind: .invalidInput,
+                    message: "prompt save: only text and https:// media parts can be saved so far")
+            }
+            return try literal(text)
+        }.joined()
     }
 
     /// The `{{role}}` blocks, each text exactly as it goes: a block starts on its own line with

@@ -167,6 +167,31 @@ import Testing
         #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
     }
 
+    /// A flag given twice is a usage error naming it (the one option parser's rule), `--json`
+    /// too, which the shell takes out of the words before the command reads them.
+    @Test func aFlagGivenTwiceIsAUsageErrorNamingIt() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hi.prompt", "Hi")
+        let outcome = try await shell.run([
+            "-c", "prompt --dry-run --dry-run hi.prompt", "-c", "prompt --json --json hi.prompt",
+            "-c", "prompt save --force --force hi.prompt",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: prompt: option '--dry-run' is given twice
+                -c:2:1: error: prompt: option '--json' is given twice
+                -c:3:1: error: prompt save: option '--force' is given twice
+
+                """)
+        #expect(
+            outcome.stdout
+                == #"{"command":"prompt --json --json hi.prompt","ok":false,"error":{"kind":"usage","message":"prompt: option '--json' is given twice"}}"#
+                + "\n")
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(shell.read("hi.prompt") == "Hi")
+    }
+
     @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() async throws {
         let shell = try await GeminiShell()
         try shell.write(

@@ -186,6 +186,123 @@ import Testing
             ) == true)
     }
 
+    /// A `prompt FILE` turn saved: the file's model, system message, `config` (over the
+    /// session's settings) and output go into the saved file, so that a new session's dry run
+    /// of it prints the request of the first, byte for byte.
+    @Test(arguments: [
+        (
+            """
+            ---
+            model: googleai/gemini-2.5-flash
+            config:
+              temperature: 0.2
+            input:
+              schema:
+                name: string
+            ---
+            {{role "system"}}Be brief.
+            {{role "user"}}Hello, {{name}}!
+            """,
+            """
+            ---
+            model: googleai/gemini-2.5-flash
+            config: {"temperature":0.2,"topK":3}
+            ---
+            {{role "system"}}Be brief.
+            {{role "user"}}Hello, Ann!
+
+            """
+        ),
+        (
+            """
+            ---
+            model: vertexai/gemini-2.5-pro
+            config:
+              maxOutputTokens: 300
+            output:
+              format: json
+              schema:
+                title: string
+                year: integer
+            ---
+            A book for {{name}}.
+            """,
+            """
+            ---
+            model: googleai/gemini-2.5-pro
+            config: {"temperature":0.9,"maxOutputTokens":300,"topK":3}
+            output:
+              format: json
+              schema:
+                title: string
+                year: integer
+            ---
+            {{role "system"}}Session.
+            {{~role "user"}}A book for Ann.
+
+            """
+        ),
+        (
+            "---\noutput:\n  format: json\n---\nJSON for {{name}}.",
+            """
+            ---
+            model: googleai/gemini-3.8-flash
+            config: {"temperature":0.9,"topK":3}
+            output:
+              format: json
+            ---
+            {{role "system"}}Session.
+            {{~role "user"}}JSON for Ann.
+
+            """
+        ),
+    ])
+    func aPromptFileTurnSavedSendsTheSameRequest(file: String, saved: String) async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.prompt", file)
+        let first = try await shell.run([
+            "-c", "set top-k 3", "-c", "set system Session.", "-c", "set temperature 0.9", "-c",
+            "prompt --dry-run in.prompt name=Ann", "-c", "set temperature 1", "-c", "prompt save out.prompt",
+        ])
+        #expect(first.stderr == "")
+        #expect(first.status == 0)
+        #expect(shell.read("out.prompt") == saved)
+        let again = try await shell.run(["-c", "prompt --dry-run out.prompt"])
+        #expect(again.stderr == "")
+        #expect(again.status == 0)
+        #expect(first.stdout.hasPrefix("POST /v1beta/models/"))
+        #expect(again.stdout == first.stdout)
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
+    @Test func aMissingFolderIsRefusedAndNothingIsMade() async throws {
+        let shell = try await GeminiShell()
+        let folder = shell.home.appendingPathComponent("missing").path
+        let outcome = try await shell.run([
+            "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save \(folder)/film.prompt",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:3:1: error: prompt save: the folder '\(folder)' does not exist\n")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func aFolderIsRefusedWithOrWithoutForce() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("films"), withIntermediateDirectories: false)
+        let outcome = try await shell.run([
+            "-c", "set dry-run on", "-c", "ask Hi", "-c", "prompt save films", "-c",
+            "prompt save --force films",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr == """
+                -c:3:1: error: prompt save: 'films' is a folder, not a file
+                -c:4:1: error: prompt save: 'films' is a folder, not a file
+
+                """)
+    }
+
     @Test func anExistingFileIsKeptWithoutForce() async throws {
         let shell = try await GeminiShell()
         try shell.write("film.prompt", "mine")
