@@ -23,8 +23,10 @@ enum PromptAskCommand {
         guard let file = parsed.operands.first else { throw context.usageFailure("prompt") }
         let given = try PromptRenderCommand.data(parsed.value("--data"), command: "prompt", context: context)
         let data = try withAssignments(Array(parsed.operands.dropFirst()), data: given)
-        let template = try prefixed { try PromptTemplate.load(context.resolve(file), shownAs: file) }
-        let turn = try prefixed { try template.turn(data) }
+        let template = try CommandFailure.prefixed("prompt") {
+            try PromptTemplate.load(context.resolve(file), shownAs: file)
+        }
+        let turn = try CommandFailure.prefixed("prompt") { try template.turn(data) }
         for note in turn.notes {
             context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
         }
@@ -35,7 +37,7 @@ enum PromptAskCommand {
         options.schema = turn.schema
         options.overrides = TurnOverrides(
             system: turn.system, generation: template.generation,
-            functions: try prefixed { try template.functions() })
+            functions: try CommandFailure.prefixed("prompt") { try template.functions() })
         do {
             let (reply, _) = try await ExchangeLog.recording(
                 "prompt", options: options, history: [], context: context
@@ -70,14 +72,5 @@ enum PromptAskCommand {
         members.removeAll { $0.key == "input" }
         members.append(JSONMember("input", .object(input)))
         return .object(members)
-    }
-
-    /// What `body` throws, its message after `prompt: `.
-    static func prefixed<Value>(_ body: () throws -> Value) throws -> Value {
-        do {
-            return try body()
-        } catch let failure as CommandFailure {
-            throw CommandFailure(kind: failure.kind, message: "prompt: \(failure.message)")
-        }
     }
 }
