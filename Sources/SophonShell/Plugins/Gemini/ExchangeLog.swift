@@ -22,9 +22,18 @@ enum ExchangeLog {
         _ call: () async throws -> (CallReply, [Content])
     ) async throws -> (CallReply, [Content]) {
         guard !options.dryRun, let plugin = logging(context) else { return try await call() }
-        let settings = context.session.geminiSettings
-        let (schema, attachments) =
+        // What the turn sent: a prompt file's own system message, config and schema over the
+        // session's.
+        var settings = context.session.geminiSettings
+        let generation = options.overrides.generation
+        if let temperature = generation.temperature { settings.temperature = temperature }
+        if let maxTokens = generation.maxOutputTokens { settings.maxTokens = maxTokens }
+        if let system = options.overrides.system {
+            settings.system = system.parts?.compactMap(\.text).joined(separator: "\n")
+        }
+        let (sessionSchema, attachments) =
             sessionTurn ? context.session.withGeminiState { ($0.schema, $0.attachments) } : (nil, [])
+        let schema = sessionTurn ? options.schema ?? sessionSchema : nil
         let conversation: String? =
             command == "chat" || inConversation
             ? context.session.withLogState { state in

@@ -57,6 +57,25 @@ import Testing
         #expect(requests[0].body == expected)
     }
 
+    @Test func theLogHoldsWhatTheFileSentNotTheSessions() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("book.prompt", Self.file)
+        try await shell.server.script([
+            #"{"kind": "generate", "text": "{\"title\": \"Dune\", \"year\": 1965}"}"#
+        ])
+        let outcome = try await shell.run([
+            "-c", "set system Be silly.", "-c", "set temperature 1.5", "-c", "prompt book.prompt title=Dune",
+        ])
+        #expect(outcome.stderr == "")
+        let shown = try await shell.run(["--json", "-c", "logs show 1"])
+        let line = try JSONValue(parsing: shown.stdout)
+        let logged = try #require(line["result"])
+        #expect(logged["system"] == .string("You are a librarian.\n"))
+        #expect(logged["settings"]?["temperature"] == .double(0.2))
+        #expect(logged["settings"]?["maxTokens"] == .integer(200))
+        #expect(logged["schema"]?["required"] == .array([.string("title"), .string("year")]))
+    }
+
     @Test func inputSchemaViolationNamesTheFieldAndSendsNothing() async throws {
         let shell = try await GeminiShell()
         try shell.write("book.prompt", Self.file)
