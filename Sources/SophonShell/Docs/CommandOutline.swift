@@ -96,17 +96,72 @@ struct CommandOutline: Sendable {
     /// the completion scripts offer as the first argument of a command that completes nothing
     /// else there.
     static func subcommands(_ name: String, usage: String) -> [String] {
-        var words: [String] = []
-        for form in usage.components(separatedBy: " | ") {
-            var tokens = form.split(separator: " ").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        forms(name, usage: usage).reduce(into: []) { words, form in
+            for word in form.subcommands where !words.contains(word) { words.append(word) }
+        }
+    }
+
+    /// The subcommand words of a command none of whose forms takes another word first
+    /// (`key set | show | delete | path`, `agent status|wait|cancel|show ID`, `collections
+    /// [--json] | collections delete NAME`); empty when a form starts with an operand such as
+    /// `FILE` (`prompt FILE | prompt save FILE`), whose first word may be anything. The shell
+    /// answers a first word near one of these with "did you mean" before the command runs.
+    static func strictSubcommands(_ name: String, usage: String) -> [String] {
+        let forms = forms(name, usage: usage)
+        guard forms.allSatisfy({ $0.firstOperand == nil || !$0.subcommands.isEmpty }) else { return [] }
+        return subcommands(name, usage: usage)
+    }
+
+    /// One ` | `-separated form of a usage line: its subcommand words (`status|wait` gives
+    /// both), and whether its first word past the options is something else (`FILE`).
+    private struct Form {
+        var subcommands: [String] = []
+        var firstOperand: String?
+    }
+
+    /// The forms of `usage`: split at each ` | ` outside brackets (`(TEXT | @FILE...)` is one
+    /// operand of its form).
+    private static func forms(_ name: String, usage: String) -> [Form] {
+        var texts: [String] = [""]
+        var depth = 0
+        var rest = Substring(usage)
+        while let character = rest.first {
+            if depth == 0, rest.hasPrefix(" | ") {
+                texts.append("")
+                rest = rest.dropFirst(3)
+                continue
+            }
+            if "([".contains(character) { depth += 1 }
+            if ")]".contains(character) { depth = max(0, depth - 1) }
+            texts[texts.count - 1].append(character)
+            rest = rest.dropFirst()
+        }
+        return texts.map { text in
+            // Optional parts (`[--model ID]`, `[NAME]`) never stand first in the words typed.
+            var required = ""
+            var optional = 0
+            for character in text {
+                if character == "[" { optional += 1 }
+                if optional == 0 { required.append(character) }
+                if character == "]" { optional = max(0, optional - 1) }
+            }
+            var tokens = required.split(separator: " ").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "()"))
             }
             if tokens.first == name { tokens.removeFirst() }
-            guard let word = tokens.first, let head = word.first, head.isLowercase,
-                word.allSatisfy({ $0.isLowercase || $0 == "-" }), !words.contains(word)
-            else { continue }
-            words.append(word)
+            var form = Form()
+            guard let word = tokens.first(where: { !$0.hasPrefix("-") && !$0.isEmpty }) else { return form }
+            let words = word.split(separator: "|").map(String.init)
+            if tokens.first == word,
+                words.allSatisfy({ word in
+                    word.first?.isLowercase == true && word.allSatisfy { $0.isLowercase || $0 == "-" }
+                })
+            {
+                form.subcommands = words
+            } else {
+                form.firstOperand = word
+            }
+            return form
         }
-        return words
     }
 }

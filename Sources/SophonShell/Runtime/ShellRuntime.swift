@@ -224,6 +224,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         async throws -> CommandResult
     {
         let command = try await resolveCommand(named: request.name)
+        try checkSubcommand(request, of: command, context: context)
         guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
             return try await command.run(request, context)
         }
@@ -239,6 +240,23 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
         defer { session.withState { $0.settings.output = previous } }
         return try await command.run(request, context)
+    }
+
+    /// A first word near, but not one of, the command's subcommands (`cache crate`): its usage
+    /// error with "did you mean", before the command runs (``CommandOutline/strictSubcommands(_:usage:)``).
+    private func checkSubcommand(
+        _ request: CommandRequest, of command: PluginCommand, context: CommandContext
+    )
+        throws
+    {
+        guard command.argumentStyle == .words,
+            let word = request.arguments.first(where: { !$0.hasPrefix("-") })
+        else { return }
+        let subcommands = CommandOutline.strictSubcommands(command.name, usage: command.usage)
+        guard !subcommands.isEmpty, !subcommands.contains(word),
+            let close = Suggestions.closest(to: word, in: subcommands).first
+        else { return }
+        throw context.usageFailure(command.name, hint: "did you mean '\(close)'?")
     }
 
     /// Prints `result` in the current output format and stores a value as `$last`.

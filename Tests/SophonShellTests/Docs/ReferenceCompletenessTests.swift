@@ -18,6 +18,22 @@ import Testing
         #expect(try subcommands("echo") == [])
     }
 
+    @Test func strictSubcommandsAreThoseOfCommandsWhoseFirstWordIsAlwaysOne() throws {
+        let registry = PluginRegistry.standard()
+        func strict(_ name: String) throws -> [String] {
+            CommandOutline.strictSubcommands(name, usage: try #require(registry.command(named: name)).usage)
+        }
+        #expect(try strict("key") == ["set", "show", "delete", "path"])
+        #expect(try strict("agent") == ["status", "wait", "cancel", "show"])
+        #expect(try strict("cache") == ["create", "list", "show", "extend", "delete"])
+        #expect(try strict("logs") == ["search", "show"])
+        #expect(try strict("collections") == ["delete"])
+        // A form that starts with an operand takes any first word.
+        #expect(try strict("prompt") == [])
+        #expect(try strict("schema") == [])
+        #expect(try strict("echo") == [])
+    }
+
     @Test func theScriptsCompleteSubcommands() {
         let outline = CommandOutline(PluginRegistry.standard())
         let script = CompletionScript(outline: outline)

@@ -297,9 +297,8 @@ enum KeyCommands {
         case ["path"]:
             return .text(services.paths.keysFile.path)
         default:
-            let typed = request.arguments.first ?? ""
-            let close = Suggestions.closest(to: typed, in: ["set", "show", "delete", "path"]).first
-            throw context.usageFailure("key", hint: close.map { "did you mean '\($0)'?" })
+            // A word near a subcommand got its "did you mean" from the shell before this ran.
+            throw context.usageFailure("key")
         }
     }
 }

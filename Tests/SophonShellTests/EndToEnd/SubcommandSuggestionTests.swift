@@ -1,0 +1,32 @@
+import Foundation
+import SophonTestSupport
+import Testing
+
+/// A first word near one of a command's subcommands gets the command's usage with "did you
+/// mean", before the command runs (docs/language.md, "did you mean"); nothing is sent.
+@Suite(.childSlots) struct SubcommandSuggestionTests {
+    @Test(arguments: [
+        (
+            "cache crate x",
+            "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] [--dry-run] | list | show NAME | extend NAME --ttl 2h | delete NAME [--json]",
+            "create"
+        ),
+        ("agent stats v1_x", "agent status|wait|cancel|show ID [--json]", "status"),
+        ("key sow", "key set | show | delete | path", "show"),
+        ("logs sarch dune", "logs [-n N] [--json] [--html FILE] | logs search TEXT | logs show ID", "search"),
+    ])
+    func aMisspeltSubcommandIsSuggested(line: String, usage: String, suggestion: String) async throws {
+        let outcome = try await SophonProcess.run(
+            ["-c", line],
+            environment: ["GEMINI_API_KEY": "test-key", "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:9"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == "-c:1:1: error: usage: \(usage) (did you mean '\(suggestion)'?)\n")
+    }
+
+    @Test func aWordFarFromEverySubcommandIsLeftToTheCommand() async throws {
+        let outcome = try await SophonProcess.run(["-c", "key everything"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:1:1: error: usage: key set | show | delete | path\n")
+    }
+}
