@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: [
         (
             "cache crate x",
-            "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] [--dry-run] | list | show NAME | extend NAME --ttl 2h | delete NAME [--json]",
+            "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] | list | show NAME | extend NAME --ttl 2h | delete NAME [--dry-run] [--json]",
             "create"
         ),
         ("agent stats v1_x", "agent status|wait|cancel|show ID [--json]", "status"),

@@ -232,8 +232,8 @@ final class GeminiPlugin: ShellPlugin {
             PluginCommand(
                 name: "cache",
                 usage:
-                    "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] [--dry-run] | list | show NAME | "
-                    + "extend NAME --ttl 2h | delete NAME [--json]",
+                    "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] | list | show NAME | "
+                    + "extend NAME --ttl 2h | delete NAME [--dry-run] [--json]",
                 summary:
                     "context caches: a long context sent once, reused by 'set cache NAME' at a lower price",
                 options: CacheCommand.declared + [CommandOption.json], takesJSONFlag: true,

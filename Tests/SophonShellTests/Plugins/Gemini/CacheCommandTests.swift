@@ -67,9 +67,15 @@ import Testing
         #expect(reply["result"]?["body"]?["displayName"] == .string("c"))
         #expect(try await shell.server.requests().isEmpty)
         #expect(shell.read("caches.json") == nil)
+        // Every subcommand: the request it would send first, and nothing sent.
         let list = try await shell.run(["cache", "list", "--dry-run"])
-        #expect(list.status == 1)
-        #expect(list.stderr.hasSuffix("(--dry-run is for create)\n"))
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout == "GET /v1beta/cachedContents?pageSize=100\n")
+        // A NAME the journal does not hold is looked up on the server first: that request.
+        let delete = try await shell.run(["-c", "set dry-run on", "-c", "cache delete c"])
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(delete.stdout == "GET /v1beta/cachedContents?pageSize=100\n")
+        #expect(try await shell.server.requests().isEmpty)
     }
 
     @Test func createReadsFilesAsAttachDoesBeforeSending() async throws {
@@ -139,6 +145,14 @@ import Testing
             show.stdout.hasSuffix(
                 "model: gemini-3.8-flash\ntokens: 3\nexpires: 2026-12-01T03:00:00.000000Z\n"))
         #expect(try await shell.run(["cache", "list"]).stdout.split(separator: "\n").count == 1)
+        // A dry run of a journaled NAME prints the DELETE itself, sends it not, keeps the journal.
+        let sentBefore = try await shell.server.requests().count
+        let dryDelete = try await shell.run(["cache", "delete", "--dry-run", "docs"])
+        #expect(dryDelete.status == 0, "\(dryDelete.stderr)")
+        #expect(dryDelete.stdout.hasPrefix("DELETE /v1beta/cachedContents/"))
+        #expect(try await shell.server.requests().count == sentBefore)
+        #expect(
+            try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"]?[0]?["name"] == .string("docs"))
         let delete = try await shell.run(["cache", "delete", "docs"])
         #expect(delete.status == 0)
         #expect(try await shell.server.requests().last?.method == "DELETE")

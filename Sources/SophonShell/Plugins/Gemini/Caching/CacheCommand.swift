@@ -13,7 +13,7 @@ enum CacheCommand {
         CommandOption(
             name: "--ttl", value: "DURATION", help: "how long it lives: 30m, 1h, 2h (create: 1h; extend)",
             missing: "a duration"),
-        CommandOption(name: "--dry-run", help: "print the request instead of sending it (create)"),
+        CommandOption(name: "--dry-run", help: "print the request instead of sending it"),
     ]
 
     /// Runs `cache SUBCOMMAND ...`.
@@ -31,13 +31,11 @@ enum CacheCommand {
         if let refusal = try VertexSetup.cacheRefusal(session: context.session, services: services) {
             throw refusal
         }
-        if parsed.has("--dry-run"), sub != "create" {
-            throw context.usageFailure("cache", hint: "--dry-run is for create")
-        }
-        // `cache create --dry-run` (or `set dry-run on`): the create request is printed, not sent.
+        // `--dry-run` (or `set dry-run on`): the first request the subcommand would send is
+        // printed, not sent (for `show`, `extend` and `delete` of a NAME the local journal does
+        // not hold, that is the list request that looks it up); the journal is not changed.
         let dryRun =
-            sub == "create" && (parsed.has("--dry-run") || context.session.geminiSettings.dryRun)
-            ? DryRunTransport() : nil
+            parsed.has("--dry-run") || context.session.geminiSettings.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
             ?? GeminiCall.client(context: context, services: services)
