@@ -11,25 +11,25 @@ struct ResultPrinter {
     func print(_ result: CommandResult, for text: String) {
         switch result {
         case .exit, .none:
-            if format == .json { io.printLine(envelope(text, ok: true, extra: []).compactText) }
+            if format == .json { io.printLine(Self.envelope(text, ok: true, extra: []).compactText) }
         case .text(let line):
             switch format {
             case .json:
                 io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
+                    Self.envelope(text, ok: true, extra: [JSONMember("result", .string(line))]).compactText)
             case .pretty, .raw: io.printLine(line)
             }
         case .report(let line, let data):
             switch format {
             case .json:
-                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", data)]).compactText)
+                io.printLine(Self.envelope(text, ok: true, extra: [JSONMember("result", data)]).compactText)
             case .pretty, .raw: io.printLine(line)
             }
         case .reply(let reply):
             switch format {
             case .json:
                 io.printLine(
-                    envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
+                    Self.envelope(text, ok: true, extra: [JSONMember("result", reply.value)] + reply.envelope)
                         .compactText)
             case .pretty, .raw:
                 if reply.alreadyPrinted { break }
@@ -42,7 +42,7 @@ struct ResultPrinter {
         case .value(let value):
             switch format {
             case .json:
-                io.printLine(envelope(text, ok: true, extra: [JSONMember("result", value)]).compactText)
+                io.printLine(Self.envelope(text, ok: true, extra: [JSONMember("result", value)]).compactText)
             case .pretty: io.printLine(value.prettyText)
             case .raw: io.printLine(value.stringValue ?? value.compactText)
             }
@@ -58,7 +58,7 @@ struct ResultPrinter {
         case .json:
             // `{"command":...,"ok":true,"result":VALUE}`: the envelope without its closing brace,
             // then the value's text as it is.
-            var head = envelope(text, ok: true, extra: []).compactText
+            var head = Self.envelope(text, ok: true, extra: []).compactText
             head.removeLast()
             io.stdout.write(head + ",\"result\":")
             writeCompact(value)
@@ -94,16 +94,19 @@ struct ResultPrinter {
     /// Prints a failure of the command typed as `text`: the envelope with `--json` (`error`,
     /// then the failure's own members beside it), and `rendered` (the located message) on stderr.
     func print(_ failure: CommandFailure, for text: String, rendered: String) {
-        if format == .json {
-            let error = JSONValue.object(
-                [
-                    JSONMember("kind", .string(failure.kind.rawValue)),
-                    JSONMember("message", .string(failure.message)),
-                ] + failure.details)
-            io.printLine(
-                envelope(text, ok: false, extra: [JSONMember("error", error)] + failure.envelope).compactText)
-        }
+        if format == .json { io.printLine(Self.jsonLine(failure, for: text)) }
         io.printError(rendered)
+    }
+
+    /// The `--json` line of a failed command (without its line end): `{"command", "ok": false,
+    /// "error": {"kind", "message", ...}}` and the failure's own members beside `error`.
+    static func jsonLine(_ failure: CommandFailure, for text: String) -> String {
+        let error = JSONValue.object(
+            [
+                JSONMember("kind", .string(failure.kind.rawValue)),
+                JSONMember("message", .string(failure.message)),
+            ] + failure.details)
+        return envelope(text, ok: false, extra: [JSONMember("error", error)] + failure.envelope).compactText
     }
 
     /// The closing tally: `N passed, N failed`, or `{"summary": ...}` with `--json`.
@@ -118,7 +121,7 @@ struct ResultPrinter {
         }
     }
 
-    private func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
+    private static func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {
         .object([JSONMember("command", .string(Self.shown(text))), JSONMember("ok", .bool(ok))] + extra)
     }
 

@@ -226,7 +226,9 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         let command = try await resolveCommand(named: request.name)
         try checkSubcommand(request, of: command, context: context)
         guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
-            return try await command.run(request, context)
+            return try await withInterruptLine(request, format: format) {
+                try await command.run(request, context)
+            }
         }
         var request = request
         request.arguments.remove(at: flag)
@@ -239,7 +241,23 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             return state.settings.output
         }
         defer { session.withState { $0.settings.output = previous } }
-        return try await command.run(request, context)
+        return try await withInterruptLine(request, format: format) {
+            try await command.run(request, context)
+        }
+    }
+
+    /// Runs `body` (a command) with, under `--json` outside the REPL, the command's
+    /// `interrupted` line armed: a Ctrl-C that ends the process prints it first, so that the
+    /// command still prints its one JSON object (``InterruptSignal/setExitLine(_:)``). The line
+    /// is disarmed before the command's own result is printed.
+    private func withInterruptLine<R>(
+        _ request: CommandRequest, format: OutputFormat, _ body: () async throws -> R
+    ) async rethrows -> R {
+        guard format == .json, mode != .interactive else { return try await body() }
+        let interrupted = CommandFailure(kind: .interrupted, message: ShellMessages.interrupted)
+        InterruptSignal.setExitLine(ResultPrinter.jsonLine(interrupted, for: request.source) + "\n")
+        defer { InterruptSignal.setExitLine(nil) }
+        return try await body()
     }
 
     /// A first word near, but not one of, the command's subcommands (`cache crate`): its usage

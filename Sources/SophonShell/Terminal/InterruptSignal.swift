@@ -60,11 +60,31 @@ enum InterruptSignal {
     static func installExitOnInterrupt(status: Int32 = interruptedExitStatus) {
         exitStatus.store(status, ordering: .sequentiallyConsistent)
         install(handler: { _ in
+            if let line = InterruptSignal.exitLine.load(ordering: .sequentiallyConsistent) {
+                _ = write(STDOUT_FILENO, line, strlen(line.assumingMemoryBound(to: CChar.self)))
+            }
             if let note = InterruptSignal.exitNote.load(ordering: .sequentiallyConsistent) {
                 _ = write(STDERR_FILENO, note, strlen(note.assumingMemoryBound(to: CChar.self)))
             }
             _exit(InterruptSignal.exitStatus.load(ordering: .relaxed))
         })
+    }
+
+    /// What a SIGINT that ends the process writes to stdout first: under `--json`, the running
+    /// command's `interrupted` line, so that every command still prints its one object; `nil`
+    /// for nothing.
+    nonisolated(unsafe) private static let exitLine = Atomic<UnsafeMutableRawPointer?>(nil)
+    /// The line replaced before the current one: freed at the next replacement, by when no
+    /// handler can still be reading it (a handler writes it and ends the process at once).
+    nonisolated(unsafe) private static let retiredExitLine = Atomic<UnsafeMutableRawPointer?>(nil)
+
+    /// Sets the line a SIGINT that ends the process writes to stdout first (the running
+    /// command's `--json` object, with its line end), `nil` for none. Called once per command,
+    /// so replaced lines are freed (one replacement later), unlike ``setExitNote(_:)``.
+    static func setExitLine(_ text: String?) {
+        let line = text.flatMap { strdup($0) }.map { UnsafeMutableRawPointer($0) }
+        let replaced = exitLine.exchange(line, ordering: .sequentiallyConsistent)
+        free(retiredExitLine.exchange(replaced, ordering: .sequentiallyConsistent))
     }
 
     private static let exitStatus = Atomic<Int32>(interruptedExitStatus)
