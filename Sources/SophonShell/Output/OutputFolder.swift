@@ -39,7 +39,7 @@ enum OutputFolder {
     ///   - option: the option that named it (`--html`).
     ///   - command: starts the message (`compare`, `test`, `logs`).
     ///   - kind: the failure's kind (`test` reports these as `usage` errors).
-    ///   - context: resolves `given` against the current folder.
+    ///   - resolve: resolves `given` against the current folder (``CommandContext/resolve(_:)``).
     /// - Returns: `given` resolved, as the report is then written to.
     /// - Throws: ``CommandFailure``: `COMMAND: OPTION needs a file name`, `COMMAND: OPTION:
     ///   cannot replace 'PATH': it is a folder, not a regular file`, `COMMAND: OPTION: the folder
@@ -47,12 +47,12 @@ enum OutputFolder {
     @discardableResult
     static func requireWritable(
         _ given: String, option: String, command: String, kind: ShellErrorKind = .fileError,
-        context: CommandContext
+        resolve: (String) -> String
     ) throws -> String {
         guard !given.isEmpty else {
             throw CommandFailure(kind: kind, message: "\(command): \(option) needs a file name")
         }
-        let path = context.resolve(given)
+        let path = resolve(given)
         let target: String
         do {
             target = try AtomicFile.resolvedTarget(path)

@@ -60,7 +60,8 @@ enum CompareCommand {
         }
         // A report that cannot be written is refused before anything is sent (and paid for).
         let html = try parsed.value("--html").map {
-            try OutputFolder.requireWritable($0, option: "--html", command: "compare", context: context)
+            try OutputFolder.requireWritable(
+                $0, option: "--html", command: "compare", resolve: context.resolve)
         }
         context.session.withGeminiState {
             $0.attachments = []

@@ -135,7 +135,7 @@ enum LogsCommand {
                     kind: .usage, message: "logs show: --html goes with logs and logs search")
             }
             let html = try OutputFolder.requireWritable(
-                given, option: "--html", command: "logs", context: context)
+                given, option: "--html", command: "logs", resolve: context.resolve)
             let entries = try plugin.withStore(io: context.io) { store in
                 try mode == "search"
                     ? store.search(rest.joined(separator: " "), limit: count) : store.recent(limit: count)

@@ -32,11 +32,11 @@ enum TestCommand {
             options = try TestOptions.parse(request.arguments)
             if let junit = options.junit {
                 try OutputFolder.requireWritable(
-                    junit, option: "--junit", command: "test", kind: .usage, context: context)
+                    junit, option: "--junit", command: "test", kind: .usage, resolve: context.resolve)
             }
             if let html = options.html {
                 try OutputFolder.requireWritable(
-                    html, option: "--html", command: "test", kind: .usage, context: context)
+                    html, option: "--html", command: "test", kind: .usage, resolve: context.resolve)
             }
             files = try TestDiscovery.files(under: options.paths)
             // Catalog IDs as `--model` takes them; any other model as `custom:ID`.
