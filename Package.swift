@@ -76,7 +76,9 @@ let package = Package(
         // The `sophon` executable: a few lines around `SophonMain.run`.
         .executableTarget(
             name: "sophon",
-            dependencies: ["SophonShell", .target(name: "CLazyLibraries", condition: .when(platforms: [.linux]))]),
+            dependencies: [
+                "SophonShell", .target(name: "CLazyLibraries", condition: .when(platforms: [.linux])),
+            ]),
         // Not shipped: the Swift side of scripts/bench-extract, built in release by that script.
         .executableTarget(name: "SophonBenchExtract", dependencies: ["SophonCore"]),
         // Not shipped: the fault soak behind scripts/soak (docs/reliability.md).
