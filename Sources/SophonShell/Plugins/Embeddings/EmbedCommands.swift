@@ -54,9 +54,7 @@ enum EmbedCommands {
             options.taskType = type
         }
         try refuseEmpty(text, command: "embed")
-        let model =
-            parsed.value("--model").map { GeminiModel(selection: $0).id }
-            ?? EmbeddingsPlugin.embedModel(context)
+        let model = EmbeddingsPlugin.embedModel(parsed, context: context)
         do {
             let (vectors, envelope) = try await EmbeddingCall.embed(
                 [text], model: model, options: options, single: true, command: "embed",

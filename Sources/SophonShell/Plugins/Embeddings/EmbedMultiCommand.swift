@@ -29,9 +29,7 @@ enum EmbedMultiCommand {
         let (collection, file) = (parsed.operands[0], parsed.operands[1])
         let idField = parsed.value("--id") ?? "id"
         let textField = parsed.value("--text") ?? "text"
-        let model =
-            parsed.value("--model").map { GeminiModel(selection: $0).id }
-            ?? EmbeddingsPlugin.embedModel(context)
+        let model = EmbeddingsPlugin.embedModel(parsed, context: context)
         let path = context.resolve(file)
         func reader() throws -> EmbeddingInputReader {
             try EmbeddingInputReader(path: path, shown: file, idField: idField, textField: textField)

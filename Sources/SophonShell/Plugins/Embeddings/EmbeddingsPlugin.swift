@@ -95,6 +95,16 @@ final class EmbeddingsPlugin: ShellPlugin {
         context.session.withEmbeddingsState { $0.embedModel } ?? defaultEmbedModel
     }
 
+    /// The model a command embeds with: its `--model ID` (with `set embed-model`'s note on
+    /// stderr when ID is not an embedding model of the catalog), else ``embedModel(_:)``.
+    static func embedModel(_ parsed: ParsedOptions, context: CommandContext) -> String {
+        guard let given = parsed.value("--model") else { return embedModel(context) }
+        if let notice = ModelCommands.customModelNotice(given, catalog: embedModels) {
+            context.io.printError(notice)
+        }
+        return GeminiModel(selection: given).id
+    }
+
     /// The model `expect ... judge` asks: `set judge-model`, else the session's model.
     static func judgeModel(_ context: CommandContext) -> String {
         context.session.withEmbeddingsState { $0.judgeModel } ?? context.session.geminiSettings.model

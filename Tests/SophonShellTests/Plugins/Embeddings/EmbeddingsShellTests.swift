@@ -50,6 +50,17 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    @Test func aModelOutsideTheEmbeddingCatalogGetsTheNote() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "embed --dry-run --model gemini-embeding-001 hi"])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stderr
+                == "note: 'gemini-embeding-001' is not in the catalog; using it as a custom model "
+                + "(did you mean 'gemini-embedding-001'?)\n")
+        #expect(outcome.stdout.hasPrefix("POST /v1beta/models/gemini-embeding-001:embedContent\n"))
+    }
+
     @Test func embedMultiStoresSkipsWhatIsStoredAndSimilarRanksByCosine() async throws {
         let shell = try await GeminiShell()
         try shell.write("docs.jsonl", Self.docs)
