@@ -29,7 +29,7 @@ enum BatchCommand {
         if let refusal = VertexSetup.refusal("batch", session: context.session, services: services) {
             throw refusal
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "batch", context: context, services: services)
         let journalURL = services.paths.stateFolder.appendingPathComponent("batches.json")
         let session = BatchSession(
             client: client, journalURL: journalURL, context: context, services: services)

@@ -115,7 +115,7 @@ enum RunCommand {
                 noted = true
             }
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "run", context: context, services: services)
         let builder = try requestBuilder(context: context, template: template, models: options.models)
         // With --models, each key is asked once per model, journaled under KEY + U+001F + MODEL.
         let runKeys = keys.flatMap { key in

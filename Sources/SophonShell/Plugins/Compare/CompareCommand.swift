@@ -63,14 +63,15 @@ enum CompareCommand {
             try OutputFolder.requireWritable(
                 $0, option: "--html", command: "compare", resolve: context.resolve)
         }
+        // A dry run sends nothing, so the attachments stay for the next turn.
+        if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
+            return try await dryRun(candidates, context: context, services: services).result
+        }
         context.session.withGeminiState {
             $0.attachments = []
             $0.attachmentNames = []
         }
-        if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
-            return try await dryRun(candidates, context: context, services: services).result
-        }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "compare", context: context, services: services)
         let tools = await CompareTurn.tools(for: candidates, context: context, services: services)
         let outcomes = await withTaskGroup(of: (Int, CompareOutcome).self) { group in
             for (index, candidate) in candidates.enumerated() {

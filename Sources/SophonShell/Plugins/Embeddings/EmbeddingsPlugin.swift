@@ -302,7 +302,7 @@ enum EmbeddingCall {
         let transport = dryRun ? DryRunTransport() : nil
         let client =
             try transport.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
+            ?? GeminiCall.client(command: command, context: context, services: services)
         let policy = context.session.withGeminiState { $0.retryPolicy }
         let started = ContinuousClock.now
         let time = Date()

@@ -35,6 +35,11 @@ enum SemanticExpect {
             words.removeLast()
         }
         let text = words.joined(separator: " ")
+        if context.session.geminiSettings.dryRun {
+            // An expectation needs the answer, which a dry run does not get: nothing is sent.
+            throw CommandFailure(
+                kind: .usage, message: "\(op): nothing sent: dry-run is on (set dry-run off to send)")
+        }
         if op == "judge" {
             // A grader without a rubric has nothing to judge by: refused, nothing sent.
             guard !text.allSatisfy(\.isWhitespace) else {
@@ -82,7 +87,7 @@ enum SemanticExpect {
         context: CommandContext,
         services: GeminiServices
     ) async throws -> ExpectOutcome {
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "judge", context: context, services: services)
         let modelID = EmbeddingsPlugin.judgeModel(context)
         let model = GeminiModel(selection: modelID)
         let prompt = EmbeddingsMessages.graderPrompt(rubric: rubric, output: left.text)

@@ -205,7 +205,7 @@ enum AskCommands {
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
+            ?? GeminiCall.client(command: "tokens", context: context, services: services)
         let settings = context.session.geminiSettings
         let model = GeminiModel(selection: options.model ?? settings.model)
         services.retriesInFlight.reset()

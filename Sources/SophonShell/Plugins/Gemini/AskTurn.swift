@@ -21,6 +21,7 @@ enum AskTurn {
             throw failure
         }
         let functions = context.session.withToolState { $0.declarations }
+        // The turn, as it goes (or would go, under a dry run), for `prompt save`.
         context.session.withGeminiState { state in
             state.lastTurnSettings = LastTurnSettings(
                 model: options.model ?? state.settings.model, settings: state.settings,
@@ -34,7 +35,7 @@ enum AskTurn {
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
+            ?? GeminiCall.client(command: "ask", context: context, services: services)
         let (sessionSchema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let schema = options.schema ?? sessionSchema
         let history = history + (options.contents?.dropLast() ?? [])
@@ -45,7 +46,7 @@ enum AskTurn {
                 options.overrides.functions.isEmpty
                 ? await hasTools(context: context, services: services) : true
             if toolTurn {
-                defer { clearAttachments(context) }
+                defer { if !options.dryRun { clearAttachments(context) } }
                 let reply = try await ToolExchange.send(
                     contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
                     model: options.model, context: context, services: services,
@@ -77,7 +78,7 @@ enum AskTurn {
         return !MCPServedTools.offered(context: context, services: services).isEmpty
     }
 
-    /// The attachments go with one turn only.
+    /// The attachments go with one turn only: the next one sent (a dry run keeps them).
     private static func clearAttachments(_ context: CommandContext) {
         context.session.withGeminiState {
             $0.attachments = []; $0.attachmentNames = []
@@ -99,7 +100,7 @@ enum AskTurn {
             overrides: options.overrides, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
-        defer { clearAttachments(context) }
+        defer { if !options.dryRun { clearAttachments(context) } }
         do {
             if schema != nil || request.asksForJSON {
                 // A schema, or JSON mode (a prompt file's `output.format: json`): read whole.

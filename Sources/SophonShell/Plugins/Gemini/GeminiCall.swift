@@ -7,7 +7,21 @@ import SophonGemini
 enum GeminiCall {
     /// The client, after checking that a key is set (not needed under `--replay`).
     /// - Throws: ``CommandFailure`` `missingAPIKey` with how to set one.
-    static func client(context: CommandContext, services: GeminiServices) throws -> GeminiAPIClient {
+    /// - Throws: under `set dry-run on` a usage failure naming `command`: whoever asks for a
+    ///   client that sends while dry-run is on has no dry run of its own (`run`, `batch`,
+    ///   `files`, `models --live`, `agent`, an upload by `attach`, an `expect ... similar|judge`),
+    ///   so nothing is sent (the commands with a dry run make theirs with
+    ///   ``GeminiServices/makeDryRunClient(session:transport:)`` instead).
+    static func client(command: String, context: CommandContext, services: GeminiServices) throws
+        -> GeminiAPIClient
+    {
+        if context.session.geminiSettings.dryRun {
+            throw CommandFailure(
+                kind: .usage,
+                message:
+                    "\(command): nothing sent: dry-run is on, and \(command) has no dry run (set dry-run off to send)"
+            )
+        }
         if let problem = services.baseURLProblem {
             throw CommandFailure(kind: .invalidBaseURL, message: problem)
         }

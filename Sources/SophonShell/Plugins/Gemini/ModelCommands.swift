@@ -125,7 +125,7 @@ enum ModelCommands {
 
     private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult
     {
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "models", context: context, services: services)
         let served: [GeminiModelInfo]
         do {
             let listing = try await client.listModelPages(pageSize: 1000)

@@ -38,7 +38,7 @@ enum CacheCommand {
             parsed.has("--dry-run") || context.session.geminiSettings.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
+            ?? GeminiCall.client(command: "cache", context: context, services: services)
         let journalURL = CacheJournal.url(services.paths)
         do {
             switch sub {

@@ -24,15 +24,18 @@ enum InteractionTurn {
         let dryRun = options.dryRun ? DryRunTransport() : nil
         let client =
             try dryRun.map { services.makeDryRunClient(session: context.session, transport: $0) }
-            ?? GeminiCall.client(context: context, services: services)
+            ?? GeminiCall.client(command: "ask", context: context, services: services)
         let (sessionSchema, attachments) = context.session.withGeminiState { ($0.schema, $0.attachments) }
         let schema = options.noSchema ? nil : (options.schema ?? sessionSchema)
         let earlier = history + (options.contents?.dropLast() ?? [])
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
         context.session.withGeminiState {
             $0.lastTurn = earlier + [userTurn]
-            $0.attachments = []
-            $0.attachmentNames = []
+            // The attachments go with the next turn sent: a dry run keeps them (as ``AskTurn``).
+            if !options.dryRun {
+                $0.attachments = []
+                $0.attachmentNames = []
+            }
         }
         let withTools =
             options.overrides.functions.isEmpty
@@ -87,7 +90,7 @@ enum InteractionTurn {
         } catch {
             throw CommandFailure(kind: .usage, message: "tool-reply: \(error)")
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "tool-reply", context: context, services: services)
         let (tools, toolConfig) = GeminiCall.sessionTools(
             servedToo: true, context: context, services: services)
         let model = GeminiModel(selection: pending.model ?? context.session.geminiSettings.model)

@@ -77,7 +77,7 @@ enum ResearchCommands {
         if context.session.geminiSettings.dryRun || parsed.has("--dry-run") {
             return try await dryRun(job, context: context, services: services)
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "research", context: context, services: services)
         let (reply, _) = try await ExchangeLog.recording(
             "research", options: AskCommands.Options(model: agent, noSchema: true, prompt: question),
             history: [], sessionTurn: false, context: context
@@ -180,7 +180,7 @@ enum ResearchCommands {
         if let refusal = VertexSetup.refusal("agent", session: context.session, services: services) {
             throw refusal
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "agent", context: context, services: services)
         let journal = AgentJournal.url(services)
         let job = try AgentJournal.load(journal).job(id)
         let agent = job?.agent

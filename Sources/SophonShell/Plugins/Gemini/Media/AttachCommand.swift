@@ -126,7 +126,7 @@ enum AttachCommand {
                     "attach: '\(path)' (\(data.count) bytes) does not fit inline (\(inlineLeft) bytes left of the "
                     + "request's 20 MB) and Vertex AI has no Files API to upload it to; use a gs:// URI")
         }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "attach", context: context, services: services)
         let bar = UploadProgressBar.forStandardError(
             io: context.io, name: (path as NSString).lastPathComponent)
         do {

@@ -25,7 +25,7 @@ enum FilesCommand {
             : words.isEmpty
                 || (words.count == 2 && ["show", "delete"].contains(words[0]) && !words[1].isEmpty)
         guard wellFormed else { throw context.usageFailure(request.name) }
-        let client = try GeminiCall.client(context: context, services: services)
+        let client = try GeminiCall.client(command: "files", context: context, services: services)
         do {
             switch words.first {
             case nil:

@@ -26,7 +26,8 @@ enum ToolExchange {
         services: GeminiServices, schema: GeminiSchema? = nil, overrides: TurnOverrides = TurnOverrides(),
         client: GeminiAPIClient? = nil
     ) async throws -> CallReply {
-        let client = try client ?? GeminiCall.client(context: context, services: services)
+        let client =
+            try client ?? GeminiCall.client(command: "tool-reply", context: context, services: services)
         let settings = context.session.geminiSettings
         let policy = context.session.withGeminiState { $0.retryPolicy }
         if context.session.withToolState({ $0.offersFunctions }) {
