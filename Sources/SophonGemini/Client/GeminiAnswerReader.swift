@@ -79,8 +79,13 @@ public struct GeminiAnswerReader: Sendable {
             answer.repairs = choice.repairs
         } else if !calls.isEmpty {
             answer.value = Self.functionCallsValue(calls)
-        } else if wantsJSON, let value = try? JSONValue(parsing: text) {
-            answer.value = value
+        } else if wantsJSON,
+            let choice = try? StructuredReplyDecoder.choose(from: response, schema: nil, allowPartial: true)
+        {
+            // JSON mode without a schema: the JSON the reply holds, found and repaired as a
+            // structured reply's is (a fence, a trailing comma); text with none stays text.
+            answer.value = choice.value
+            answer.repairs = choice.repairs
         }
         return answer
     }

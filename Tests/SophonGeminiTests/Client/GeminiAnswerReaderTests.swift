@@ -34,9 +34,16 @@ import Testing
                 nil, #"[{"text": "{\"a\": [1, 2]}"}]"#, #"{"a":[1,2]}"#
             ),
             (GenerateContentRequest(contents: [.user("hi")]), nil, #"[{"text": "Hello."}]"#, #""Hello.""#),
+            // JSON mode without a schema: the JSON found and repaired (a fence, a trailing comma).
+            (
+                GenerateContentRequest(
+                    contents: [.user("json?")],
+                    generationConfig: GenerationConfig(responseMimeType: "application/json")),
+                nil, #"[{"text": "```json\n{\"a\": 2,}\n```"}]"#, #"{"a":2}"#
+            ),
         ]
 
-    @Test(arguments: 0..<4) func aRunCallAndABatchItemReadTheSameReplyToTheSameValue(index: Int) async throws
+    @Test(arguments: 0..<5) func aRunCallAndABatchItemReadTheSameReplyToTheSameValue(index: Int) async throws
     {
         let example = Self.cases[index]
         let body = Self.reply(example.parts)

@@ -19,6 +19,12 @@ enum SchemaCommands {
             guard request.arguments.isEmpty else {
                 throw context.usageFailure("schema")
             }
+            // `schema shw`: a misspelt subcommand, not a schema of one field named `shw`.
+            if !spec.contains(where: \.isWhitespace),
+                let close = Suggestions.closest(to: spec, in: ["show", "clear", "picoschema"]).first
+            {
+                throw context.usageFailure("schema", hint: "did you mean '\(close)'?")
+            }
             return try set(spec, context: context)
         }
         switch request.arguments {

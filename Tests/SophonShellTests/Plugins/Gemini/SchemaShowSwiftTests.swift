@@ -9,13 +9,14 @@ import Testing
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
             "-c", "schema { a: string }", "-c", "schema show --picoschem", "-c", "schema show foo",
-            "-c", "schema show",
+            "-c", "schema shw", "-c", "schema show",
         ])
         #expect(outcome.status == 1)
         #expect(
             outcome.stderr == """
                 -c:2:1: error: schema: unknown option '--picoschem' (did you mean '--picoschema'?)
                 -c:3:1: error: usage: schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear
+                -c:4:1: error: usage: schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear (did you mean 'show'?)
 
                 """)
         // The session's schema is still the one set.
