@@ -161,6 +161,6 @@ enum CompareCommand {
             _ = try? await client.generateText(label: "compare", request: request, model: candidate.model)
             if let request = transport.request { sent.append(request) }
         }
-        return AskCommands.DryRun(requests: sent)
+        return AskCommands.DryRun(requests: sent, listed: true)
     }
 }

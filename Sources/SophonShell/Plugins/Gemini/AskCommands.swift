@@ -35,8 +35,15 @@ enum AskCommands {
     struct DryRun: Error {
         var requests: [GeminiHTTPRequest]
 
+        /// Whether `--json` gives `{"requests": [...]}` even for one request (`compare`, whose
+        /// dry run is a list however many models it names).
+        var listed = false
+
         init(_ requests: GeminiHTTPRequest...) { self.requests = requests }
-        init(requests: [GeminiHTTPRequest]) { self.requests = requests }
+        init(requests: [GeminiHTTPRequest], listed: Bool = false) {
+            self.requests = requests
+            self.listed = listed
+        }
 
         /// What the command prints: each request as ``DryRunTransport/rendered(_:)`` (a blank
         /// line between); under `--json` one request's ``DryRunTransport/data(_:)``, or
@@ -44,7 +51,7 @@ enum AskCommands {
         var result: CommandResult {
             let text = requests.map(DryRunTransport.rendered).joined(separator: "\n")
             let data =
-                requests.count == 1
+                requests.count == 1 && !listed
                 ? DryRunTransport.data(requests[0])
                 : .object([JSONMember("requests", .array(requests.map(DryRunTransport.data)))])
             return .report(text, data: data)

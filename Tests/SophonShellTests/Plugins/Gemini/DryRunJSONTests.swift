@@ -48,6 +48,16 @@ import Testing
         #expect(requests.map { $0["method"] as? String } == ["POST", "POST"])
     }
 
+    @Test func compareOfOneModelIsStillAList() async throws {
+        let outcome = try await SophonProcess.run(
+            ["--json", "-c", "compare --dry-run --models gemini-3.8-flash hi"], environment: Self.environment)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.hasPrefix(
+                #"{"command":"compare --dry-run --models gemini-3.8-flash hi","ok":true,"result":{"requests":[{"method":"POST""#
+            ))
+    }
+
     @Test func withoutJSONTheRequestIsPrintedAsText() async throws {
         let outcome = try await SophonProcess.run(
             ["-c", "tokens --dry-run hi"], environment: Self.environment)
