@@ -44,8 +44,12 @@ enum InterruptSignal {
     static func installInteractiveHandler() {
         installation.withLock { installed in
             if !installed {
-                createWakePipe()
-                createLatchPipe()
+                let wake = makeSignalPipe()
+                wakeRead.store(wake.read, ordering: .sequentiallyConsistent)
+                wakeWrite.store(wake.write, ordering: .sequentiallyConsistent)
+                let latch = makeSignalPipe()
+                latchRead.store(latch.read, ordering: .sequentiallyConsistent)
+                latchWrite.store(latch.write, ordering: .sequentiallyConsistent)
                 installed = true
             }
             // Touch every static the handler reads, so none is first initialised inside it.
@@ -205,26 +209,16 @@ enum InterruptSignal {
         errno = savedErrno
     }
 
-    private static func createWakePipe() {
+    /// A close-on-exec, non-blocking pipe (the handler's writes never block): read and write
+    /// end, or `(-1, -1)` when none can be made (then Ctrl-C is still latched by `pending`).
+    private static func makeSignalPipe() -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
+        guard pipe(&ends) == 0 else { return (-1, -1) }
         for descriptor in ends {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
-        wakeRead.store(ends[0], ordering: .sequentiallyConsistent)
-        wakeWrite.store(ends[1], ordering: .sequentiallyConsistent)
-    }
-
-    private static func createLatchPipe() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for descriptor in ends {
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        latchRead.store(ends[0], ordering: .sequentiallyConsistent)
-        latchWrite.store(ends[1], ordering: .sequentiallyConsistent)
+        return (ends[0], ends[1])
     }
 
     private static func drainWakePipe() {
