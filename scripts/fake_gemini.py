@@ -893,7 +893,8 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
                 return self.send_json(200, {})
         return self.send_json(404, rpc_error(404, "Not found: " + rest))
 
-    def list_models(self, query):
+    def list_models(self, query, vertex=False):
+        """A page of the catalog; `vertex`: Vertex AI's publisher models (`publisherModels`)."""
         with STATE_LOCK:
             pages = STATE["modelPages"]
             scripted = (pages.pop(0) if len(pages) > 1 else pages[0]) if pages else None
@@ -902,7 +903,12 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
         size = int((query.get("pageSize") or ["50"])[0]) or 50
         start = int(((query.get("pageToken") or ["page-0"])[0]).split("-")[-1] or 0)
         page = CATALOG[start:start + size]
-        body = {"models": [self.model_entry(*entry) for entry in page]}
+        if vertex:
+            body = {"publisherModels": [
+                {"name": "publishers/google/models/" + model_id, "versionId": version, "launchStage": "GA",
+                 "openSourceCategory": "PROPRIETARY"} for model_id, _, version in page]}
+        else:
+            body = {"models": [self.model_entry(*entry) for entry in page]}
         if start + size < len(CATALOG):
             body["nextPageToken"] = "page-%d" % (start + size)
         self.send_json(200, body)

@@ -32,8 +32,12 @@ flex or priority, never from the body).
 
 Vertex AI (gemini-wire-format-3.md §5): `/v1beta1/projects/P/locations/L/publishers/google/
 models/M:ACTION` and express mode's `/v1beta1/publishers/google/models/M:ACTION` answer as the
-Developer paths do. A project path needs `Authorization: Bearer T` with a token this server
-issued and did not revoke (else 401 UNAUTHENTICATED); express mode needs the API key. Every
+Developer paths do. `GET /v1beta1/publishers/google/models[?pageSize=&pageToken=]` lists the
+catalog in Vertex's form (`{"publisherModels": [{"name": "publishers/google/models/ID",
+"versionId", "launchStage", "openSourceCategory"}], "nextPageToken"}`). A project path and the
+catalog need `Authorization: Bearer T` with a token this server issued and did not revoke (else
+401 UNAUTHENTICATED); express mode needs the API key (none: 401 UNAUTHENTICATED; another: 400
+API_KEY_INVALID). Every
 `contents[]` needs a role (else 400, Vertex's wording). The Files API, Developer batches
 (`:batchGenerateContent`, `batches`), `:batchEmbedContents` and the Interactions API are 404 there. Embeddings: `:predict` for
 gemini-embedding-001 (`{"instances": [one], "parameters": {"outputDimensionality"}}` ->
@@ -204,7 +208,10 @@ class Cloud:
         if len(parts) >= 4 and parts[0] == "projects" and parts[2] == "locations":
             project = parts[1]
             rest = "/".join(parts[4:])
-        if project is None:
+        # The publisher's model catalog has no project in its path but, like a project path,
+        # takes an access token (express mode's API key reaches only generate and countTokens).
+        catalog = method == "GET" and rest == "publishers/google/models"
+        if project is None and not catalog:
             if not self.key_ok():
                 return True
         else:
@@ -223,6 +230,9 @@ class Cloud:
                     if CLOUD["revokeAfter"] == 0:
                         CLOUD["tokens"].clear()  # this call is served; the next one is refused
         self.h.vertex = True
+        if catalog:
+            self.h.list_models(query, vertex=True)
+            return True
         if rest.startswith("publishers/") and ":" in rest:
             model = rest.split("/models/", 1)[-1]
             model, action = model.rsplit(":", 1)
@@ -300,12 +310,18 @@ class Cloud:
         return False
 
     def key_ok(self):
+        """Express mode's API key: none is 401 UNAUTHENTICATED; a wrong one 400 API_KEY_INVALID."""
         key = self.h.headers.get("x-goog-api-key")
         if key and key == self.state["key"]:
             return True
+        if key:
+            self.h.send_json(400, self.rpc_error(400, "API key not valid. Please pass a valid API key.", [
+                {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+                 "domain": "googleapis.com", "metadata": {"service": "aiplatform.googleapis.com"}}]))
+            return False
         self.h.send_json(401, self.rpc_error(
-            401, "API keys are not supported by this API. Expected OAuth2 access token or other "
-            "authentication credentials that assert a principal.", status="UNAUTHENTICATED"))
+            401, "Request is missing required authentication credential. Expected OAuth 2 access token, "
+            "login cookie or other valid authentication credential.", status="UNAUTHENTICATED"))
         return False
 
     def caches(self, method, rest, query, body, scope=""):

@@ -336,17 +336,53 @@ public struct GeminiModelInfo: Codable, Sendable, Hashable {
     /// Whether the model thinks.
     public var thinking: Bool?
 
-    /// The model ID without the `models/` prefix (`gemini-2.5-flash`), or `""`.
+    /// The model ID without the `models/` prefix (`gemini-2.5-flash`), or `""`. A Vertex AI
+    /// publisher model's name (`publishers/google/models/ID`) gives `ID`, another publisher's
+    /// `PUBLISHER/ID` (the form a call names it by).
     public var id: String {
         guard let name else { return "" }
-        return name.hasPrefix("models/") ? String(name.dropFirst("models/".count)) : name
+        if name.hasPrefix("models/") { return String(name.dropFirst("models/".count)) }
+        guard name.hasPrefix("publishers/"), let models = name.range(of: "/models/") else { return name }
+        let publisher = name[name.index(name.startIndex, offsetBy: "publishers/".count)..<models.lowerBound]
+        let model = String(name[models.upperBound...])
+        return publisher == "google" ? model : "\(publisher)/\(model)"
     }
 }
 
-/// One page of `GET /v1beta/models`: `{"models": [...], "nextPageToken": "..."}`.
+/// One page of `GET /v1beta/models`: `{"models": [...], "nextPageToken": "..."}`; on Vertex AI
+/// (`GET /v1beta1/publishers/google/models`) the models come as `publisherModels`, read into
+/// ``models`` too.
 public struct ListModelsResponse: Codable, Sendable, Hashable {
     /// The models of this page.
     public var models: [GeminiModelInfo]?
     /// The token of the next page; absent or empty on the last page.
     public var nextPageToken: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case models, nextPageToken, publisherModels
+    }
+
+    /// A page of `models`.
+    public init(models: [GeminiModelInfo]? = nil, nextPageToken: String? = nil) {
+        self.models = models
+        self.nextPageToken = nextPageToken
+    }
+
+    /// Decodes `models`, else Vertex AI's `publisherModels`, and `nextPageToken`.
+    /// - Throws: `DecodingError` for a member of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        models =
+            try container.decodeIfPresent([GeminiModelInfo].self, forKey: .models)
+            ?? container.decodeIfPresent([GeminiModelInfo].self, forKey: .publisherModels)
+        nextPageToken = try container.decodeIfPresent(String.self, forKey: .nextPageToken)
+    }
+
+    /// Encodes `models` and `nextPageToken`.
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(models, forKey: .models)
+        try container.encodeIfPresent(nextPageToken, forKey: .nextPageToken)
+    }
 }

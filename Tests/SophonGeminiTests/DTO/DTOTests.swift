@@ -132,4 +132,18 @@ import Testing
         #expect(page.nextPageToken == nil)
         #expect(page.models?.last?.thinking == true)
     }
+
+    @Test func vertexPublisherModelsPageDecodesIntoModelsWithBareIDs() throws {
+        let page = try decode(
+            ListModelsResponse.self,
+            #"{"publisherModels": [{"name": "publishers/google/models/gemini-3.8-flash", "versionId": "001", "launchStage": "GA"}, {"name": "publishers/meta/models/llama-4"}], "nextPageToken": "p2"}"#
+        )
+        #expect(page.models?.map(\.id) == ["gemini-3.8-flash", "meta/llama-4"])
+        #expect(page.nextPageToken == "p2")
+        let encoded = String(decoding: try OrderedJSONEncoder().encodeData(page), as: UTF8.self)
+        #expect(
+            encoded
+                == #"{"models":[{"name":"publishers/google/models/gemini-3.8-flash"},{"name":"publishers/meta/models/llama-4"}],"nextPageToken":"p2"}"#
+        )
+    }
 }

@@ -39,6 +39,7 @@ enum GeminiCall {
     /// language.
     static func failure(_ error: GeminiError, context: CommandContext) -> CommandFailure {
         if let failure = DeploymentSettings.cacheFailure(error, context: context) { return failure }
+        if let failure = VertexSetup.refusedCredentials(error, context: context) { return failure }
         return CommandFailure(
             kind: kind(of: error), message: error.description(language: context.session.settings.language))
     }

@@ -125,6 +125,11 @@ enum ModelCommands {
 
     private static func live(context: CommandContext, services: GeminiServices) async throws -> CommandResult
     {
+        if let refusal = try VertexSetup.expressRefusal(
+            "models --live", session: context.session, services: services)
+        {
+            throw refusal
+        }
         let client = try GeminiCall.client(command: "models", context: context, services: services)
         let served: [GeminiModelInfo]
         do {
@@ -138,9 +143,9 @@ enum ModelCommands {
         var rows: [JSONValue] = []
         var servedIDs: Set<String> = []
         for info in served {
-            let id = GeminiModel(id: info.name ?? "").id
+            let id = GeminiModel(id: info.id).id
             servedIDs.insert(id)
-            var line = "\(id)  \(info.displayName ?? "")"
+            var line = id + (info.displayName.map { "  \($0)" } ?? "")  // Vertex AI names none
             line += "  in \(info.inputTokenLimit.map(String.init) ?? "?")"
             line += " / out \(info.outputTokenLimit.map(String.init) ?? "?")"
             if let preset = GeminiModel(id: id).presetName { line += "  (\(preset))" }

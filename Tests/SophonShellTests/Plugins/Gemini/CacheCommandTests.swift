@@ -192,6 +192,32 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    @Test func setCacheTakesACacheIDTheJournalDoesNotHold() async throws {
+        let shell = try await GeminiShell()
+        #expect(try await shell.run(["cache", "create", "docs", "alpha beta"]).status == 0)
+        let id =
+            try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"]?[0]?["id"]?.stringValue ?? ""
+        // Made elsewhere: this state folder's journal does not hold it.
+        try FileManager.default.removeItem(at: shell.home.appendingPathComponent("caches.json"))
+        try await shell.server.script([])
+        let outcome = try await shell.run(["-c", "set cache \(id)\nshow cache\nset system Be brief\nask hi"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "\(id)\nHello from the fake Gemini server.\n")
+        #expect(
+            outcome.stderr
+                == "note: the system instruction is not sent with cache '\(id)' (a call from a cache cannot carry one)\n"
+        )
+        let sent = try await shell.server.requests().last?.body
+        #expect(sent?["cachedContent"] == .string(id))
+        #expect(sent?["systemInstruction"] == nil)
+        let malformed = try await shell.run(["-c", "set cache cachedContents/"])
+        #expect(malformed.status == 1)
+        #expect(
+            malformed.stderr
+                == "-c:1:1: error: set cache: no cache named 'cachedContents/' (make one with 'cache create cachedContents/ ...')\n"
+        )
+    }
+
     @Test func setCacheOfAnUnknownNameFailsAndOffClearsIt() async throws {
         let shell = try await GeminiShell()
         let unknown = try await shell.run(["-c", "set cache nope"])

@@ -274,6 +274,20 @@ struct CacheJournal: JournalFile {
 
     var caches: [Entry] = []
 
+    /// A cache the journal does not hold, named by its ID (`cachedContents/ID`, on Vertex AI
+    /// `projects/P/locations/L/cachedContents/ID`) for `set cache`: model unknown (`""`), holding
+    /// neither a system instruction nor tools as far as is known; `nil` when `id` is not of
+    /// that form.
+    static func unjournaled(_ id: String) -> Entry? {
+        let parts = id.split(separator: "/", omittingEmptySubsequences: false)
+        let cacheID =
+            parts.count == 2 && parts[0] == "cachedContents"
+            || parts.count == 6 && parts[0] == "projects" && parts[2] == "locations"
+                && parts[4] == "cachedContents"
+        guard cacheID, parts.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return nil }
+        return Entry(name: id, id: id, model: "", tokens: 0, expireTime: nil, system: false, tools: false)
+    }
+
     /// The journal's file in `paths`' state folder.
     static func url(_ paths: SophonPaths) -> URL {
         paths.stateFolder.appendingPathComponent("caches.json")

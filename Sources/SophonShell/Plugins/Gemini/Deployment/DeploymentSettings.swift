@@ -56,7 +56,11 @@ enum DeploymentSettings {
             if let refusal = try VertexSetup.cacheRefusal(session: context.session, services: services) {
                 throw refusal
             }
-            guard let entry = try CacheJournal.load(CacheJournal.url(services.paths)).entry(named: value)
+            // A cache ID the journal does not hold (made elsewhere) is taken as it is: its model and
+            // what it holds are unknown, so the call's model is not checked against it.
+            guard
+                let entry = try CacheJournal.load(CacheJournal.url(services.paths)).entry(named: value)
+                    ?? CacheJournal.unjournaled(value)
             else {
                 throw CommandFailure(
                     kind: .cacheNotFound,
@@ -110,7 +114,7 @@ enum DeploymentSettings {
         var request = request
         request.serviceTier = state.serviceTier
         guard let cache = state.cache else { return request }
-        guard cache.model == model.id else {
+        guard cache.model.isEmpty || cache.model == model.id else {
             throw CommandFailure(
                 kind: .invalidSetting,
                 message:

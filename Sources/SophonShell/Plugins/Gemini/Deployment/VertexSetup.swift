@@ -48,6 +48,14 @@ enum VertexSetup {
         guard usesVertex(state, services: services) else { return deployment }
         let environment = services.options.environment
         let location = environment["GOOGLE_CLOUD_LOCATION"].flatMap { $0.isEmpty ? nil : $0 } ?? "global"
+        guard isLocation(location) else {
+            // It goes into the host and the path: refused before anything is sent.
+            throw CommandFailure(
+                kind: .credentialsError,
+                message:
+                    "GOOGLE_CLOUD_LOCATION '\(location)' is not a Vertex AI location: use global, us, eu or a region "
+                    + "such as us-central1")
+        }
         var project = environment["GOOGLE_CLOUD_PROJECT"].flatMap { $0.isEmpty ? nil : $0 }
         let hasKey = (try? services.apiKey()) != nil
         if project == nil, hasKey, environment["GOOGLE_APPLICATION_CREDENTIALS"] == nil {
@@ -67,6 +75,16 @@ enum VertexSetup {
         deployment.backend = .vertex(project: project, location: location)
         deployment.tokens = tokens
         return deployment
+    }
+
+    /// Whether `location` has the form of a Vertex AI location (`global`, `us`, `europe-west4`):
+    /// lowercase letters and digits in words joined by single hyphens.
+    static func isLocation(_ location: String) -> Bool {
+        let words = location.split(separator: "-", omittingEmptySubsequences: false)
+        return words.allSatisfy { word in
+            !word.isEmpty
+                && word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        }
     }
 
     /// The token source of the ADC in `environment` (made once per file and endpoint).
@@ -123,10 +141,44 @@ extension VertexSetup {
     /// Said before anything is sent.
     /// - Throws: ``CommandFailure`` `credentialsError` as ``deployment(session:services:)``.
     static func cacheRefusal(session: ShellSession, services: GeminiServices) throws -> CommandFailure? {
+        try expressRefusal("cache", session: session, services: services)
+    }
+
+    /// Why `command` (`cache`, `models --live`) cannot run in Vertex AI express mode (an API
+    /// key, no project), which serves generateContent, streaming and countTokens only
+    /// (docs/vertex.md); `nil` on the Developer API and on Vertex AI with a project. Said
+    /// before anything is sent.
+    /// - Throws: ``CommandFailure`` `credentialsError` as ``deployment(session:services:)``.
+    static func expressRefusal(_ command: String, session: ShellSession, services: GeminiServices) throws
+        -> CommandFailure?
+    {
         guard usesVertex(session.withDeploymentState { $0 }, services: services),
             case .vertex(project: nil, _) = try deployment(session: session, services: services).backend
         else { return nil }
-        return CommandFailure(kind: .notOnVertex, message: VertexMessages.refusal("cache"))
+        return CommandFailure(kind: .notOnVertex, message: VertexMessages.refusal(command))
+    }
+
+    /// A refused key or token said for the deployment in use (the library's wording names the
+    /// Gemini API's key): on Vertex AI with credentials `credentialsError`, `Vertex AI refused
+    /// the credentials in PATH (HTTP 401 UNAUTHENTICATED): ...`; in express mode `Vertex AI
+    /// rejected the API key: ...`; `nil` for another error or the Developer API.
+    static func refusedCredentials(_ error: GeminiError, context: CommandContext) -> CommandFailure? {
+        guard case .invalidAPIKey(let message, let server) = error,
+            let services = context.registry.plugins.lazy.compactMap({ ($0 as? GeminiPlugin)?.services })
+                .first,
+            usesVertex(context.session.withDeploymentState { $0 }, services: services),
+            let deployment = try? deployment(session: context.session, services: services)
+        else { return nil }
+        guard let tokens = deployment.tokens else {
+            return CommandFailure(
+                kind: .invalidAPIKey,
+                message: "Vertex AI rejected the API key: " + (server.map { "\($0.label): " } ?? "") + message
+            )
+        }
+        return CommandFailure(
+            kind: .credentialsError,
+            message: "Vertex AI refused the credentials in \(tokens.credentials.path)"
+                + (server.map { " (\($0.label)): \($0.message)" } ?? ": " + message))
     }
 }
 
@@ -157,6 +209,9 @@ enum VertexMessages {
                     + "('agents' lists the journal on either backend)"
             case "cache":
                 "Vertex AI express mode (an API key, no project) has no context caches; set GOOGLE_CLOUD_PROJECT "
+                    + "(or 'set backend developer')"
+            case "models --live":
+                "Vertex AI express mode (an API key, no project) cannot list models; set GOOGLE_CLOUD_PROJECT "
                     + "(or 'set backend developer')"
             default: "\(command) is not available on Vertex AI"
             }
