@@ -21,6 +21,9 @@ final class BulkLineReader {
         var text: String?
         /// Whether the line was longer than the reader's limit (then `text` is `nil`).
         var isTooLong = false
+        /// Whether the line ended with `\r\n` (the `\r` is not in `text`): a CSV field that spans
+        /// lines keeps the break as written (RFC 4180).
+        var endedWithCRLF = false
 
         /// Why `text` is `nil`: `not valid UTF-8`, or `longer than 64 MiB`.
         var unreadable: String {
@@ -93,10 +96,18 @@ final class BulkLineReader {
         guard readAny else { return nil }
         number += 1
         if tooLong { return Line(number: number, text: nil, isTooLong: true) }
-        if line.last == 0x0A { line.removeLast() }
-        if line.last == 0x0D { line.removeLast() }
+        var endedWithCRLF = false
+        if line.last == 0x0A {
+            line.removeLast()
+            if line.last == 0x0D {
+                line.removeLast()
+                endedWithCRLF = true
+            }
+        } else if line.last == 0x0D {
+            line.removeLast()
+        }
         var text = String(validating: line, as: UTF8.self)
         if number == 1, let first = text, first.hasPrefix("\u{FEFF}") { text = String(first.dropFirst()) }
-        return Line(number: number, text: text)
+        return Line(number: number, text: text, endedWithCRLF: endedWithCRLF)
     }
 }

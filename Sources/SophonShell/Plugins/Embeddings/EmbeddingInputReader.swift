@@ -93,11 +93,14 @@ final class EmbeddingInputReader {
         while line.text?.isEmpty == true, let following = lines.next() { line = following }
         guard var text = line.text else { throw bad(line.number, line.unreadable) }
         if text.isEmpty { return nil }
+        var breakBefore = line.endedWithCRLF ? "\r\n" : "\n"
         while true {
             if let fields = Self.fields(text) { return (line.number, fields) }
             guard let more = lines.next() else { throw bad(line.number, "a quoted field is not closed") }
             guard let moreText = more.text else { throw bad(more.number, "not valid UTF-8") }
-            text += "\n" + moreText
+            // The line break inside the quotes, as the file has it (RFC 4180).
+            text += breakBefore + moreText
+            breakBefore = more.endedWithCRLF ? "\r\n" : "\n"
         }
     }
 

@@ -78,10 +78,8 @@ final class GeminiPlugin: ShellPlugin {
         guard let amount = Double(word), amount.isFinite, amount >= 0, !word.hasPrefix("+"),
             word.allSatisfy({ $0.isNumber || $0 == "." })
         else {
-            throw CommandFailure(
-                kind: .invalidSetting,
-                message: "set budget: '\(word)' is not an amount: a plain number of US dollars (2.50), or off"
-            )
+            throw CommandFailure.invalidSetting(
+                "budget", expected: "a plain number of US dollars (2.50) or off", got: word)
         }
         context.session.withGeminiState { $0.budget = amount }
         return .none

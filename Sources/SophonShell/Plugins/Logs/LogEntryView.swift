@@ -87,7 +87,8 @@ enum LogEntryView {
         return HTMLReport(
             title: "sophon logs",
             summary: [
-                "\(entries.count) exchanges, \(failed) failed", "total cost: \(CostText.text(total))",
+                "\(entries.count) exchange\(entries.count == 1 ? "" : "s"), \(failed) failed",
+                "total cost: \(CostText.text(total))",
             ],
             columns: ["id", "time", "command", "model", "tokens", "cost", "result"], rows: rows,
             details: details)

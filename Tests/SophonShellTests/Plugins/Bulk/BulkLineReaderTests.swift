@@ -28,6 +28,7 @@ import Testing
         #expect(lines.map(\.number) == [1, 2, 3, 4, 5, 6])
         #expect(lines.map(\.text) == ["one", "", nil, nil, "a\0b", "last"])
         #expect(lines.map(\.isTooLong) == [false, false, false, true, false, false])
+        #expect(lines.map(\.endedWithCRLF) == [true, false, false, false, false, false])
         #expect(lines.map(\.unreadable)[2...3] == ["not valid UTF-8", "longer than 64 MiB"])
     }
 

@@ -134,12 +134,15 @@ import Testing
     @Test func setBudgetTakesAPlainNumberOrOff() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
-            "-c", "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3",
+            "-c",
+            "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3\nset budget -1\nshow budget",
         ])
-        #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\n")
+        // A refused amount leaves the budget as it was (off), in the one wording of a refused setting.
+        #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\noff\n")
         #expect(
             outcome.stderr
-                == "-c:1:5: error: set budget: '$3' is not an amount: a plain number of US dollars (2.50), or off\n"
+                == "-c:1:5: error: set budget: expected a plain number of US dollars (2.50) or off, got '$3'\n"
+                + "-c:1:6: error: set budget: expected a plain number of US dollars (2.50) or off, got '-1'\n"
         )
     }
 

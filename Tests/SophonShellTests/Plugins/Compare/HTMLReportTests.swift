@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonLogs
 import SophonTestSupport
 import Testing
 
@@ -88,6 +89,22 @@ import Testing
                 "<details class=\"exchange\"><summary>compare: gemini-2.5-pro</summary><h4>request</h4>"
                     + "<pre class=\"request\">hi</pre><h4>answer</h4><pre class=\"answer\">two</pre></details>"
             ))
+    }
+
+    /// `logs --html`'s summary counts its exchanges in words: `1 exchange`, `2 exchanges`.
+    @Test func theLogsSummaryCountsOneExchangeInTheSingular() {
+        let entry = LogEntry(
+            id: 7, time: Date(timeIntervalSince1970: 0), command: "ask", model: "gemini-2.5-flash",
+            prompt: "hi",
+            answer: "hello")
+        #expect(
+            LogEntryView.page([entry]).html.contains(
+                "<section id=\"summary\">\n<p>1 exchange, 0 failed</p>\n<p>total cost: unknown</p>\n</section>"
+            ))
+        var failed = entry
+        failed.id = 8
+        failed.error = "rateLimited: slow down"
+        #expect(LogEntryView.page([entry, failed]).html.contains("<p>2 exchanges, 1 failed</p>"))
     }
 
     /// An exchange renders as its own `<details>`, its request and answer escaped.
