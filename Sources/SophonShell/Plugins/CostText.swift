@@ -31,6 +31,14 @@ enum CostText {
         return .number(number)
     }
 
+    /// `show budget`: `$2.50 ($0.0012 spent)`; calls of a model without a price are not counted
+    /// and said so, never taken as 0: `$2.50 ($0.0012 spent; 3 calls of unknown cost not counted)`.
+    static func budget(_ budget: Double, spending: CostLedger) -> String {
+        let unknown = spending.lines.reduce(0) { $0 + $1.unknownCalls }
+        let uncounted = unknown == 0 ? "" : "; \(unknown) call\(unknown == 1 ? "" : "s") of unknown cost not counted"
+        return "\(text(budget)) (\(text(spending.spent)) spent\(uncounted))"
+    }
+
     /// The sum of `costs`; `nil` (unknown) when any is unknown.
     static func total(_ costs: [Double?]) -> Double? {
         var sum = 0.0

@@ -48,8 +48,12 @@ enum EmbedCommands {
         var options = GeminiEmbeddingOptions(outputDimensionality: try dimensions(parsed, command: "embed"))
         if let task = parsed.value("--task") {
             guard let type = GeminiEmbeddingTaskType(rawValue: task.uppercased()) else {
-                let names = GeminiEmbeddingTaskType.allCases.map(\.rawValue).joined(separator: ", ")
-                throw CommandFailure(kind: .usage, message: "embed: --task: '\(task)' is not one of \(names)")
+                let names = GeminiEmbeddingTaskType.allCases.map(\.rawValue)
+                let closest = Suggestions.closest(to: task.uppercased(), in: names).first
+                throw CommandFailure(
+                    kind: .usage,
+                    message: "embed: --task: '\(task)' is not one of \(names.joined(separator: ", "))"
+                        + ShellMessages.didYouMean(closest))
             }
             options.taskType = type
         }
@@ -86,6 +90,9 @@ enum EmbedCommands {
             count = number
         }
         try refuseEmpty(text, command: "similar")
+        guard plugin.storeExists else {
+            throw CommandFailure(kind: .usage, message: "similar: \(EmbeddingStoreError.noSuchCollection(name))")
+        }
         let stored = try plugin.withStore(command: "similar", io: context.io) { store in
             guard let collection = try store.collection(named: name) else {
                 throw EmbeddingStoreError.noSuchCollection(name)
@@ -147,9 +154,11 @@ enum EmbedCommands {
         let operands = parsed.operands
         if operands.first == "delete" {
             guard operands.count == 2 else { throw context.usageFailure("collections") }
-            let deleted = try plugin.withStore(command: "collections", io: context.io) {
-                try $0.delete(collection: operands[1])
-            }
+            let deleted =
+                try plugin.storeExists
+                && plugin.withStore(command: "collections", io: context.io) {
+                    try $0.delete(collection: operands[1])
+                }
             guard deleted else {
                 throw CommandFailure(
                     kind: .usage, message: "collections delete: no collection '\(operands[1])'")
@@ -159,7 +168,9 @@ enum EmbedCommands {
         if let extra = operands.first {
             throw OptionError.unknown(extra, among: ["--json", "delete"]).failure(command: "collections")
         }
-        let all = try plugin.withStore(command: "collections", io: context.io) { try $0.collections() }
+        let all =
+            plugin.storeExists
+            ? try plugin.withStore(command: "collections", io: context.io) { try $0.collections() } : []
         // One object with the data as named members (PRODUCT Part 3), not a bare array.
         let list = JSONValue.array(
             all.map { collection in

@@ -35,6 +35,14 @@ final class EmbeddingsPlugin: ShellPlugin {
         path.withLock { $0 = file }
     }
 
+    /// Whether `embeddings.db` is there (or open): the commands that only read (`similar`,
+    /// `collections`) do not create it.
+    var storeExists: Bool {
+        if store.withLock({ $0 != nil }) { return true }
+        guard let path = path.withLock({ $0 }) else { return false }
+        return FileManager.default.fileExists(atPath: path)
+    }
+
     /// Runs `body` with the run's store, opening it first if needed (a warning on stderr when
     /// a corrupt database was moved aside).
     /// - Throws: ``CommandFailure`` (`fileError`) when it cannot be opened; what `body` throws,
@@ -281,7 +289,7 @@ enum EmbeddingsMessages {
 
     /// One `collections` line: `NAME  MODEL  DIMS dimensions  N rows`.
     static func collectionLine(name: String, model: String, dimensions: Int, count: Int) -> String {
-        "\(name)  \(model)  \(dimensions) dimensions  \(count) row\(count == 1 ? "" : "s")"
+        "\(name)  \(model)  \(dimensions) dimension\(dimensions == 1 ? "" : "s")  \(count) row\(count == 1 ? "" : "s")"
     }
 }
 

@@ -90,8 +90,8 @@ final class GeminiPlugin: ShellPlugin {
     func show(_ name: String, context: CommandContext) -> CommandResult? {
         if name == "budget" {
             // A setting shows as text (`show` lists it with the others).
-            let (budget, spent) = context.session.withGeminiState { ($0.budget, $0.spending.spent) }
-            return .text(budget.map { "\(CostText.text($0)) (\(CostText.text(spent)) spent)" } ?? "off")
+            let (budget, spending) = context.session.withGeminiState { ($0.budget, $0.spending) }
+            return .text(budget.map { CostText.budget($0, spending: spending) } ?? "off")
         }
         if let value = context.session.geminiSettings.value(of: name) { return .text(value) }
         if let result = InteractionSettings.show(name, context: context) { return result }

@@ -146,6 +146,17 @@ import Testing
         )
     }
 
+    @Test func showBudgetSaysWhatItDidNotCount() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.reply, Self.reply])
+        let outcome = try await shell.run([
+            "-c", "set budget 1\nask hi\nask --model custom:mine hi\nshow budget",
+        ])
+        #expect(outcome.status == 0)
+        // A call of a model without a price is not 0 spent: it is said, not counted.
+        #expect(outcome.stdout.hasSuffix("\n$1.00 ($0.000018 spent; 1 call of unknown cost not counted)\n"))
+    }
+
     @Test func estimatesCountTokensAndGenerateNothing() async throws {
         let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.lines)

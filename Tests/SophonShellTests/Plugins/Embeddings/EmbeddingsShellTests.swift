@@ -1,5 +1,6 @@
 import Foundation
 import SophonCore
+import SophonGemini
 import SophonTestSupport
 import Testing
 
@@ -209,6 +210,29 @@ import Testing
         let missing = try await shell.run(["-c", "similar nope hello"])
         #expect(missing.stderr == "-c:1:1: error: similar: no collection 'nope'\n")
         #expect(try await shell.server.requests().isEmpty)
+    }
+
+    @Test func readingCommandsDoNotCreateTheDatabase() async throws {
+        let shell = try await GeminiShell()
+        let list = try await shell.run(["-c", "collections"])
+        #expect(list.stdout == "(no collections)\n")
+        let delete = try await shell.run(["-c", "collections delete docs"])
+        #expect(delete.stderr == "-c:1:1: error: collections delete: no collection 'docs'\n")
+        let similar = try await shell.run(["-c", "similar docs hello"])
+        #expect(similar.stderr == "-c:1:1: error: similar: no collection 'docs'\n")
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("embeddings.db").path))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
+    @Test func aMisspeltTaskTypeGetsASuggestion() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "embed --task retrieval_qury hi"])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: embed: --task: 'retrieval_qury' is not one of "
+                + GeminiEmbeddingTaskType.allCases.map(\.rawValue).joined(separator: ", ")
+                + " (did you mean 'RETRIEVAL_QUERY'?)\n")
     }
 
     @Test func expectSimilarShowsTheScore() async throws {
