@@ -266,8 +266,8 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         return try await body()
     }
 
-    /// A first word near, but not one of, the command's subcommands (`cache crate`): its usage
-    /// error with "did you mean", before the command runs (``CommandOutline/strictSubcommands(_:usage:)``).
+    /// A first word near, but not one of, the command's subcommands (`cache crate`, `cache
+    /// LIST`: near in any case): its usage error with "did you mean", before the command runs (``CommandOutline/strictSubcommands(_:usage:)``).
     private func checkSubcommand(
         _ request: CommandRequest, of command: PluginCommand, context: CommandContext
     )
@@ -277,8 +277,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             let word = request.arguments.first(where: { !$0.hasPrefix("-") })
         else { return }
         let subcommands = CommandOutline.strictSubcommands(command.name, usage: command.usage)
+        // Subcommands are matched exactly (`cache LIST` is not `cache list`), but suggested
+        // whatever the case typed: `LIST` is nearest to `list`.
         guard !subcommands.isEmpty, !subcommands.contains(word),
-            let close = Suggestions.closest(to: word, in: subcommands).first
+            let close = Suggestions.closest(to: word.lowercased(), in: subcommands).first
         else { return }
         throw context.usageFailure(command.name, hint: "did you mean '\(close)'?")
     }
