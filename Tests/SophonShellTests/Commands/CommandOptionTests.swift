@@ -128,7 +128,8 @@ import Testing
         let outcome = try await SophonProcess.run(
             [
                 "-c", "run in.jsonl -o a.jsonl --jobs 2 --jobs 3", "-c", "run in.jsonl -o a.jsonl -o b.jsonl",
-                "-c", "logs -n 2 -n 3", "-c", "ask --model a --model b hi",
+                "-c", "logs -n 2 -n 3", "-c", "ask --model a --model b hi", "-c",
+                "chat --continue --continue hi",
             ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
         #expect(
             outcome
@@ -139,6 +140,7 @@ import Testing
                         -c:2:1: error: run: option '-o' is given twice
                         -c:3:1: error: logs: option '-n' is given twice
                         -c:4:1: error: ask: option '--model' is given twice
+                        -c:5:1: error: chat: option '--continue' is given twice
 
                         """, status: 1))
     }
