@@ -18,6 +18,11 @@ struct CommandOption: Sendable, Equatable {
     /// What the usage error says is missing after the option (`a number`: `run: --jobs needs a
     /// number`); `nil` gives `CMD: option '--jobs' needs a value`.
     var missing: String?
+    /// Whether the option may be given again after an operand: only an option whose value
+    /// applies to the operands after it (`attach --mime TYPE a.bin --mime TYPE b.bin`). Any
+    /// other option given twice, and this one twice with no operand between, is a usage error
+    /// (``OptionError/repeated(_:)``).
+    var repeatable = false
 
     /// Every spelling: the name, then the aliases.
     var spellings: [String] { [name] + aliases }
@@ -65,8 +70,8 @@ enum OptionError: Error, Equatable {
     case unknown(String, among: [String])
     /// A value option at the end of the words, as spelled there (`-o`).
     case missingValue(CommandOption, spelling: String)
-    /// A flag (an option without a value) given a second time, as spelled there: `--json
-    /// --json` is a slip, never a second meaning.
+    /// An option given a second time, as spelled there: `--json --json` or `--jobs 2 --jobs 3`
+    /// is a slip, never a second meaning (unless the option is ``CommandOption/repeatable``).
     case repeated(String)
 
     /// The message of command `command` (`run: unknown option '--lvie' (did you mean
@@ -102,8 +107,8 @@ extension CommandOption {
     /// Reads `words` by the options `declared`: `--name VALUE`, `--name=VALUE`, flags; a word
     /// starting with `-` (but not `-` alone) is an option. The one option parser of the shell.
     /// - Throws: ``OptionError`` for an undeclared option (a flag given `=VALUE` is one), a
-    ///   value option without its value, or a flag given twice (by any of its spellings; a value
-    ///   option may be repeated: `attach --mime` applies to the files after it).
+    ///   value option without its value, or an option given twice (by any of its spellings),
+    ///   unless it is ``repeatable`` (`attach --mime` applies to the files after it).
     static func parse(_ words: [String], as layout: Layout = .interleaved, declared: [CommandOption])
         throws(OptionError) -> ParsedOptions
     {
@@ -130,8 +135,12 @@ extension CommandOption {
             else {
                 throw .unknown(word, among: declared.flatMap(\.spellings).filter { $0.hasPrefix("--") })
             }
+            if let earlier = parsed.given.last(where: { $0.name == option.name }),
+                !option.repeatable || earlier.operandsBefore == parsed.operands.count
+            {
+                throw .repeated(spelling)
+            }
             guard option.value != nil else {
-                if parsed.has(option.name) { throw .repeated(spelling) }
                 parsed.given.append(
                     .init(
                         name: option.name, spelling: spelling, value: "",

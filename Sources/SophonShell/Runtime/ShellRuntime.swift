@@ -215,7 +215,8 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
     }
 
-    /// Runs `request`. A command that takes `--json` among its own words
+    /// Runs `request`; a declared option typed after a prompt-like command's text
+    /// (``ShellCommand/trailingOption``) is a usage error. A command that takes `--json` among its own words
     /// (``PluginCommand/takesJSONFlag``: `prompt --json FILE`) runs without that word as the whole
     /// run does under `--json`: `format` becomes `.json` and the session's output is JSON while it
     /// runs (so nothing streams), then as it was. `--json` given twice is a usage error
@@ -224,6 +225,11 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         async throws -> CommandResult
     {
         let command = try await resolveCommand(named: request.name)
+        if let option = request.parsed?.trailingOption {
+            // PRODUCT §4: options lead; one typed after the text is never sent as text silently.
+            throw CommandFailure(
+                kind: .usage, message: ShellMessages.optionAfterText(option, command: request.name))
+        }
         try checkSubcommand(request, of: command, context: context)
         guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
             return try await withInterruptLine(request, format: format) {
@@ -260,8 +266,8 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         return try await body()
     }
 
-    /// A first word near, but not one of, the command's subcommands (`cache crate`): its usage
-    /// error with "did you mean", before the command runs (``CommandOutline/strictSubcommands(_:usage:)``).
+    /// A first word near, but not one of, the command's subcommands (`cache crate`, `cache
+    /// LIST`: near in any case): its usage error with "did you mean", before the command runs (``CommandOutline/strictSubcommands(_:usage:)``).
     private func checkSubcommand(
         _ request: CommandRequest, of command: PluginCommand, context: CommandContext
     )
@@ -271,8 +277,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             let word = request.arguments.first(where: { !$0.hasPrefix("-") })
         else { return }
         let subcommands = CommandOutline.strictSubcommands(command.name, usage: command.usage)
+        // Subcommands are matched exactly (`cache LIST` is not `cache list`), but suggested
+        // whatever the case typed: `LIST` is nearest to `list`.
         guard !subcommands.isEmpty, !subcommands.contains(word),
-            let close = Suggestions.closest(to: word, in: subcommands).first
+            let close = Suggestions.closest(to: word.lowercased(), in: subcommands).first
         else { return }
         throw context.usageFailure(command.name, hint: "did you mean '\(close)'?")
     }

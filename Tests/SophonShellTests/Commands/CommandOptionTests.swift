@@ -34,6 +34,9 @@ import Testing
             (["-j"], "test: -j needs a number"),
             (["--junit"], "test: option '--junit' needs a value"),
             (["--live", "a", "--live"], "test: option '--live' is given twice"),
+            // A value option given twice is the same slip (by any spelling), never "the last wins".
+            (["--jobs", "2", "--jobs", "3"], "test: option '--jobs' is given twice"),
+            (["-j", "2", "a", "--jobs=3"], "test: option '--jobs' is given twice"),
         ]
         for (words, message) in cases {
             #expect(throws: CommandFailure(kind: .usage, message: message)) {
@@ -112,6 +115,34 @@ import Testing
             ["a", "--mime", "x/y", "b", "--mime=z/w", "c"], declared: AttachCommand.declared)
         #expect(parsed.operands == ["a", "b", "c"])
         #expect((0..<3).map { parsed.value("--mime", beforeOperand: $0) } == [nil, "x/y", "z/w"])
+        // Repeatable after an operand only: two types for the same files is a slip.
+        #expect(throws: OptionError.repeated("--mime")) {
+            try CommandOption.parse(
+                ["--mime", "x/y", "--mime", "z/w", "a"], declared: AttachCommand.declared)
+        }
+    }
+
+    /// Every command reads a repeated option through the one parser: a usage error before
+    /// anything is read or sent (`run` took the last `--jobs`).
+    @Test func anOptionGivenTwiceIsAUsageErrorInEveryCommand() async throws {
+        let outcome = try await SophonProcess.run(
+            [
+                "-c", "run in.jsonl -o a.jsonl --jobs 2 --jobs 3", "-c", "run in.jsonl -o a.jsonl -o b.jsonl",
+                "-c", "logs -n 2 -n 3", "-c", "ask --model a --model b hi", "-c",
+                "chat --continue --continue hi",
+            ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        -c:1:1: error: run: option '--jobs' is given twice
+                        -c:2:1: error: run: option '-o' is given twice
+                        -c:3:1: error: logs: option '-n' is given twice
+                        -c:4:1: error: ask: option '--model' is given twice
+                        -c:5:1: error: chat: option '--continue' is given twice
+
+                        """, status: 1))
     }
 
     @Test func onOffSettingsTakeAnySpelling() async throws {

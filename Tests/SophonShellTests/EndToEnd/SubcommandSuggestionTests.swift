@@ -14,6 +14,14 @@ import Testing
         ("agent stats v1_x", "agent status|wait|cancel|show ID [--json]", "status"),
         ("key sow", "key set | show | delete | path", "show"),
         ("logs sarch dune", "logs [-n N] [--json] [--html FILE] | logs search TEXT | logs show ID", "search"),
+        // Another case is not the subcommand, but it is suggested as near.
+        (
+            "cache LIST",
+            "cache create NAME (TEXT | @FILE...) [--system TEXT] [--ttl 1h] | list | show NAME | extend NAME --ttl 2h | delete NAME [--dry-run] [--json]",
+            "list"
+        ),
+        ("key Sow", "key set | show | delete | path", "show"),
+        ("agent STATUS v1_x", "agent status|wait|cancel|show ID [--json]", "status"),
     ])
     func aMisspeltSubcommandIsSuggested(line: String, usage: String, suggestion: String) async throws {
         let outcome = try await SophonProcess.run(

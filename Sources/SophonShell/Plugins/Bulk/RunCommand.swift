@@ -250,15 +250,27 @@ enum RunCommand {
             reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
             cost: CostText.text(spending.ledger.total), output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
+        // `--json`: the summary's facts as named members (PRODUCT §5, Part 3), kept beside the
+        // error of a run with failed keys as `compare` keeps its result.
+        let result = JSONValue.object(
+            [
+                JSONMember("output", .string(options.output)),
+                JSONMember("keys", .integer(runKeys.count)),
+                JSONMember("failed", .integer(failed)),
+                JSONMember("reused", .integer(skip.count)),
+                JSONMember("sentAgain", .integer(changed + unknown)),
+            ] + spending.data)
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,
                 message:
                     "run: \(failed) of \(runKeys.count) key\(runKeys.count == 1 ? "" : "s") failed (ok: false in \(options.output)); "
-                    + BulkMessages.retryFailedHint
+                    + BulkMessages.retryFailedHint,
+                envelope: [JSONMember("result", result)]
             )
         }
-        return .none
+        // Nothing on stdout otherwise (the summary is on stderr): a report only `--json` prints.
+        return context.session.settings.output == .json ? .report("", data: result) : .none
     }
 
     /// Builds each line's request: a `prompt` line is built as `ask` builds its request (one

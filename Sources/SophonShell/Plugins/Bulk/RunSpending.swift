@@ -8,6 +8,8 @@ import Synchronization
 struct RunSpending {
     /// The run's own calls.
     private(set) var ledger = CostLedger()
+    /// The run's own calls' tokens, summed.
+    private(set) var usage = UsageTotals()
     let prices: PriceBook
 
     /// Counts one answer of `model`, priced at the tier that served it (``ServedTier``); returns
@@ -16,8 +18,19 @@ struct RunSpending {
     mutating func add(model: String, usage: UsageMetadata?, context: CommandContext) -> Double? {
         let cost = prices.cost(model: model, usage: usage, tier: ServedTier.pricing(usage, context: context))
         ledger.add(cost, model: model, usage: usage)
+        self.usage.add(usage)
         CostLedger.count(cost, model: model, usage: usage, context: context)
         return cost
+    }
+
+    /// What `--json` gives as `run`'s result beside the summary's counts: this run's calls as
+    /// `show usage` gives the session's, `{"calls", "usage", "models": [...], "cost"}`.
+    var data: [JSONMember] {
+        guard
+            case .object(let members) = UsageReport.data(
+                usage: usage, calls: ledger.lines.reduce(0) { $0 + $1.calls }, spending: ledger)
+        else { return [] }
+        return members
     }
 
     /// The session's budget and what it has spent, when the spending reached the budget.

@@ -368,6 +368,9 @@ enum ConversationResume {
         guard let index = request.arguments.firstIndex(of: "--continue") else { return (request, false) }
         var request = request
         request.arguments.remove(at: index)
+        if request.arguments.contains(option.name) {
+            throw OptionError.repeated(option.name).failure(command: request.name)
+        }
         try resume(session: context.session, registry: context.registry, io: context.io)
         return (request, true)
     }

@@ -19,13 +19,9 @@ enum ToolCommands {
                 guard words.isEmpty else { throw context.usageFailure("tool") }
                 // `tool g`, or `tool 9bad {...}` (the first piece is the name meant; say why it fails).
                 let name = String(raw.prefix { !$0.isWhitespace })
-                let rest = String(raw.dropFirst(name.count))
-                return declare(
-                    [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context
-                )
+                return try declare(name, rest: String(raw.dropFirst(name.count)), context)
             }
-            return declare(
-                [try ToolDeclarationSource.declaration(name: name, rest: raw, context: context)], context)
+            return try declare(name, rest: raw, context)
         }
         let list = Array(words)
         if list.count == 2, list[0] == "show" {
@@ -55,12 +51,37 @@ enum ToolCommands {
             let file = String(list[0].dropFirst())
             return declare(try ToolDeclarationSource.declarations(file: file, context: context), context)
         }
-        if let name = list.first, !["show", "clear"].contains(name), !name.hasPrefix("@") {
-            let rest = list.dropFirst().joined(separator: " ")
-            return declare(
-                [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context)
+        if let name = list.first, !subcommands.contains(name), !name.hasPrefix("@") {
+            return try declare(name, rest: list.dropFirst().joined(separator: " "), context)
         }
         throw context.usageFailure("tool")
+    }
+
+    /// The words that make `tool` a subcommand rather than a declaration.
+    static let subcommands = ["show", "clear"]
+
+    /// `tool NAME SPEC`: declares function `name`. A name near a subcommand followed by what
+    /// that subcommand takes (`tool shw x`, `tool clar`) is still a valid declaration (a
+    /// function may be called `shop` or `clean`), so it is declared, and a note on stderr names
+    /// the subcommand and how to take the declaration back.
+    private static func declare(_ name: String, rest: String, _ context: CommandContext) throws
+        -> CommandResult
+    {
+        let result = declare(
+            [try ToolDeclarationSource.declaration(name: name, rest: rest, context: context)], context)
+        let operand = rest.trimmingCharacters(in: .whitespaces)
+        // `show NAME`, `clear [NAME]`: only a rest that fits the subcommand makes it the likely one.
+        let fitting = subcommands.filter { subcommand in
+            operand.isEmpty ? subcommand == "clear" : RawArgumentSpec.isName(operand)
+        }
+        if let close = Suggestions.closest(to: name.lowercased(), in: fitting).first {
+            let meant = (["tool", close] + (operand.isEmpty ? [] : [operand])).joined(separator: " ")
+            context.io.printError(
+                ShellMessages.note(
+                    "tool: declared a function named '\(name)' (did you mean '\(meant)'?); "
+                        + "'tool clear \(name)' removes it"))
+        }
+        return result
     }
 
     private static func declare(_ declarations: [FunctionDeclaration], _ context: CommandContext)

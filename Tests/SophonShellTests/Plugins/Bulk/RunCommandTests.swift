@@ -82,6 +82,43 @@ import Testing
         #expect(try await Self.asked(shell, "alpha") == 1)
     }
 
+    /// `--json`: the summary's facts as named members, and this run's calls as `show usage`
+    /// gives them (PRODUCT §5: a result, never a bare `ok`); kept beside a failed run's error.
+    @Test func jsonGivesTheCountsUsageAndCostOfTheRun() async throws {
+        let shell = try await GeminiShell()
+        try await Self.rules(shell, #"[{"match": "BADREQ", "reply": {"fault": "bad_request"}}]"#)
+        try shell.write(
+            "in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n" + #"{"key": "b", "prompt": "bravo"}"#)
+        let usage = #""usage":{"promptTokens":8,"outputTokens":14,"thoughtsTokens":0,"totalTokens":22}"#
+        let outcome = try await shell.run(["--json", "run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(outcome.status == 0)
+        #expect(
+            outcome.stderr
+                == "run: 2/2 done, 0 failed, 0 reused (same request); cost $0.0000585; wrote out.jsonl\n")
+        let expected: String =
+            #"{"command":"run in.jsonl -o out.jsonl","ok":true,"result":{"output":"out.jsonl","keys":2,"#
+            + #""failed":0,"reused":0,"sentAgain":0,"calls":2,\#(usage),"models":[{"model":"gemini-3.8-flash","#
+            + #""calls":2,\#(usage),"cost":0.0000585}],"cost":0.0000585}}"# + "\n"
+        #expect(outcome.stdout == expected)
+
+        // One key changed and failing: reused 1, sent again 1, and the result beside the error.
+        try shell.write(
+            "in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n" + #"{"key": "b", "prompt": "BADREQ"}"#)
+        let failed = try await shell.run(["-c", "set output json", "-c", "run in.jsonl -o out.jsonl"])
+        #expect(failed.status == 1)
+        let expectedFailure: String =
+            #"{"command":"run in.jsonl -o out.jsonl","ok":false,"error":{"kind":"runFailed","#
+            + #""message":"run: 1 of 2 keys failed (ok: false in out.jsonl); add --retry-failed to ask them again"},"#
+            + #""result":{"output":"out.jsonl","keys":2,"failed":1,"reused":1,"sentAgain":1,"calls":0,"#
+            + #""usage":{"promptTokens":0,"outputTokens":0,"thoughtsTokens":0,"totalTokens":0},"models":[],"#
+            + #""cost":0.00}}"#
+        // (`set output json` itself ran in the pretty format: nothing on stdout.)
+        #expect(failed.stdout == expectedFailure + "\n")
+        // Without --json, stdout stays empty.
+        let plain = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(plain.stdout == "")
+    }
+
     @Test func aChangedLineIsSentAgainAndTheSummarySaysWhy() async throws {
         let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.fiveKeys)

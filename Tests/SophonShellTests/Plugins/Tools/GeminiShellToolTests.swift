@@ -79,6 +79,33 @@ import Testing
         #expect(outcome.status == 0)
     }
 
+    /// `tool NAME SPEC` declares NAME even when it is near a subcommand (a function may be
+    /// called that); when the rest fits the subcommand (`show NAME`, `clear [NAME]`), a note on
+    /// stderr says which one and how to take the declaration back.
+    @Test func aNameNearASubcommandIsDeclaredWithANote() async throws {
+        let outcome = try await SophonProcess.run([
+            "-c", "tool shw x", "-c", "tool clar", "-c", "tool shop { item: string }", "-c",
+            "tool SHOW get_weather",
+            "-c", "tools",
+        ])
+        #expect(
+            outcome
+                == .init(
+                    stdout: """
+                        shw   function  nobody (tool-reply)
+                        clar  function  nobody (tool-reply)
+                        shop  function  nobody (tool-reply)
+                        SHOW  function  nobody (tool-reply)
+
+                        """,
+                    stderr: """
+                        note: tool: declared a function named 'shw' (did you mean 'tool show x'?); 'tool clear shw' removes it
+                        note: tool: declared a function named 'clar' (did you mean 'tool clear'?); 'tool clear clar' removes it
+                        note: tool: declared a function named 'SHOW' (did you mean 'tool show get_weather'?); 'tool clear SHOW' removes it
+
+                        """, status: 0))
+    }
+
     @Test func badDeclarationsAndSettingsAreTypedErrors() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
