@@ -14,8 +14,7 @@ struct PluginRegistry: Sendable {
         }
     }
 
-    /// The grammar the parser needs: the prompt-like commands and their options (the value
-    /// options, which take the next word, and the flags, refused after the prompt text).
+    /// The grammar the parser needs: the prompt-like commands and their options.
     var grammar: ShellGrammar {
         var grammar = ShellGrammar()
         for plugin in plugins {
@@ -24,7 +23,6 @@ struct PluginRegistry: Sendable {
                     // The value options come from the command's declared options.
                     spec.valueOptions.formUnion(
                         command.options.filter { $0.value != nil }.flatMap(\.spellings))
-                    spec.flags.formUnion(command.options.filter { $0.value == nil }.flatMap(\.spellings))
                     grammar.rawCommands[command.name] = spec
                 }
             }

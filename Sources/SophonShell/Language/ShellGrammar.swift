@@ -34,10 +34,6 @@ struct ShellGrammar: Sendable {
 struct RawArgumentSpec: Sendable, Equatable {
     /// Options that take a value, spelled with their dashes: `--model`.
     var valueOptions: Set<String>
-    /// Options without a value (`--dry-run`, `--json`): with ``valueOptions``, what a word at
-    /// the end of the raw argument is checked against (``trailingOption(_:)``). Filled from the
-    /// command's declared options by the registry.
-    var flags: Set<String> = []
     /// First words that make the rest of the line ordinary words: `show`, `clear`.
     var wordKeywords: Set<String>
     /// Prefixes of a first word that make the rest ordinary words: `@` (a file).
@@ -56,20 +52,6 @@ struct RawArgumentSpec: Sendable, Equatable {
         self.wordKeywords = wordKeywords
         self.wordPrefixes = wordPrefixes
         self.leadingName = leadingName
-    }
-
-    /// The option standing as the last whole words of raw argument text typed after the
-    /// prompt (`ask hi --dry-run`: `--dry-run`; `ask hi --model x`: `--model x`), which the
-    /// shell refuses rather than sending it as prompt text; `nil` when the text does not end
-    /// with one. `pieces` are the argument's blank-separated words; the first is text, never an
-    /// option (a leading option would have been read as one).
-    func trailingOption(_ pieces: [String]) -> String? {
-        guard pieces.count >= 2, let last = pieces.last else { return nil }
-        let name = last.hasPrefix("--") ? String(last.prefix { $0 != "=" }) : last
-        if flags.contains(last) || (name != last && valueOptions.contains(name)) { return last }
-        let before = pieces[pieces.count - 2]
-        if pieces.count >= 3, valueOptions.contains(before) { return before + " " + last }
-        return nil
     }
 
     /// Whether a first piece of argument text makes the line ordinary words.

@@ -123,17 +123,13 @@ struct ShellParser: Sendable {
         -> ShellCommand
     {
         var words = [first]
-        var ended = false
         while true {
             lexer.skipBlanks()
             guard !lexer.isAtLineEnd else { return ShellCommand(words: words) }
             if lexer.peek() == "-", lexer.peek(1) == "-" {
                 let (option, _) = lexer.nextWord() ?? (ShellWord([]), lexer.position)
                 let text = option.literalText ?? ""
-                if text == "--", !option.isQuoted {
-                    ended = true
-                    break
-                }
+                if text == "--", !option.isQuoted { break }
                 words.append(option)
                 if spec.valueOptions.contains(text) {
                     lexer.skipBlanks()
@@ -166,19 +162,7 @@ struct ShellParser: Sendable {
             }
             break
         }
-        lexer.skipBlanks()
-        let quoted = lexer.peek() == "\"" || lexer.peek() == "'"
-        let raw = lexer.lexRawArgument()
-        // `ask hi --dry-run`: an option typed after the text (unless `--` or quotes said the
-        // text is all text), refused by the runtime rather than sent as prompt text.
-        var trailing: String?
-        if !ended, !quoted, let raw, case .literal(let text)? = raw.parts.last {
-            var pieces = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            // Text from an expansion before a blank: a first word that is not in `pieces`.
-            if raw.parts.count > 1, ShellLexer.isBlank(text.unicodeScalars.first) { pieces.insert("", at: 0) }
-            trailing = spec.trailingOption(pieces)
-        }
-        return ShellCommand(words: words, rawArgument: raw, trailingOption: trailing)
+        return ShellCommand(words: words, rawArgument: lexer.lexRawArgument())
     }
 
     /// `let NAME = REST` by the rules of ``LetAssignment``.
@@ -263,14 +247,10 @@ extension ShellParser {
         guard let spec = grammar.rawCommands[name] else { return ShellCommand(words: words) }
         var index = 1
         var leading = [words[0]]
-        var ended = false
         while index < arguments.count, arguments[index].hasPrefix("--") {
             let option = arguments[index]
             index += 1
-            if option == "--" {
-                ended = true
-                break
-            }
+            if option == "--" { break }
             leading.append(words[index - 1])
             if spec.valueOptions.contains(option), index < arguments.count {
                 leading.append(words[index])
@@ -286,10 +266,7 @@ extension ShellParser {
             index += 1
         }
         let raw = arguments[index...].joined(separator: " ")
-        // Each argument is one whole word: `sophon ask hi --dry-run` ends with an option,
-        // `sophon ask "what is --dry-run"` does not.
-        let trailing = ended ? nil : spec.trailingOption(Array(arguments[index...]))
-        return ShellCommand(words: leading, rawArgument: .literal(raw), trailingOption: trailing)
+        return ShellCommand(words: leading, rawArgument: .literal(raw))
     }
 }
 
@@ -303,19 +280,12 @@ struct ShellCommand: Sendable, Hashable {
     var rawArgument: ShellWord?
     /// The assignment of a `let` command; `nil` for other commands.
     var assignment: LetAssignment?
-    /// A declared option of a prompt-like command typed at the end of its raw argument, after
-    /// the text (`ask hi --dry-run`), as typed; ``RawArgumentSpec/trailingOption(_:)``.
-    var trailingOption: String?
 
     /// Creates a command.
-    init(
-        words: [ShellWord], rawArgument: ShellWord? = nil, assignment: LetAssignment? = nil,
-        trailingOption: String? = nil
-    ) {
+    init(words: [ShellWord], rawArgument: ShellWord? = nil, assignment: LetAssignment? = nil) {
         self.words = words
         self.rawArgument = rawArgument
         self.assignment = assignment
-        self.trailingOption = trailingOption
     }
 
     /// The command name: the first word's text when it has no expansion, else `nil`.

@@ -58,13 +58,6 @@ enum ShellMessages {
         return "unknown option '\(option)'" + didYouMean(Suggestions.closest(to: name, in: options).first)
     }
 
-    /// An option of prompt-like command `command` typed after its text (`ask hi --dry-run`),
-    /// refused before anything is sent: where it goes, and how to send it as text.
-    static func optionAfterText(_ option: String, command: String) -> String {
-        "\(command): option '\(option)' after the text; options go before it (\(command) \(option) ...); "
-            + "to send '\(option)' as text, quote the text or put -- before it"
-    }
-
     /// A line that filled the terminal's line buffer (the kernel drops what does not fit).
     static func terminalLineCut(limit: Int) -> String {
         warning(

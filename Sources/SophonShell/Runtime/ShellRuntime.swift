@@ -215,8 +215,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
     }
 
-    /// Runs `request`; a declared option typed after a prompt-like command's text
-    /// (``ShellCommand/trailingOption``) is a usage error. A command that takes `--json` among its own words
+    /// Runs `request`. A command that takes `--json` among its own words
     /// (``PluginCommand/takesJSONFlag``: `prompt --json FILE`) runs without that word as the whole
     /// run does under `--json`: `format` becomes `.json` and the session's output is JSON while it
     /// runs (so nothing streams), then as it was. `--json` given twice is a usage error
@@ -225,11 +224,6 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         async throws -> CommandResult
     {
         let command = try await resolveCommand(named: request.name)
-        if let option = request.parsed?.trailingOption {
-            // PRODUCT §4: options lead; one typed after the text is never sent as text silently.
-            throw CommandFailure(
-                kind: .usage, message: ShellMessages.optionAfterText(option, command: request.name))
-        }
         try checkSubcommand(request, of: command, context: context)
         guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
             return try await withInterruptLine(request, format: format) {
