@@ -211,6 +211,39 @@ import Testing
         #expect(shell.read("hi.prompt") == "Hi")
     }
 
+    /// A first word near `render` or `save` that names no file is a usage error with "did you
+    /// mean", as `cache crate` is; a file of that name is a prompt file.
+    @Test func aMisspeltSubcommandIsAUsageErrorWithDidYouMean() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hi.prompt", "Hi")
+        let usage =
+            "usage: prompt [--dry-run] [--json] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt save [--force] FILE | "
+            + "prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]"
+        let outcome = try await shell.run([
+            "-c", "prompt rendr hi.prompt", "-c", "prompt --dry-run sav hi.prompt", "-c", "prompt rendr",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: \(usage) (did you mean 'render'?)
+                -c:2:1: error: \(usage) (did you mean 'save'?)
+                -c:3:1: error: \(usage) (did you mean 'render'?)
+
+                """)
+        let json = try await shell.run(["--json", "prompt", "rendr", "hi.prompt"])
+        #expect(
+            json.stdout
+                == #"{"command":"prompt rendr hi.prompt","ok":false,"error":{"kind":"usage","message":""#
+                + usage + #" (did you mean 'render'?)"}}"# + "\n")
+        try shell.write("rendr", "Hi from a file named rendr")
+        let file = try await shell.run(["-c", "prompt --dry-run rendr"])
+        #expect(file.stderr == "")
+        #expect(file.status == 0)
+        #expect(file.stdout.contains(#""text": "Hi from a file named rendr""#))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() async throws {
         let shell = try await GeminiShell()
         try shell.write(
