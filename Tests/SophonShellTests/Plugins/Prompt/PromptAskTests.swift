@@ -105,6 +105,24 @@ import Testing
                 == #"{"seed":7,"presencePenalty":0.5,"frequencyPenalty":-0.5}"#)
     }
 
+    /// A whole number written as a YAML float (`1e2`, `100.0`, which Dotprompt's JavaScript
+    /// reads as the number 100) goes to an integer field as that whole number; `null` leaves
+    /// a setting unset.
+    @Test func aWholeNumberWrittenAsAFloatIsSentAsTheInteger() async throws {
+        let shell = try await GeminiShell()
+        try shell.write(
+            "whole.prompt",
+            "---\nconfig: {maxOutputTokens: 1e2, topK: 40.0, seed: -2E0, temperature: ~}\n---\nHi")
+        let outcome = try await shell.run(["-c", "prompt whole.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let requests = try await shell.server.requests()
+        try #require(requests.count == 1)
+        #expect(
+            requests[0].body["generationConfig"]?.compactText
+                == #"{"maxOutputTokens":100,"topK":40,"seed":-2}"#)
+    }
+
     @Test func outputFormatJSONWithoutASchemaAsksForJSON() async throws {
         // Dotprompt's `output.format: json` alone: the answer is JSON (it was sent as plain text).
         let shell = try await GeminiShell()
@@ -332,6 +350,26 @@ import Testing
         (
             "---\nconfig:\n  stopSequences: END\n---\nHi",
             "bad.prompt:3:18: config.stopSequences: expected a list of strings, got 'END'"
+        ),
+        (
+            "---\nconfig:\n  stopSequences: []\n---\nHi",
+            "bad.prompt:3:18: config.stopSequences: expected a list of 1 to 5 strings, got '[]'"
+        ),
+        (
+            "---\nconfig: {temperature: .nan}\n---\nHi",
+            "bad.prompt:2:23: config.temperature: expected a number, got '.nan' (not a number; JSON cannot send it)"
+        ),
+        (
+            "---\nconfig:\n  seed: &s .NaN\n---\nHi",
+            "bad.prompt:3:9: config.seed: expected a number, got '.NaN' (not a number; JSON cannot send it)"
+        ),
+        (
+            "---\nconfig:\n  temperature: .inf\n---\nHi",
+            "bad.prompt:3:16: config.temperature: expected a number in 0...2, got '.inf'"
+        ),
+        (
+            "---\nconfig:\n  maxOutputTokens: 2.5e0 # tokens\n---\nHi",
+            "bad.prompt:3:20: config.maxOutputTokens: expected a whole number of tokens in 1...2147483647, got '2.5e0'"
         ),
     ])
     func badInputNamesWhereAndSendsNothing(file: String, message: String) async throws {
