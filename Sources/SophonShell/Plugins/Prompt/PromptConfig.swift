@@ -26,7 +26,9 @@ enum PromptConfig {
     ///   A whole number written as a float (`maxOutputTokens: 1e2`) is that whole number;
     ///   `null` (`~`, nothing) leaves the setting unset.
     static func generation(of document: PromptDocument) throws(PromptError) -> GenerationConfig {
-        guard let config = document.metadata.last(where: { $0.key == "config" })?.value else {
+        // No `config`, or an empty one (`config:` with its lines commented out, `config: ~`).
+        guard let config = document.metadata.last(where: { $0.key == "config" })?.value, config != .null
+        else {
             return GenerationConfig()
         }
         guard case .object(let members) = config else {
@@ -116,6 +118,10 @@ enum PromptConfig {
         _ name: String, _ expectation: String, got value: JSONValue, in document: PromptDocument,
         key: String? = nil
     ) -> PromptError {
+        if let text = value.stringValue, JSONNumber(text: text) != nil {
+            // `temperature: "0.5"`: a number in quotes is a string in YAML.
+            return located("\(name): \(expectation), got the quoted string '\(text)'", in: document, key: key)
+        }
         let shown = value.stringValue ?? value.compactText
         return located("\(name): \(expectation), got '\(shown)'", in: document, key: key)
     }

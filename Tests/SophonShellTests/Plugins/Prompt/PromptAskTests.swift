@@ -107,20 +107,22 @@ import Testing
 
     /// A whole number written as a YAML float (`1e2`, `100.0`, which Dotprompt's JavaScript
     /// reads as the number 100) goes to an integer field as that whole number; `null` leaves
-    /// a setting unset.
+    /// a setting unset, and an empty `config:` sets none.
     @Test func aWholeNumberWrittenAsAFloatIsSentAsTheInteger() async throws {
         let shell = try await GeminiShell()
         try shell.write(
             "whole.prompt",
             "---\nconfig: {maxOutputTokens: 1e2, topK: 40.0, seed: -2E0, temperature: ~}\n---\nHi")
-        let outcome = try await shell.run(["-c", "prompt whole.prompt"])
+        try shell.write("empty.prompt", "---\nconfig:\n#  temperature: 0.5\n---\nHi")
+        let outcome = try await shell.run(["-c", "prompt whole.prompt", "-c", "prompt empty.prompt"])
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         let requests = try await shell.server.requests()
-        try #require(requests.count == 1)
+        try #require(requests.count == 2)
         #expect(
             requests[0].body["generationConfig"]?.compactText
                 == #"{"maxOutputTokens":100,"topK":40,"seed":-2}"#)
+        #expect(requests[1].body["generationConfig"] == nil)
     }
 
     @Test func outputFormatJSONWithoutASchemaAsksForJSON() async throws {
@@ -350,6 +352,10 @@ import Testing
         (
             "---\nconfig:\n  stopSequences: END\n---\nHi",
             "bad.prompt:3:18: config.stopSequences: expected a list of strings, got 'END'"
+        ),
+        (
+            "---\nconfig: {temperature: \"0.5\"}\n---\nHi",
+            "bad.prompt:2:23: config.temperature: expected a number, got the quoted string '0.5'"
         ),
         (
             "---\nconfig:\n  stopSequences: []\n---\nHi",
