@@ -76,6 +76,25 @@ public struct PromptDocument: Sendable, Hashable {
         templateLineOffset = split.bodyLine - 1
     }
 
+    /// The plain scalar at `path` as written in the frontmatter (`.nan`, `1e2`, `.inf`, which
+    /// the core schema reads as numbers or `null`): from where its value starts to the end of
+    /// its line, a flow indicator (`,`, `]`, `}`) or a comment, trimmed; `nil` when the path has
+    /// no place in the file.
+    public func written(at path: [String]) -> String? {
+        guard let place = locations[path] else { return nil }
+        let index = place.line - 1 - frontmatterLineOffset
+        guard frontmatterLines.indices.contains(index) else { return nil }
+        let scalars = frontmatterLines[index].unicodeScalars
+        guard place.column - 1 <= scalars.count else { return nil }
+        var text = ""
+        for scalar in scalars.dropFirst(place.column - 1) {
+            if ",]}".unicodeScalars.contains(scalar) { break }
+            if scalar == "#", text.last?.isWhitespace == true { break }
+            text.unicodeScalars.append(scalar)
+        }
+        return text.trimmingWhitespace()
+    }
+
     /// The frontmatter and body: the file starts with `---` (spaces allowed) and a line break,
     /// and the YAML runs to the next line that is `---` (the last line of the file may be it:
     /// an empty body). As Dotprompt's parser, blank lines and `#` lines (a license header) may

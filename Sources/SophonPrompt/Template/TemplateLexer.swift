@@ -1,6 +1,7 @@
-/// Splits template text into text and tags, applying `~` whitespace control and Handlebars'
+/// Splits template text into text and tags, applying `~` whitespace control, Handlebars'
 /// standalone-line rule (a block, `else`, comment or partial tag alone on its line takes the
-/// line with it).
+/// line with it) and its escapes (`\{{name}}` is the text `{{name}}`, `\\{{name}}` a backslash
+/// and the tag).
 struct TemplateLexer {
     /// A piece of the source.
     enum Token: Equatable {
@@ -47,6 +48,19 @@ struct TemplateLexer {
                 text.append(chars[index])
                 advance(1)
                 continue
+            }
+            // Handlebars' escapes: `\{{` is text from `{{` up to the next `{{` (the backslash
+            // dropped); `\\{{` is one backslash, then a tag.
+            if text.last == "\\" {
+                let escaped = text.count < 2 || text[text.index(text.endIndex, offsetBy: -2)] != "\\"
+                text.removeLast()
+                if escaped {
+                    var end = index + 2
+                    while end < chars.count, !starts("{{", at: end), !starts("\\{{", at: end) { end += 1 }
+                    text.append(contentsOf: chars[index..<end])
+                    advance(end - index)
+                    continue
+                }
             }
             if !text.isEmpty { tokens.append(.text(String(text))); text = .init() }
             let (tagLine, tagColumn) = (line, column)

@@ -18,6 +18,20 @@ import Testing
         )
     }
 
+    /// A scalar as the file writes it, up to a flow indicator or a comment (what the core
+    /// schema reads as `null` or a number: `.nan`, `1e2`).
+    @Test func writtenGivesAScalarAsTheFileWritesIt() throws {
+        let source =
+            "# header\n---\nconfig: {temperature: .nan, topK: 1e2}\nseed: -2E0 # why\nlist: [a, b]\n---\nHi"
+        let document = try PromptDocument(parsing: source, file: "f.prompt")
+        #expect(document.raw?["config"]?.compactText == #"{"temperature":null,"topK":1e2}"#)
+        #expect(document.written(at: ["config", "temperature"]) == ".nan")
+        #expect(document.written(at: ["config", "topK"]) == "1e2")
+        #expect(document.written(at: ["seed"]) == "-2E0")
+        #expect(document.written(at: ["list", "1"]) == "b")
+        #expect(document.written(at: ["nowhere"]) == nil)
+    }
+
     @Test func yamlScalarsAreTypedAndQuotedOnesStayStrings() throws {
         let value = try YAMLReader.read("a: 1\nb: '1'\nc: true\nd: ~\ne: [x, 2.5]\n", file: "y")
         #expect(value.compactText == #"{"a":1,"b":"1","c":true,"d":null,"e":["x",2.5]}"#)

@@ -15,6 +15,21 @@ import Testing
                 == "2.5 false 1,x")
     }
 
+    /// Handlebars' escapes: `\{{` is text up to the next `{{` (the backslash dropped), `\\{{`
+    /// is one backslash and the tag; a backslash elsewhere stays.
+    @Test(arguments: [
+        (#"Say \{{name}} to {{name}}."#, "Say {{name}} to Ann."),
+        (#"a \\{{name}} b"#, #"a \Ann b"#),
+        (#"\{{#if x}}{{name}}\{{/if}}"#, "{{#if x}}Ann{{/if}}"),
+        (#"C:\dir {{name}} \n"#, #"C:\dir Ann \n"#),
+        (#"end \{{"#, "end {{"),
+        (#"\{{a}}\{{b}}"#, "{{a}}{{b}}"),
+        (#"\{{name}}\\{{name}}"#, #"{{name}}\Ann"#),
+    ])
+    func backslashEscapesAMustache(template: String, expected: String) throws {
+        #expect(try text(template, input: #"{"name": "Ann"}"#) == expected)
+    }
+
     @Test func ifUnlessAndElse() throws {
         let template = "{{#if on}}yes{{else}}no{{/if}}/{{#unless on}}off{{/unless}}"
         #expect(try text(template, input: #"{"on": true}"#) == "yes/")

@@ -42,4 +42,19 @@ import Testing
         #expect(outcome.stdout == "")
         #expect(outcome.stderr == "error: prompt render: bad.prompt:4:4: unknown helper 'shout'\n")
     }
+
+    /// An option mistake of `prompt render` names `prompt render`, as `prompt save`'s names
+    /// `prompt save`.
+    @Test(arguments: [
+        (["--dat", "{}"], "error: prompt render: unknown option '--dat' (did you mean '--data'?)\n"),
+        (["--data"], "error: prompt render: --data needs JSON or @FILE\n"),
+        (["--force"], "error: prompt render: unknown option '--force'\n"),
+    ])
+    func anOptionMistakeNamesPromptRender(options: [String], stderr: String) async throws {
+        let outcome = try await Self.run(
+            ["prompt", "render", "p.prompt"] + options, files: ["p.prompt": "Hi"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == stderr)
+    }
 }

@@ -21,6 +21,7 @@ enum PromptAskCommand {
     {
         let parsed = try CommandOption.parse(request, command: "prompt", declared: declared)
         guard let file = parsed.operands.first else { throw context.usageFailure("prompt") }
+        try checkNotAMisspeltSubcommand(file, context: context)
         let given = try PromptRenderCommand.data(parsed.value("--data"), command: "prompt", context: context)
         let data = try withAssignments(Array(parsed.operands.dropFirst()), data: given)
         let template = try CommandFailure.prefixed("prompt") {
@@ -48,6 +49,19 @@ enum PromptAskCommand {
         } catch let dryRun as AskCommands.DryRun {
             return dryRun.result
         }
+    }
+
+    /// A first word that names no file but is near a subcommand of `prompt` (`prompt rendr
+    /// FILE`, `prompt sav FILE`) is the usage error with "did you mean", as for the commands
+    /// whose first word is always a subcommand (``CommandOutline/strictSubcommands(_:usage:)``);
+    /// an existing file of that name is a prompt file.
+    static func checkNotAMisspeltSubcommand(_ word: String, context: CommandContext) throws {
+        let usage = context.registry.command(named: "prompt")?.usage ?? ""
+        let subcommands = CommandOutline.subcommands("prompt", usage: usage)
+        guard !subcommands.contains(word), !FileManager.default.fileExists(atPath: context.resolve(word)),
+            let close = Suggestions.closest(to: word, in: subcommands).first
+        else { return }
+        throw context.usageFailure("prompt", hint: "did you mean '\(close)'?")
     }
 
     /// `NAME=VALUE` words set members of the data's `input` (VALUE read as JSON when it is JSON,

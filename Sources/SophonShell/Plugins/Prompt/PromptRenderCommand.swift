@@ -24,7 +24,7 @@ enum PromptRenderCommand {
     ]
 
     static func run(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
-        let parsed = try CommandOption.parse(request, command: "prompt", declared: declared)
+        let parsed = try CommandOption.parse(request, command: "prompt render", declared: declared)
         guard parsed.operands.first == "render" else {
             throw CommandFailure(kind: .usage, message: "prompt: expected 'render FILE'")
         }

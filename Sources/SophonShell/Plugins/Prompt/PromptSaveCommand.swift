@@ -105,7 +105,7 @@ enum PromptSaveCommand {
     /// - Throws: ``CommandFailure`` (`invalidInput`) for another part (inline or uploaded
     ///   media, a function call).
     static func parts(_ content: Content) throws -> String {
-        try (content.parts ?? []).map { part in
+        let pieces = try (content.parts ?? []).map { part in
             if let file = part.fileData, part == Part(fileData: file) { return try media(file) }
             guard let text = part.text, part == .text(text) else {
                 throw CommandFailure(
@@ -113,7 +113,16 @@ enum PromptSaveCommand {
                     message: "prompt save: only text and https:// media parts can be saved so far")
             }
             return try literal(text)
-        }.joined()
+        }
+        // A backslash right before `{{media}}` would escape it.
+        for (piece, next) in zip(pieces, pieces.dropFirst())
+        where piece.hasSuffix("\\") && next.hasPrefix("{{") {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message:
+                    "prompt save: a message's text ends in '\\' before media, which a template cannot say")
+        }
+        return pieces.joined()
     }
 
     /// The `{{role}}` blocks, each text exactly as it goes: a block starts on its own line with
@@ -174,14 +183,15 @@ enum PromptSaveCommand {
             + "}}"
     }
 
-    /// Text the template prints as it is: text with `{{` cannot be said without escapes
-    /// Sophon's renderer does not read, so it is refused rather than changed.
+    /// Text the template prints as it is: each `{{` escaped as `\{{` (Handlebars' escape, which
+    /// prints the text up to the next `{{`). A `{{` after a backslash cannot be said (`\\{{` is
+    /// a backslash and a tag), so it is refused rather than changed.
     static func literal(_ text: String) throws -> String {
-        guard !text.contains("{{") else {
+        guard !text.contains("\\{{") else {
             throw CommandFailure(
                 kind: .invalidInput,
-                message: "prompt save: a message holds '{{', which a template cannot say yet")
+                message: "prompt save: a message holds '\\{{', which a template cannot say")
         }
-        return text
+        return text.replacingOccurrences(of: "{{", with: "\\{{")
     }
 }

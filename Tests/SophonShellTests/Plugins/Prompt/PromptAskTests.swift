@@ -105,6 +105,26 @@ import Testing
                 == #"{"seed":7,"presencePenalty":0.5,"frequencyPenalty":-0.5}"#)
     }
 
+    /// A whole number written as a YAML float (`1e2`, `100.0`, which Dotprompt's JavaScript
+    /// reads as the number 100) goes to an integer field as that whole number; `null` leaves
+    /// a setting unset, and an empty `config:` sets none.
+    @Test func aWholeNumberWrittenAsAFloatIsSentAsTheInteger() async throws {
+        let shell = try await GeminiShell()
+        try shell.write(
+            "whole.prompt",
+            "---\nconfig: {maxOutputTokens: 1e2, topK: 40.0, seed: -2E0, temperature: ~}\n---\nHi")
+        try shell.write("empty.prompt", "---\nconfig:\n#  temperature: 0.5\n---\nHi")
+        let outcome = try await shell.run(["-c", "prompt whole.prompt", "-c", "prompt empty.prompt"])
+        #expect(outcome.stderr == "")
+        #expect(outcome.status == 0)
+        let requests = try await shell.server.requests()
+        try #require(requests.count == 2)
+        #expect(
+            requests[0].body["generationConfig"]?.compactText
+                == #"{"maxOutputTokens":100,"topK":40,"seed":-2}"#)
+        #expect(requests[1].body["generationConfig"] == nil)
+    }
+
     @Test func outputFormatJSONWithoutASchemaAsksForJSON() async throws {
         // Dotprompt's `output.format: json` alone: the answer is JSON (it was sent as plain text).
         let shell = try await GeminiShell()
@@ -211,6 +231,39 @@ import Testing
         #expect(shell.read("hi.prompt") == "Hi")
     }
 
+    /// A first word near `render` or `save` that names no file is a usage error with "did you
+    /// mean", as `cache crate` is; a file of that name is a prompt file.
+    @Test func aMisspeltSubcommandIsAUsageErrorWithDidYouMean() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hi.prompt", "Hi")
+        let usage =
+            "usage: prompt [--dry-run] [--json] FILE [NAME=VALUE...] [--data JSON|@FILE] | prompt save [--force] FILE | "
+            + "prompt render FILE [--data JSON|@FILE] [--options JSON|@FILE] [--schemas JSON|@FILE] [--tools JSON|@FILE]"
+        let outcome = try await shell.run([
+            "-c", "prompt rendr hi.prompt", "-c", "prompt --dry-run sav hi.prompt", "-c", "prompt rendr",
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: \(usage) (did you mean 'render'?)
+                -c:2:1: error: \(usage) (did you mean 'save'?)
+                -c:3:1: error: \(usage) (did you mean 'render'?)
+
+                """)
+        let json = try await shell.run(["--json", "prompt", "rendr", "hi.prompt"])
+        #expect(
+            json.stdout
+                == #"{"command":"prompt rendr hi.prompt","ok":false,"error":{"kind":"usage","message":""#
+                + usage + #" (did you mean 'render'?)"}}"# + "\n")
+        try shell.write("rendr", "Hi from a file named rendr")
+        let file = try await shell.run(["-c", "prompt --dry-run rendr"])
+        #expect(file.stderr == "")
+        #expect(file.status == 0)
+        #expect(file.stdout.contains(#""text": "Hi from a file named rendr""#))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func anOutputSchemaGeminiCannotSayWhollyIsSentWithNotes() async throws {
         let shell = try await GeminiShell()
         try shell.write(
@@ -299,6 +352,30 @@ import Testing
         (
             "---\nconfig:\n  stopSequences: END\n---\nHi",
             "bad.prompt:3:18: config.stopSequences: expected a list of strings, got 'END'"
+        ),
+        (
+            "---\nconfig: {temperature: \"0.5\"}\n---\nHi",
+            "bad.prompt:2:23: config.temperature: expected a number, got the quoted string '0.5'"
+        ),
+        (
+            "---\nconfig:\n  stopSequences: []\n---\nHi",
+            "bad.prompt:3:18: config.stopSequences: expected a list of 1 to 5 strings, got '[]'"
+        ),
+        (
+            "---\nconfig: {temperature: .nan}\n---\nHi",
+            "bad.prompt:2:23: config.temperature: expected a number, got '.nan' (not a number; JSON cannot send it)"
+        ),
+        (
+            "---\nconfig:\n  seed: &s .NaN\n---\nHi",
+            "bad.prompt:3:9: config.seed: expected a number, got '.NaN' (not a number; JSON cannot send it)"
+        ),
+        (
+            "---\nconfig:\n  temperature: .inf\n---\nHi",
+            "bad.prompt:3:16: config.temperature: expected a number in 0...2, got '.inf'"
+        ),
+        (
+            "---\nconfig:\n  maxOutputTokens: 2.5e0 # tokens\n---\nHi",
+            "bad.prompt:3:20: config.maxOutputTokens: expected a whole number of tokens in 1...2147483647, got '2.5e0'"
         ),
     ])
     func badInputNamesWhereAndSendsNothing(file: String, message: String) async throws {

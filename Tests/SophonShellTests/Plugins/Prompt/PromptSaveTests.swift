@@ -329,15 +329,30 @@ import Testing
         #expect(shell.read("film.prompt") == nil)
     }
 
-    @Test func textATemplateCannotSayIsRefused() async throws {
+    /// A message's `{{` is saved escaped (`\{{`, Handlebars' escape), and the saved file sends
+    /// the same text back; `\{{` (a backslash before `{{`) cannot be said and is refused.
+    @Test func bracesAreSavedEscapedAndSentBackTheSame() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
-            "-c", "set dry-run on", "-c", "ask Print {{name}}", "-c", "prompt save film.prompt",
+            "-c", "set dry-run on", "-c", "ask Print {{name}} and {{{x}}} as is", "-c",
+            "prompt save film.prompt",
+            "-c", "prompt film.prompt",
         ])
-        #expect(outcome.status == 1)
+        #expect(outcome.status == 0)
         #expect(
-            outcome.stderr
-                == "-c:3:1: error: prompt save: a message holds '{{', which a template cannot say yet\n")
-        #expect(shell.read("film.prompt") == nil)
+            shell.read("film.prompt")
+                == "---\nmodel: googleai/gemini-3.8-flash\n---\n{{role \"user\"}}Print \\{{name}} and \\{{{x}}} as is\n"
+        )
+        let sent = outcome.stdout.components(separatedBy: #""text": "Print {{name}} and {{{x}}} as is""#)
+        #expect(sent.count == 3)
+        let refused = try await shell.run([
+            "-c", "set dry-run on", "-c", #"ask "Print \\{{name}}""#, "-c", "prompt save other.prompt",
+        ])
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == #"-c:3:1: error: prompt save: a message holds '\{{', which a template cannot say"# + "\n")
+        #expect(shell.read("other.prompt") == nil)
+        #expect(try await shell.server.requests().isEmpty)
     }
 }
