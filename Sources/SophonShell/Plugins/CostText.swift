@@ -35,7 +35,8 @@ enum CostText {
     /// and said so, never taken as 0: `$2.50 ($0.0012 spent; 3 calls of unknown cost not counted)`.
     static func budget(_ budget: Double, spending: CostLedger) -> String {
         let unknown = spending.lines.reduce(0) { $0 + $1.unknownCalls }
-        let uncounted = unknown == 0 ? "" : "; \(unknown) call\(unknown == 1 ? "" : "s") of unknown cost not counted"
+        let uncounted =
+            unknown == 0 ? "" : "; \(unknown) call\(unknown == 1 ? "" : "s") of unknown cost not counted"
         return "\(text(budget)) (\(text(spending.spent)) spent\(uncounted))"
     }
 

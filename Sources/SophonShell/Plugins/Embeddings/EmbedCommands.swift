@@ -91,7 +91,8 @@ enum EmbedCommands {
         }
         try refuseEmpty(text, command: "similar")
         guard plugin.storeExists else {
-            throw CommandFailure(kind: .usage, message: "similar: \(EmbeddingStoreError.noSuchCollection(name))")
+            throw CommandFailure(
+                kind: .usage, message: "similar: \(EmbeddingStoreError.noSuchCollection(name))")
         }
         let stored = try plugin.withStore(command: "similar", io: context.io) { store in
             guard let collection = try store.collection(named: name) else {

@@ -220,7 +220,8 @@ import Testing
         #expect(delete.stderr == "-c:1:1: error: collections delete: no collection 'docs'\n")
         let similar = try await shell.run(["-c", "similar docs hello"])
         #expect(similar.stderr == "-c:1:1: error: similar: no collection 'docs'\n")
-        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("embeddings.db").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("embeddings.db").path))
         #expect(try await shell.server.requests().isEmpty)
     }
 
