@@ -22,7 +22,7 @@ import Testing
             "GEMINI_API_KEY": "test-key", "SOPHON_GEMINI_BASE_URL": "http://127.0.0.1:9",
         ]
         process.currentDirectoryURL = home
-        process.standardInput = try #require(FileHandle(forReadingAtPath: home.path))
+        process.standardInput = try FileHandle(forReadingFrom: home)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
