@@ -14,8 +14,14 @@ struct ShellSettings: Sendable, Equatable {
     var echo = false
     /// Whole-call timeout (a Gemini call, a plugin's command).
     var timeout: Duration = .seconds(180)
+    /// Whether `set timeout` chose ``timeout``: a default one gives way to a plugin's own
+    /// default (the Flex tier's 20 minutes), a chosen one never does, even when it is 3m.
+    var timeoutChosen = false
     /// Language of error messages: en, es, zh-Hans, zh-Hant.
     var language = "en"
+
+    /// ``timeout`` when `set timeout` chose it, `nil` while it is the default.
+    var chosenTimeout: Duration? { timeoutChosen ? timeout : nil }
 
     /// Setting names in `show` order (plugins place theirs among them).
     static let names = ["output", "bail", "echo", "timeout", "language"]
@@ -44,6 +50,7 @@ struct ShellSettings: Sendable, Equatable {
                 throw invalid("a positive duration such as 30s, 500ms or 2m")
             }
             timeout = duration
+            timeoutChosen = true
         case "language":
             guard
                 let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: {

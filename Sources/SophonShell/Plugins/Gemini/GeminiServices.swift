@@ -150,7 +150,7 @@ final class GeminiServices: Sendable {
     /// The client, made on first use, and made again when the session's fallback model
     /// (`retry-policy fallback=MODEL`) or timeout changed.
     func makeClient(session: ShellSession, deployment: VertexSetup.Deployment = .init()) -> GeminiAPIClient {
-        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
+        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout)
         return client.withLock { existing in
             if let existing, existing.configuration.fallbackModel.id == fallback,
                 existing.configuration.callTimeout == Self.callTimeout(timeout, deployment),
@@ -175,7 +175,7 @@ final class GeminiServices: Sendable {
     /// request instead of sending it. It needs no key: a placeholder fills the header the dry
     /// run never shows.
     func makeDryRunClient(session: ShellSession, transport: DryRunTransport) -> GeminiAPIClient {
-        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.timeout)
+        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout)
         var deployment = (try? VertexSetup.deployment(session: session, services: self)) ?? .init()
         deployment.tokens = nil
         var configuration = configuration(fallbackModel: fallback, timeout: timeout, deployment: deployment)
@@ -183,7 +183,7 @@ final class GeminiServices: Sendable {
         return GeminiAPIClient(configuration: configuration, transport: transport)
     }
 
-    private func configuration(fallbackModel: String, timeout: Duration, deployment: VertexSetup.Deployment)
+    private func configuration(fallbackModel: String, timeout: Duration?, deployment: VertexSetup.Deployment)
         -> GeminiClientConfiguration
     {
         let keychain = keychain
@@ -227,9 +227,10 @@ extension GeminiServices {
     /// (Flex may queue a request up to 15 minutes before its first byte).
     static let flexTimeout = Duration.seconds(20 * 60)
 
-    /// The whole-call limit: `set timeout`, or under Flex with the default timeout 20 minutes.
-    static func callTimeout(_ timeout: Duration, _ deployment: VertexSetup.Deployment) -> Duration {
-        deployment.flex && timeout == ShellSettings().timeout ? flexTimeout : timeout
+    /// The whole-call limit: what `set timeout` chose (`nil`: not set), else Flex's 20 minutes
+    /// under Flex and the shell's default otherwise.
+    static func callTimeout(_ timeout: Duration?, _ deployment: VertexSetup.Deployment) -> Duration {
+        timeout ?? (deployment.flex ? flexTimeout : ShellSettings().timeout)
     }
 
     /// The deployment a client was made with.

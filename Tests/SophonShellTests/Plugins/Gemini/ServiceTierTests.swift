@@ -73,11 +73,17 @@ import Testing
         )
     }
 
-    @Test func flexRaisesOnlyTheDefaultTimeoutToTwentyMinutes() {
+    @Test func flexRaisesOnlyTheDefaultTimeoutToTwentyMinutes() throws {
         let flex = VertexSetup.Deployment(tier: "flex")
-        #expect(GeminiServices.callTimeout(.seconds(180), flex) == .seconds(1200))
+        #expect(GeminiServices.callTimeout(nil, flex) == .seconds(1200))
         #expect(GeminiServices.callTimeout(.seconds(30), flex) == .seconds(30))
-        #expect(GeminiServices.callTimeout(.seconds(180), VertexSetup.Deployment()) == .seconds(180))
+        // `set timeout 3m` is a choice, kept under Flex, though it equals the default.
+        #expect(GeminiServices.callTimeout(.seconds(180), flex) == .seconds(180))
+        #expect(GeminiServices.callTimeout(nil, VertexSetup.Deployment()) == .seconds(180))
+        var settings = ShellSettings()
+        #expect(settings.chosenTimeout == nil)
+        try settings.set("timeout", to: "3m")
+        #expect(settings.chosenTimeout == .seconds(180))
     }
 
     @Test func theServedTierIsInTheExchangeLog() async throws {
