@@ -150,7 +150,9 @@ final class GeminiServices: Sendable {
     /// The client, made on first use, and made again when the session's fallback model
     /// (`retry-policy fallback=MODEL`) or timeout changed.
     func makeClient(session: ShellSession, deployment: VertexSetup.Deployment = .init()) -> GeminiAPIClient {
-        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout)
+        let (fallback, timeout) = (
+            session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout
+        )
         return client.withLock { existing in
             if let existing, existing.configuration.fallbackModel.id == fallback,
                 existing.configuration.callTimeout == Self.callTimeout(timeout, deployment),
@@ -175,7 +177,9 @@ final class GeminiServices: Sendable {
     /// request instead of sending it. It needs no key: a placeholder fills the header the dry
     /// run never shows.
     func makeDryRunClient(session: ShellSession, transport: DryRunTransport) -> GeminiAPIClient {
-        let (fallback, timeout) = (session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout)
+        let (fallback, timeout) = (
+            session.withGeminiState { $0.fallbackModel }, session.settings.chosenTimeout
+        )
         var deployment = (try? VertexSetup.deployment(session: session, services: self)) ?? .init()
         deployment.tokens = nil
         var configuration = configuration(fallbackModel: fallback, timeout: timeout, deployment: deployment)
