@@ -7,8 +7,10 @@ import SophonGemini
 struct ResearchProgress {
     let io: ShellIO
     let onTerminal: Bool
-    /// Steps already shown (the whole timeline, `user_input` steps included).
+    /// Steps already seen (the whole timeline, `user_input` steps included).
     private var shown = 0
+    /// Steps printed: `[step N]` counts these, from 1 (the user's input is not a step shown).
+    private var printed = 0
     /// Whether a progress line waits to be cleared.
     private var lineOpen = false
 
@@ -21,13 +23,14 @@ struct ResearchProgress {
     mutating func show(_ interaction: GeminiInteraction) {
         let steps = interaction.steps
         guard steps.count > shown else { return }
-        for (number, step) in steps.enumerated().dropFirst(shown) {
+        for step in steps.dropFirst(shown) {
             guard let text = Self.text(of: step) else { continue }
+            printed += 1
             if onTerminal {
                 io.stderr.write("\r\u{1B}[K" + String("[\(interaction.status)] \(text)".prefix(100)))
                 lineOpen = true
             } else {
-                io.printError("[step \(number + 1)] \(text)")
+                io.printError("[step \(printed)] \(text)")
             }
         }
         shown = steps.count
