@@ -12,6 +12,16 @@ struct CommandOutline: Sendable {
         case files
         /// These words.
         case words([String])
+        /// These words (subcommands) and file paths (`prompt FILE | prompt render FILE`).
+        case wordsAndFiles([String])
+
+        /// The words offered, with or without files; `nil` for none or files alone.
+        var words: [String]? {
+            switch self {
+            case .none, .files: nil
+            case .words(let words), .wordsAndFiles(let words): words
+            }
+        }
     }
 
     /// One command of the table.
@@ -49,9 +59,13 @@ struct CommandOutline: Sendable {
             for command in plugin.commands where seen.insert(command.name).inserted {
                 var first = Self.resolve(command.completion, earlier: [], registry: registry)
                 let subcommands = Self.subcommands(command.name, usage: command.usage)
-                if first == .none, !subcommands.isEmpty { first = .words(subcommands) }
+                if !subcommands.isEmpty {
+                    // A command whose first word is a subcommand or a file offers both.
+                    if first == .none { first = .words(subcommands) }
+                    if first == .files { first = .wordsAndFiles(subcommands) }
+                }
                 var second: [(word: String, candidates: Candidates)] = []
-                if case .words(let words) = first {
+                if let words = first.words {
                     for word in words {
                         let candidates = Self.resolve(command.completion, earlier: [word], registry: registry)
                         if candidates != .none { second.append((word, candidates)) }

@@ -89,6 +89,10 @@ struct CompletionScript: Sendable {
             case .files: text += "        '\(key)') COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
             case .words(let words):
                 text += "        '\(key)') COMPREPLY=($(compgen -W \(Self.quoted(words)) -- \"$cur\")) ;;\n"
+            case .wordsAndFiles(let words):
+                text +=
+                    "        '\(key)') COMPREPLY=($(compgen -W \(Self.quoted(words)) -- \"$cur\") "
+                    + "$(compgen -f -- \"$cur\")) ;;\n"
             }
         }
         text += """
@@ -164,6 +168,8 @@ struct CompletionScript: Sendable {
             case .files: text += "        '\(key)') _files ;;\n"
             case .words(let words):
                 text += "        '\(key)') compadd -- \(words.joined(separator: " ")) ;;\n"
+            case .wordsAndFiles(let words):
+                text += "        '\(key)') compadd -- \(words.joined(separator: " ")); _files ;;\n"
             }
         }
         text += """
@@ -235,6 +241,9 @@ struct CompletionScript: Sendable {
             case .words(let words):
                 text +=
                     "complete -c sophon -n 'test (__sophon_position) = \"\(key)\"' -a \(Self.quoted(words))\n"
+            case .wordsAndFiles(let words):
+                text +=
+                    "complete -c sophon -n 'test (__sophon_position) = \"\(key)\"' -F -a \(Self.quoted(words))\n"
             }
         }
         return text

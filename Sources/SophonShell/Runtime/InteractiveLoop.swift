@@ -126,11 +126,12 @@ struct CompletionProvider: Sendable {
         }
         let definition = registry.command(named: command)?.completion ?? .none
         let found = candidates(definition, earlier: Array(earlier.dropFirst()), word: word)
-        guard found.isEmpty, earlier.count == 1, let usage = registry.command(named: command)?.usage else {
-            return found
-        }
-        // A command that completes nothing there: its subcommands (`batch st` gives `status`).
-        return CommandOutline.subcommands(command, usage: usage).filter { $0.hasPrefix(word) }
+        guard earlier.count == 1, let usage = registry.command(named: command)?.usage else { return found }
+        // The first word: the subcommands too (`batch st` gives `status`), before any files
+        // (`prompt s` gives `save` and `story.prompt`), as the generated scripts offer them.
+        let subcommands = CommandOutline.subcommands(command, usage: usage).filter { $0.hasPrefix(word) }
+        if case .files = definition { return subcommands + found }
+        return found.isEmpty ? subcommands : found
     }
 
     /// The candidates for `word` by a command's completion definition.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SophonShell
@@ -51,6 +52,31 @@ import Testing
         #expect(completion.complete(line: "key ", cursor: 4) == ["set", "show", "delete", "path"])
         #expect(completion.complete(line: "files d", cursor: 7) == ["delete"])
         #expect(completion.complete(line: "logs s", cursor: 6) == ["search", "show"])
+    }
+
+    @Test func aCommandTakingAFileOrASubcommandCompletesBoth() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("complete-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["story.prompt", "notes.txt"] {
+            #expect(
+                FileManager.default.createFile(
+                    atPath: folder.appendingPathComponent(name).path, contents: nil))
+        }
+        let completion = CompletionProvider(registry: PluginRegistry.standard(), directory: folder.path)
+        #expect(completion.complete(line: "prompt s", cursor: 8) == ["save", "story.prompt"])
+        #expect(completion.complete(line: "attach ", cursor: 7) == ["clear", "notes.txt", "story.prompt"])
+        let outline = CommandOutline(PluginRegistry.standard())
+        #expect(outline.commands.first { $0.name == "prompt" }?.first == .wordsAndFiles(["save", "render"]))
+        let script = CompletionScript(outline: outline)
+        #expect(
+            script.text(for: .bash).contains(
+                "'1 prompt') COMPREPLY=($(compgen -W 'save render' -- \"$cur\") $(compgen -f -- \"$cur\")) ;;\n"
+            ))
+        #expect(script.text(for: .zsh).contains("'1 prompt') compadd -- save render; _files ;;\n"))
+        #expect(
+            script.text(for: .fish).contains(
+                "complete -c sophon -n 'test (__sophon_position) = \"1 prompt\"' -F -a 'save render'\n"))
     }
 
     @Test func everySettingIsCompletedAndListed() throws {

@@ -15,6 +15,9 @@ struct PromptPlugin: ShellPlugin {
                 summary: "ask with a Dotprompt file, or render it to Dotprompt's rendered-prompt JSON",
                 options: PromptRenderCommand.declared + [PromptAskCommand.declared[1]]
                     + PromptSaveCommand.declared + [CommandOption.json],
+                // A prompt file, or `save`/`render` and then a file (the outline adds the
+                // subcommands beside the files).
+                completion: .files,
                 takesJSONFlag: true,
                 run: { [gemini] request, context in
                     var words = request.arguments
