@@ -47,26 +47,31 @@ public struct JSONFileGeminiModelStore: GeminiModelStore {
     /// The `model` string of the file; `nil` when the file is missing, unreadable, not a JSON
     /// object, or has no string `model`.
     public func loadSelection() -> String? {
-        (try? readObject())?["model"] as? String
+        (try? readMembers())?.first { $0.key == "model" }?.value.stringValue
     }
 
     /// Writes the selection; failures leave the file as it was (see ``save(_:)`` to see them).
     public func saveSelection(_ id: String?) { try? save(id) }
 
-    /// Writes `{"model": id}` (other keys kept), or removes `model` when `id` is `nil`.
+    /// Writes `{"model": "ID"}` and a newline, on one line as docs/files.md shows it (other keys
+    /// kept, in their order), or removes `model` when `id` is `nil`.
     /// - Throws: file-system errors from creating the folder or writing the file.
     public func save(_ id: String?) throws {
-        var object = (try? readObject()) ?? [:]
-        object["model"] = id
-        let data = try JSONSerialization.data(
-            withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-        try PrivateFiles.write(data + Data("\n".utf8), to: fileURL, folder: .sophon)
+        var members = ((try? readMembers()) ?? []).filter { $0.key != "model" }
+        if let id { members.insert(JSONMember("model", .string(id)), at: 0) }
+        let text =
+            "{"
+            + members.map { JSONValue.string($0.key).compactText + ": " + $0.value.compactText }
+            .joined(separator: ", ") + "}\n"
+        try PrivateFiles.write(Data(text.utf8), to: fileURL, folder: .sophon)
     }
 
-    private func readObject() throws -> [String: Any]? {
+    private func readMembers() throws -> [JSONMember]? {
         // FileSnapshot refuses a FIFO or a device instead of blocking or reading forever.
-        guard let data = try FileSnapshot.read(at: fileURL)?.data else { return nil }
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let data = try FileSnapshot.read(at: fileURL)?.data,
+            case .object(let members) = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        else { return nil }
+        return members
     }
 }
 

@@ -30,10 +30,8 @@ import Testing
         #expect(store.loadSelection() == nil)
         store.saveSelection("gemini-3.8-flash")
         #expect(store.loadSelection() == "gemini-3.8-flash")
-        let text = try String(contentsOf: file, encoding: .utf8)
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
-        #expect(object == ["model": "gemini-3.8-flash"])
-        #expect(text.hasSuffix("}\n"))
+        // The file is as docs/files.md shows it, byte for byte.
+        #expect(try String(contentsOf: file, encoding: .utf8) == #"{"model": "gemini-3.8-flash"}"# + "\n")
         // No temporary files are left beside it.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == [
@@ -51,8 +49,8 @@ import Testing
         let store = JSONFileGeminiModelStore(fileURL: file)
         #expect(store.loadSelection() == nil)
         try store.save("gemini-2.5-pro")
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String]
-        #expect(object == ["model": "gemini-2.5-pro", "theme": "dark"])
+        #expect(
+            try String(contentsOf: file, encoding: .utf8) == #"{"model": "gemini-2.5-pro", "theme": "dark"}"# + "\n")
         try Data("not json".utf8).write(to: file)
         #expect(store.loadSelection() == nil)
         store.saveSelection("a")

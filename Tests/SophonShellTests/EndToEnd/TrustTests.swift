@@ -63,7 +63,7 @@ import Testing
         let outcome = try await shell.run(["-c", "set model gemini-3.6-flash --save"])
         #expect(outcome == .init(stdout: "", stderr: "", status: 0))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real-settings.json")
-        #expect(shell.read("real-settings.json") == "{\n  \"model\" : \"gemini-3.6-flash\"\n}\n")
+        #expect(shell.read("real-settings.json") == #"{"model": "gemini-3.6-flash"}"# + "\n")
     }
 
     @Test func aFIFOInPlaceOfKeysOrSettingsIsRefusedWithoutHanging() async throws {
