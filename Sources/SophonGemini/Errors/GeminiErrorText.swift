@@ -16,7 +16,11 @@ struct GeminiErrorText {
         case .transport(let failure, let detail):
             return table.string("error.transport", table.string("transport.\(failure.rawValue)"), detail)
         case .http(let status, let apiStatus, let message, _):
-            return table.string("error.http", String(status), apiStatus ?? "", message)
+            guard let apiStatus, !apiStatus.isEmpty else {
+                // A body without a google.rpc status (a proxy's HTML page): no blank before ':'.
+                return table.string("error.http.noStatus", String(status), message)
+            }
+            return table.string("error.http", String(status), apiStatus, message)
         case .rateLimited(let wait, let server):
             let summary =
                 wait.map { table.string("error.rateLimited.wait", GeminiErrorText.seconds($0)) }

@@ -51,6 +51,18 @@ struct Invocation: Sendable, Equatable {
     var noLog = false
     /// `--continue`: resume the newest logged conversation (docs/logs.md).
     var continueConversation = false
+    /// The arguments as the process received them, as bytes; the `String`s of ``parse(_:isCommand:)``
+    /// have each invalid UTF-8 sequence replaced by U+FFFD, so a `-c` line that was not valid
+    /// UTF-8 is read again from these and fails with its location, as a script line does.
+    var rawArguments: [[UInt8]] = []
+
+    /// The bytes of the argument that `text` was decoded from when they are not valid UTF-8.
+    func invalidUTF8Argument(decodedAs text: String) -> [UInt8]? {
+        guard text.unicodeScalars.contains("\u{FFFD}") else { return nil }
+        return rawArguments.first { bytes in
+            String(validating: bytes, as: UTF8.self) == nil && String(decoding: bytes, as: UTF8.self) == text
+        }
+    }
 }
 
 /// A usage error found before anything runs: exit status 2.

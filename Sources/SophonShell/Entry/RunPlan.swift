@@ -48,7 +48,11 @@ struct RunPlan {
             for script in scripts {
                 switch script {
                 case .line(let text, let index):
-                    sources.append((ShellSource(name: "-c:\(index)", text: text), "."))
+                    if let bytes = invocation.invalidUTF8Argument(decodedAs: text) {
+                        sources.append((ShellSource(name: "-c:\(index)", bytes: bytes), "."))
+                    } else {
+                        sources.append((ShellSource(name: "-c:\(index)", text: text), "."))
+                    }
                 case .file(let path):
                     do {
                         sources.append((try ScriptFile.load(path), ScriptFile.directory(of: path)))

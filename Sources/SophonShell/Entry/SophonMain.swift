@@ -15,7 +15,9 @@ package enum SophonMain {
     }
 
     /// Runs `sophon` with `arguments` (without the program name) and returns the exit status.
-    package static func run(arguments: [String], io: ShellIO) async -> Int32 {
+    /// - Parameter rawArguments: the same arguments as bytes, when known: a `-c` line that is
+    ///   not valid UTF-8 then fails with its location instead of running repaired.
+    package static func run(arguments: [String], rawArguments: [[UInt8]] = [], io: ShellIO) async -> Int32 {
         FatalSignals.install()
         let registry = PluginRegistry.standard()
         let commandNames = Set(registry.commandNames)
@@ -30,6 +32,7 @@ package enum SophonMain {
         } catch {
             return usageError(error.message, io: io)
         }
+        invocation.rawArguments = rawArguments
         switch invocation.action {
         case .version:
             io.printLine(HelpText.version)
@@ -90,6 +93,11 @@ package enum SophonMain {
     private static func run(_ input: RunPlan.Input, runtime: ShellRuntime, useHistory: Bool) async -> Int32 {
         switch input {
         case .command(let name, let arguments):
+            if runtime.session.settings.echo, runtime.session.settings.output != .json {
+                // `sophon --echo COMMAND ARGS`: the transcript line, as for a script's commands.
+                runtime.io.printLine(
+                    "sophon> " + ResultPrinter.shown(([name] + arguments).joined(separator: " ")))
+            }
             guard let parsed = runtime.parser.command(fromArguments: [name] + arguments) else {
                 return ShellExitStatus.usage
             }
@@ -120,6 +128,11 @@ package enum SophonMain {
                 // The limit of a script file (docs/files.md), also for a script on stdin.
                 return usageError(
                     "'<stdin>' is larger than \(ScriptFile.maximumLength) bytes", io: runtime.io)
+            }
+            guard !data.prefix(ScriptFile.binaryProbeLength).contains(0) else {
+                // A script on stdin is a script file: a NUL byte in its first 8 KiB makes it
+                // binary, refused before anything runs (`sophon < tool`).
+                return usageError("'<stdin>' is not a text file", io: runtime.io)
             }
             let source = ShellSource(name: "<stdin>", bytes: Array(data))
             if case .stop(let status) = await runtime.run(source, directory: ".") {
@@ -179,6 +192,10 @@ package enum SophonMain {
         -> String
     {
         guard error.message.hasSuffix("no such file") else { return error.message }
+        if registry.command(named: path) != nil {
+            // `sophon -c 'LINE' echo hi`: a command word after a script or `-c` is read as a file.
+            return "'\(path)' is not a file; a command runs alone, as the first word: sophon \(path) ARGS..."
+        }
         let suggestion = Suggestions.closest(to: path, in: registry.commandNames).first
         return "'\(path)' is neither a command nor a file"
             + ShellMessages.didYouMean(suggestion)

@@ -111,14 +111,17 @@ struct ResultPrinter {
 
     /// The closing tally: `N passed, N failed`, or `{"summary": ...}` with `--json`.
     func printTally(passed: Int, failed: Int) {
-        if format == .json {
-            let summary = JSONValue.object([
-                JSONMember("passed", .integer(passed)), JSONMember("failed", .integer(failed)),
-            ])
-            io.printLine(JSONValue.object([JSONMember("summary", summary)]).compactText)
-        } else {
-            io.printLine("\(passed) passed, \(failed) failed")
-        }
+        io.printLine(Self.tallyLine(passed: passed, failed: failed, format: format))
+    }
+
+    /// The closing tally without its line end: `N passed, N failed`, or
+    /// `{"summary": {"passed": N, "failed": N}}` under `--json`.
+    static func tallyLine(passed: Int, failed: Int, format: OutputFormat) -> String {
+        guard format == .json else { return "\(passed) passed, \(failed) failed" }
+        let summary = JSONValue.object([
+            JSONMember("passed", .integer(passed)), JSONMember("failed", .integer(failed)),
+        ])
+        return JSONValue.object([JSONMember("summary", summary)]).compactText
     }
 
     private static func envelope(_ text: String, ok: Bool, extra: [JSONMember]) -> JSONValue {

@@ -241,21 +241,34 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             return state.settings.output
         }
         defer { session.withState { $0.settings.output = previous } }
-        return try await withInterruptLine(request, format: format) {
+        return try await withInterruptLine(request, format: format, runFormat: previous) {
             try await command.run(request, context)
         }
     }
 
-    /// Runs `body` (a command) with, under `--json` outside the REPL, the command's
-    /// `interrupted` line armed: a Ctrl-C that ends the process prints it first, so that the
-    /// command still prints its one JSON object (``InterruptSignal/setExitLine(_:)``). The line
-    /// is disarmed before the command's own result is printed.
+    /// Runs `body` (a command) with, outside the REPL, what a Ctrl-C that ends the process
+    /// prints first armed (``InterruptSignal/setExitLine(_:)``): under `--json` the command's
+    /// `interrupted` object, so that every command still prints its one JSON object; then the
+    /// closing tally when expectations were evaluated, as every run that evaluated one ends
+    /// with it. The lines are disarmed before the command's own result is printed.
     private func withInterruptLine<R>(
-        _ request: CommandRequest, format: OutputFormat, _ body: () async throws -> R
+        _ request: CommandRequest, format: OutputFormat, runFormat: OutputFormat? = nil,
+        _ body: () async throws -> R
     ) async rethrows -> R {
-        guard format == .json, mode != .interactive else { return try await body() }
-        let interrupted = CommandFailure(kind: .interrupted, message: ShellMessages.interrupted)
-        InterruptSignal.setExitLine(ResultPrinter.jsonLine(interrupted, for: request.source) + "\n")
+        guard mode != .interactive else { return try await body() }
+        var lines = ""
+        if format == .json {
+            let interrupted = CommandFailure(kind: .interrupted, message: ShellMessages.interrupted)
+            lines += ResultPrinter.jsonLine(interrupted, for: request.source) + "\n"
+        }
+        let (passed, failed) = session.withState { ($0.passed, $0.failed) }
+        if passed + failed > 0 {
+            // The run's format, not a `COMMAND --json` of this one command.
+            let tallyFormat = runFormat ?? session.withState { $0.settings.output }
+            lines += ResultPrinter.tallyLine(passed: passed, failed: failed, format: tallyFormat) + "\n"
+        }
+        guard !lines.isEmpty else { return try await body() }
+        InterruptSignal.setExitLine(lines)
         defer { InterruptSignal.setExitLine(nil) }
         return try await body()
     }

@@ -106,6 +106,22 @@ import Testing
         #expect(GeminiError.emptyResponse.description(language: "zh-Hant") == "模型傳回了空白回答。")
     }
 
+    /// `HTTP 404 NOT_FOUND: ...` (PRODUCT.md §5); a body without a status (a proxy's HTML
+    /// page) reads `HTTP 502: ...`, with no blank before the colon.
+    @Test(arguments: [
+        ("en", "NOT_FOUND", "HTTP 404 NOT_FOUND: models/x is not found"),
+        ("en", nil, "HTTP 404: models/x is not found"),
+        ("en", "", "HTTP 404: models/x is not found"),
+        ("es", nil, "HTTP 404: models/x is not found"),
+        ("zh-Hans", nil, "HTTP 404：models/x is not found"),
+        ("zh-Hant", "NOT_FOUND", "HTTP 404 NOT_FOUND：models/x is not found"),
+    ])
+    func httpStatusTexts(language: String, apiStatus: String?, expected: String) {
+        let error = GeminiError.http(
+            status: 404, apiStatus: apiStatus, message: "models/x is not found", details: [])
+        #expect(error.description(language: language) == expected)
+    }
+
     @Test(arguments: [
         (["LANGUAGE": "es:en", "LANG": "zh_CN.UTF-8"], "es"),
         (["LANGUAGE": "fr:zh_TW", "LANG": "en_US.UTF-8"], "zh-Hant"),

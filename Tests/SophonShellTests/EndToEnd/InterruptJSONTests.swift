@@ -35,4 +35,48 @@ import Testing
         #expect(outcome.status == 130)
         #expect(outcome.stdout == "before\n")
     }
+
+    /// A run that evaluated expectations ends with its tally, also when Ctrl-C ends it
+    /// (PRODUCT.md §5 "Output"): after the interrupted command's object under `--json`.
+    @Test(arguments: [
+        (
+            ["--json"],
+            #"""
+            {"command":"expect 1 == 1","ok":true}
+            {"command":"ask --no-schema hi","ok":false,"error":{"kind":"interrupted","message":"interrupted"}}
+            {"summary":{"passed":1,"failed":0}}
+
+            """#
+        ),
+        ([], "1 passed, 0 failed\n"),
+        (["-c", "set output raw"], "1 passed, 0 failed\n"),
+    ])
+    func anInterruptedRunStillPrintsItsTally(flags: [String], expected: String) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "stall", "seconds": 600}"#])
+        let running = try shell.start(
+            flags + ["--verbose", "-c", "expect 1 == 1", "-c", "ask --no-schema hi", "-c", "echo never"])
+        #expect(await running.waitForStderr("-> POST /v1beta/models/"))
+        kill(running.process.processIdentifier, SIGINT)
+        let outcome = await running.finish()
+        #expect(outcome.status == 130)
+        #expect(outcome.stdout == expected)
+    }
+
+    /// `ask --json` under a plain run: the tally keeps the run's format.
+    @Test func aCommandsOwnJSONFlagLeavesTheTallyPlain() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([#"{"fault": "stall", "seconds": 600}"#])
+        let running = try shell.start(["--verbose", "-c", "expect 1 == 2", "-c", "ask --json --no-schema hi"])
+        #expect(await running.waitForStderr("-> POST /v1beta/models/"))
+        kill(running.process.processIdentifier, SIGINT)
+        let outcome = await running.finish()
+        #expect(outcome.status == 130)
+        #expect(
+            outcome.stdout == """
+                {"command":"ask --json --no-schema hi","ok":false,"error":{"kind":"interrupted","message":"interrupted"}}
+                0 passed, 1 failed
+
+                """)
+    }
 }
