@@ -50,7 +50,8 @@ import Testing
         #expect(store.loadSelection() == nil)
         try store.save("gemini-2.5-pro")
         #expect(
-            try String(contentsOf: file, encoding: .utf8) == #"{"model": "gemini-2.5-pro", "theme": "dark"}"# + "\n")
+            try String(contentsOf: file, encoding: .utf8) == #"{"model": "gemini-2.5-pro", "theme": "dark"}"#
+                + "\n")
         try Data("not json".utf8).write(to: file)
         #expect(store.loadSelection() == nil)
         store.saveSelection("a")
