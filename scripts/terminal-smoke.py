@@ -89,6 +89,25 @@ def test_prompt_appears_and_ctrl_d_exits_0(home):
     assert status == 0, status
 
 
+def test_exit_after_a_failed_script_of_dash_i_is_1_and_interactive_errors_do_not_count(home):
+    """PRODUCT §5: `exit` without N is 1 when a command failed; interactive errors never count."""
+    with open(os.path.join(home.path, "bad.sophon"), "w") as f:
+        f.write("ehco hi\n")
+    with open(os.path.join(home.path, "good.sophon"), "w") as f:
+        f.write("echo hi\n")
+    child = spawn(BINARY, home.path, args=["-i", "bad.sophon"], timeout=TIMEOUT, columns=100, cwd=home.path)
+    run_line(child, "exit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1, child.exitstatus
+    child = spawn(BINARY, home.path, args=["-i", "good.sophon"], timeout=TIMEOUT, columns=100, cwd=home.path)
+    run_line(child, "ehco hi")
+    run_line(child, "exit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.exitstatus
+
+
 def test_backspace_deletes_a_character_not_a_byte(home):
     child = home.spawn()
     run_line(child, "echo café\x7f")

@@ -34,7 +34,7 @@ enum InteractiveLoop {
         while true {
             switch reader.read() {
             case .endOfInput:
-                return ShellExitStatus.success
+                return Self.status(nil, runtime)
             case .interrupted:
                 continue
             case .command(let text):
@@ -57,9 +57,16 @@ enum InteractiveLoop {
                     runtime.io.printError(ShellMessages.interrupted)
                     continue
                 }
-                if case .stop(let status) = flow { return status ?? ShellExitStatus.success }
+                if case .stop(let status) = flow { return Self.status(status, runtime) }
             }
         }
+    }
+
+    /// The status the REPL ends with: `exit N`'s, else 1 when a command of the scripts run
+    /// before it (`sophon -i FILE`) failed, else 0; interactive errors never count (PRODUCT §5).
+    private static func status(_ requested: Int32?, _ runtime: ShellRuntime) -> Int32 {
+        requested
+            ?? (runtime.session.withState { $0.anyCommandFailed } ? ShellExitStatus.failure : ShellExitStatus.success)
     }
 
     /// One line: name, version, the plugins' notes (the model, whether a key is set), and the
