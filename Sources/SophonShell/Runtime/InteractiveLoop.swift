@@ -66,7 +66,8 @@ enum InteractiveLoop {
     /// before it (`sophon -i FILE`) failed, else 0; interactive errors never count (PRODUCT §5).
     private static func status(_ requested: Int32?, _ runtime: ShellRuntime) -> Int32 {
         requested
-            ?? (runtime.session.withState { $0.anyCommandFailed } ? ShellExitStatus.failure : ShellExitStatus.success)
+            ?? (runtime.session.withState { $0.anyCommandFailed }
+                ? ShellExitStatus.failure : ShellExitStatus.success)
     }
 
     /// One line: name, version, the plugins' notes (the model, whether a key is set), and the
