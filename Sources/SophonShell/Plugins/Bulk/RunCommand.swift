@@ -93,7 +93,14 @@ enum RunCommand {
         let options = try options(request, context: context)
         var input = BulkInput(path: context.resolve(options.input), name: options.input)
         let outputPath = context.resolve(options.output)
-        if !options.estimate { try input.refuseAsOutput(outputPath, shown: options.output) }
+        if !options.estimate {
+            try input.refuseAsOutput(outputPath, shown: options.output)
+            // OUTPUT a folder, or in a folder that does not exist: said as `--html` says it,
+            // before the input is read.
+            try OutputFolder.requireWritable(options.output, option: "-o", command: "run") {
+                context.resolve($0)
+            }
+        }
         let template = try options.prompt.map { file in
             try CommandFailure.prefixed("run") {
                 try PromptTemplate.load(context.resolve(file), shownAs: file)
@@ -134,8 +141,10 @@ enum RunCommand {
                 message: BulkMessages.budgetReached(
                     spent: spent, budget: budget, left: runKeys.count, journal: options.output + ".partial"))
         }
-        let journal = try RunJournal(
-            output: outputPath, retryFailed: options.retryFailed, byModel: !options.models.isEmpty)
+        let journal = try CommandFailure.prefixed("run") {
+            try RunJournal(
+                output: outputPath, retryFailed: options.retryFailed, byModel: !options.models.isEmpty)
+        }
         // What each key sends now; an earlier answer stands only for the same request.
         var fingerprints: [String: String] = [:]
         var skip: Set<String> = []

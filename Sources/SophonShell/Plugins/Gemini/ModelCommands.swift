@@ -52,10 +52,19 @@ enum ModelCommands {
     }
 
     /// The same notice for a model outside `catalog` (`set embed-model`, whose catalog is the
-    /// embedding models), the closest of `catalog` suggested; `nil` for a model in it.
+    /// embedding models), the closest of `catalog` suggested; `nil` for a model in it. A model
+    /// of the main catalog (`gemini-2.5-flash`) is in the catalog, so the notice says what it is
+    /// not: `note: 'gemini-2.5-flash' is not an embedding model (gemini-embedding-001,
+    /// gemini-embedding-2); using it as a custom model`.
     static func customModelNotice(_ name: String, catalog: [String]) -> String? {
-        let id = GeminiModel(selection: name).id
+        let model = GeminiModel(selection: name)
+        let id = model.id
         guard !catalog.contains(id) else { return nil }
+        if case .custom = model {
+        } else {
+            return "note: '\(id)' is not an embedding model (\(catalog.joined(separator: ", "))); "
+                + "using it as a custom model"
+        }
         let close = name.hasPrefix("custom:") ? nil : Suggestions.closest(to: id, in: catalog).first
         return customModelNotice(id: id, closest: close)
     }

@@ -24,6 +24,10 @@ enum PromptSaveCommand {
         guard parsed.operands.count == 1, let file = parsed.operands.first else {
             throw context.usageFailure("prompt")
         }
+        // `prompt save ""` is no name (it resolved to the current folder).
+        guard !file.isEmpty else {
+            throw CommandFailure(kind: .usage, message: "prompt save: needs a file name")
+        }
         let path = context.resolve(file)
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)

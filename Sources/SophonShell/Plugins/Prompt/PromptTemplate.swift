@@ -35,19 +35,48 @@ struct PromptTemplate: Sendable {
     var generation = GenerationConfig()
 
     /// Loads the file at `path` (resolved), shown as `file` in messages, and checks its
-    /// `config` (``PromptConfig``).
-    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`, `invalidSetting`) at FILE:LINE:COL.
+    /// `config` (``PromptConfig``) and its `model` (``checkModel()``).
+    /// - Throws: ``CommandFailure`` (`fileError`, `parseError`, `invalidSetting`,
+    ///   `invalidModelID`) at FILE:LINE:COL.
     static func load(_ path: String, shownAs file: String) throws -> PromptTemplate {
+        let template: PromptTemplate
         do {
             let document = try PromptFile.load(path, shownAs: file)
-            var template = PromptTemplate(
+            var loaded = PromptTemplate(
                 file: file, document: document,
                 renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
-            template.generation = try PromptConfig.generation(of: document)
-            if template.asksForJSON { template.generation.responseMimeType = "application/json" }
-            return template
+            loaded.generation = try PromptConfig.generation(of: document)
+            if loaded.asksForJSON { loaded.generation.responseMimeType = "application/json" }
+            template = loaded
         } catch {
             throw failure(error)
+        }
+        try template.checkModel()
+        return template
+    }
+
+    /// The frontmatter's `model` must be a model ID the call can send (`googleai/` or
+    /// `vertexai/` and a well-formed ID, or `custom:ID`), or absent (`null`, `~`): anything else
+    /// would be dropped for the session's model, or fail every call of `run --prompt` and
+    /// `compare --prompts` one by one, so it fails the file at the value's place, before
+    /// anything is sent.
+    /// - Throws: ``CommandFailure`` (`invalidModelID`): `FILE:LINE:COL: model: expected a model
+    ///   ID (a string), got 5`, `FILE:LINE:COL: model: 'openai/gpt-4' is not a valid model ID`.
+    func checkModel() throws {
+        guard let value = document.metadata.last(where: { $0.key == "model" })?.value, value != .null else {
+            return
+        }
+        let place = document.locations[["model"]] ?? PromptLocation(line: 1, column: 1)
+        let at = "\(file):\(place.line):\(place.column): model:"
+        guard value.stringValue != nil, let model else {
+            throw CommandFailure(
+                kind: .invalidModelID,
+                message: "\(at) expected a model ID (a string), got \(value.compactText)")
+        }
+        guard GeminiModel.isWellFormedID(GeminiModel(selection: model).id) else {
+            throw CommandFailure(
+                kind: .invalidModelID,
+                message: "\(at) '\(value.stringValue ?? model)' is not a valid model ID")
         }
     }
 

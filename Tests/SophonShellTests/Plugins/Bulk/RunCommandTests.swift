@@ -252,6 +252,34 @@ import Testing
                     status: 1))
     }
 
+    /// An OUTPUT that is a folder, or in a folder that does not exist, is refused as `--html`
+    /// refuses it (`run:` first, the folder named, not `OUTPUT.partial`), nothing sent and no
+    /// folder made.
+    @Test func anOutputFolderOrAMissingFolderIsRefusedBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n")
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("out"), withIntermediateDirectories: false)
+        let folder = try await shell.run(["run", "in.jsonl", "-o", "out"])
+        #expect(
+            folder
+                == .init(
+                    stdout: "",
+                    stderr: "error: run: -o: cannot replace 'out': it is a folder, not a regular file\n",
+                    status: 1))
+        let missing = try await shell.run(["--json", "run", "in.jsonl", "-o", "nowhere/out.jsonl"])
+        let message = "run: -o: the folder '\(shell.home.path)/nowhere' does not exist"
+        #expect(
+            missing
+                == .init(
+                    stdout:
+                        #"{"command":"run in.jsonl -o nowhere/out.jsonl","ok":false,"error":{"kind":"fileError","message":"\#(message)"}}"#
+                        + "\n",
+                    stderr: "error: \(message)\n", status: 1))
+        #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("nowhere").path))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func moreThanTwentyBadLinesListTwentyAndCountTheRest() async throws {
         let shell = try await GeminiShell()
         try shell.write("bad.jsonl", String(repeating: "nope\n", count: 23))

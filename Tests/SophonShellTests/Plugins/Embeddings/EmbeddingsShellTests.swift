@@ -443,6 +443,39 @@ import Testing
         #expect(outcome.stdout == "gemini-embedding-2\n")
     }
 
+    /// A chat model of the catalog as the embedding model is in the catalog: the note says it
+    /// is not an embedding model (it said "not in the catalog"), for `set embed-model` and
+    /// `embed --model` alike.
+    @Test func aChatModelAsTheEmbeddingModelIsNotCalledOutsideTheCatalog() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "set embed-model gemini-2.5-flash", "-c", "embed --dry-run --model gemini25Pro hi",
+        ])
+        let note =
+            "is not an embedding model (gemini-embedding-001, gemini-embedding-2); using it as a custom model"
+        #expect(
+            outcome.stderr == """
+                note: 'gemini-2.5-flash' \(note)
+                note: 'gemini-2.5-pro' \(note)
+
+                """)
+        #expect(
+            outcome.stdout == """
+                POST /v1beta/models/gemini-2.5-pro:embedContent
+                {
+                  "content": {
+                    "parts": [
+                      {
+                        "text": "hi"
+                      }
+                    ]
+                  }
+                }
+
+                """)
+        #expect(outcome.status == 0)
+    }
+
     /// `embed-multi --json` and `similar --json` print the one-line envelope `sophon --json`
     /// prints, with `usage`, `retries` and `cost` also when nothing was sent.
     @Test func embedMultiAndSimilarJSONPrintTheOneLineEnvelope() async throws {

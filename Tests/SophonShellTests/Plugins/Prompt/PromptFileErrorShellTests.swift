@@ -72,6 +72,51 @@ import Testing
 
     /// `prompt --json FILE` (PRODUCT §12: `--json` right after the command word) prints what
     /// `sophon --json prompt FILE` prints, sends the same request, and keeps the answer as `$last`.
+    /// A frontmatter `model` that is not a string was dropped for the session's model, and one
+    /// that is not a model ID failed each call on its own (`run --prompt` wrote every key as
+    /// failed, `compare --prompts` sent the other files): now each fails the file at the value's
+    /// place, with the command's prefix, before anything is sent.
+    @Test(arguments: [
+        ("model: 5", "bad.prompt:2:8: model: expected a model ID (a string), got 5"),
+        ("model: [a]", "bad.prompt:2:8: model: expected a model ID (a string), got [\"a\"]"),
+        ("model: openai/gpt-4", "bad.prompt:2:8: model: 'openai/gpt-4' is not a valid model ID"),
+        (#"model: """#, "bad.prompt:2:8: model: '' is not a valid model ID"),
+    ])
+    func aFrontmatterModelThatIsNoModelIDFailsTheFileBeforeSending(line: String, message: String)
+        async throws
+    {
+        let shell = try await GeminiShell()
+        try shell.write("bad.prompt", "---\n\(line)\n---\nHi\n")
+        try shell.write("good.prompt", "Hello\n")
+        try shell.write("in.jsonl", #"{"key": "a"}"# + "\n")
+        for (command, prefix) in [
+            ("prompt bad.prompt", "prompt"), ("run in.jsonl -o out.jsonl --prompt bad.prompt", "run"),
+            ("compare --prompts good.prompt,bad.prompt", "compare"),
+        ] {
+            let outcome = try await shell.run(["-c", command])
+            #expect(outcome == .init(stdout: "", stderr: "-c:1:1: error: \(prefix): \(message)\n", status: 1))
+        }
+        let json = try await shell.run(["--json", "prompt", "bad.prompt"])
+        #expect(try JSONValue(parsing: json.stdout)["error"]?["kind"] == .string("invalidModelID"))
+        #expect(shell.read("out.jsonl") == nil)
+        #expect(try await shell.server.requests().isEmpty)
+        // `prompt render` prints the frontmatter as written, as Dotprompt does.
+        let render = try await shell.run(["prompt", "render", "bad.prompt"])
+        #expect(render.status == 0)
+    }
+
+    /// `null` (or `~`) is no model: the session's is used.
+    @Test func aNullFrontmatterModelUsesTheSessionsModel() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("none.prompt", "---\nmodel: ~\n---\nHi\n")
+        let outcome = try await shell.run(["-c", "set model gemini-2.5-pro", "-c", "prompt none.prompt"])
+        #expect(outcome.status == 0)
+        #expect(
+            try await shell.server.requests().map(\.path) == [
+                "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"
+            ])
+    }
+
     @Test func promptJSONPrintsOneObjectAndSendsTheSameRequest() async throws {
         let shell = try await GeminiShell()
         try shell.write("hi.prompt", "---\nconfig:\n  temperature: 0.2\n---\nHi {{name}}")

@@ -303,6 +303,20 @@ import Testing
                 """)
     }
 
+    /// An empty name is no file (it said the current folder could not be replaced).
+    @Test func anEmptyNameIsAUsageError() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "--json", "-c", "set dry-run on", "-c", "ask Hi", "-c", #"prompt save """#,
+        ])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "-c:3:1: error: prompt save: needs a file name\n")
+        #expect(
+            outcome.stdout.split(separator: "\n").last
+                == #"{"command":"prompt save \"\"","ok":false,"error":{"kind":"usage","message":"prompt save: needs a file name"}}"#
+        )
+    }
+
     @Test func anExistingFileIsKeptWithoutForce() async throws {
         let shell = try await GeminiShell()
         try shell.write("film.prompt", "mine")
