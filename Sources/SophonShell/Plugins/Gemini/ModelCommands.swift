@@ -190,14 +190,7 @@ enum ModelList {
     /// - Throws: ``CommandFailure`` (`invalidModelID`) for a name that is neither, with the
     ///   closest catalog name, before anything is sent.
     static func parse(_ list: String, command: String) throws -> [GeminiModel] {
-        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
-        guard !names.isEmpty else {
-            throw CommandFailure(
-                kind: .usage, message: "\(command): --models needs model IDs separated by commas")
-        }
-        return try names.map { name in
+        try names(list, command: command).map { name in
             if name.hasPrefix("custom:") {
                 let model = GeminiModel(selection: name)
                 guard GeminiModel.isWellFormedID(model.id) else {
@@ -212,6 +205,28 @@ enum ModelList {
             }
             return preset
         }
+    }
+
+    /// The names of `--models A,B`, in order, trimmed (`compare`, `run`, `test`).
+    /// - Throws: ``CommandFailure`` (`usage`) for no name, an empty item (`a,,b`) or a name given
+    ///   twice (each model would be asked, and paid for, twice), before anything is sent.
+    static func names(_ list: String, command: String) throws -> [String] {
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard names.contains(where: { !$0.isEmpty }) else {
+            throw CommandFailure(
+                kind: .usage, message: "\(command): --models needs model IDs separated by commas")
+        }
+        if let empty = names.firstIndex(of: "") {
+            throw CommandFailure(
+                kind: .usage, message: "\(command): --models: item \(empty + 1) of '\(list)' is empty")
+        }
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            throw CommandFailure(kind: .usage, message: "\(command): --models: '\(name)' is given twice")
+        }
+        return names
     }
 
     /// `COMMAND: unknown model 'NAME' (did you mean 'ID'?); the catalog has ...; write custom:ID

@@ -65,7 +65,7 @@ enum PromptAskCommand {
     }
 
     /// `NAME=VALUE` words set members of the data's `input` (VALUE read as JSON when it is JSON,
-    /// else as text).
+    /// else as text), over `--data`'s; a NAME given twice is a usage error, as an option is.
     static func withAssignments(_ words: [String], data: JSONValue) throws -> JSONValue {
         guard !words.isEmpty else { return data }
         guard case .object(var members) = data else {
@@ -73,11 +73,16 @@ enum PromptAskCommand {
         }
         var input: [JSONMember] = []
         if case .object(let given) = data["input"] ?? .null { input = given }
+        var assigned: Set<String> = []
         for word in words {
             guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                 throw CommandFailure(kind: .usage, message: "prompt: expected NAME=VALUE, got '\(word)'")
             }
             let name = String(word[..<equals])
+            guard !assigned.contains(name) else {
+                throw CommandFailure(kind: .usage, message: "prompt: '\(name)' is given twice")
+            }
+            assigned.insert(name)
             let text = String(word[word.index(after: equals)...])
             let value = (try? JSONValue(parsing: text)) ?? .string(text)
             input.removeAll { $0.key == name }

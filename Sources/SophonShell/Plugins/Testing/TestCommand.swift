@@ -219,11 +219,7 @@ struct TestOptions: Sendable, Equatable {
             guard !path.isEmpty else { throw usage("--html: expected a file path") }
             options.html = path
         }
-        if let list = parsed.value("--models") {
-            options.models = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-            guard !options.models.isEmpty else { throw usage("--models needs model IDs separated by commas") }
-        }
+        if let list = parsed.value("--models") { options.models = try ModelList.names(list, command: "test") }
         if options.live, options.recordMissing {
             throw usage("--live and --record-missing cannot be combined (--live ignores tapes)")
         }

@@ -260,6 +260,25 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    @Test func aModelGivenTwiceOrAnEmptyItemIsRefusedAndNothingIsSent() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n")
+        try shell.write("a.sophon", "expect 1 == 1\n")
+        let twice = try await shell.run(["compare", "--models", "gemini-2.5-flash, gemini-2.5-flash", "hi"])
+        #expect(twice.status == 1)
+        #expect(twice.stderr == "error: compare: --models: 'gemini-2.5-flash' is given twice\n")
+        let empty = try await shell.run([
+            "-c", "run in.jsonl -o out.jsonl --models gemini-2.5-flash,,gemini-3.8-flash",
+        ])
+        #expect(
+            empty.stderr
+                == "-c:1:1: error: run: --models: item 2 of 'gemini-2.5-flash,,gemini-3.8-flash' is empty\n")
+        let test = try await shell.run(["test", "--models", "gemini-2.5-flash,gemini-2.5-flash", "a.sophon"])
+        #expect(test.status == 2)
+        #expect(test.stderr.hasPrefix("sophon: test: --models: 'gemini-2.5-flash' is given twice"))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func customModelIsAcceptedAndItsCostIsUnknown() async throws {
         let shell = try await GeminiShell()
         try await shell.server.script([

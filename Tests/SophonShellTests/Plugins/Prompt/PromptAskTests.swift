@@ -213,7 +213,7 @@ import Testing
         try shell.write("hi.prompt", "Hi")
         let outcome = try await shell.run([
             "-c", "prompt --dry-run --dry-run hi.prompt", "-c", "prompt --json --json hi.prompt",
-            "-c", "prompt save --force --force hi.prompt",
+            "-c", "prompt save --force --force hi.prompt", "-c", "prompt --dry-run hi.prompt name=A name=B",
         ])
         #expect(outcome.status == 1)
         #expect(
@@ -221,6 +221,7 @@ import Testing
                 -c:1:1: error: prompt: option '--dry-run' is given twice
                 -c:2:1: error: prompt: option '--json' is given twice
                 -c:3:1: error: prompt save: option '--force' is given twice
+                -c:4:1: error: prompt: 'name' is given twice
 
                 """)
         #expect(
