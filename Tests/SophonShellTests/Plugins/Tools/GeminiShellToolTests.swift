@@ -40,6 +40,29 @@ import Testing
         #expect(sent.body == expected)
     }
 
+    /// `tool NAME {}`: an empty parameters object declares a function without arguments, as
+    /// `tool NAME` does (the API refuses an OBJECT without properties as `parameters`).
+    @Test func anEmptyObjectDeclaresAFunctionWithoutArguments() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "tool now {}", "-c", #"tool later { } "When it is""#, "-c", "tool show now", "-c",
+            "tool show later",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout == """
+                {
+                  "name": "now"
+                }
+                {
+                  "name": "later",
+                  "description": "When it is"
+                }
+
+                """)
+        #expect(outcome.status == 0)
+    }
+
     @Test func declarationsAreListedAndShownExactlyAsSent() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
@@ -232,6 +255,29 @@ import Testing
         #expect(
             last.body["toolConfig"]
                 == (try JSONValue(parsing: #"{"functionCallingConfig": {"mode": "ANY"}}"#)))
+    }
+
+    /// `tool-reply NAME JSON` takes the JSON raw: `"sunny"` is a JSON string (the shell took
+    /// its quotes), wrapped as `{"result": "sunny"}` like every non-object value.
+    @Test func aQuotedStringAnswerIsAJSONString() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.parallel, #"{"kind": "generate", "text": "Sunny, then cold."}"#])
+        let outcome = try await shell.run([
+            "-c", Self.declare, "-c", "ask Weather in Paris and Oslo?", "-c",
+            #"tool-reply get_weather "sunny""#, "-c", "tool-reply get_weather 'cold'",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout.hasSuffix("Sunny, then cold.\n"))
+        #expect(outcome.status == 0)
+        let last = try #require(try await shell.server.requests().last)
+        #expect(
+            last.body["contents"]?[2]
+                == (try JSONValue(
+                    parsing: """
+                        {"role": "user", "parts": [
+                          {"functionResponse": {"id": "fc-1", "name": "get_weather", "response": {"result": "sunny"}}},
+                          {"functionResponse": {"id": "fc-2", "name": "get_weather", "response": {"result": "cold"}}}]}
+                        """)))
     }
 
     @Test func resetDropsPendingCallsAndACallWithoutIdOmitsIt() async throws {
