@@ -224,12 +224,15 @@ enum AskTurn {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
         if !callParts.isEmpty {
-            // Function calls to a request without tools: returned as calls, never as "".
-            let envelope = GeminiCall.finish(
-                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
-                usage: accumulator.usage, retries: services.retriesInFlight.value,
-                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
-                context: context)
+            // Function calls to a request without tools: returned as calls, never as "" (and
+            // the media beside them saved, never dropped).
+            let saved = try ReplyMedia.save(media, context: context, services: services)
+            let envelope =
+                GeminiCall.finish(
+                    model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                    usage: accumulator.usage, retries: services.retriesInFlight.value,
+                    usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                    context: context) + ReplyMedia.members(saved)
             let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
             let response = GenerateContentResponse(candidates: [
                 Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)

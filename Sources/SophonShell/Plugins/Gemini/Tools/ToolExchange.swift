@@ -51,6 +51,9 @@ enum ToolExchange {
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
+        // Media in every round's reply is saved as it arrives (never dropped, PRODUCT.md §7).
+        var media: [ReplyMedia.Saved] = []
+        var mediaFailure: (any Error)?
         let run: GeminiToolRun
         do {
             run = try await client.runTools(
@@ -68,8 +71,13 @@ enum ToolExchange {
                         model: result.modelID, requested: requested, usage: result.usage,
                         retries: result.retryCount, usedFallback: result.usedFallback, started: started,
                         context: context)
-                    guard answering else { return }
                     let parts = result.response.candidates?.first?.content?.parts ?? []
+                    do {
+                        media += try ReplyMedia.save(parts, context: context, services: services)
+                    } catch {
+                        mediaFailure = mediaFailure ?? error
+                    }
+                    guard answering else { return }
                     reportUnknownParts(parts, context: context)
                     for step in codeSteps(parts) { context.io.printError(step.text) }
                 }
@@ -87,6 +95,8 @@ enum ToolExchange {
                     model: last.model, usage: run.usage,
                     tier: ServedTier.pricing(run.lastResult.usage, context: context)))
         }
+        if let mediaFailure { throw mediaFailure }
+        envelope += ReplyMedia.members(media)
         // An answer that mixes served calls with calls nobody serves: the served ones run now
         // (PRODUCT.md §6: "calls that a handler serves run at once"), the others wait for
         // `tool-reply`.
