@@ -340,6 +340,42 @@ import Testing
         #expect(envelope["usage"]?["totalTokens"] == .integer(11))
     }
 
+    /// Without `set tools`, code and sources in a reply print the same way, streamed or not
+    /// (PRODUCT.md §6 ties them to the answer, not to who turned the tool on).
+    @Test(arguments: ["on", "off"])
+    func codeAndSourcesPrintWithoutToolsToo(stream: String) async throws {
+        let shell = try await GeminiShell()
+        let reply =
+            #"{"kind": "generate", "text": "The sum is 55.", "code": [{"code": "print(55)", "output": "55\n"}], "sources": [{"title": "yr.no", "uri": "https://yr.no/b"}]}"#
+        try await shell.server.script([reply, reply])
+        let outcome = try await shell.run([
+            "-c", "set stream \(stream)", "-c", "ask Sum", "-c", "show sources",
+        ])
+        #expect(
+            outcome.stdout == """
+                The sum is 55.
+                Sources:
+                [1] yr.no https://yr.no/b
+                Sources:
+                [1] yr.no https://yr.no/b
+
+                """)
+        #expect(outcome.stderr == "code (PYTHON):\nprint(55)\noutput (OUTCOME_OK):\n55\n")
+        #expect(outcome.status == 0)
+        let json = try await shell.run(["--json", "-c", "set stream \(stream)", "-c", "ask Sum"])
+        let envelope = try JSONValue(parsing: String(json.stdout.split(separator: "\n").last ?? ""))
+        #expect(envelope["result"] == .string("The sum is 55."))
+        #expect(
+            envelope["code"]
+                == (try JSONValue(
+                    parsing:
+                        #"[{"language": "PYTHON", "code": "print(55)"}, {"outcome": "OUTCOME_OK", "output": "55\n"}]"#
+                )))
+        #expect(
+            envelope["sources"]
+                == (try JSONValue(parsing: #"[{"title": "yr.no", "uri": "https://yr.no/b"}]"#)))
+    }
+
     @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() async throws {
         let shell = try await GeminiShell()
         try await shell.server.script([
