@@ -59,9 +59,12 @@ enum FastResponseDecoding {
         return content
     }
 
-    /// The part keys this path reads; any other part key (media, calls, code, and kinds the
-    /// client does not know, which ``Part`` keeps whole) sends the reply to `JSONDecoder`.
-    private static let fastPartKeys: Set<String> = ["text", "thought", "thoughtSignature"]
+    /// The part keys this path reads; any other part key (media, code, and kinds the client
+    /// does not know, which ``Part`` keeps whole) sends the reply to `JSONDecoder`. A function
+    /// call is read here so that its `args` keep the model's key order and number literals
+    /// (`JSONDecoder` gives keys in no fixed order, so ``JSONValue`` sorts them): the calls
+    /// print, and go back in the history, as the model sent them.
+    private static let fastPartKeys: Set<String> = ["text", "thought", "thoughtSignature", "functionCall"]
 
     private static func part(_ value: JSONValue) -> Part? {
         guard case .object(let members) = value, let fields = Fields(members),
@@ -70,9 +73,34 @@ enum FastResponseDecoding {
         var part = Part()
         guard fields.read("text", into: &part.text, string),
             fields.read("thought", into: &part.thought, bool),
-            fields.read("thoughtSignature", into: &part.thoughtSignature, string)
+            fields.read("thoughtSignature", into: &part.thoughtSignature, string),
+            fields.read("functionCall", into: &part.functionCall, object(functionCall))
         else { return nil }
         return part
+    }
+
+    private static func functionCall(_ fields: Fields) -> FunctionCall? {
+        var id: String?
+        var name: String?
+        var args: JSONValue?
+        guard fields.read("id", into: &id, string), fields.read("name", into: &name, string),
+            fields.read("args", into: &args, freeForm), let name
+        else { return nil }
+        return FunctionCall(id: id, name: name, args: args)
+    }
+
+    /// A free-form value as parsed, unless an object in it repeats a key.
+    private static func freeForm(_ value: JSONValue) -> JSONValue? {
+        switch value {
+        case .object(let members):
+            guard Fields(members) != nil, members.allSatisfy({ freeForm($0.value) != nil }) else {
+                return nil
+            }
+        case .array(let elements):
+            guard elements.allSatisfy({ freeForm($0) != nil }) else { return nil }
+        default: break
+        }
+        return value
     }
 
     private static func promptFeedback(_ fields: Fields) -> PromptFeedback? {

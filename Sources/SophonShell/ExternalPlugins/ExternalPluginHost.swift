@@ -137,16 +137,28 @@ final class ExternalPluginHost: Sendable {
                     ])
                 },
                 purpose: .command(name), timeout: timeout, cancelGrace: cancelGrace)
-            if reply.type == "error" {
-                return .failure(
-                    PluginToolError(message: reply.message["message"]?.stringValue ?? "the tool failed"))
-            }
-            return .success(reply.message["result"] ?? .null)
+            return Self.toolOutcome(type: reply.type, message: reply.message)
         } catch let fault as PluginFault {
             return .failure(PluginToolError(message: fault.message))
         } catch {
             return .failure(PluginToolError(message: "\(error)"))
         }
+    }
+
+    /// What a plugin's reply to a `tool` request means: an `error` reply, or a `result` reply
+    /// that carries `error` and no `result` (or a null one), is the tool's error (its `message`, else its
+    /// `error`: a string as is, an object's `message`, other JSON as compact text); otherwise
+    /// the `result` value.
+    static func toolOutcome(type: String, message: JSONValue) -> Result<JSONValue, PluginToolError> {
+        let error = message["error"].flatMap { $0 == .null ? nil : $0 }
+        let result = message["result"].flatMap { $0 == .null ? nil : $0 }
+        guard type == "error" || (error != nil && result == nil) else {
+            return .success(message["result"] ?? .null)
+        }
+        let text =
+            message["message"]?.stringValue ?? error?.stringValue ?? error?["message"]?.stringValue
+            ?? error?.compactText ?? "the tool failed"
+        return .failure(PluginToolError(message: text))
     }
 
     // MARK: - load / unload

@@ -19,7 +19,10 @@ struct FastResponseDecodingTests {
 
     static let declined: [String] = [
         #"{"candidates": [{"content": {"parts": [{"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]}}]}"#,
-        #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"a": 1.0}}}]}}]}"#,
+        #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"a": 1, "a": 2}}}]}}]}"#,
+        #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": [{"a": 1, "a": 2}]}}]}}]}"#,
+        #"{"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]}"#,
+        #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": 7}}]}}]}"#,
         #"{"candidates": [{"groundingMetadata": {"webSearchQueries": ["x"]}}]}"#,
         #"{"modelStatus": {"modelStage": "STABLE"}}"#,
         #"{"candidates": [{"index": 1.0}]}"#,
@@ -47,6 +50,24 @@ struct FastResponseDecodingTests {
     @Test(arguments: declined)
     func declinesWhatItDoesNotReadExactly(_ body: String) {
         #expect(FastResponseDecoding.decode(Data(body.utf8)) == nil)
+    }
+
+    /// A function call's `args` keep the model's key order and number literals (`JSONDecoder`
+    /// would sort the keys and read `2.50` as `2.5`), so calls print and go back as sent.
+    @Test func functionCallArgumentsKeepTheirOrderAndLiterals() throws {
+        let body =
+            #"{"candidates": [{"content": {"parts": [{"functionCall": {"id": "fc-1", "name": "f", "args": {"unit": "c", "city": {"z": 1, "a": [2.50, {"y": null, "b": true}]}}}, "thoughtSignature": "c2ln"}], "role": "model"}}]}"#
+        let fast = try #require(FastResponseDecoding.decode(Data(body.utf8)))
+        let part = try #require(fast.candidates?.first?.content?.parts?.first)
+        #expect(part.functionCall?.id == "fc-1")
+        #expect(part.functionCall?.name == "f")
+        #expect(part.thoughtSignature == "c2ln")
+        #expect(
+            part.functionCall?.args?.compactText
+                == #"{"unit":"c","city":{"z":1,"a":[2.50,{"y":null,"b":true}]}}"#)
+        let withoutArgs = #"{"candidates": [{"content": {"parts": [{"functionCall": {"name": "now"}}]}}]}"#
+        let call = try #require(FastResponseDecoding.decode(Data(withoutArgs.utf8)))
+        #expect(call.candidates?.first?.content?.parts?.first?.functionCall == FunctionCall(name: "now"))
     }
 
     @Test func readsTheRepliesOfTheExampleTapesAsJSONDecoderDoes() throws {

@@ -158,6 +158,32 @@ import Testing
         }
     }
 
+    /// A reply to a `tool` request carries `result` or `error` (PRODUCT.md §6): an `error`
+    /// reply's `message` (or `error`), and a `result` reply with `error` and no `result`, are the
+    /// tool's error; anything else is its result.
+    @Test(arguments: [
+        ("result", #"{"result":{"ok":true}}"#, "ok {\"ok\":true}"),
+        ("result", #"{"result":42}"#, "ok 42"),
+        ("result", #"{}"#, "ok null"),
+        ("result", #"{"result":1,"error":"ignored"}"#, "ok 1"),
+        ("result", #"{"result":null,"error":"the disk is full"}"#, "error the disk is full"),
+        ("result", #"{"error":"the disk is full"}"#, "error the disk is full"),
+        ("result", #"{"error":{"message":"no such city"}}"#, "error no such city"),
+        ("result", #"{"error":{"code":7}}"#, "error {\"code\":7}"),
+        ("error", #"{"message":"bad one"}"#, "error bad one"),
+        ("error", #"{"error":"bad three"}"#, "error bad three"),
+        ("error", #"{"message":"first","error":"second"}"#, "error first"),
+        ("error", #"{}"#, "error the tool failed"),
+    ])
+    func aToolReplyCarriesResultOrError(type: String, message: String, expected: String) {
+        let outcome: String
+        switch ExternalPluginHost.toolOutcome(type: type, message: Self.json(message)) {
+        case .success(let value): outcome = "ok " + value.compactText
+        case .failure(let error): outcome = "error " + error.message
+        }
+        #expect(outcome == expected)
+    }
+
     @Test func theSessionViewCarriesModelSchemaLastAndSortedVariables() {
         let session = ShellSession()
         session.withGeminiState { $0.settings.model = "gemini-2.5-flash" }

@@ -156,10 +156,18 @@ enum AskTurn {
                 context: context, services: services)
             return (reply, [])
         }
-        ToolExchange.reportUnknownParts(
-            result.response.candidates?.first?.content?.parts ?? [], context: context)
+        let parts = result.response.candidates?.first?.content?.parts ?? []
+        ToolExchange.reportUnknownParts(parts, context: context)
+        // Code execution and grounding print as with tools on (PRODUCT.md §6), whoever asked.
+        let code = ToolExchange.codeSteps(parts)
+        for step in code { context.io.printError(step.text) }
+        let sources = ToolExchange.groundingSources(result.response.candidates?.first?.groundingMetadata)
+        context.session.withToolState { $0.sources = sources }
         let answer = services.redact(result.value)
-        let reply = CallReply(value: .string(answer), display: answer, envelope: envelope)
+        let reply = CallReply(
+            value: .string(answer),
+            display: sources.isEmpty ? answer : answer + "\n" + ToolExchange.sourcesText(sources),
+            envelope: envelope + Self.codeAndSources(code, sources))
         let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
         return (reply, [userTurn, modelTurn])
     }
@@ -189,6 +197,8 @@ enum AskTurn {
         var signatures: [Part] = []
         var callParts: [Part] = []
         var media: [Part] = []
+        var code: [ToolExchange.CodeStep] = []
+        var grounding: JSONValue?
         var printedAny = false
         var endsWithNewline = true
         // The key may be echoed across two chunks: held back until it can be masked whole.
@@ -204,6 +214,10 @@ enum AskTurn {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
+                let steps = ToolExchange.codeSteps(chunk.candidates?.first?.content?.parts ?? [])
+                for step in steps { context.io.printError(step.text) }
+                code += steps
+                grounding = chunk.candidates?.first?.groundingMetadata ?? grounding
                 callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
                 media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
                 signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
@@ -224,12 +238,15 @@ enum AskTurn {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
         if !callParts.isEmpty {
-            // Function calls to a request without tools: returned as calls, never as "".
-            let envelope = GeminiCall.finish(
-                model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
-                usage: accumulator.usage, retries: services.retriesInFlight.value,
-                usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
-                context: context)
+            // Function calls to a request without tools: returned as calls, never as "" (and
+            // the media beside them saved, never dropped).
+            let saved = try ReplyMedia.save(media, context: context, services: services)
+            let envelope =
+                GeminiCall.finish(
+                    model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
+                    usage: accumulator.usage, retries: services.retriesInFlight.value,
+                    usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
+                    context: context) + ReplyMedia.members(saved)
             let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
             let response = GenerateContentResponse(candidates: [
                 Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
@@ -257,10 +274,26 @@ enum AskTurn {
                 started: started,
                 context: context) + ReplyMedia.members(saved)
         let answer = services.redact(accumulator.text)
+        let sources = ToolExchange.groundingSources(grounding)
+        context.session.withToolState { $0.sources = sources }
+        // The streamed answer is on stdout already: its sources follow it.
+        if printsChunks, !sources.isEmpty {
+            context.io.stdout.write(ToolExchange.sourcesText(sources) + "\n")
+        }
         let reply = CallReply(
-            value: .string(answer), display: answer, alreadyPrinted: printsChunks, envelope: envelope)
+            value: .string(answer),
+            display: sources.isEmpty ? answer : answer + "\n" + ToolExchange.sourcesText(sources),
+            alreadyPrinted: printsChunks, envelope: envelope + Self.codeAndSources(code, sources))
         let modelTurn = Content(role: "model", parts: [.text(answer)] + media + signatures)
         return (reply, [userTurn, modelTurn])
+    }
+
+    /// The `--json` members `code` and `sources` (each only when there is some).
+    private static func codeAndSources(_ code: [ToolExchange.CodeStep], _ sources: [GroundingSource])
+        -> [JSONMember]
+    {
+        (code.isEmpty ? [] : [JSONMember("code", .array(code.map(\.json)))])
+            + ToolExchange.sourcesMembers(sources)
     }
 
     /// The model's turn for the conversation, as the model sent it: its parts without the

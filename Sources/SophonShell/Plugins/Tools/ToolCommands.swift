@@ -217,6 +217,9 @@ enum ToolCommands {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: raw)
+        } catch  where request.parsed?.rawArgument?.isQuoted == true {
+            // `tool-reply get_time "noon"`: typed as a JSON string, whose quotes the shell took.
+            value = .string(raw)
         } catch {
             throw CommandFailure(
                 kind: .parseError,

@@ -30,7 +30,11 @@ enum ToolDeclarationSource {
             }
             return try parameters(document, name: name, description: description, context: context)
         }
-        if spec.isEmpty { return FunctionDeclaration(name: name, description: description) }
+        // No SPEC, or `{}` (an object without properties, which the API refuses as
+        // `parameters`): a function without arguments.
+        if spec.isEmpty || spec.filter({ !$0.isWhitespace }) == "{}" {
+            return FunctionDeclaration(name: name, description: description)
+        }
         let schema: GeminiSchema
         do {
             schema = try GeminiSchema.parseSpec(spec)

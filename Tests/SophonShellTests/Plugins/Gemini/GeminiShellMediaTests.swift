@@ -103,6 +103,47 @@ import Testing
         #expect(config?["responseModalities"] == .array([.string("TEXT"), .string("IMAGE")]))
     }
 
+    /// With tools on (a built-in, or a function the model calls), media in every round's reply
+    /// is saved too: beside a function call, and in the answer after `tool-reply`.
+    @Test func replyMediaIsSavedWhenToolsAreOn() async throws {
+        let shell = try await GeminiShell()
+        let data = Self.png.base64EncodedString()
+        try await shell.server.script([
+            #"{"kind": "generate", "text": "A cat.", "inlineData": [{"mimeType": "image/png", "data": "\#(data)"}]}"#,
+            #"{"kind": "generate", "parts": [{"inlineData": {"mimeType": "image/jpeg", "data": "/9j/"}}, {"functionCall": {"id": "c1", "name": "f", "args": {}}}]}"#,
+            #"{"kind": "generate", "text": "Done.", "inlineData": [{"mimeType": "audio/wav", "data": "UklGRg=="}]}"#,
+        ])
+        let outcome = try await shell.run([
+            "--json", "-c", "set tools code", "-c", "ask Draw a cat", "-c", "tool f", "-c", "ask Go", "-c",
+            "tool-reply f {}",
+        ])
+        let folder = shell.home.appendingPathComponent("media")
+        let png = folder.appendingPathComponent("image-\(SHA256.hexDigest(Self.png).prefix(16)).png").path
+        let jpeg = folder.appendingPathComponent(
+            "image-\(SHA256.hexDigest(Data([0xFF, 0xD8, 0xFF])).prefix(16)).jpg"
+        )
+        .path
+        let wav = folder.appendingPathComponent("audio-\(SHA256.hexDigest(Data("RIFF".utf8)).prefix(16)).wav")
+            .path
+        #expect(
+            outcome.stderr == """
+                saved image/png, 2 KB: \(png)
+                saved image/jpeg, 1 KB: \(jpeg)
+                saved audio/wav, 1 KB: \(wav)
+
+                """)
+        #expect(outcome.status == 0)
+        #expect(FileManager.default.contents(atPath: png) == Self.png)
+        #expect(FileManager.default.contents(atPath: jpeg) == Data([0xFF, 0xD8, 0xFF]))
+        #expect(FileManager.default.contents(atPath: wav) == Data("RIFF".utf8))
+        let lines = outcome.stdout.split(separator: "\n").map { try? JSONValue(parsing: String($0)) }
+        #expect(lines.count == 5)
+        #expect(lines[1]?["media"]?[0]?["path"] == .string(png))
+        #expect(lines[3]?["media"]?[0]?["path"] == .string(jpeg))
+        #expect(lines[4]?["media"]?[0]?["path"] == .string(wav))
+        #expect(lines[4]?["result"] == .string("Done."))
+    }
+
     @Test func mediaDirAndStreamedImageOnlyReply() async throws {
         let shell = try await GeminiShell()
         let data = Self.png.base64EncodedString()

@@ -40,6 +40,29 @@ import Testing
         #expect(sent.body == expected)
     }
 
+    /// `tool NAME {}`: an empty parameters object declares a function without arguments, as
+    /// `tool NAME` does (the API refuses an OBJECT without properties as `parameters`).
+    @Test func anEmptyObjectDeclaresAFunctionWithoutArguments() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c", "tool now {}", "-c", #"tool later { } "When it is""#, "-c", "tool show now", "-c",
+            "tool show later",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout == """
+                {
+                  "name": "now"
+                }
+                {
+                  "name": "later",
+                  "description": "When it is"
+                }
+
+                """)
+        #expect(outcome.status == 0)
+    }
+
     @Test func declarationsAreListedAndShownExactlyAsSent() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
@@ -234,6 +257,29 @@ import Testing
                 == (try JSONValue(parsing: #"{"functionCallingConfig": {"mode": "ANY"}}"#)))
     }
 
+    /// `tool-reply NAME JSON` takes the JSON raw: `"sunny"` is a JSON string (the shell took
+    /// its quotes), wrapped as `{"result": "sunny"}` like every non-object value.
+    @Test func aQuotedStringAnswerIsAJSONString() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.parallel, #"{"kind": "generate", "text": "Sunny, then cold."}"#])
+        let outcome = try await shell.run([
+            "-c", Self.declare, "-c", "ask Weather in Paris and Oslo?", "-c",
+            #"tool-reply get_weather "sunny""#, "-c", "tool-reply get_weather 'cold'",
+        ])
+        #expect(outcome.stderr == "")
+        #expect(outcome.stdout.hasSuffix("Sunny, then cold.\n"))
+        #expect(outcome.status == 0)
+        let last = try #require(try await shell.server.requests().last)
+        #expect(
+            last.body["contents"]?[2]
+                == (try JSONValue(
+                    parsing: """
+                        {"role": "user", "parts": [
+                          {"functionResponse": {"id": "fc-1", "name": "get_weather", "response": {"result": "sunny"}}},
+                          {"functionResponse": {"id": "fc-2", "name": "get_weather", "response": {"result": "cold"}}}]}
+                        """)))
+    }
+
     @Test func resetDropsPendingCallsAndACallWithoutIdOmitsIt() async throws {
         let shell = try await GeminiShell()
         try await shell.server.script([
@@ -292,6 +338,42 @@ import Testing
             envelope["sources"]
                 == (try JSONValue(parsing: #"[{"title": "yr.no", "uri": "https://yr.no/b"}]"#)))
         #expect(envelope["usage"]?["totalTokens"] == .integer(11))
+    }
+
+    /// Without `set tools`, code and sources in a reply print the same way, streamed or not
+    /// (PRODUCT.md §6 ties them to the answer, not to who turned the tool on).
+    @Test(arguments: ["on", "off"])
+    func codeAndSourcesPrintWithoutToolsToo(stream: String) async throws {
+        let shell = try await GeminiShell()
+        let reply =
+            #"{"kind": "generate", "text": "The sum is 55.", "code": [{"code": "print(55)", "output": "55\n"}], "sources": [{"title": "yr.no", "uri": "https://yr.no/b"}]}"#
+        try await shell.server.script([reply, reply])
+        let outcome = try await shell.run([
+            "-c", "set stream \(stream)", "-c", "ask Sum", "-c", "show sources",
+        ])
+        #expect(
+            outcome.stdout == """
+                The sum is 55.
+                Sources:
+                [1] yr.no https://yr.no/b
+                Sources:
+                [1] yr.no https://yr.no/b
+
+                """)
+        #expect(outcome.stderr == "code (PYTHON):\nprint(55)\noutput (OUTCOME_OK):\n55\n")
+        #expect(outcome.status == 0)
+        let json = try await shell.run(["--json", "-c", "set stream \(stream)", "-c", "ask Sum"])
+        let envelope = try JSONValue(parsing: String(json.stdout.split(separator: "\n").last ?? ""))
+        #expect(envelope["result"] == .string("The sum is 55."))
+        #expect(
+            envelope["code"]
+                == (try JSONValue(
+                    parsing:
+                        #"[{"language": "PYTHON", "code": "print(55)"}, {"outcome": "OUTCOME_OK", "output": "55\n"}]"#
+                )))
+        #expect(
+            envelope["sources"]
+                == (try JSONValue(parsing: #"[{"title": "yr.no", "uri": "https://yr.no/b"}]"#)))
     }
 
     @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() async throws {

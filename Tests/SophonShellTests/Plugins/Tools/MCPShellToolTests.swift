@@ -235,6 +235,66 @@ import Testing
         #expect(allowed.stderr == #"tool echo {"text":"a"} -> {"content":"echo: a"}"# + "\n")
     }
 
+    /// An answer with a served call and a call nobody serves: the served call runs at once
+    /// (PRODUCT.md §6), the other is the command's result and waits for `tool-reply`; then
+    /// both responses go back in call order. The replay answers the same way from the tape.
+    @Test func aServedCallRunsAtOnceBesideACallLeftForToolReply() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
+            Self.calls(
+                #"{"id": "c1", "name": "echo", "args": {"text": "a"}}, {"id": "c2", "name": "mine", "args": {"q": 1}}"#
+            ),
+            Self.text("Both answered."),
+        ])
+        let tape = shell.home.appendingPathComponent("mixed.tape").path
+        let arguments = [
+            "-c", "tool mine { q: integer }", "-c", "ask go", "-c",
+            "expect ${last.functionCalls[0].name} == mine",
+            "-c", #"tool-reply mine {"v": 2}"#,
+        ]
+        let outcome = try await shell.run(
+            ["--no-rc", "--record", tape, "-c", "mcp add --trust fake -- \(Self.fakeServer)"] + arguments)
+        let expectedOut = """
+            {
+              "functionCalls": [
+                {
+                  "id": "c2",
+                  "name": "mine",
+                  "args": {
+                    "q": 1
+                  }
+                }
+              ]
+            }
+            Both answered.
+            1 passed, 0 failed
+
+            """
+        #expect(outcome.stdout == expectedOut)
+        #expect(
+            outcome.stderr
+                == "warning: MCP server 'fake': tool \(Self.badSchemaNote.replacingOccurrences(of: "bad_schema: ", with: "'bad_schema' is not offered: "))\n"
+                + #"tool echo {"text":"a"} -> {"content":"echo: a"}"# + "\n")
+        #expect(outcome.status == 0)
+        let requests = try await shell.server.requests()
+        #expect(requests.count == 2)
+        #expect(
+            requests.last?.body["contents"]?[2]
+                == (try JSONValue(
+                    parsing: #"""
+                        {"role": "user", "parts": [
+                          {"functionResponse": {"id": "c1", "name": "echo", "response": {"content": "echo: a"}}},
+                          {"functionResponse": {"id": "c2", "name": "mine", "response": {"v": 2}}}]}
+                        """#)))
+        shell.server.stop()
+        try shell.write(
+            "mcp.json", #"{"mcpServers": {"fake": {"command": "/nonexistent/fake_mcp", "trust": true}}}"#)
+        let replayed = try await shell.run(["--replay", tape] + arguments)
+        #expect(replayed.stdout == expectedOut)
+        #expect(replayed.stderr == #"tool echo {"text":"a"} -> {"content":"echo: a"}"# + "\n")
+        #expect(replayed.status == 0)
+    }
+
     /// MCP calls are recorded as `tool` lines naming the server; the replay answers them
     /// without starting it (its command no longer exists).
     @Test func aTapeReplaysWithoutTheServer() async throws {

@@ -46,15 +46,19 @@ enum ToolExchange {
         let request = try GeminiCall.request(
             contents: contents, tools: tools, toolConfig: toolConfig, model: selection, schema: schema,
             overrides: overrides, context: context)
+        let server = served.server(context: context, services: services)
         var conversation = GeminiConversation(history: contents)
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
+        // Media in every round's reply is saved as it arrives (never dropped, PRODUCT.md §7).
+        var media: [ReplyMedia.Saved] = []
+        var mediaFailure: (any Error)?
         let run: GeminiToolRun
         do {
             run = try await client.runTools(
                 label: "ask", conversation: &conversation, request: request,
-                server: served.server(context: context, services: services), model: selection,
+                server: server, model: selection,
                 maxToolRounds: maxRounds, retryPolicy: policy
             ) { event in
                 switch event {
@@ -67,8 +71,13 @@ enum ToolExchange {
                         model: result.modelID, requested: requested, usage: result.usage,
                         retries: result.retryCount, usedFallback: result.usedFallback, started: started,
                         context: context)
-                    guard answering else { return }
                     let parts = result.response.candidates?.first?.content?.parts ?? []
+                    do {
+                        media += try ReplyMedia.save(parts, context: context, services: services)
+                    } catch {
+                        mediaFailure = mediaFailure ?? error
+                    }
+                    guard answering else { return }
                     reportUnknownParts(parts, context: context)
                     for step in codeSteps(parts) { context.io.printError(step.text) }
                 }
@@ -86,11 +95,21 @@ enum ToolExchange {
                     model: last.model, usage: run.usage,
                     tier: ServedTier.pricing(run.lastResult.usage, context: context)))
         }
+        if let mediaFailure { throw mediaFailure }
+        envelope += ReplyMedia.members(media)
+        // An answer that mixes served calls with calls nobody serves: the served ones run now
+        // (PRODUCT.md §6: "calls that a handler serves run at once"), the others wait for
+        // `tool-reply`.
+        let calls = (run.response.candidates?.first?.content?.parts ?? []).compactMap(\.functionCall)
+        var answered: [JSONValue?] = calls.map { _ in nil }
+        for (index, call) in calls.enumerated() where server.serves(call.name) {
+            answered[index] = await server.answer(call)
+        }
         do {
             return try handle(
                 run.response, contents: Array(conversation.history.dropLast()), isChat: isChat,
                 conversationCount: conversationCount, model: model, envelope: envelope, context: context,
-                services: services, schema: schema)
+                services: services, schema: schema, answered: answered)
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
@@ -114,12 +133,15 @@ enum ToolExchange {
     /// The command's result for a checked reply: pending calls, or the answer (with code and
     /// sources), decoded with `schema` when one is given. Updates the conversation (chat) and
     /// the pending calls.
+    /// - Parameter answered: the responses of the calls already answered (a served call of an
+    ///   answer that also has calls nobody serves), by call index; the result lists only the
+    ///   calls still unanswered.
     /// - Throws: ``GeminiError`` (`decodingFailed`, `truncated`) when the answer does not decode
     ///   with `schema`; nothing changes then.
     static func handle(
         _ response: GenerateContentResponse, contents: [Content], isChat: Bool, conversationCount: Int,
         model: String?, envelope: [JSONMember], context: CommandContext, services: GeminiServices,
-        schema: GeminiSchema? = nil
+        schema: GeminiSchema? = nil, answered: [JSONValue?] = []
     ) throws -> CallReply {
         let content = response.candidates?.first?.content
         let parts = content?.parts ?? []
@@ -135,13 +157,15 @@ enum ToolExchange {
         if !code.isEmpty { extra.append(JSONMember("code", .array(code.map(\.json)))) }
         let calls = parts.compactMap(\.functionCall)
         if !calls.isEmpty {
+            let responses = calls.indices.map { $0 < answered.count ? answered[$0] : nil }
             let pending = PendingToolCalls(
-                contents: contents + [modelTurn], calls: calls, responses: calls.map { _ in nil },
+                contents: contents + [modelTurn], calls: calls, responses: responses,
                 isChat: isChat,
                 conversationCount: conversationCount, model: model, schema: schema)
             context.session.withToolState { $0.pending = pending }
+            let waiting = zip(calls, responses).filter { $0.1 == nil }.map(\.0)
             let value = JSONValue.object([
-                JSONMember("functionCalls", .array(calls.map { services.redact(callValue($0)) }))
+                JSONMember("functionCalls", .array(waiting.map { services.redact(callValue($0)) }))
             ])
             return CallReply(value: value, envelope: envelope + extra)
         }
