@@ -64,6 +64,12 @@ enum HelpText {
           GOOGLE_CLOUD_PROJECT    the Vertex AI project (none: express mode with the API key)
           GOOGLE_CLOUD_LOCATION   the Vertex AI location (default global)
           GOOGLE_APPLICATION_CREDENTIALS  the credentials file (default: gcloud's ADC file)
+          CLOUDSDK_CONFIG         gcloud's folder, where its ADC file is (default ~/.config/gcloud)
+          HOME                    the home folder for the default folders
+          PATH                    searched for sophon-plugin-NAME executables
+          TERM                    empty or dumb: no line editor and no escape sequences
+          NO_COLOR                set: no colour
+          EDITRC                  the line editor's settings (default ~/.editrc)
 
         files:
           ~/.config/sophon/keys.json       saved API keys (mode 0600)
@@ -71,10 +77,13 @@ enum HelpText {
           ~/.config/sophon/settings.json   the saved model
           ~/.config/sophon/plugins/        external plugins
           ~/.config/sophon/mcp.json        the MCP servers (mcp add, mcp remove)
+          ~/.config/sophon/prices.json     prices merged over the built-in table (cost)
           ~/.local/state/sophon/history    the REPL history
           ~/.local/state/sophon/logs.db    the logged Gemini exchanges (logs; not with --no-log)
           ~/.local/state/sophon/batches.json  the batch jobs' journal (batch)
           ~/.local/state/sophon/caches.json   the context caches' journal (cache)
+          ~/.local/state/sophon/agents.json   the research jobs' journal (research, agents)
+          ~/.local/state/sophon/embeddings.db  the stored embeddings (embed-multi, similar)
           ~/.local/state/sophon/tmp/       batch's temporary files (removed when it ends)
           ~/.local/state/sophon/media/     media the model replied with (set media-dir)
 

@@ -58,6 +58,33 @@ import Testing
         #expect(files.map(\.0).contains("~/.config/sophon/sophonrc"))
     }
 
+    /// PRODUCT §10: `--help` lists the environment variables and files the shell reads, each
+    /// one a row (so the man page has it too).
+    @Test func helpListsEveryFileAndVariableTheShellReads() {
+        let files = ManPage.rows(of: HelpText.environmentAndFiles, section: "files:")
+        #expect(
+            files.map(\.0) == [
+                "~/.config/sophon/keys.json", "~/.config/sophon/sophonrc", "~/.config/sophon/settings.json",
+                "~/.config/sophon/plugins/", "~/.config/sophon/mcp.json", "~/.config/sophon/prices.json",
+                "~/.local/state/sophon/history", "~/.local/state/sophon/logs.db",
+                "~/.local/state/sophon/batches.json", "~/.local/state/sophon/caches.json",
+                "~/.local/state/sophon/agents.json", "~/.local/state/sophon/embeddings.db",
+                "~/.local/state/sophon/tmp/", "~/.local/state/sophon/media/",
+            ])
+        let variables = ManPage.rows(of: HelpText.environmentAndFiles, section: "environment:")
+        #expect(
+            variables.map(\.0) == [
+                "GEMINI_API_KEY", "GOOGLE_API_KEY", "SOPHON_GEMINI_BASE_URL", "SOPHON_HOME",
+                "XDG_CONFIG_HOME",
+                "XDG_STATE_HOME", "LANGUAGE", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
+                "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_CONFIG", "HOME", "PATH",
+                "TERM", "NO_COLOR", "EDITRC",
+            ])
+        #expect(
+            files.first { $0.0 == "~/.local/state/sophon/embeddings.db" }?.1
+                == "the stored embeddings (embed-multi, similar)")
+    }
+
     @Test func helpListsEnvironmentAndFilesAndPointsToTheManPage() async throws {
         let outcome = try await SophonProcess.run(["--help"])
         #expect(outcome.status == 0)

@@ -13,7 +13,10 @@ import Testing
         ),
         ("agent stats v1_x", "agent status|wait|cancel|show ID [--json]", "status"),
         ("key sow", "key set | show | delete | path", "show"),
-        ("logs sarch dune", "logs [-n N] [--json] [--html FILE] | logs search TEXT | logs show ID", "search"),
+        (
+            "logs sarch dune", "logs [-n N] [--json] [--html FILE] | logs search TEXT [-n N] | logs show ID",
+            "search"
+        ),
         // Another case is not the subcommand, but it is suggested as near.
         (
             "cache LIST",

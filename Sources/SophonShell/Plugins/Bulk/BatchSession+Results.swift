@@ -94,12 +94,20 @@ extension BatchSession {
         context.io.printError(
             "batch results: \(total) keys, \(failed) failed; cost \(CostText.text(spending.total)) (Batch price); "
                 + "wrote \(output)")
+        // `--json`: the summary's facts as named members, as `run` gives them (beside the error
+        // when keys failed).
+        let result = JSONValue.object([
+            JSONMember("output", .string(output)), JSONMember("keys", .integer(total)),
+            JSONMember("failed", .integer(failed)), JSONMember("cost", CostText.value(spending.total)),
+        ])
         if failed > 0 {
             throw CommandFailure(
                 kind: .runFailed,
-                message: "batch results: \(failed) of \(total) keys failed (ok: false in \(output))")
+                message: "batch results: \(failed) of \(total) keys failed (ok: false in \(output))",
+                envelope: [JSONMember("result", result)])
         }
-        return .none
+        // Nothing on stdout otherwise (the summary is on stderr).
+        return context.session.settings.output == .json ? .report("", data: result) : .none
     }
 
     /// Reads the answers of the job `name` one at a time: the inline answers of the Operation,

@@ -64,7 +64,8 @@ final class LogPlugin: ShellPlugin {
     var commands: [PluginCommand] {
         [
             PluginCommand(
-                name: "logs", usage: "logs [-n N] [--json] [--html FILE] | logs search TEXT | logs show ID",
+                name: "logs",
+                usage: "logs [-n N] [--json] [--html FILE] | logs search TEXT [-n N] | logs show ID",
                 summary: "the logged Gemini exchanges: newest, a full-text search, or one in full",
                 options: LogsCommand.declared,
                 run: { [self] request, context in try LogsCommand.run(request, context: context, plugin: self)
@@ -105,7 +106,7 @@ enum LogsCommand {
     static let declared = [
         CommandOption(
             name: "-n", value: "N", help: "list the newest N (20)", missing: "a positive whole number"),
-        CommandOption(name: "--json", help: "one JSON object per entry"),
+        CommandOption(name: "--json", help: "JSON: an array of entries (one object for logs show)"),
         CommandOption(
             name: "--html", value: "FILE", help: "also write the entries as a self-contained HTML report",
             missing: "a file name"),

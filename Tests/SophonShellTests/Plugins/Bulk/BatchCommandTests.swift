@@ -353,4 +353,37 @@ import Testing
 
                 """)
     }
+
+    /// `--json`: the summary's facts as named members, as `run` gives them; beside the error
+    /// when keys failed.
+    @Test func resultsUnderJSONGiveTheSummaryAsNamedMembers() async throws {
+        let shell = try await GeminiShell()
+        try await Self.faults(shell, #"{"pendingFor": 0, "itemErrors": ["c"]}"#)
+        _ = try await shell.server.control("POST", "/_sophon/clock", body: #"{"autoAdvance": 100}"#)
+        try shell.write("in.jsonl", Self.input)
+        #expect(try await shell.run(["batch", "submit", "in.jsonl", "--name", "j"]).status == 0)
+        #expect(try await shell.run(["batch", "wait", "j"]).status == 0)
+        let failed = try await shell.run(["--json", "batch", "results", "j", "-o", "out.jsonl"])
+        #expect(failed.status == 1)
+        #expect(
+            failed.stdout
+                == #"{"command":"batch results j -o out.jsonl","ok":false,"error":{"kind":"runFailed","#
+                + #""message":"batch results: 1 of 3 keys failed (ok: false in out.jsonl)"},"#
+                + #""result":{"output":"out.jsonl","keys":3,"failed":1,"cost":0.00002925}}"# + "\n")
+
+        try await Self.faults(shell, #"{"itemErrors": []}"#)
+        #expect(try await shell.run(["batch", "submit", "in.jsonl", "--name", "k"]).status == 0)
+        #expect(try await shell.run(["batch", "wait", "k"]).status == 0)
+        let passed = try await shell.run(["--json", "batch", "results", "k", "-o", "out.jsonl"])
+        #expect(
+            passed
+                == .init(
+                    stdout: #"{"command":"batch results k -o out.jsonl","ok":true,"#
+                        + #""result":{"output":"out.jsonl","keys":3,"failed":0,"cost":0.000043875}}"# + "\n",
+                    stderr:
+                        "batch results: 3 keys, 0 failed; cost $0.000043875 (Batch price); wrote out.jsonl\n",
+                    status: 0))
+        // Without --json nothing goes to stdout.
+        #expect(try await shell.run(["batch", "results", "k", "-o", "out2.jsonl"]).stdout == "")
+    }
 }
