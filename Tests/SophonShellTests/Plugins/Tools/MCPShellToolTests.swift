@@ -380,7 +380,8 @@ import Testing
         #expect(expected.contains(response))
         #expect(
             outcome.stderr.hasPrefix(
-                #"tool convert_time {"source_timezone":"UTC","target_timezone":"Asia/Tokyo","time":"12:00"} -> {"source":"#
+                // The arguments in the order the model wrote them (PRODUCT §6: the turn as returned).
+                #"tool convert_time {"source_timezone":"UTC","time":"12:00","target_timezone":"Asia/Tokyo"} -> {"source":"#
             ))
     }
 
