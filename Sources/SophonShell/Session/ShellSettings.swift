@@ -12,16 +12,20 @@ struct ShellSettings: Sendable, Equatable {
     var bail = false
     /// Print `sophon> COMMAND` before each command.
     var echo = false
-    /// Whole-call timeout (a Gemini call, a plugin's command).
-    var timeout: Duration = .seconds(180)
-    /// Whether `set timeout` chose ``timeout``: a default one gives way to a plugin's own
-    /// default (the Flex tier's 20 minutes), a chosen one never does, even when it is 3m.
-    var timeoutChosen = false
+    /// The timeout `set timeout` chose; `nil` while ``defaultTimeout`` is in force. A chosen one
+    /// never gives way to a plugin's default, even when it is 3m.
+    var chosenTimeout: Duration?
+    /// The timeout while none is chosen: 3 minutes, or a plugin's own default while it is in
+    /// force (the Flex tier's 20 minutes after `set service-tier flex`).
+    var defaultTimeout = Self.standardTimeout
     /// Language of error messages: en, es, zh-Hans, zh-Hant.
     var language = "en"
 
-    /// ``timeout`` when `set timeout` chose it, `nil` while it is the default.
-    var chosenTimeout: Duration? { timeoutChosen ? timeout : nil }
+    /// The default whole-call timeout: 3 minutes.
+    static let standardTimeout = Duration.seconds(180)
+
+    /// Whole-call timeout (a Gemini call, a plugin's command): the chosen one, else the default.
+    var timeout: Duration { chosenTimeout ?? defaultTimeout }
 
     /// Setting names in `show` order (plugins place theirs among them).
     static let names = ["output", "bail", "echo", "timeout", "language"]
@@ -49,8 +53,7 @@ struct ShellSettings: Sendable, Equatable {
             guard let duration = DurationParser.parse(value), duration > .zero else {
                 throw invalid("a positive duration such as 30s, 500ms or 2m")
             }
-            timeout = duration
-            timeoutChosen = true
+            chosenTimeout = duration
         case "language":
             guard
                 let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: {

@@ -234,7 +234,7 @@ extension GeminiServices {
     /// The whole-call limit: what `set timeout` chose (`nil`: not set), else Flex's 20 minutes
     /// under Flex and the shell's default otherwise.
     static func callTimeout(_ timeout: Duration?, _ deployment: VertexSetup.Deployment) -> Duration {
-        timeout ?? (deployment.flex ? flexTimeout : ShellSettings().timeout)
+        timeout ?? (deployment.flex ? flexTimeout : ShellSettings.standardTimeout)
     }
 
     /// The deployment a client was made with.

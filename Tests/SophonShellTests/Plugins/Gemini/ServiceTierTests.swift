@@ -86,6 +86,20 @@ import Testing
         #expect(settings.chosenTimeout == .seconds(180))
     }
 
+    @Test func showTimeoutSaysWhatFlexCallsGet() async throws {
+        let shell = try await GeminiShell()
+        let shown = try await shell.run([
+            "-c",
+            "show timeout\nset service-tier flex\nshow timeout\nset service-tier standard\nshow timeout\n"
+                + "set service-tier flex\nset timeout 3m\nshow timeout\nshow",
+        ])
+        #expect(shown.status == 0)
+        let lines = shown.stdout.split(separator: "\n")
+        #expect(Array(lines.prefix(4)) == ["3m", "20m", "3m", "3m"])
+        #expect(lines.contains("timeout: 3m"))
+        #expect(try await shell.run(["-c", "set service-tier flex\nshow"]).stdout.contains("timeout: 20m\n"))
+    }
+
     @Test func theServedTierIsInTheExchangeLog() async throws {
         let shell = try await GeminiShell()
         #expect(try await shell.run(["-c", "set service-tier flex\nask hi"]).status == 0)

@@ -75,6 +75,11 @@ enum DeploymentSettings {
                 throw invalid("standard, flex, priority or default", among: tiers + ["default"])
             }
             context.session.withDeploymentState { $0.serviceTier = tier == "default" ? nil : tier }
+            // `show timeout` and plugins' commands see the timeout Flex calls get.
+            context.session.withState {
+                $0.settings.defaultTimeout =
+                    tier == "flex" ? GeminiServices.flexTimeout : ShellSettings.standardTimeout
+            }
             return CommandResult.none
         case "backend":
             let backend = value.lowercased()
