@@ -61,7 +61,8 @@ requests) answer deterministic vectors: each lower-cased word of the text is has
 into one of outputDimensionality (default 768) dimensions and the vector normalised, so texts
 sharing words score high by cosine. An empty text is a 400. A queued reply is used by an
 embedding call only when it has "embeddings": true (e.g. {"embeddings": true, "fault":
-"rate_limit"}); other queued replies wait for generateContent.
+"rate_limit"}, or a "kind": "json" / "raw" reply sent as it is); other queued replies wait for
+generateContent.
 Judge replies: {"kind": "judge", "pass": true, "score": 0.9, "reason": ".."} answers that JSON
 as the text ("raw": TEXT sends TEXT instead, for a reply that does not fit the schema).
 
@@ -993,9 +994,9 @@ class Handler(InteractionsHandler, BaseHTTPRequestHandler):
         with STATE_LOCK:
             queued = STATE["queue"][0] if STATE["queue"] else None
             reply = STATE["queue"].pop(0) if isinstance(queued, dict) and queued.get("embeddings") else None
-        if reply is not None and reply.get("fault"):
+        if reply is not None and (reply.get("fault") or reply.get("kind") in ("json", "raw")):
             self.request_json = {}
-            return getattr(self, "reply_" + reply["fault"])(reply, model, False)
+            return getattr(self, "reply_" + (reply.get("fault") or reply["kind"]))(reply, model, False)
         try:
             request = json.loads(body or b"{}")
         except ValueError:

@@ -31,6 +31,8 @@ ID complete at its next GET. A reply:
      "fail": {"code", "message"},   a background job that ends failed, errors[] set
      "fault": "rate_limit" | "quota" | "internal" | "overloaded" | "bad_request" | "not_found"
               | "permission_denied"}
+    or {"kind": "json", "status": S, "body": {..}} / {"kind": "raw", "status": S, "text": ".."}:
+    the create answered with that body as it is (odd or malformed replies).
     (codes and statuses as Google's API errors page lists them: rate_limit_exceeded and
     quota_exceeded 429, parameter_unknown 400 for an unknown field, not_found 404,
     permission_denied 403, ...). A model_output step's media blocks ({"type": "image",
@@ -377,6 +379,8 @@ class InteractionsHandler:
                                               reply.get("message", "Permission denied on the interaction."))}
             status, code, message = statuses.get(fault, (500, "internal", "unknown fault " + fault))
             return self.send_json(status, error_body(code, message))
+        if reply.get("kind") in ("json", "raw"):
+            return getattr(self, "reply_" + reply["kind"])(reply, None, False)
         steps = planned_steps(reply, request)
         calls = any(step.get("type") == "function_call" for step in steps)
         with LOCK:

@@ -11,6 +11,22 @@ public struct GeminiEmbedding: Sendable, Hashable, Codable {
         self.values = values
     }
 
+    /// Decodes `{"values": [..]}`; a vector without components is refused, so an empty reply
+    /// never becomes a collection of 0 dimensions or an empty `embed` result.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let values = try container.decode([Float].self, forKey: .values)
+        guard !values.isEmpty else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .values, in: container, debugDescription: "an embedding with no values")
+        }
+        self.values = values
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case values
+    }
+
     /// The number of dimensions.
     public var dimensions: Int { values.count }
 

@@ -13,14 +13,59 @@ protocol JournalFile: Codable, Sendable {
 
 extension JournalFile {
     /// Reads the journal at `url`; an absent file is an empty journal.
-    /// - Throws: ``CommandFailure`` `fileError` for a file that is not such a journal.
+    /// - Throws: ``CommandFailure`` `fileError` for a file that is not such a journal (with the
+    ///   line and column where its JSON breaks, or the member that has the wrong shape), and for
+    ///   a path that is not a readable regular file (a folder, a FIFO): such a journal could not
+    ///   be saved either, so a command that would then lose what it started (a cache, a batch, a
+    ///   research job) fails before sending anything.
     static func load(_ url: URL) throws -> Self {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return Self() }
+        let snapshot: FileSnapshot?
+        do {
+            snapshot = try FileSnapshot.read(at: url)
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(error)")
+        }
+        guard let data = snapshot?.data else { return Self() }
+        let article = "aeiou".contains(kind.first ?? "x") ? "an" : "a"
+        do {
+            _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CommandFailure(kind: .fileError, message: "\(url.path): not \(article) \(kind) (\(error))")
+        }
         do {
             return try JSONDecoder().decode(Self.self, from: data)
-        } catch {
-            let article = "aeiou".contains(kind.first ?? "x") ? "an" : "a"
-            throw CommandFailure(kind: .fileError, message: "\(url.path): not \(article) \(kind) (\(error))")
+        } catch let error as DecodingError {
+            throw CommandFailure(
+                kind: .fileError, message: "\(url.path): not \(article) \(kind) (\(Self.shapeError(error)))")
+        }
+    }
+
+    /// Where and how a journal's JSON misses the journal's shape: `$.caches[0].name: expected
+    /// a string`, `$.caches[0]: no 'id'`.
+    static func shapeError(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce("$") { text, key in
+                key.intValue.map { text + "[\($0)]" } ?? text + "." + key.stringValue
+            }
+        }
+        switch error {
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let noun =
+                switch type {
+                case is String.Type: "a string"
+                case is Bool.Type: "true or false"
+                case is Int.Type, is Double.Type, is Int64.Type: "a number"
+                case is [Any].Type: "an array"
+                case is [String: Any].Type: "an object"
+                default: "\(type)"
+                }
+            return "\(path(context.codingPath)): expected \(noun)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath)): no '\(key.stringValue)'"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
         }
     }
 

@@ -104,6 +104,28 @@ struct EmbeddingsTests {
         }
     }
 
+    /// An embedding with no values is a malformed reply (retried), never an empty vector: an
+    /// empty `embed` result or a collection of 0 dimensions.
+    @Test func aVectorWithNoValuesIsRetriedAsMalformed() async throws {
+        let transport = ScriptedTransport([
+            .json(200, #"{"embedding":{"values":[]}}"#), .json(200, #"{"embedding":{"values":[1,2]}}"#),
+        ])
+        let embedding = try await Self.client(transport).embedContent("a", model: .custom("e"))
+        #expect(embedding.values == [1, 2])
+        #expect(transport.requests.count == 2)
+    }
+
+    @Test func aBatchOfEmptyVectorsFailsAfterEveryAttempt() async throws {
+        let empty = #"{"embeddings":[{"values":[]},{"values":[]}]}"#
+        let transport = ScriptedTransport([.json(200, empty), .json(200, empty), .json(200, empty)])
+        await #expect(
+            throws: GeminiError.transport(.badResponse, detail: "Undecodable reply: " + empty)
+        ) {
+            _ = try await Self.client(transport).batchEmbedContents(["a", "b"], model: .custom("e"))
+        }
+        #expect(transport.requests.count == 3)
+    }
+
     @Test func cosineAndLittleEndianBytes() throws {
         #expect(GeminiEmbedding.cosineSimilarity([1, 0], [0, 1]) == 0)
         #expect(GeminiEmbedding.cosineSimilarity([1, 2], [2, 4]) == 1)

@@ -113,13 +113,7 @@ enum CompareCommand {
     static func promptCandidates(
         _ list: String, models: [GeminiModel], data: String?, context: CommandContext
     ) throws -> [CompareCandidate] {
-        let files = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-            !$0.isEmpty
-        }
-        guard !files.isEmpty else {
-            throw CommandFailure(
-                kind: .usage, message: "compare: --prompts needs prompt files separated by commas")
-        }
+        let files = try ModelList.names(list, command: "compare", option: "--prompts", noun: "prompt files")
         let given = try PromptRenderCommand.data(data, command: "compare", context: context)
         var candidates: [CompareCandidate] = []
         for file in files {

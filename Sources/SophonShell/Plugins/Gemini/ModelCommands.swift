@@ -207,24 +207,27 @@ enum ModelList {
         }
     }
 
-    /// The names of `--models A,B`, in order, trimmed (`compare`, `run`, `test`).
+    /// The names of `--models A,B` (or of another comma list option, such as `compare --prompts
+    /// A.prompt,B.prompt`), in order, trimmed (`compare`, `run`, `test`).
     /// - Throws: ``CommandFailure`` (`usage`) for no name, an empty item (`a,,b`) or a name given
-    ///   twice (each model would be asked, and paid for, twice), before anything is sent.
-    static func names(_ list: String, command: String) throws -> [String] {
+    ///   twice (each model or file would be asked, and paid for, twice), before anything is sent.
+    static func names(
+        _ list: String, command: String, option: String = "--models", noun: String = "model IDs"
+    ) throws -> [String] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces)
         }
         guard names.contains(where: { !$0.isEmpty }) else {
             throw CommandFailure(
-                kind: .usage, message: "\(command): --models needs model IDs separated by commas")
+                kind: .usage, message: "\(command): \(option) needs \(noun) separated by commas")
         }
         if let empty = names.firstIndex(of: "") {
             throw CommandFailure(
-                kind: .usage, message: "\(command): --models: item \(empty + 1) of '\(list)' is empty")
+                kind: .usage, message: "\(command): \(option): item \(empty + 1) of '\(list)' is empty")
         }
         var seen: Set<String> = []
         for name in names where !seen.insert(name).inserted {
-            throw CommandFailure(kind: .usage, message: "\(command): --models: '\(name)' is given twice")
+            throw CommandFailure(kind: .usage, message: "\(command): \(option): '\(name)' is given twice")
         }
         return names
     }

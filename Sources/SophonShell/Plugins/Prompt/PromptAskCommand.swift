@@ -27,7 +27,10 @@ enum PromptAskCommand {
         let template = try CommandFailure.prefixed("prompt") {
             try PromptTemplate.load(context.resolve(file), shownAs: file)
         }
-        let turn = try CommandFailure.prefixed("prompt") { try template.turn(data) }
+        let named = parsed.operands.dropFirst().map { word in
+            String(word.prefix { $0 != "=" })
+        }
+        let turn = try CommandFailure.prefixed("prompt") { try template.turn(data, named: named) }
         for note in turn.notes {
             context.io.printError(ShellMessages.note("\(template.file): output \(note)"))
         }

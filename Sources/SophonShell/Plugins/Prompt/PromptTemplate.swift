@@ -143,18 +143,19 @@ struct PromptTemplate: Sendable {
     }
 
     /// The turn of `data` (`{input, context, messages}`): `input.schema` checks the input first
-    /// (its defaults filled in).
+    /// (its defaults filled in), and `named` (the names typed as `NAME=VALUE`) against the names
+    /// it declares.
     /// - Throws: ``CommandFailure`` without a command prefix: `FILE: input $.year: expected
     ///   integer, got string "soon"` (`invalidInput`), a render error at FILE:LINE:COL, `FILE:
     ///   renders to no message to send`.
-    func turn(_ data: JSONValue) throws -> Turn {
+    func turn(_ data: JSONValue, named: [String] = []) throws -> Turn {
         let rendered: JSONValue
         do {
             rendered = try renderer.render(document, data: data)
         } catch {
             throw Self.failure(error)
         }
-        try checkInput(rendered, given: data["input"])
+        try checkInput(rendered, given: data["input"], named: named)
         var turn = Turn(contents: [])
         for message in Self.elements(rendered["messages"]) {
             let parts = try Self.elements(message["content"]).map(part)
@@ -175,8 +176,9 @@ struct PromptTemplate: Sendable {
         return turn
     }
 
-    /// `input.schema` checks the input (its defaults filled in); the first issue names the field.
-    func checkInput(_ rendered: JSONValue, given: JSONValue?) throws {
+    /// `input.schema` checks the input (its defaults filled in), and a closed schema the typed
+    /// names `named`; the first issue names the field.
+    func checkInput(_ rendered: JSONValue, given: JSONValue?, named: [String] = []) throws {
         guard let schema = rendered["input"]?["schema"] else { return }
         var input = rendered["input"]?["default"] ?? .object([])
         if case .object(var merged) = input, case .object(let more) = given ?? .null {
@@ -188,10 +190,29 @@ struct PromptTemplate: Sendable {
         } else if let given {
             input = given
         }
+        if let (name, declared) = Self.undeclared(named, schema: schema) {
+            throw CommandFailure(
+                kind: .invalidInput,
+                message: "\(file): input $.\(name): not in the input schema"
+                    + ShellMessages.didYouMean(Suggestions.closest(to: name, in: declared).first))
+        }
         if let issue = try geminiDocument(schema).schema.validate(input).first {
             throw CommandFailure(
                 kind: .invalidInput, message: "\(file): input \(issue.path): \(issue.message)")
         }
+    }
+
+    /// The first of `names` (typed as `prompt FILE NAME=VALUE`) that a closed input schema
+    /// (Picoschema's, `additionalProperties: false`) does not declare, with the names it
+    /// declares: a typo such as `aeg=3` for an optional `age` fails instead of being dropped
+    /// unseen. `nil` when every name is declared or the schema is open.
+    static func undeclared(_ names: [String], schema: JSONValue) -> (String, [String])? {
+        guard schema["additionalProperties"] == .bool(false),
+            case .object(let declared)? = schema["properties"]
+        else { return nil }
+        let keys = declared.map(\.key)
+        guard let name = names.first(where: { !keys.contains($0) }) else { return nil }
+        return (name, keys)
     }
 
     /// A JSON Schema of the file as a ``GeminiSchema`` (the one conversion, `schema @FILE`'s).

@@ -219,6 +219,29 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    /// `--prompts` is read as `--models` is (one rule): an empty item or a file given twice is a
+    /// usage error before anything is sent, never a silently dropped or doubled candidate.
+    @Test func promptsListRefusesEmptyItemsAndRepeatsAsModelsDoes() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("hello.prompt", "Hello, {{name}}!")
+        let data = #"{"input": {"name": "Ann"}}"#
+        let cases = [
+            (
+                "hello.prompt,,hello.prompt",
+                "error: compare: --prompts: item 2 of 'hello.prompt,,hello.prompt' is empty\n"
+            ),
+            ("hello.prompt, hello.prompt", "error: compare: --prompts: 'hello.prompt' is given twice\n"),
+            (" , ", "error: compare: --prompts needs prompt files separated by commas\n"),
+        ]
+        for (list, stderr) in cases {
+            let outcome = try await shell.run(["compare", "--prompts", list, "--data", data])
+            #expect(outcome.status == 1)
+            #expect(outcome.stdout == "")
+            #expect(outcome.stderr == stderr)
+        }
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     /// `--html FILE` where no report can be written is refused before anything is sent (the
     /// answers were paid for, then lost): a folder, a folder that does not exist, an empty name.
     @Test func aReportThatCannotBeWrittenIsRefusedBeforeAnythingIsSent() async throws {

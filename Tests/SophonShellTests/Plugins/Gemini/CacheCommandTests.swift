@@ -49,6 +49,35 @@ import Testing
         #expect(journal["caches"]?[0]?["system"] == .bool(true))
     }
 
+    /// A journal that could not be read or saved fails `cache create` before the cache is made:
+    /// a folder at caches.json (it was read as an empty journal, the cache was created, then
+    /// its name was lost when the journal could not be saved), and a journal whose JSON breaks,
+    /// named by line and column, or whose shape is wrong, named by its member.
+    @Test func aJournalThatCannotBeKeptFailsCreateBeforeAnythingIsSent() async throws {
+        let shell = try await GeminiShell()
+        let journal = shell.home.appendingPathComponent("caches.json")
+        try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: false)
+        let folder = try await shell.run(["cache", "create", "docs", "hello"])
+        #expect(folder.status == 1)
+        #expect(folder.stdout == "")
+        #expect(folder.stderr == "error: cannot read '\(journal.path)': Is a directory\n")
+        try FileManager.default.removeItem(at: journal)
+        try shell.write("caches.json", "{\"caches\": [\n  {\"name\": \"a\",\n")
+        let broken = try await shell.run(["cache", "create", "docs", "hello"])
+        #expect(broken.status == 1)
+        #expect(
+            broken.stderr
+                == "error: \(journal.path): not a cache journal (line 3, column 1: unexpected end of input; expected the rest of the value)\n"
+        )
+        try shell.write("caches.json", #"{"caches": [{"name": 5}]}"#)
+        let shape = try await shell.run(["cache", "list"])
+        #expect(shape.status == 1)
+        #expect(
+            shape.stderr
+                == "error: \(journal.path): not a cache journal ($.caches[0].name: expected a string)\n")
+        #expect(try await Self.cacheCreates(shell).isEmpty)
+    }
+
     @Test func createDryRunPrintsTheRequestAndSendsAndJournalsNothing() async throws {
         let shell = try await GeminiShell()
         let flagged = try await shell.run(["cache", "create", "--dry-run", "c", "hello", "--ttl", "30m"])

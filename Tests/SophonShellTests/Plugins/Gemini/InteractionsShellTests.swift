@@ -148,6 +148,24 @@ import Testing
                 + #"{"type":"user_input","content":[{"type":"text","text":"two"}]}]"#)
     }
 
+    /// A completed interaction with no output (no text, no media) is an empty answer, as
+    /// generateContent's empty reply is: the command fails, once, streamed or not; never an
+    /// empty line and exit 0.
+    @Test func aCompletedInteractionWithNoOutputIsAnEmptyAnswer() async throws {
+        let shell = try await GeminiShell()
+        try await Self.interactionsQueue(shell, [#"{"steps": []}"#, #"{"steps": []}"#])
+        let outcome = try await shell.run([
+            "-c", "set api interactions", "-c", "ask first", "-c", "set stream off", "-c", "ask second",
+        ])
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr
+                == "-c:2:1: error: The model returned an empty answer.\n-c:4:1: error: The model returned an empty answer.\n"
+        )
+        #expect(outcome.status == 1)
+        #expect(try await shell.server.paths().count == 2)
+    }
+
     @Test func aCutStreamIsResumedAndTooManyCutsSayWhatArrived() async throws {
         let shell = try await GeminiShell()
         try await Self.interactionsQueue(

@@ -206,6 +206,31 @@ import Testing
         #expect(try JSONValue(parsing: String(line))["result"] == .string("Hello, Ann."))
     }
 
+    /// A `NAME=VALUE` the file's input schema does not declare (Picoschema's objects are closed)
+    /// is refused with the closest declared name before anything is sent: a typo of an optional
+    /// field was dropped unseen and the prompt rendered without it. A file without an input
+    /// schema takes any name.
+    @Test func aTypedNameTheInputSchemaDoesNotDeclareIsRefused() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("book.prompt", Self.file)
+        try shell.write("free.prompt", "About {{topic}}.")
+        let outcome = try await shell.run([
+            "-c", "prompt book.prompt title=Dune yaer=1966", "-c", "prompt book.prompt titel=Dune",
+            "-c", "prompt --dry-run free.prompt topic=sand extra=1",
+        ])
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: prompt: book.prompt: input $.yaer: not in the input schema (did you mean 'year'?)
+                -c:2:1: error: prompt: book.prompt: input $.titel: not in the input schema (did you mean 'title'?)
+
+                """)
+        #expect(
+            outcome.stdout.hasPrefix("POST /v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse\n"))
+        #expect(outcome.stdout.contains(#""text": "About sand.""#))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     /// A flag given twice is a usage error naming it (the one option parser's rule), `--json`
     /// too, which the shell takes out of the words before the command reads them.
     @Test func aFlagGivenTwiceIsAUsageErrorNamingIt() async throws {

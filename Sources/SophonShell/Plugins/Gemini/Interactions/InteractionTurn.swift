@@ -245,7 +245,9 @@ enum InteractionTurn {
             }
             return (CallReply(value: services.redact(value), envelope: envelope + extra), turns)
         }
-        guard !text.isEmpty || interaction.status == .completed else {
+        // No text and no media is an empty answer whatever the status (as generateContent's
+        // empty reply is): never an empty line and a success.
+        guard !text.isEmpty || !media.isEmpty else {
             throw GeminiCall.failure(.emptyResponse, context: context)
         }
         let answer = services.redact(text)
