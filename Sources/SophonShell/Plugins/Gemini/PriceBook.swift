@@ -42,9 +42,13 @@ final class PriceBook: Sendable {
     }
 
     private func load() -> GeminiPriceTable {
-        guard FileManager.default.fileExists(atPath: file.path) else { return .builtIn }
-        guard let data = try? Data(contentsOf: file) else {
-            io.printError(ShellMessages.warning("\(file.path): cannot be read; its prices are not used"))
+        // The one state-file read: a folder, FIFO or device at the path is refused, never waited on.
+        let data: Data
+        do {
+            guard let snapshot = try FileSnapshot.read(at: file) else { return .builtIn }
+            data = snapshot.data
+        } catch {
+            io.printError(ShellMessages.warning("\(error); its prices are not used"))
             return .builtIn
         }
         do {

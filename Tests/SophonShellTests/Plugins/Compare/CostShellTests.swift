@@ -197,6 +197,21 @@ import Testing
         )
         #expect(outcome.stdout.hasSuffix(#""retries":0,"cost":0.000018}"# + "\n"))
     }
+
+    /// `prices.json` is read as every state file is (``FileSnapshot``): a FIFO there is refused
+    /// at once, never waited on, and the command goes on with the built-in prices.
+    @Test func aFIFOAtPricesJSONIsAWarningNotAHang() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([Self.reply])
+        let path = shell.home.appendingPathComponent("prices.json").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let outcome = try await shell.run(["--json", "-c", "ask hi"])
+        #expect(
+            outcome.stderr
+                == "warning: cannot read '\(path)': it is a FIFO, not a regular file; its prices are not used\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasSuffix(#""retries":0,"cost":0.000018}"# + "\n"))
+    }
 }
 
 /// The Flex discount (PRODUCT §14: "Batch and Flex discounts"; docs/cost.md): an exchange served
