@@ -208,7 +208,8 @@ import Testing
         let outcome = try await shell.run(["--json", "-c", "ask hi"])
         #expect(
             outcome.stderr
-                == "warning: cannot read '\(path)': it is a FIFO, not a regular file; its prices are not used\n")
+                == "warning: cannot read '\(path)': it is a FIFO, not a regular file; its prices are not used\n"
+        )
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasSuffix(#""retries":0,"cost":0.000018}"# + "\n"))
     }
