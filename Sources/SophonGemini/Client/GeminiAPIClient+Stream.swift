@@ -241,6 +241,20 @@ public struct GeminiStreamAccumulator: Sendable, Hashable {
     /// Creates an empty accumulator.
     public init() {}
 
+    /// The reply so far as one response: the answer text as one part (none when empty), the
+    /// finish reason and message, the last usage and model version. What
+    /// ``GeminiAnswerReader/read(_:)`` checks, so a streamed reply fails as the same reply
+    /// unstreamed does (`MAX_TOKENS` with no text is ``GeminiError/truncated(partialText:partialValue:)``).
+    public var response: GenerateContentResponse {
+        let parts = text.isEmpty ? [] : [Part.text(text)]
+        return GenerateContentResponse(
+            candidates: [
+                Candidate(
+                    content: Content(role: "model", parts: parts), finishReason: finishReason,
+                    finishMessage: finishMessage)
+            ], usageMetadata: usage, modelVersion: modelVersion)
+    }
+
     /// Adds the next chunk.
     public mutating func add(_ chunk: GenerateContentResponse) {
         chunkCount += 1
