@@ -176,12 +176,31 @@ struct StreamReader: GeminiStreamBodyReader {
         case .raw(let text):
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
+            if let replies = Self.plainReplies(data) {
+                for reply in replies { try deliver(reply) }
+                return
+            }
             throw AttemptError(
                 .transport(.badResponse, detail: "Unexpected stream text: \(ReplyExcerpt.excerpt(data))"),
                 allowRetry: !delivered)
         case .truncated:
             throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
         }
+    }
+
+    /// The replies of a body that is plain JSON rather than events (a server or proxy that
+    /// answered with one reply, or with the JSON array `streamGenerateContent` sends without
+    /// `alt=sse`), read as chunks; `nil` when it holds anything else.
+    static func plainReplies(_ data: Data) -> [GenerateContentResponse]? {
+        let decoder = JSONDecoder()
+        let replies =
+            (try? decoder.decode([GenerateContentResponse].self, from: data))
+            ?? (try? decoder.decode(GenerateContentResponse.self, from: data)).map { [$0] }
+        guard let replies, !replies.isEmpty,
+            replies.allSatisfy({ $0.candidates != nil || $0.promptFeedback != nil || $0.usageMetadata != nil }
+            )
+        else { return nil }
+        return replies
     }
 
     private mutating func deliver(_ chunk: GenerateContentResponse) throws {
