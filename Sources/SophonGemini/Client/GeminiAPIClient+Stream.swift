@@ -196,10 +196,10 @@ struct StreamReader: GeminiStreamBodyReader {
         let replies =
             (try? decoder.decode([GenerateContentResponse].self, from: data))
             ?? (try? decoder.decode(GenerateContentResponse.self, from: data)).map { [$0] }
-        guard let replies, !replies.isEmpty,
-            replies.allSatisfy({ $0.candidates != nil || $0.promptFeedback != nil || $0.usageMetadata != nil }
-            )
-        else { return nil }
+        func isReply(_ reply: GenerateContentResponse) -> Bool {
+            reply.candidates != nil || reply.promptFeedback != nil || reply.usageMetadata != nil
+        }
+        guard let replies, !replies.isEmpty, replies.allSatisfy(isReply) else { return nil }
         return replies
     }
 
