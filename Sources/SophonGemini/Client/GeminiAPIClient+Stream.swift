@@ -176,12 +176,31 @@ struct StreamReader: GeminiStreamBodyReader {
         case .raw(let text):
             let data = Data(text.utf8)
             if let status = GoogleRPCErrorBody.parse(data) { throw failure(status, data) }
+            if let replies = Self.plainReplies(data) {
+                for reply in replies { try deliver(reply) }
+                return
+            }
             throw AttemptError(
                 .transport(.badResponse, detail: "Unexpected stream text: \(ReplyExcerpt.excerpt(data))"),
                 allowRetry: !delivered)
         case .truncated:
             throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
         }
+    }
+
+    /// The replies of a body that is plain JSON rather than events (a server or proxy that
+    /// answered with one reply, or with the JSON array `streamGenerateContent` sends without
+    /// `alt=sse`), read as chunks; `nil` when it holds anything else.
+    static func plainReplies(_ data: Data) -> [GenerateContentResponse]? {
+        let decoder = JSONDecoder()
+        let replies =
+            (try? decoder.decode([GenerateContentResponse].self, from: data))
+            ?? (try? decoder.decode(GenerateContentResponse.self, from: data)).map { [$0] }
+        func isReply(_ reply: GenerateContentResponse) -> Bool {
+            reply.candidates != nil || reply.promptFeedback != nil || reply.usageMetadata != nil
+        }
+        guard let replies, !replies.isEmpty, replies.allSatisfy(isReply) else { return nil }
+        return replies
     }
 
     private mutating func deliver(_ chunk: GenerateContentResponse) throws {
@@ -240,6 +259,20 @@ public struct GeminiStreamAccumulator: Sendable, Hashable {
 
     /// Creates an empty accumulator.
     public init() {}
+
+    /// The reply so far as one response: the answer text as one part (none when empty), the
+    /// finish reason and message, the last usage and model version. What
+    /// ``GeminiAnswerReader/read(_:)`` checks, so a streamed reply fails as the same reply
+    /// unstreamed does (`MAX_TOKENS` with no text is ``GeminiError/truncated(partialText:partialValue:)``).
+    public var response: GenerateContentResponse {
+        let parts = text.isEmpty ? [] : [Part.text(text)]
+        return GenerateContentResponse(
+            candidates: [
+                Candidate(
+                    content: Content(role: "model", parts: parts), finishReason: finishReason,
+                    finishMessage: finishMessage)
+            ], usageMetadata: usage, modelVersion: modelVersion)
+    }
 
     /// Adds the next chunk.
     public mutating func add(_ chunk: GenerateContentResponse) {

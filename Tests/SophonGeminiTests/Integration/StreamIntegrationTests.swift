@@ -86,6 +86,32 @@ import Testing
         #expect(waits == [wait])
     }
 
+    /// A server that answers a stream request with plain JSON (one reply, or the JSON array
+    /// Google sends without `alt=sse`) is read as that reply's chunks, not refused.
+    @Test func aPlainJSONBodyIsReadAsTheChunks() async throws {
+        let one =
+            #"{"kind": "json", "body": {"candidates": [{"content": {"role": "model", "parts": [{"text": "whole"}]}, "finishReason": "STOP"}]}}"#
+        let (chunks, error, paths, _) = try await collect([one])
+        #expect(error == nil)
+        #expect(chunks.map(\.text) == ["whole"])
+        #expect(paths.count == 1)
+
+        let array =
+            #"{"kind": "raw", "contentType": "application/json", "text": "[{\n  \"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"text\": \"Hel\"}]}}]\n}\n,\r\n{\n  \"candidates\": [{\"content\": {\"role\": \"model\", \"parts\": [{\"text\": \"lo\"}]}, \"finishReason\": \"STOP\"}]\n}\n]"}"#
+        let streamed = try await collect([array])
+        #expect(streamed.error == nil)
+        #expect(streamed.chunks.map(\.text) == ["Hel", "lo"])
+    }
+
+    /// Plain JSON that is not a reply stays a malformed stream (retried before any chunk).
+    @Test func plainJSONThatIsNoReplyIsABadResponse() async throws {
+        let other = #"{"kind": "json", "body": {"greeting": "hi"}}"#
+        let (chunks, error, paths, _) = try await collect([other, other, other])
+        #expect(chunks.isEmpty)
+        #expect(error == .transport(.badResponse, detail: #"Unexpected stream text: { "greeting": "hi" }"#))
+        #expect(paths.count == 3)
+    }
+
     @Test func aWrongKeyInAStreamIsMasked() async throws {
         let server = try await FakeGeminiServer(key: "server-key")
         let key = "AIzaSyA-stream-key-0123456789abcdefghij"

@@ -258,10 +258,9 @@ enum AskTurn {
             return (reply, [])
         }
         if accumulator.text.isEmpty, media.isEmpty {
-            if let reason = accumulator.finishReason, reason != .stop, reason != .maxTokens {
-                throw GeminiError.stoppedWithoutContent(
-                    reason: reason, finishMessage: accumulator.finishMessage)
-            }
+            // The one check of a complete reply, as for an unstreamed one: truncated at
+            // MAX_TOKENS, a failed function call, a stop without content, or empty.
+            _ = try GeminiAnswerReader().read(accumulator.response)
             throw GeminiError.emptyResponse
         }
         let saved = try ReplyMedia.save(media, context: context, services: services)
