@@ -64,9 +64,10 @@ final class GeminiPlugin: ShellPlugin {
         return CommandResult.none
     }
 
-    /// The largest budget, in whole US dollars: past 2^53 cents a Double no longer holds every
-    /// cent, so `show budget` would print another amount than the one set.
-    static let maximumBudget = Double((1 << 53) / 100)
+    /// The largest budget: a million US dollars, far past any one session's spending and far
+    /// below 2^53 cents, where a Double would no longer hold every cent (`show budget` would
+    /// print another amount than the one set).
+    static let maximumBudget = 1_000_000.0
 
     /// `set budget AMOUNT` (US dollars, a plain number in 0...``maximumBudget``) or
     /// `set budget off`.
