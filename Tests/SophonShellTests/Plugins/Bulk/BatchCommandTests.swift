@@ -147,10 +147,26 @@ import Testing
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["batch", "results", "any", "-o", "missing/out.jsonl"])
         #expect(
-            outcome.stderr == "error: batch results: the folder '\(shell.home.path)/missing' does not exist\n"
+            outcome.stderr
+                == "error: batch results: -o: the folder '\(shell.home.path)/missing' does not exist\n"
         )
         #expect(outcome.status == 1)
         #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
+    /// `-o` naming a folder is refused as `run -o` refuses it, before the job is fetched (it was
+    /// found only after the answers were downloaded, without the `batch results:` prefix).
+    @Test func resultsIntoAFolderAreRefusedBeforeTheJobIsFetched() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let outcome = try await shell.run(["--json", "batch", "results", "any", "-o", "out"])
+        #expect(
+            outcome.stdout
+                == #"{"command":"batch results any -o out","ok":false,"error":{"kind":"fileError","message":"batch results: -o: cannot replace 'out': it is a folder, not a regular file"}}"#
+                + "\n")
+        #expect(outcome.status == 1)
         #expect(try await shell.server.requests().isEmpty)
     }
 
