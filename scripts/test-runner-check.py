@@ -286,6 +286,15 @@ cost: $0.00004875
     os.makedirs(record)
     shutil.copy(os.path.join(suite, "08-live-pass.sophon"), record)
     server.reset()
+    # Without a key the recording fails before any exchange: the file fails and no tape is kept
+    # (an empty one would be replayed next time instead of recorded).
+    keyless = subprocess.run([binary, "test", "--record-missing", "record"], cwd=root,
+                             env={k: v for k, v in env.items() if k != "GEMINI_API_KEY"},
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+    equal(keyless.returncode, 1, "--record-missing without a key fails the file", keyless.stdout + keyless.stderr)
+    check("no API key" in keyless.stdout, "the failure says there is no API key", keyless.stdout)
+    equal(sorted(os.listdir(record)), ["08-live-pass.sophon"], "a recording that failed before any exchange keeps no tape")
+    equal(len(server.requests()), 0, "nothing was sent without a key")
     recorded = sophon("test", "--record-missing", "record")
     equal(recorded.returncode, 0, "--record-missing passes", recorded.stdout + recorded.stderr)
     check(os.path.exists(os.path.join(record, "08-live-pass.tape")), "--record-missing writes NAME.tape")

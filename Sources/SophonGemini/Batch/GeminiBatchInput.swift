@@ -19,9 +19,9 @@ public final class GeminiBatchInput {
         case file(URL, bytes: Int)
     }
 
-    /// The largest inline create body, in bytes (base64 included): 20,000,000
-    /// (docs/running-many-prompts.md, "Inline or file").
-    public static let defaultInlineLimit = 20_000_000
+    /// The largest inline create body, in bytes (base64 included): ``GeminiInlineLimit/bytes``,
+    /// 20,000,000 (docs/running-many-prompts.md, "Inline or file").
+    public static let defaultInlineLimit = GeminiInlineLimit.bytes
 
     /// The display name of the job.
     public let displayName: String

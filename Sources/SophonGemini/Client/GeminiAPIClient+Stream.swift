@@ -7,7 +7,8 @@ extension GeminiAPIClient {
     /// arrives.
     ///
     /// Retries (and the 404 fallback) happen only before the first chunk. The stream throws
-    /// ``GeminiError/streamEndedEarly(partialText:)`` when it ends without a finish reason,
+    /// ``GeminiError/streamEndedEarly(partialText:)`` when it ends without a finish reason
+    /// (``GeminiError/emptyResponse`` when its chunks held no part at all, as unstreamed),
     /// ``GeminiError/contentBlocked(reason:partialText:)`` after a chunk whose finish reason
     /// is a block, ``GeminiError/promptBlocked(reason:message:)`` for a blocked prompt, and the
     /// typed error of a JSON error sent after the 200 (raw or as a `data:` event), and
@@ -137,6 +138,10 @@ struct StreamReader: GeminiStreamBodyReader {
     var delivered = false
     var finishReason: FinishReason?
     var partialText = ""
+    /// Whether a delivered chunk held a part (text, thought, call, media, signature).
+    var deliveredPart = false
+    /// The chunks delivered, folded into one reply.
+    var reply = GeminiStreamAccumulator()
 
     /// Whether a cut may still be retried: nothing was delivered yet.
     var mayRetry: Bool { !delivered }
@@ -152,6 +157,16 @@ struct StreamReader: GeminiStreamBodyReader {
     mutating func finish() throws {
         for item in parser.finish() { try handle(item) }
         guard finishReason != nil else {
+            if delivered, !deliveredPart {
+                // Replies that all held no part (`{"candidates": []}`): nothing was cut, the
+                // server answered nothing. Read by the one check of a complete reply, so the
+                // stream fails as the same reply unstreamed does (`emptyResponse`).
+                do {
+                    try ReplyCheck.check(reply.response)
+                } catch let error as GeminiError {
+                    throw AttemptError(error, allowRetry: false)
+                }
+            }
             throw AttemptError(.streamEndedEarly(partialText: partialText), allowRetry: !delivered)
         }
     }
@@ -211,6 +226,8 @@ struct StreamReader: GeminiStreamBodyReader {
         continuation.yield(chunk)
         delivered = true
         partialText += chunk.text
+        reply.add(chunk)
+        if chunk.candidates?.first?.content?.parts?.isEmpty == false { deliveredPart = true }
         guard let reason = chunk.candidates?.compactMap(\.finishReason).first else { return }
         finishReason = reason
         if reason.isBlocked {

@@ -26,7 +26,8 @@ public struct GeminiClientConfiguration: Sendable {
     public var retryPolicy: GeminiRetryPolicy
     /// The most media parts one request may carry.
     public var maxMediaParts: Int
-    /// The most inline media bytes one request may carry (20 MB, the API's inline limit).
+    /// The most inline media bytes one request may carry (default ``GeminiInlineLimit/bytes``,
+    /// the API's 20 MB inline limit).
     public var maxInlineMediaBytes: Int
     /// Receives log lines (SophonCore's handler type; the key is masked in them); `nil` logs
     /// nothing.
@@ -104,7 +105,7 @@ public struct GeminiClientConfiguration: Sendable {
         callTimeout: Duration = .seconds(180),
         retryPolicy: GeminiRetryPolicy = .default,
         maxMediaParts: Int = 16,
-        maxInlineMediaBytes: Int = 20 * 1024 * 1024,
+        maxInlineMediaBytes: Int = GeminiInlineLimit.bytes,
         logHandler: LogHandler? = nil,
         modelStore: any GeminiModelStore = InMemoryGeminiModelStore(),
         apiKeyProvider: (@Sendable () -> String?)? = nil,

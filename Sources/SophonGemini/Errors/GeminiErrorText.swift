@@ -13,6 +13,9 @@ struct GeminiErrorText {
         case .invalidAPIKey(let message, let server):
             return table.string("error.invalidAPIKey", (server.map { "\($0.label): " } ?? "") + message)
         case .invalidModelID(let id): return table.string("error.invalidModelID", id)
+        case .transport(.badResponse, let detail):
+            // The network did its part: the reply was cut or is not what the API sends.
+            return table.string("error.badResponse", detail)
         case .transport(let failure, let detail):
             return table.string("error.transport", table.string("transport.\(failure.rawValue)"), detail)
         case .http(let status, let apiStatus, let message, _):

@@ -3,7 +3,7 @@ import Synchronization
 
 extension GeminiClientConfiguration {
     /// The most inline media bytes per request (the same value as ``maxInlineMediaBytes``,
-    /// default 20 MiB): media past it is uploaded by
+    /// default ``GeminiInlineLimit/bytes``, 20,000,000): media past it is uploaded by
     /// ``GeminiAPIClient/mediaParts(for:mimeType:retryPolicy:progress:)``.
     public var inlineMediaLimit: Int {
         get { maxInlineMediaBytes }

@@ -36,7 +36,7 @@ public enum GeminiMedia {
     ///   - limit: the most bytes accepted; checked from the file size before reading.
     /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)``,
     ///   ``GeminiError/mediaUnreadable(path:reason:)`` (missing, unreadable, unknown type).
-    public static func inlinePart(contentsOf url: URL, limit: Int = 20 * 1024 * 1024) throws -> Part {
+    public static func inlinePart(contentsOf url: URL, limit: Int = GeminiInlineLimit.bytes) throws -> Part {
         let path = url.path
         let size: Int
         do {
@@ -62,7 +62,9 @@ public enum GeminiMedia {
     ///   - limit: the most bytes accepted.
     /// - Throws: ``GeminiError/mediaTooLarge(path:bytes:limit:)`` past `limit`,
     ///   ``GeminiError/mediaUnreadable(path:reason:)`` for an unknown type.
-    public static func inlinePart(data: Data, name: String, limit: Int = 20 * 1024 * 1024) throws -> Part {
+    public static func inlinePart(data: Data, name: String, limit: Int = GeminiInlineLimit.bytes) throws
+        -> Part
+    {
         guard data.count <= limit else {
             throw GeminiError.mediaTooLarge(path: name, bytes: data.count, limit: limit)
         }

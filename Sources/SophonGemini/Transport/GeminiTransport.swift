@@ -223,6 +223,11 @@ public final class URLSessionTransport: GeminiTransport {
         case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeContentData,
             .cannotDecodeRawData:
             return GeminiError.transport(.badResponse, detail: detail)
+        case .unknown where nsError.localizedDescription.hasPrefix("transfer closed with"):
+            // A body cut before its Content-Length or last chunk: FoundationNetworking passes on
+            // only libcurl's text of CURLE_PARTIAL_FILE ("transfer closed with 271 bytes
+            // remaining to read", "... outstanding read data remaining"), as an unknown error.
+            return GeminiError.transport(.badResponse, detail: detail)
         default: return GeminiError.transport(.other, detail: detail)
         }
     }

@@ -20,14 +20,29 @@ public enum PromptFile {
     /// The document at `path`, read byte for byte (CRLF kept); a variant file
     /// (`NAME.VARIANT.prompt`) gets `variant` in its metadata unless the frontmatter sets it.
     /// Errors name `shownAs` (the path as the user typed it), else `path`.
-    /// - Throws: ``PromptError`` (`.file` when unreadable or not UTF-8; the parse errors).
+    /// - Throws: ``PromptError`` (`.file` at 1:1 when unreadable, saying why as the one file
+    ///   error does: `cannot open 'p.prompt': No such file or directory`, `cannot read 'd':
+    ///   Is a directory`; `.file` at the line and column of the first byte that is not UTF-8;
+    ///   the parse errors).
     public static func load(_ path: String, shownAs: String? = nil) throws(PromptError) -> PromptDocument {
         let file = shownAs ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PromptError(.file, "cannot read the file", file: file, line: 1, column: 1)
+        let data: Data
+        do throws(SophonFileError) {
+            // The one read of a file the shell is given: a folder, FIFO or device is refused.
+            guard let snapshot = try FileSnapshot.read(at: URL(fileURLWithPath: path)) else {
+                throw SophonFileError(path: path, operation: .open, errorNumber: ENOENT)
+            }
+            data = snapshot.data
+        } catch {
+            let named = SophonFileError(
+                path: file, operation: error.operation, errorNumber: error.errorNumber,
+                destination: error.destination, fileKind: error.fileKind)
+            throw PromptError(.file, named.description, file: file, line: 1, column: 1)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw PromptError(.file, "not valid UTF-8", file: file, line: 1, column: 1)
+            let place = UTF8Validator.firstInvalid(in: data) ?? UTF8Validator.Place(line: 1, scalarsBefore: 0)
+            throw PromptError(
+                .file, "not valid UTF-8", file: file, line: place.line, column: place.scalarsBefore + 1)
         }
         var document = try PromptDocument(parsing: text, file: file)
         if let variant = nameAndVariant(ofFile: path).variant,

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 /// A named piece of shell input: a script file, one `-c` line, stdin, or what the REPL has
 /// collected so far.
@@ -45,11 +46,7 @@ struct ShellSource: Sendable, Equatable {
                 text += valid
                 continue
             }
-            var iterator = line.makeIterator()
-            var parser = Unicode.UTF8.ForwardParser()
-            var validScalars = 0
-            while case .valid = parser.parseScalar(from: &iterator) { validScalars += 1 }
-            invalidPrefixes[index + 1] = validScalars
+            invalidPrefixes[index + 1] = UTF8Validator.firstInvalid(in: line)?.scalarsBefore ?? 0
             text += String(decoding: line, as: UTF8.self)
         }
         self.init(name: name, text: text, invalidPrefixes: invalidPrefixes)

@@ -106,6 +106,22 @@ import Testing
         #expect(GeminiError.emptyResponse.description(language: "zh-Hant") == "模型傳回了空白回答。")
     }
 
+    /// A reply that was cut or is not the API's JSON is no network failure: it says so, the
+    /// kind staying `transport` (retried, PRODUCT.md §3).
+    @Test(arguments: [
+        ("en", "Incomplete or malformed response from the server: Undecodable reply: not json"),
+        ("es", "Respuesta del servidor incompleta o mal formada: Undecodable reply: not json"),
+        ("zh-Hans", "服务器的响应不完整或格式错误：Undecodable reply: not json"),
+        ("zh-Hant", "伺服器的回應不完整或格式錯誤：Undecodable reply: not json"),
+    ])
+    func aBadResponseIsNotCalledANetworkFailure(language: String, expected: String) {
+        let error = GeminiError.transport(.badResponse, detail: "Undecodable reply: not json")
+        #expect(error.description(language: language) == expected)
+        #expect(
+            GeminiError.transport(.connectionLost, detail: "reset").description(language: "en")
+                == "Network failure (connection lost): reset")
+    }
+
     /// `HTTP 404 NOT_FOUND: ...` (PRODUCT.md §5); a body without a status (a proxy's HTML
     /// page) reads `HTTP 502: ...`, with no blank before the colon.
     @Test(arguments: [

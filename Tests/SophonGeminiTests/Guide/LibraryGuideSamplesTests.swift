@@ -61,7 +61,7 @@ import Testing
         #expect(configuration.callTimeout == .seconds(90))
         #expect(configuration.retryPolicy == .minimal)
         #expect(configuration.maxMediaParts == 16)
-        #expect(configuration.maxInlineMediaBytes == 20_971_520)
+        #expect(configuration.maxInlineMediaBytes == 20_000_000)
         #expect(configuration.modelStore.loadSelection() == nil)
     }
 

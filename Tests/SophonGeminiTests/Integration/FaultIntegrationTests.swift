@@ -173,6 +173,12 @@ import Testing
             name: "truncated body", policy: .minimal, replies: [#"{"fault": "truncated"}"#, ok],
             expected: .text("ok"), attempts: 2, waits: [.seconds(1)]),
         Case(
+            name: "truncated body every time", policy: .minimal,
+            replies: Array(repeating: #"{"fault": "truncated"}"#, count: 3),
+            expected: .error(
+                .transport(.badResponse, detail: "transfer closed with 271 bytes remaining to read (-1)")),
+            attempts: 3, waits: [.seconds(1), .seconds(2)]),
+        Case(
             name: "stall past the timeout", policy: .default,
             replies: [#"{"fault": "stall", "seconds": 60}"#, ok], expected: .text("ok"), attempts: 2,
             waits: [.milliseconds(880)], requestTimeout: .seconds(5)),

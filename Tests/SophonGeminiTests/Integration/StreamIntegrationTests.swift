@@ -76,6 +76,21 @@ import Testing
         #expect(paths.count == 1)
     }
 
+    /// A streamed reply with no part in any chunk (`{"candidates": []}`, as an event or as plain
+    /// JSON) was not cut: it fails as the same reply unstreamed does, once, not retried.
+    @Test(arguments: [
+        #"{"kind": "sse", "events": [{"candidates": []}]}"#,
+        #"{"kind": "json", "body": {"candidates": []}}"#,
+        #"{"kind": "sse", "events": [{"candidates": [{"content": {}}]}]}"#,
+    ])
+    func aStreamWithNoPartIsAnEmptyResponseAsUnstreamed(reply: String) async throws {
+        let (chunks, error, paths, waits) = try await collect([reply, #"{"kind": "generate"}"#])
+        #expect(chunks.count == 1)
+        #expect(error == .emptyResponse)
+        #expect(paths.count == 1)
+        #expect(waits == [])
+    }
+
     @Test(arguments: [(GeminiRetryPolicy.default, Duration.milliseconds(880)), (.minimal, .seconds(1))])
     func anErrorBeforeTheFirstChunkIsRetried(policy: GeminiRetryPolicy, wait: Duration) async throws {
         let (chunks, error, paths, waits) = try await collect(

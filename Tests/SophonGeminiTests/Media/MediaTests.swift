@@ -29,6 +29,20 @@ import Testing
         return url
     }
 
+    /// Google's 20 MB inline limit is one value, 20,000,000 bytes, for media per request and
+    /// for a Batch create's inline body (PRODUCT.md §8 says the number).
+    @Test func theInlineLimitIsTwentyMillionBytesEverywhere() throws {
+        #expect(GeminiInlineLimit.bytes == 20_000_000)
+        #expect(GeminiClientConfiguration().maxInlineMediaBytes == 20_000_000)
+        #expect(GeminiClientConfiguration().inlineMediaLimit == 20_000_000)
+        #expect(GeminiBatchInput.defaultInlineLimit == 20_000_000)
+        let text = Data(repeating: 0x61, count: 20_000_000)
+        #expect(try GeminiMedia.inlinePart(data: text, name: "a.txt").inlineData?.mimeType == "text/plain")
+        #expect(throws: GeminiError.mediaTooLarge(path: "b.txt", bytes: 20_000_001, limit: 20_000_000)) {
+            _ = try GeminiMedia.inlinePart(data: text + Data([0x61]), name: "b.txt")
+        }
+    }
+
     @Test func partsAndLimits() throws {
         let png = try temporaryFile(
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 1, count: 92))

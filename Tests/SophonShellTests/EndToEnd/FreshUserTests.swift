@@ -153,7 +153,7 @@ import Testing
             outcome
                 == .init(
                     stdout: "ok\n",
-                    stderr: "tool odd: \(message)\ntool odd {} -> {\"error\":\"\(message)\"}\n", status: 0))
+                    stderr: "tool odd {} -> {\"error\":\"\(message)\"}\n", status: 0))
         let sent = try await shell.server.requests().last?.bodyText ?? ""
         #expect(
             sent.contains(#"{"functionResponse":{"id":"1","name":"odd","response":{"error":"\#(message)"}}}"#)
@@ -410,8 +410,8 @@ import Testing
         #expect(try await shell.server.requests().last?.body == expected)
     }
 
-    /// A replayed failed call says why on stderr, as the recorded run did
-    /// (`tool crash: MCP server 'u' exited ...` was missing); the rest is as recorded.
+    /// A replayed failed call says why on stderr, as the recorded run did (its `-> {"error"}`
+    /// line with the server's fault); the rest is as recorded.
     @Test func aReplayedFailedCallSaysWhyAsTheRecordedRunDid() async throws {
         let shell = try await GeminiShell()
         try shell.write("s.sophon", "mcp add --trust u -- \(Self.fakeMCP)\nask go\n")
@@ -421,7 +421,6 @@ import Testing
         ])
         let crash = "MCP server 'u' exited with status 3 during tools/call 'crash' (its stderr: 'boom')"
         let toolLines = """
-            tool crash: \(crash)
             tool crash {} -> {"error":"\(crash)"}
             tool add {"a":"x"} -> {"error":"invalid arguments: $: missing required property \\"b\\"; $.a: expected integer, got string \\"x\\""}
 

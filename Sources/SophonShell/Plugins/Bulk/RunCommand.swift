@@ -201,8 +201,11 @@ enum RunCommand {
                         key: keyValue, kind: GeminiCall.kind(of: error).rawValue,
                         message: error.description(language: language), model: asked)
                 }
-                try journal.append(
-                    key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
+                // A full disk or a lost folder: said as `run`'s, as its other errors are.
+                try CommandFailure.prefixed("run") {
+                    try journal.append(
+                        key: result.key, ok: result.isSuccess, text: line, hash: sentHashes[result.key] ?? "")
+                }
                 progress.finished(ok: result.isSuccess)
                 log.record(result, redact: services.redact, cost: cost)
                 finished += 1
@@ -247,12 +250,14 @@ enum RunCommand {
             data.append(contentsOf: line.utf8)
             data.append(0x0A)
         }
-        do {
-            try AtomicFile.write(data, to: URL(fileURLWithPath: outputPath))
-        } catch {
-            throw CommandFailure(kind: .fileError, message: "\(error)")
+        try CommandFailure.prefixed("run") {
+            do {
+                try AtomicFile.write(data, to: URL(fileURLWithPath: outputPath))
+            } catch {
+                throw CommandFailure(kind: .fileError, message: "\(error)")
+            }
+            try journal.writeHashes(keys: runKeys)
         }
-        try journal.writeHashes(keys: runKeys)
         journal.remove()
         let summary = BulkMessages.summary(
             done: runKeys.count, total: runKeys.count, failed: failed,

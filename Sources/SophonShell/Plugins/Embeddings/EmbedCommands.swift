@@ -91,8 +91,7 @@ enum EmbedCommands {
         }
         try refuseEmpty(text, command: "similar")
         guard plugin.storeExists else {
-            throw CommandFailure(
-                kind: .usage, message: "similar: \(EmbeddingStoreError.noSuchCollection(name))")
+            throw EmbeddingsPlugin.failure(.noSuchCollection(name), command: "similar")
         }
         let stored = try plugin.withStore(command: "similar", io: context.io) { store in
             guard let collection = try store.collection(named: name) else {
@@ -161,8 +160,7 @@ enum EmbedCommands {
                     try $0.delete(collection: operands[1])
                 }
             guard deleted else {
-                throw CommandFailure(
-                    kind: .usage, message: "collections delete: no collection '\(operands[1])'")
+                throw EmbeddingsPlugin.failure(.noSuchCollection(operands[1]), command: "collections delete")
             }
             return .none
         }

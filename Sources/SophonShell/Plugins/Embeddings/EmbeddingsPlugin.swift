@@ -43,6 +43,15 @@ final class EmbeddingsPlugin: ShellPlugin {
         return FileManager.default.fileExists(atPath: path)
     }
 
+    /// The command failure of a store error, the one kind of each: a collection of another
+    /// model or dimension is `invalidInput`, a missing collection `usage`.
+    static func failure(_ error: EmbeddingStoreError, command: String) -> CommandFailure {
+        switch error {
+        case .mismatch: CommandFailure(kind: .invalidInput, message: "\(command): \(error)")
+        case .noSuchCollection: CommandFailure(kind: .usage, message: "\(command): \(error)")
+        }
+    }
+
     /// Runs `body` with the run's store, opening it first if needed (a warning on stderr when
     /// a corrupt database was moved aside).
     /// - Throws: ``CommandFailure`` (`fileError`) when it cannot be opened; what `body` throws,
@@ -61,10 +70,7 @@ final class EmbeddingsPlugin: ShellPlugin {
                 return try body(current)
             }
         } catch let error as EmbeddingStoreError {
-            switch error {
-            case .mismatch: throw CommandFailure(kind: .invalidInput, message: "\(command): \(error)")
-            case .noSuchCollection: throw CommandFailure(kind: .usage, message: "\(command): \(error)")
-            }
+            throw Self.failure(error, command: command)
         } catch let error as LogStoreError {
             throw CommandFailure(kind: .fileError, message: "\(command): \(error)")
         }

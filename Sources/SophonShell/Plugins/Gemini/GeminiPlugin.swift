@@ -76,7 +76,12 @@ final class GeminiPlugin: ShellPlugin {
         return CommandResult.none
     }
 
-    /// `set budget AMOUNT` (US dollars, a plain number >= 0) or `set budget off`.
+    /// The largest budget, in whole US dollars: past 2^53 cents a Double no longer holds every
+    /// cent, so `show budget` would print another amount than the one set.
+    static let maximumBudget = Double((1 << 53) / 100)
+
+    /// `set budget AMOUNT` (US dollars, a plain number in 0...``maximumBudget``) or
+    /// `set budget off`.
     /// - Throws: ``CommandFailure`` (`invalidSetting`) for anything else.
     static func setBudget(_ words: [String], context: CommandContext) throws -> CommandResult {
         guard words.count == 1, let word = words.first else {
@@ -87,11 +92,12 @@ final class GeminiPlugin: ShellPlugin {
             context.session.withGeminiState { $0.budget = nil }
             return .none
         }
-        guard let amount = Double(word), amount.isFinite, amount >= 0, !word.hasPrefix("+"),
-            word.allSatisfy({ $0.isNumber || $0 == "." })
+        guard let amount = Double(word), amount.isFinite, (0...maximumBudget).contains(amount),
+            !word.hasPrefix("+"), word.allSatisfy({ $0.isNumber || $0 == "." })
         else {
             throw CommandFailure.invalidSetting(
-                "budget", expected: "a plain number of US dollars (2.50) or off", got: word)
+                "budget", expected: "a plain number of US dollars in 0...\(Int(maximumBudget)) (2.50) or off",
+                got: word)
         }
         context.session.withGeminiState { $0.budget = amount }
         return .none

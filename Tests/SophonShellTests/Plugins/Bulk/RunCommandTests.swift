@@ -191,6 +191,22 @@ import Testing
         #expect(shell.read("out.jsonl.requests")?.split(separator: "\n").count == 5)
     }
 
+    /// A file `run` cannot write at the end (here `OUTPUT.requests` is a folder) is said as
+    /// `run`'s error, with its prefix, as the command's other errors are.
+    @Test func aWriteErrorAtTheEndNamesRun() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.jsonl", #"{"key": "a", "prompt": "alpha"}"# + "\n")
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("out.jsonl.requests"), withIntermediateDirectories: false)
+        let outcome = try await shell.run(["--json", "run", "in.jsonl", "-o", "out.jsonl"])
+        let path = shell.home.appendingPathComponent("out.jsonl.requests").path
+        #expect(
+            outcome.stdout
+                == #"{"command":"run in.jsonl -o out.jsonl","ok":false,"error":{"kind":"fileError","message":"run: cannot replace '\#(path)': it is a folder, not a regular file"}}"#
+                + "\n")
+        #expect(outcome.status == 1)
+    }
+
     @Test func badLinesAreAllListedAndNothingIsSent() async throws {
         let shell = try await GeminiShell()
         try shell.write(

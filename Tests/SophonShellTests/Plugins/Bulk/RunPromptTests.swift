@@ -124,7 +124,9 @@ import Testing
         let missing = try await shell.run([
             "run", "books.jsonl", "-o", "out.jsonl", "--prompt", "none.prompt",
         ])
-        #expect(missing.stderr == "error: run: none.prompt:1:1: cannot read the file\n")
+        #expect(
+            missing.stderr
+                == "error: run: none.prompt:1:1: cannot open 'none.prompt': No such file or directory\n")
         #expect(missing.status == 1)
         #expect(try await shell.server.requests().isEmpty)
     }

@@ -215,7 +215,9 @@ import Testing
         ])
         #expect(outcome.status == 1)
         #expect(outcome.stdout == "")
-        #expect(outcome.stderr == "error: compare: nope.prompt:1:1: cannot read the file\n")
+        #expect(
+            outcome.stderr
+                == "error: compare: nope.prompt:1:1: cannot open 'nope.prompt': No such file or directory\n")
         #expect(try await shell.server.requests().isEmpty)
     }
 

@@ -135,14 +135,20 @@ import Testing
         let shell = try await GeminiShell()
         let outcome = try await shell.run([
             "-c",
-            "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3\nset budget -1\nshow budget",
+            "set budget 2.5\nshow budget\nset budget off\nshow budget\nset budget $3\nset budget -1\n"
+                + "set budget 99999999999999999999999\nset budget 90071992547410\nshow budget\n"
+                + "set budget 90071992547409\nshow budget",
         ])
-        // A refused amount leaves the budget as it was (off), in the one wording of a refused setting.
-        #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\noff\n")
+        // A refused amount leaves the budget as it was (off), in the one wording of a refused
+        // setting; past 2^53 cents a Double no longer holds every cent: refused, with the range.
+        #expect(outcome.stdout == "$2.50 ($0.00 spent)\noff\noff\n$90071992547409.00 ($0.00 spent)\n")
+        let expected = "a plain number of US dollars in 0...90071992547409 (2.50) or off"
         #expect(
             outcome.stderr
-                == "-c:1:5: error: set budget: expected a plain number of US dollars (2.50) or off, got '$3'\n"
-                + "-c:1:6: error: set budget: expected a plain number of US dollars (2.50) or off, got '-1'\n"
+                == "-c:1:5: error: set budget: expected \(expected), got '$3'\n"
+                + "-c:1:6: error: set budget: expected \(expected), got '-1'\n"
+                + "-c:1:7: error: set budget: expected \(expected), got '99999999999999999999999'\n"
+                + "-c:1:8: error: set budget: expected \(expected), got '90071992547410'\n"
         )
     }
 

@@ -225,6 +225,22 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    /// A missing collection has the plugin's one kind, before and after `embeddings.db` exists.
+    @Test func aMissingCollectionIsOneKindWithOrWithoutTheDatabase() async throws {
+        let shell = try await GeminiShell()
+        let expected = Set([
+            #"{"command":"similar nope x","ok":false,"error":{"kind":"usage","message":"similar: no collection 'nope'"}}"#,
+            #"{"command":"collections delete nope","ok":false,"error":{"kind":"usage","message":"collections delete: no collection 'nope'"}}"#,
+        ])
+        let before = try await shell.run(["--json", "-c", "similar nope x", "-c", "collections delete nope"])
+        #expect(Set(before.stdout.split(separator: "\n").map(String.init)) == expected)
+        try shell.write("docs.jsonl", #"{"id": "a", "text": "red apple"}"# + "\n")
+        _ = try await shell.run(["-c", "embed-multi docs docs.jsonl"])
+        let after = try await shell.run(["--json", "-c", "similar nope x", "-c", "collections delete nope"])
+        #expect(Set(after.stdout.split(separator: "\n").map(String.init)) == expected)
+        #expect(after.status == 1)
+    }
+
     @Test func aMisspeltTaskTypeGetsASuggestion() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["-c", "embed --task retrieval_qury hi"])

@@ -93,7 +93,7 @@ import Testing
         #expect(refused.status == 1)
         #expect(
             refused.stderr
-                == "error: attach: 'big.txt' (20971521 bytes) does not fit inline (20971520 bytes left of the request's 20 MB) and Vertex AI has no Files API to upload it to; use a gs:// URI\n"
+                == "error: attach: 'big.txt' (20971521 bytes) does not fit inline (20000000 bytes left of the request's 20 MB) and Vertex AI has no Files API to upload it to; use a gs:// URI\n"
         )
         #expect(try await shell.server.requests().count == before)
     }

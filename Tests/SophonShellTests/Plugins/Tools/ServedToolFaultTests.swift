@@ -80,13 +80,9 @@ import Testing
         #expect(outcome.stdout == "A\nB\nC\nD\nE\n")
         #expect(
             outcome.stderr == """
-                tool crash: plugin 'faulty' exited with status 3 while running 'crash'
                 tool crash {"n":1} -> {"error":"plugin 'faulty' exited with status 3 while running 'crash'"}
-                tool hang: plugin 'faulty' did not answer 'hang' within 1s; it was stopped
                 tool hang {"n":1} -> {"error":"plugin 'faulty' did not answer 'hang' within 1s; it was stopped"}
-                tool garbage: plugin 'faulty' wrote a line that is not JSON: 'this is not json'
                 tool garbage {"n":1} -> {"error":"plugin 'faulty' wrote a line that is not JSON: 'this is not json'"}
-                tool fail: the disk is full
                 tool fail {"n":1} -> {"error":"the disk is full"}
                 faulty: served 1
                 tool ok {"n":1} -> {"ok":true}

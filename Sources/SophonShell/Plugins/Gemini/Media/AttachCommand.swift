@@ -11,7 +11,7 @@ import Synchronization
 /// (images, PDF, text, audio, video); `--mime TYPE` overrides it for the files after it.
 enum AttachCommand {
     /// The most inline media bytes one request carries.
-    static let inlineLimit = 20 * 1024 * 1024
+    static let inlineLimit = GeminiInlineLimit.bytes
 
     /// The options of `attach`, declared once.
     static let declared = [

@@ -134,24 +134,20 @@ struct ServedTools: Sendable {
             await runLive(entry, call, arguments: arguments, context: context)
         }
         let response: JSONValue
+        // One line per call (PRODUCT §6): a failed call's line is its `{"error"}` response, said
+        // whole (why it failed: the tool's text, or the fault naming the server).
+        let failed: Bool
         switch outcome {
         case .result(let value):
-            response = Self.wrapped(value)
+            (response, failed) = (Self.wrapped(value), false)
         case .error(let message):
-            response = Self.error(message)
-            // A failed call says why on stderr; a declined call or arguments that broke the
-            // declaration do not.
-            if response != ToolConsent.declinedResponse, !message.hasPrefix("invalid arguments: ") {
-                context.io.printError("tool \(call.name): \(message)")
-            }
+            (response, failed) = (Self.error(message), true)
         case .unrecorded(let unrecorded, let missing):
             guard missing else { return unrecorded }  // Cancelled: nothing more is said.
-            response = unrecorded
-            context.io.printError("tool \(call.name): the tape has no recorded call of it here")
+            (response, failed) = (unrecorded, true)
         }
-        context.io.printError(
-            "tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(Self.abridged(response.compactText))"
-        )
+        let shown = failed ? response.compactText : Self.abridged(response.compactText)
+        context.io.printError("tool \(call.name) \(Self.abridged(arguments.compactText)) -> \(shown)")
         return response
     }
 

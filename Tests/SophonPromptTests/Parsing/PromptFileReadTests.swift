@@ -1,0 +1,54 @@
+import Foundation
+import SophonCore
+import Testing
+
+@testable import SophonPrompt
+
+/// A prompt file that cannot be read says why, as the one file error does, and one that is not
+/// UTF-8 fails at the line and column of its first bad byte, as a script line does.
+@Suite struct PromptFileReadTests {
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prompt-read-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func aMissingFileSaysNoSuchFile() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = promptError {
+            _ = try PromptFile.load(
+                folder.appendingPathComponent("missing.prompt").path, shownAs: "missing.prompt")
+        }
+        #expect(
+            error
+                == PromptError(
+                    .file, "cannot open 'missing.prompt': No such file or directory", file: "missing.prompt",
+                    line: 1, column: 1))
+    }
+
+    @Test func aFolderSaysItIsADirectory() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = promptError { _ = try PromptFile.load(folder.path, shownAs: "prompts") }
+        #expect(error?.description == "prompts:1:1: cannot read 'prompts': Is a directory")
+    }
+
+    @Test func invalidUTF8IsReportedAtItsLineAndColumn() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bad.prompt")
+        // Line 4, after "héllo " (6 scalars): column 7.
+        try Data(Array("---\nmodel: m\n---\nhéllo ".utf8) + [0xFF] + Array(" world\n".utf8)).write(to: path)
+        let error = promptError { _ = try PromptFile.load(path.path, shownAs: "bad.prompt") }
+        #expect(error == PromptError(.file, "not valid UTF-8", file: "bad.prompt", line: 4, column: 7))
+    }
+
+    @Test func theFirstInvalidPlaceCountsScalarsPerLine() {
+        #expect(UTF8Validator.firstInvalid(in: Array("ok\nfine".utf8)) == nil)
+        #expect(UTF8Validator.firstInvalid(in: [0xC3]) == UTF8Validator.Place(line: 1, scalarsBefore: 0))
+        #expect(
+            UTF8Validator.firstInvalid(in: Array("a\n\nab€".utf8) + [0xE2, 0x82])
+                == UTF8Validator.Place(line: 3, scalarsBefore: 3))
+    }
+}
