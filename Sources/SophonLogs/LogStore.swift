@@ -264,6 +264,8 @@ public enum LogStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database was made by a newer Sophon: its schema version, and the newest this one
     /// knows.
     case newerSchema(path: String, version: Int, known: Int)
+    /// A SQLite database with tables but no schema version: not one Sophon made.
+    case foreignDatabase(path: String)
 
     /// The message, naming the file and the SQLite step that failed.
     public var description: String {
@@ -272,6 +274,9 @@ public enum LogStoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchEntry(let id): "no log entry \(id)"
         case .newerSchema(let path, let version, let known):
             "\(path): schema version \(version) is newer than this sophon knows (\(known))"
+        case .foreignDatabase(let path):
+            "\(path): a SQLite database Sophon did not make (tables, no schema version); "
+                + "move it away and Sophon starts a new one"
         }
     }
 }

@@ -94,6 +94,18 @@ final class SQLiteDatabase: @unchecked Sendable {
         if version > schemaVersion {
             throw LogStoreError.newerSchema(path: path, version: version, known: schemaVersion)
         }
+        // Version 0 with tables: another program's database at this path. Migrating would fail
+        // on a table that exists (a message quoting half a CREATE TABLE) or mix our tables into
+        // its file; it is refused before WAL mode touches its header. One statement reads both,
+        // so a database another shell is creating (tables and version in one transaction) is
+        // never taken for one.
+        if version == 0, schemaVersion > 0,
+            try integer(
+                "SELECT (SELECT count(*) FROM sqlite_master) * (user_version = 0) FROM pragma_user_version")
+                > 0
+        {
+            throw LogStoreError.foreignDatabase(path: path)
+        }
         // Turning WAL on takes an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
         // the busy handler, while another connection is opening the same new file (two shells
         // starting together): retried for the busy timeout.

@@ -264,8 +264,9 @@ extension FunctionDeclaration {
     /// rule for what it cannot take, with one reason text (``FunctionDeclarationError``): an
     /// MCP tool is refused and not offered (docs/mcp.md); a schema the user wrote (`tool @FILE`,
     /// a plugin's manifest) goes as written in `parametersJsonSchema` when `sendUnconvertible`
-    /// is set (docs/commands.md, "Tools": "`parameters` when the converter takes it, else
-    /// `parametersJsonSchema`").
+    /// is set and it is a JSON object (docs/commands.md, "Tools": "`parameters` when the
+    /// converter takes it, else `parametersJsonSchema`"); a value that is not an object (`5`,
+    /// `[...]`) is thrown in every case.
     /// - Parameters:
     ///   - name: the function's name.
     ///   - description: what it does; an empty one is left out.
@@ -294,7 +295,9 @@ extension FunctionDeclaration {
             declaration.parameters = document.schema
             return (declaration, document.notes)
         } catch {
-            guard sendUnconvertible else { throw .inputSchema(error) }
+            // Only a schema object goes as written: `5`, `"string"` or `[...]` is no schema
+            // of an arguments object, and the API would refuse it with a 400.
+            guard sendUnconvertible, case .object = schema else { throw .inputSchema(error) }
             declaration.parametersJsonSchema = schema
             return (declaration, [])
         }

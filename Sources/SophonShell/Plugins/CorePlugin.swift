@@ -257,6 +257,8 @@ enum ScriptCommands {
             throw context.usageFailure("save")
         }
         let path = request.arguments[0]
+        // `save ""` is no name (it resolved to the current folder), as `prompt save ""` says.
+        guard !path.isEmpty else { throw CommandFailure(kind: .usage, message: "save: needs a file name") }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw CommandFailure(kind: .fileError, message: "save: '\(path)' is a directory")

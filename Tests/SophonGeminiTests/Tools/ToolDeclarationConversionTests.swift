@@ -37,6 +37,33 @@ import Testing
         #expect(outcome == expected)
     }
 
+    /// A schema the user wrote goes as written when the converter cannot take it, but only a
+    /// JSON object: `5`, `"string"`, `null` or an array is refused with the converter's reason
+    /// (they went as `parametersJsonSchema` and earned a 400).
+    @Test(arguments: [
+        (
+            #"{"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"minLength": 1}]}}}"#,
+            #"{"name":"get","parametersJsonSchema":{"type":"object","properties":{"x":{"allOf":[{"type":"string"},{"minLength":1}]}}}}"#
+        ),
+        ("5", "input schema $: expected a schema object"),
+        (#""string""#, "input schema $: expected a schema object"),
+        ("null", "input schema $: expected a schema object"),
+        (#"[{"type": "object"}]"#, "input schema $: expected a schema object"),
+        ("true", "input schema $: a boolean schema (true/false) has no Gemini Schema equivalent"),
+    ])
+    func anUnconvertibleSchemaIsSentAsWrittenOnlyWhenItIsAnObject(schema: String, expected: String) throws {
+        let outcome: String
+        let inputSchema = try JSONValue(parsing: schema)
+        do {
+            let (declaration, _) = try FunctionDeclaration.converting(
+                name: "get", description: nil, inputSchema: inputSchema, sendUnconvertible: true)
+            outcome = declaration.jsonValue.compactText
+        } catch {
+            outcome = error.description
+        }
+        #expect(outcome == expected)
+    }
+
     /// Every violation of a call's arguments, in one sentence, for every served call.
     @Test func argumentErrorsListEveryViolation() throws {
         let declaration = FunctionDeclaration(

@@ -45,6 +45,8 @@ import Testing
             "-c:2:1: error: set max-tokens: expected a whole number of tokens in 1...2147483647, got '99999999999'\n"
         ),
         ("attach /", "-c:2:1: error: attach: '/' is a directory\n"),
+        // breaker2: it said `cannot replace 'CWD': it is a folder, not a regular file`.
+        ("save ''", "-c:2:1: error: save: needs a file name\n"),
     ])
     func refusedWithAClearMessage(command: String, stderr: String) async throws {
         let outcome = try await SophonProcess.run(["-c", "echo x", "-c", command])

@@ -22,7 +22,11 @@ extension BatchSession {
         guard let name, let output, !output.isEmpty else {
             throw context.usageFailure("batch", hint: "batch results NAME -o OUTPUT")
         }
-        try OutputFolder.require(context.resolve(output), command: "batch results")
+        // OUTPUT checked as `run -o` checks it, before the job is fetched: a folder there (or
+        // a missing folder) fails now, not after the answers are downloaded.
+        try OutputFolder.requireWritable(output, option: "-o", command: "batch results") {
+            context.resolve($0)
+        }
         let resolved = try await resolve(name)
         let job = try BatchJournal.load(journalURL).job(named: resolved)
         if let job {

@@ -97,16 +97,17 @@ struct BatchSession {
             var name = shards.count == 1 ? base : "\(base)-\(index + 1)"
             let requests = SHA256.hexDigest(
                 Data(shardKeys.map { "\($0)\n\(fingerprints[$0] ?? "")\n" }.joined().utf8))
-            let earlier = try BatchJournal.load(journalURL).jobs.filter {
-                $0.displayName == name && $0.input == absolute
-            }
-            if let last = earlier.last, !earlier.contains(where: { $0.requests == requests }) {
-                // The same name and input, other requests: a new job under its own name.
+            let earlier = try BatchJournal.load(journalURL).jobs.filter { $0.displayName == name }
+            if let last = earlier.last,
+                !earlier.contains(where: { $0.requests == requests && $0.input == absolute })
+            {
+                // The same name, other requests (or another input file): a new job under its own
+                // name, so that NAME in `batch status NAME` never stands for two jobs.
                 let renamed = "\(name)-\(requests.prefix(8))"
                 context.io.printError(
                     BulkMessages.batchChanged(
                         input: input, earlier: last.name ?? last.displayName, renamed: renamed,
-                        hashed: last.requests != nil))
+                        hashed: last.requests != nil, otherInput: last.input == absolute ? nil : last.input))
                 name = renamed
             }
             var job = BatchJournal.Job(

@@ -100,10 +100,14 @@ enum BulkMessages {
     }
 
     /// `batch submit` of an input whose requests differ from the job journaled under the same
-    /// name (or whose job recorded none): `batch submit: INPUT sends other requests than
-    /// batches/ID (changed lines); submitting them as NAME`.
-    static func batchChanged(input: String, earlier: String, renamed: String, hashed: Bool) -> String {
-        let why = hashed ? "changed lines" : "no request hash recorded"
+    /// name (or whose job recorded none, or that came from `otherInput`): `batch submit: INPUT
+    /// sends other requests than batches/ID (changed lines); submitting them as NAME`, `(the
+    /// job of /path/other.jsonl)`.
+    static func batchChanged(
+        input: String, earlier: String, renamed: String, hashed: Bool, otherInput: String? = nil
+    ) -> String {
+        let why =
+            otherInput.map { "the job of \($0)" } ?? (hashed ? "changed lines" : "no request hash recorded")
         return
             "batch submit: \(input) sends other requests than \(earlier) (\(why)); submitting them as \(renamed)"
     }

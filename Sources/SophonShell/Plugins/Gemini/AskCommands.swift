@@ -82,6 +82,18 @@ enum AskCommands {
             throw OptionError.unknown(extra, among: declared.map(\.name)).failure(command: request.name)
         }
         let model = parsed.value("--model")
+        // Refused before anything is built, with the command's name (it was the library's
+        // untyped-looking `“” is not a valid model ID.` after the request was made).
+        if let model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
+            throw CommandFailure(
+                kind: .invalidModelID, message: "\(request.name): --model: '\(model)' is not a valid model ID"
+            )
+        }
+        // A name outside the catalog is said, as `set model` says it (a typo such as
+        // `gemini-2.5-prx` went out silently); `custom:ID` already says it is one.
+        if let model, !model.hasPrefix("custom:"), let notice = ModelCommands.customModelNotice(model) {
+            context.io.printError(notice)
+        }
         let noSchema = parsed.has("--no-schema")
         let dryRun = context.session.geminiSettings.dryRun || parsed.has("--dry-run")
         let input = try pipedInput(context: context)

@@ -30,6 +30,8 @@ final class GeminiPlugin: ShellPlugin {
         if let problem = ImplicitFile.problem(services.paths.settingsFile.path, role: "settings file") {
             // The saved model is read without being asked: a FIFO must not block (docs/files.md).
             io.printError(ShellMessages.warning(problem + "; not reading it"))
+        } else if let problem = Self.savedModel(services).problem {
+            io.printError(ShellMessages.warning(problem))
         }
         if let model = options.model, let notice = ModelCommands.customModelNotice(model) {
             io.printError(notice)
@@ -42,13 +44,23 @@ final class GeminiPlugin: ShellPlugin {
         let language = GeminiLocalization.language(fromEnvironment: ProcessInfo.processInfo.environment)
         session.withState { $0.settings.language = language }
         let (services, model) = run.withLock { ($0.services, $0.model) }
-        let saved = services.flatMap {
-            JSONFileGeminiModelStore(fileURL: $0.paths.settingsFile).loadSelection()
-        }
+        let saved = services.flatMap { Self.savedModel($0).id }
         session.withGeminiState { state in
             if let saved { state.settings.model = GeminiModel(selection: saved).id }
             if let model { state.settings.model = GeminiModel(selection: model).id }
         }
+    }
+
+    /// The model saved in `settings.json` (`set model ID --save`), or why it is not used: a
+    /// `model` that is no model ID (`"a b"`, edited by hand) made every call fail with the
+    /// library's `“a b” is not a valid model ID.`, naming no file.
+    static func savedModel(_ services: GeminiServices) -> (id: String?, problem: String?) {
+        let file = services.paths.settingsFile
+        guard let saved = JSONFileGeminiModelStore(fileURL: file).loadSelection() else { return (nil, nil) }
+        guard GeminiModel.isWellFormedID(GeminiModel(selection: saved).id) else {
+            return (nil, "\(file.path): model '\(saved)' is not a valid model ID; not using it")
+        }
+        return (saved, nil)
     }
 
     /// `set model PRESET | ID | custom:ID [--save]`; `set budget AMOUNT|off` (docs/cost.md).

@@ -25,15 +25,16 @@ enum ToolCommands {
         }
         let list = Array(words)
         if list.count == 2, list[0] == "show" {
+            // A report, as `schema show` is: `--json` prints the declaration as an object.
             if let declaration = find(list[1], context: context) {
-                return .text(declaration.jsonValue.prettyText)
+                return .report(declaration.jsonValue.prettyText, data: declaration.jsonValue)
             }
             await ServedTools.startServers(context: context, services: services)
             let served = servedDeclarations(context: context, services: services)
             guard let declaration = served.first(where: { $0.name == list[1] }) else {
                 throw unknown(list[1], command: "tool show", context, served: served.map(\.name))
             }
-            return .text(declaration.jsonValue.prettyText)
+            return .report(declaration.jsonValue.prettyText, data: declaration.jsonValue)
         }
         if list == ["clear"] {
             context.session.withToolState { $0.declarations = [] }

@@ -95,6 +95,15 @@ enum ToolDeclarationSource {
             declaration = try self.parameters(
                 parameters, name: name, description: declaration.description, context: context)
         } else if let schema = value["parametersJsonSchema"] {
+            // Sent as written, but only a schema object: `5` or `[...]` would earn a 400.
+            guard case .object = schema else {
+                throw CommandFailure(
+                    kind: .schemaError,
+                    message: "tool: '\(name)' "
+                        + FunctionDeclarationError.inputSchema(
+                            .invalidValue(path: "$", expected: "a schema object")
+                        ).description)
+            }
             declaration.parametersJsonSchema = schema
         }
         return declaration

@@ -70,6 +70,33 @@ import Testing
         #expect(try await Self.creates(shell).count == 2)
     }
 
+    /// Another input under a display name already journaled gets a name of its own (breaker2:
+    /// it made a second job named `night`, and `batch status night` then stood for the newest
+    /// one without a word).
+    @Test func anotherInputUnderATakenNameGetsItsOwnName() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.jsonl", Self.input)
+        try shell.write("other.jsonl", #"{"key": "z", "prompt": "zulu"}"# + "\n")
+        let first = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
+        let other = try await shell.run(["batch", "submit", "other.jsonl", "--name", "night"])
+        #expect(other.status == 0)
+        let creates = try await Self.creates(shell)
+        #expect(creates.count == 2)
+        let renamed = String(creates.last?.split(separator: ":").first ?? "")
+        #expect(renamed.hasPrefix("night-") && renamed.count == "night-".count + 8)
+        let firstName = first.stdout.trimmingCharacters(in: .newlines)
+        #expect(
+            other.stderr
+                == "batch submit: other.jsonl sends other requests than \(firstName) (the job of \(shell.home.path)/in.jsonl); submitting them as \(renamed)\n"
+        )
+        // `night` is still the first job; the same submit again creates nothing.
+        let status = try await shell.run(["batch", "status", "night"])
+        #expect(status.stdout.hasPrefix("\(firstName) (night): "))
+        let again = try await shell.run(["batch", "submit", "other.jsonl", "--name", "night"])
+        #expect(again.stdout == other.stdout)
+        #expect(try await Self.creates(shell).count == 2)
+    }
+
     @Test func aJournalWithoutRequestHashesIsNotTakenForTheSameSubmit() async throws {
         let shell = try await GeminiShell()
         try shell.write("in.jsonl", Self.input)
@@ -147,10 +174,26 @@ import Testing
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["batch", "results", "any", "-o", "missing/out.jsonl"])
         #expect(
-            outcome.stderr == "error: batch results: the folder '\(shell.home.path)/missing' does not exist\n"
+            outcome.stderr
+                == "error: batch results: -o: the folder '\(shell.home.path)/missing' does not exist\n"
         )
         #expect(outcome.status == 1)
         #expect(!FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("missing").path))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
+    /// `-o` naming a folder is refused as `run -o` refuses it, before the job is fetched (it was
+    /// found only after the answers were downloaded, without the `batch results:` prefix).
+    @Test func resultsIntoAFolderAreRefusedBeforeTheJobIsFetched() async throws {
+        let shell = try await GeminiShell()
+        try FileManager.default.createDirectory(
+            at: shell.home.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let outcome = try await shell.run(["--json", "batch", "results", "any", "-o", "out"])
+        #expect(
+            outcome.stdout
+                == #"{"command":"batch results any -o out","ok":false,"error":{"kind":"fileError","message":"batch results: -o: cannot replace 'out': it is a folder, not a regular file"}}"#
+                + "\n")
+        #expect(outcome.status == 1)
         #expect(try await shell.server.requests().isEmpty)
     }
 
