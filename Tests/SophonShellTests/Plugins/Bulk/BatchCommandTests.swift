@@ -55,10 +55,7 @@ import Testing
         #expect(edited.status == 0)
         #expect(edited.stdout.hasPrefix("batches/"))
         #expect(edited.stdout != first.stdout)
-        let creates = try await Self.creates(shell)
-        #expect(creates.count == 2)
-        let renamed = String(creates.last?.split(separator: ":").first ?? "")
-        #expect(renamed.hasPrefix("night-") && renamed.count == "night-".count + 8)
+        let renamed = try await Self.secondJobRenamed(shell, from: "night")
         let firstName = first.stdout.trimmingCharacters(in: .newlines)
         #expect(
             edited.stderr
@@ -68,6 +65,15 @@ import Testing
         let again = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         #expect(again.stdout == edited.stdout)
         #expect(try await Self.creates(shell).count == 2)
+    }
+
+    /// The display name of the second of two jobs created, checked to be `NAME-HASH8`.
+    private static func secondJobRenamed(_ shell: GeminiShell, from name: String) async throws -> String {
+        let creates = try await creates(shell)
+        #expect(creates.count == 2)
+        let renamed = String(creates.last?.split(separator: ":").first ?? "")
+        #expect(renamed.hasPrefix(name + "-") && renamed.count == name.count + 9)
+        return renamed
     }
 
     /// Another input under a display name already journaled gets a name of its own (breaker2:
@@ -80,10 +86,7 @@ import Testing
         let first = try await shell.run(["batch", "submit", "in.jsonl", "--name", "night"])
         let other = try await shell.run(["batch", "submit", "other.jsonl", "--name", "night"])
         #expect(other.status == 0)
-        let creates = try await Self.creates(shell)
-        #expect(creates.count == 2)
-        let renamed = String(creates.last?.split(separator: ":").first ?? "")
-        #expect(renamed.hasPrefix("night-") && renamed.count == "night-".count + 8)
+        let renamed = try await Self.secondJobRenamed(shell, from: "night")
         let firstName = first.stdout.trimmingCharacters(in: .newlines)
         #expect(
             other.stderr
