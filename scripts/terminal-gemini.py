@@ -83,6 +83,13 @@ def test_twenty_ctrl_cs_timed_as_replies_finish_never_end_the_shell(session):
         session.child.sendintr()
         session.child.expect_exact(PROMPT)
         assert session.child.isalive(), "the shell ended after Ctrl-C number %d" % (number + 1)
+        # The prompt matched may be the one printed before the Ctrl-C was handled (the signal
+        # reaches the shell a moment after the tty takes ^C): a line typed at once can lose its
+        # first keys to that late Ctrl-C, as it would at the prompt. A sync line shows the
+        # Ctrl-C handled before the next `ask` is typed: its echo, or the error of what is left.
+        session.enter("echo sync-%d" % number)
+        session.child.expect([r"\r\nsync-%d\r\n" % number, r"unknown command '[^']*'"])
+        session.child.expect_exact(PROMPT)
     session.enter("echo still here")
     session.child.expect(r"\r\nstill here\r\n")
     session.child.expect_exact(PROMPT)

@@ -279,7 +279,7 @@ public struct GeminiStreamAccumulator: Sendable, Hashable {
 
     /// The reply so far as one response: the answer text as one part (none when empty), the
     /// finish reason and message, the last usage and model version. What
-    /// ``GeminiAnswerReader/read(_:)`` checks, so a streamed reply fails as the same reply
+    /// ``GeminiAnswerReader/read(_:)->GeminiAnswer`` checks, so a streamed reply fails as the same reply
     /// unstreamed does (`MAX_TOKENS` with no text is ``GeminiError/truncated(partialText:partialValue:)``).
     public var response: GenerateContentResponse {
         let parts = text.isEmpty ? [] : [Part.text(text)]
