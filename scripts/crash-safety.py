@@ -252,6 +252,17 @@ def history_entries(path):
     return lines, partial
 
 
+def kill_and_reap(child):
+    """SIGKILL, then wait for the exit: on a loaded machine a killed process can outlive
+    pexpect's short wait in close(force=True), which then raises "Could not terminate"."""
+    child.kill(signal.SIGKILL)
+    try:
+        child.wait()
+    except pexpect.ExceptionPexpect:
+        pass  # Already reaped.
+    child.close(force=True)
+
+
 def scenario_history(kills, root):
     name = "history"
     home = os.path.join(root, "history-home")
@@ -286,8 +297,7 @@ def scenario_history(kills, root):
                     child.expect_exact(PROMPT)
             time.sleep(RNG.uniform(0, 0.05))
         counts["killed"] += child.isalive()
-        child.kill(signal.SIGKILL)
-        child.close(force=True)
+        kill_and_reap(child)
         counts["temp left"] += len(set(temporaries(home, "history.tmp-")) - before) > 0
         lines, partial = history_entries(target)
         if not lines or lines[0] != HISTORY_HEADER:

@@ -37,30 +37,6 @@ struct BulkInput: Sendable {
         )
     }
 
-    /// Refuses an input that cannot be read a second time: a pipe (`run <(jq ...)`), a FIFO or
-    /// a device. The file is checked whole, then read again to send, and `batch resubmit`
-    /// reads it once more; a pipe read again is empty, so `run` failed with `no result for
-    /// key` and `batch submit` created a job of no requests.
-    /// - Throws: ``CommandFailure`` `fileError`: `COMMAND: 'INPUT' is a pipe, not a regular
-    ///   file; it is read more than once (checked whole, then sent): save it to a file first`.
-    private func requireRereadable() throws {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return }  // A missing file: the reader says so.
-        let kind: String
-        switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR: return  // A folder: the reader says so.
-        case S_IFIFO: kind = "a pipe"
-        case S_IFCHR, S_IFBLK: kind = "a device"
-        default: kind = "not a regular file"
-        }
-        let what = kind.hasPrefix("not") ? kind : "\(kind), not a regular file"
-        throw CommandFailure(
-            kind: .fileError,
-            message:
-                "\(command): '\(name)' is \(what); it is read more than once (checked whole, then sent): "
-                + "save it to a file first")
-    }
-
     /// Calls `body` with every non-blank line, in order.
     /// - Throws: ``CommandFailure`` when the file cannot be opened, what `body` throws, and
     ///   ``BulkInputIssue`` for a malformed line.
@@ -79,7 +55,7 @@ struct BulkInput: Sendable {
     /// - Throws: ``CommandFailure`` `invalidInput` listing the bad lines, or `fileError`; any
     ///   other error of `each` as it is, at once (a prompt file that does not render).
     func check(each: (BulkInputLine) throws -> Void = { _ in }) throws -> [(text: String, value: JSONValue)] {
-        try requireRereadable()
+        try RereadableInput.require(path, shown: name, command: command)
         let reader = try BulkLineReader(path: path, command: command)
         var firstLine: [String: Int] = [:]
         var keys: [(text: String, value: JSONValue)] = []

@@ -35,6 +35,7 @@ enum EmbedMultiCommand {
             try EmbeddingInputReader(path: path, shown: file, idField: idField, textField: textField)
         }
         // First pass: every row well formed and every ID once, or nothing is sent.
+        try RereadableInput.require(path, shown: file, command: "embed-multi")
         let total = try reader().checkAll()
 
         let (stored, hashes) = try plugin.withStore(command: "embed-multi", io: context.io) { store in

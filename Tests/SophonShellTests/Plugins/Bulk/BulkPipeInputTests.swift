@@ -35,4 +35,24 @@ import Testing
                 atPath: shell.home.appendingPathComponent("out.jsonl.partial").path))
         #expect(shell.read("batches.json") == nil)
     }
+
+    /// `embed-multi` reads its file twice too (checked whole, then embedded): a device such as
+    /// `/dev/zero` never ended, a pipe would embed nothing. The same rule refuses both.
+    @Test func embedMultiRefusesADeviceAndAPipe() async throws {
+        let shell = try await GeminiShell()
+        #expect(mkfifo(shell.home.appendingPathComponent("rows.fifo").path, 0o600) == 0)
+        let outcome = try await shell.run(["-c", "embed-multi c /dev/zero", "-c", "embed-multi c rows.fifo"])
+        let reason =
+            "not a regular file; it is read more than once (checked whole, then sent): save it to a file first"
+        #expect(
+            outcome.stderr == """
+                -c:1:1: error: embed-multi: '/dev/zero' is a device, \(reason)
+                -c:2:1: error: embed-multi: 'rows.fifo' is a pipe, \(reason)
+
+                """)
+        #expect(outcome.status == 1)
+        #expect(try await shell.server.requests().isEmpty)
+        #expect(
+            !FileManager.default.fileExists(atPath: shell.home.appendingPathComponent("embeddings.db").path))
+    }
 }
