@@ -40,9 +40,9 @@ public enum PromptFile {
             throw PromptError(.file, named.description, file: file, line: 1, column: 1)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            let place = UTF8Validator.firstInvalid(in: data) ?? UTF8Validator.Place(line: 1, scalarsBefore: 0)
+            let place = UTF8Validator.firstInvalid(in: data) ?? TextLocation(line: 1, column: 1)
             throw PromptError(
-                .file, "not valid UTF-8", file: file, line: place.line, column: place.scalarsBefore + 1)
+                .file, "not valid UTF-8", file: file, line: place.line, column: place.column)
         }
         var document = try PromptDocument(parsing: text, file: file)
         if let variant = nameAndVariant(ofFile: path).variant,

@@ -46,7 +46,7 @@ struct ShellSource: Sendable, Equatable {
                 text += valid
                 continue
             }
-            invalidPrefixes[index + 1] = UTF8Validator.firstInvalid(in: line)?.scalarsBefore ?? 0
+            invalidPrefixes[index + 1] = (UTF8Validator.firstInvalid(in: line)?.column ?? 1) - 1
             text += String(decoding: line, as: UTF8.self)
         }
         self.init(name: name, text: text, invalidPrefixes: invalidPrefixes)

@@ -46,9 +46,9 @@ import Testing
 
     @Test func theFirstInvalidPlaceCountsScalarsPerLine() {
         #expect(UTF8Validator.firstInvalid(in: Array("ok\nfine".utf8)) == nil)
-        #expect(UTF8Validator.firstInvalid(in: [0xC3]) == UTF8Validator.Place(line: 1, scalarsBefore: 0))
+        #expect(UTF8Validator.firstInvalid(in: [0xC3]) == TextLocation(line: 1, column: 1))
         #expect(
             UTF8Validator.firstInvalid(in: Array("a\n\nab€".utf8) + [0xE2, 0x82])
-                == UTF8Validator.Place(line: 3, scalarsBefore: 3))
+                == TextLocation(line: 3, column: 4))
     }
 }
