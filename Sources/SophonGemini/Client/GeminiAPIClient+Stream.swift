@@ -140,8 +140,8 @@ struct StreamReader: GeminiStreamBodyReader {
     var partialText = ""
     /// Whether a delivered chunk held a part (text, thought, call, media, signature).
     var deliveredPart = false
-    /// The chunks delivered, folded into one reply.
-    var reply = GeminiStreamAccumulator()
+    /// The last chunk delivered.
+    var lastChunk: GenerateContentResponse?
 
     /// Whether a cut may still be retried: nothing was delivered yet.
     var mayRetry: Bool { !delivered }
@@ -157,12 +157,12 @@ struct StreamReader: GeminiStreamBodyReader {
     mutating func finish() throws {
         for item in parser.finish() { try handle(item) }
         guard finishReason != nil else {
-            if delivered, !deliveredPart {
+            if !deliveredPart, let lastChunk {
                 // Replies that all held no part (`{"candidates": []}`): nothing was cut, the
-                // server answered nothing. Read by the one check of a complete reply, so the
-                // stream fails as the same reply unstreamed does (`emptyResponse`).
+                // server answered nothing. The last is read by the one check of a complete
+                // reply, so the stream fails as the same reply unstreamed does (`emptyResponse`).
                 do {
-                    try ReplyCheck.check(reply.response)
+                    try ReplyCheck.check(lastChunk)
                 } catch let error as GeminiError {
                     throw AttemptError(error, allowRetry: false)
                 }
@@ -226,7 +226,7 @@ struct StreamReader: GeminiStreamBodyReader {
         continuation.yield(chunk)
         delivered = true
         partialText += chunk.text
-        reply.add(chunk)
+        lastChunk = chunk
         if chunk.candidates?.first?.content?.parts?.isEmpty == false { deliveredPart = true }
         guard let reason = chunk.candidates?.compactMap(\.finishReason).first else { return }
         finishReason = reason

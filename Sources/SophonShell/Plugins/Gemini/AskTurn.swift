@@ -158,7 +158,8 @@ enum AskTurn {
         }
         let parts = result.response.candidates?.first?.content?.parts ?? []
         ToolExchange.reportUnknownParts(parts, context: context)
-        // Code execution and grounding print as with tools on (PRODUCT.md §6), whoever asked.
+        // Code execution and grounding print as with tools on (docs/commands.md, "Built-in tools"), whoever
+        // asked.
         let code = ToolExchange.codeSteps(parts)
         for step in code { context.io.printError(step.text) }
         let sources = ToolExchange.groundingSources(result.response.candidates?.first?.groundingMetadata)
@@ -214,13 +215,14 @@ enum AskTurn {
                 label: "ask", model: model, retryPolicy: policy, request: request)
             {
                 accumulator.add(chunk)
-                let steps = ToolExchange.codeSteps(chunk.candidates?.first?.content?.parts ?? [])
+                let parts = chunk.candidates?.first?.content?.parts ?? []
+                let steps = ToolExchange.codeSteps(parts)
                 for step in steps { context.io.printError(step.text) }
                 code += steps
                 grounding = chunk.candidates?.first?.groundingMetadata ?? grounding
-                callParts += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.functionCall != nil }
-                media += (chunk.candidates?.first?.content?.parts ?? []).filter { $0.inlineData != nil }
-                signatures += (chunk.candidates?.first?.content?.parts ?? []).filter {
+                callParts += parts.filter { $0.functionCall != nil }
+                media += parts.filter { $0.inlineData != nil }
+                signatures += parts.filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 show(redactor.feed(chunk.text))

@@ -45,7 +45,9 @@ struct TestFileRunner: Sendable {
         var arguments = ["--no-rc", "--no-history"]
         if let model { arguments += ["--model", model] }
         // `custom:ID` runs as `--model custom:ID` and tapes as NAME.ID.tape.
-        let tape = recordedTape(for: path, model)
+        let tape = TestDiscovery.tape(
+            for: path,
+            model: model.map { $0.hasPrefix("custom:") ? String($0.dropFirst("custom:".count)) : $0 })
         let hasTape = FileManager.default.fileExists(atPath: tape)
         var kept: String?
         switch tapes {
@@ -62,13 +64,6 @@ struct TestFileRunner: Sendable {
             }
         }
         return (arguments + ["--", path], exchanges ? kept : nil)
-    }
-
-    /// The tape `NAME.tape` (`NAME.MODEL.tape` with `--models`) of `path`.
-    private func recordedTape(for path: String, _ model: String?) -> String {
-        TestDiscovery.tape(
-            for: path,
-            model: model.map { $0.hasPrefix("custom:") ? String($0.dropFirst("custom:".count)) : $0 })
     }
 
     /// Runs `path` and reports how it went. Never throws: a child that cannot start is a failed
@@ -120,8 +115,8 @@ struct TestFileRunner: Sendable {
         // `--record-missing` of a file that failed before any exchange (no key, a script error)
         // keeps no tape: an empty one would be replayed next time and fail there, and the next
         // `--record-missing` would not record it again.
-        if let index = arguments.firstIndex(of: "--record"),
-            arguments[index + 1] == recordedTape(for: path, model),
+        // (Under `--record-missing`, `--record` names only the file's own tape, never a scratch.)
+        if tapes == .recordMissing, let index = arguments.firstIndex(of: "--record"),
             !result.failures.isEmpty,
             let recorded = try? GeminiTape(contentsOf: URL(fileURLWithPath: arguments[index + 1])),
             recorded.exchanges.isEmpty, recorded.toolCalls.isEmpty

@@ -51,7 +51,7 @@ enum ToolExchange {
         var started = ContinuousClock.now
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
-        // Media in every round's reply is saved as it arrives (never dropped, PRODUCT.md §7).
+        // Media in every round's reply is saved as it arrives (never dropped: docs/commands.md, "Reply media").
         var media: [ReplyMedia.Saved] = []
         var mediaFailure: (any Error)?
         let run: GeminiToolRun
@@ -98,7 +98,7 @@ enum ToolExchange {
         if let mediaFailure { throw mediaFailure }
         envelope += ReplyMedia.members(media)
         // An answer that mixes served calls with calls nobody serves: the served ones run now
-        // (PRODUCT.md §6: "calls that a handler serves run at once"), the others wait for
+        // (docs/commands.md, "Served calls"), the others wait for
         // `tool-reply`.
         let calls = (run.response.candidates?.first?.content?.parts ?? []).compactMap(\.functionCall)
         var answered: [JSONValue?] = calls.map { _ in nil }
