@@ -468,8 +468,7 @@ def tool_parts(reply, finish):
 
 
 def history_problem(request):
-    """The 400 message the API sends for a history it refuses (docs/gemini-wire-format-2.md
-    §1.4, §1.5), or None."""
+    """The 400 message the API sends for a history it refuses (docs/commands.md), or None."""
     contents = request.get("contents") or []
     for number, content in enumerate(contents):
         parts = content.get("parts")

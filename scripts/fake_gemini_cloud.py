@@ -3,7 +3,7 @@
 Imported by fake_gemini.py; standard library only (the JWT signature is checked with the
 `openssl` command line and the public key the test gives).
 
-Context caches (gemini-wire-format-2.md §5.1, -3.md §3), on the Developer paths and Vertex's
+Context caches (docs/vertex.md), on the Developer paths and Vertex's
 (`/v1beta1/projects/P/locations/L/cachedContents...`):
     POST   cachedContents                      {"model", "contents", "systemInstruction", "tools",
                                                 "toolConfig", "ttl": "3600s" | "expireTime",
@@ -21,7 +21,7 @@ cachedContentTokenCount.
     POST /_sophon/caches  -> {"minTokens": N}: a cache under N tokens is refused (400 "Cached
                              content is too small. total_token_count=T, min_total_token_count=N")
 
-Service tiers (gemini-wire-format-3.md §2): a request with "serviceTier" gets it back in
+Service tiers (docs/vertex.md): a request with "serviceTier" gets it back in
 usageMetadata.serviceTier (Vertex: usageMetadata.trafficType ON_DEMAND / ON_DEMAND_FLEX /
 ON_DEMAND_PRIORITY; Vertex reads the tier only from the header X-Vertex-AI-LLM-Shared-Request-Type:
 flex or priority, never from the body).
@@ -30,7 +30,7 @@ flex or priority, never from the body).
                              are shed with 503 UNAVAILABLE after the wait
     GET  /_sophon/flex    -> {"served": N, "shed": N}
 
-Vertex AI (gemini-wire-format-3.md §5): `/v1beta1/projects/P/locations/L/publishers/google/
+Vertex AI (docs/vertex.md): `/v1beta1/projects/P/locations/L/publishers/google/
 models/M:ACTION` and express mode's `/v1beta1/publishers/google/models/M:ACTION` answer as the
 Developer paths do. `GET /v1beta1/publishers/google/models[?pageSize=&pageToken=]` lists the
 catalog in Vertex's form (`{"publisherModels": [{"name": "publishers/google/models/ID",
@@ -251,8 +251,8 @@ class Cloud:
         return True
 
     def vertex_only(self, model, action, body):
-        """What Vertex answers differently from the Developer API (gemini-wire-format-3.md §4.3,
-        §5.4): embeddings by `:predict` (gemini-embedding-001, one instance) or Vertex's
+        """What Vertex answers differently from the Developer API (docs/vertex.md): embeddings
+        by `:predict` (gemini-embedding-001, one instance) or Vertex's
         `:embedContent` form (one content, `embedContentConfig`), no `:batchEmbedContents`;
         countTokens with the request's fields at the root (no `generateContentRequest`) and a
         role on every content. True when a reply was sent."""
@@ -465,7 +465,7 @@ class Cloud:
 
     def tier(self, request):
         """The tier asked for: on Vertex by the header X-Vertex-AI-LLM-Shared-Request-Type only
-        (gemini-wire-format-3.md §2.3), on the Developer API by the body's serviceTier."""
+        (docs/vertex.md), on the Developer API by the body's serviceTier."""
         if getattr(self.h, "vertex", False):
             return (self.h.headers.get("X-Vertex-AI-LLM-Shared-Request-Type") or "").lower() or None
         return request.get("serviceTier")

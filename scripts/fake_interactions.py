@@ -1,6 +1,6 @@
 """The Interactions API part of scripts/fake_gemini.py (docs/interactions.md).
 
-Speaks the wire format of gemini-wire-format-3.md section 1: snake_case JSON, string error
+Speaks the Interactions API wire format (docs/interactions.md): snake_case JSON, string error
 codes ({"error": {"code": "invalid_request", "message": ".."}}), SSE framed as
 `event: TYPE` + `data: JSON` + blank line, ending with `event: done` / `data: [DONE]`.
 

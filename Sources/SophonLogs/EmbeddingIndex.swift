@@ -1,8 +1,8 @@
 import SophonCore
 
-/// A collection's vectors in memory, one contiguous Float32 buffer, for `similar` (PRODUCT
-/// §13): read once from `embeddings.db` (``EmbeddingStore/index(of:)``), then each query is a
-/// scan of dot products with lengths computed once.
+/// A collection's vectors in memory, one contiguous Float32 buffer, for `similar`
+/// (docs/embeddings.md): read once from `embeddings.db` (``EmbeddingStore/index(of:)``), then
+/// each query is a scan of dot products with lengths computed once.
 public struct EmbeddingIndex: Sendable {
     /// The collection, as stored when the index was read.
     public let collection: EmbeddingCollection

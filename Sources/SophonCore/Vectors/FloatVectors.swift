@@ -1,4 +1,4 @@
-/// The one arithmetic of embedding vectors (Float32, PRODUCT §13): dot product, length and
+/// The one arithmetic of embedding vectors (Float32, docs/embeddings.md): dot product, length and
 /// cosine similarity, used by SophonGemini's `GeminiEmbedding` and the `embeddings.db` search.
 public enum FloatVectors {
     /// The dot product of two vectors of the same length (the shorter length otherwise).

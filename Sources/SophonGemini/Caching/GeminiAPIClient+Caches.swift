@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// Explicit context caches (`cachedContents`, gemini-wire-format-2.md §5.1 and -3.md §3): create,
+/// Explicit context caches (`cachedContents`, docs/commands.md, "cache"): create,
 /// get, list, extend and delete, each through the client's one call path (key or token,
 /// deadline, retries, masking, tapes). A generate request names a cache in
 /// ``GenerateContentRequest/cachedContent`` and then must not carry a system instruction,

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// A context cache (`cachedContents/ID`) as the API reports it (gemini-wire-format-2.md §5.1):
+/// A context cache (`cachedContents/ID`) as the API reports it (docs/commands.md, "cache"):
 /// the input it holds (`contents`, `systemInstruction`, `tools`) is never returned, only its
 /// names, times and size.
 public struct GeminiCachedContent: Codable, Sendable, Hashable {

@@ -47,7 +47,7 @@ struct GeminiAPICall<Reply: Sendable>: Sendable {
     var sendsCredentials = true
     /// Whether attempts carry the service tier's header fields on Vertex AI
     /// (``GeminiBackend/tierHeaders(_:)``): generation requests only, never the token
-    /// endpoint, caches, files or models (gemini-wire-format-3.md §2.3).
+    /// endpoint, caches, files or models (docs/vertex.md).
     var asksForTier = false
 }
 

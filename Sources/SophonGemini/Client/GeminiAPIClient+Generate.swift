@@ -151,7 +151,7 @@ extension GeminiAPIClient {
     /// countTokens' `{"generateContentRequest": {"model": "models/ID", ...}}` form
     /// (docs/library.md); `model` is filled in per attempt, so a fallback counts on the fallback.
     /// On Vertex AI, which has no `generateContentRequest` member, the contents, system
-    /// instruction, tools and generation settings go at the body's root (gemini-wire-format-3.md §5.4).
+    /// instruction, tools and generation settings go at the body's root (docs/vertex.md).
     /// - Throws: ``GeminiError`` after retries, or `CancellationError`.
     public func countTokens(
         label: String = "countTokens", request: GenerateContentRequest, model: GeminiModel? = nil,

@@ -119,7 +119,7 @@ extension GeminiAPIClient {
             ?? endpoint.url(base: configuration.serviceBaseURL, backend: configuration.backend)
         var headers = credentials
         headers["accept"] = streaming ? "text/event-stream" : "application/json"
-        // Vertex AI asks for Flex and Priority PayGo by headers (gemini-wire-format-3.md §2.3), on
+        // Vertex AI asks for Flex and Priority PayGo by headers (docs/vertex.md), on
         // generation requests only.
         if asksForTier {
             headers.merge(configuration.backend.tierHeaders(configuration.serviceTier)) { _, tier in tier }

@@ -66,11 +66,11 @@ public struct GeminiClientConfiguration: Sendable {
     /// instead of the API key; `nil` sends the key (the Developer API, Vertex AI express mode).
     public var accessTokens: GoogleAccessTokens? = nil
     /// The service tier calls ask for (`standard`, `flex`, `priority`, lowercase; `nil`: the
-    /// server's default). On Vertex AI it is asked in headers (gemini-wire-format-3.md §2.3:
+    /// server's default). On Vertex AI it is asked in headers (docs/commands.md, "tier":
     /// `X-Vertex-AI-LLM-Request-Type: shared` and `X-Vertex-AI-LLM-Shared-Request-Type:
     /// flex|priority`); on the Developer API set ``GenerateContentRequest/serviceTier`` too (the
     /// body carries it there). `flex` makes every call's retry policy
-    /// ``GeminiRetryPolicy/forFlex`` (best effort, minutes of latency, sheddable: §2.2); give it
+    /// ``GeminiRetryPolicy/forFlex`` (best effort, minutes of latency, sheddable); give it
     /// long timeouts.
     public var serviceTier: String? = nil
 

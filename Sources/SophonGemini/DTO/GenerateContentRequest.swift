@@ -24,7 +24,7 @@ public struct GenerateContentRequest: Codable, Sendable, Hashable {
     /// A cached content name (`cachedContents/...`): see ``usingCache(_:)``.
     public var cachedContent: String?
     /// The service tier asked for (`standard`, `flex`, `priority`, lowercase; at the request's
-    /// root, gemini-wire-format-3.md §2.1); `nil` leaves the server's default (standard).
+    /// root, docs/commands.md, "tier"); `nil` leaves the server's default (standard).
     public var serviceTier: String?
 
     /// Creates a request.

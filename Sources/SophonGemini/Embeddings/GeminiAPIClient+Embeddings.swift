@@ -8,7 +8,7 @@ extension GeminiAPIClient {
     /// Embeds one text (`POST models/M:embedContent`), retried by `retryPolicy` (default: the
     /// configured policy); a 404 is about the embedding model and never falls back to a chat
     /// model. On Vertex AI, `:predict` or Vertex AI's `:embedContent` form (see
-    /// `vertexEmbeddings`, gemini-wire-format-3.md §4.3).
+    /// `vertexEmbeddings`, docs/embeddings.md).
     /// - Throws: ``GeminiError`` (`invalidRequest` for an empty text, before any request),
     ///   or `CancellationError`.
     public func embedContent(
@@ -35,7 +35,7 @@ extension GeminiAPIClient {
     /// ``embeddingBatchLimit`` contents each, sent one after another, each retried by
     /// `retryPolicy` (default: the configured policy; no fallback on a 404). Vertex AI has no
     /// `batchEmbedContents`: there each text is one request (`:predict` or `:embedContent`,
-    /// gemini-wire-format-3.md §4.3), in order.
+    /// docs/embeddings.md), in order.
     /// - Returns: one embedding per text, in the order of `texts`.
     /// - Throws: ``GeminiError`` (`invalidRequest` naming the first empty text before any
     ///   request; `decodingFailed` when a reply holds another number of embeddings), or
@@ -106,7 +106,7 @@ extension GeminiAPIClient {
     }
 }
 
-/// Embeddings on Vertex AI (gemini-wire-format-3.md §4.3), which has no `batchEmbedContents`:
+/// Embeddings on Vertex AI (docs/embeddings.md), which has no `batchEmbedContents`:
 /// `gemini-embedding-001` (and the older non-Gemini embedding models) answer
 /// `publishers/google/models/M:predict`, every other Gemini embedding model
 /// `publishers/google/models/M:embedContent`, which takes one content per call. Sophon sends one

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// An Interaction as the API returns it (gemini-wire-format-3.md §1.9): its id, status, the
+/// An Interaction as the API returns it (docs/interactions.md): its id, status, the
 /// model or agent, the steps, usage and errors. `POST /interactions` returns only the new
 /// output steps; `GET` the whole timeline, the `user_input` steps included.
 public struct GeminiInteraction: Sendable, Hashable {
@@ -87,7 +87,7 @@ public struct GeminiInteraction: Sendable, Hashable {
     }
 
     /// The function calls still waiting for a result, in call order: a call is pending only
-    /// while no `function_result` with its id follows it (PRODUCT §15; a reply may repeat
+    /// while no `function_result` with its id follows it (docs/interactions.md; a reply may repeat
     /// steps of earlier turns).
     public var pendingCalls: [FunctionCall] {
         var answered = Set<String>()
@@ -117,7 +117,7 @@ public struct GeminiInteraction: Sendable, Hashable {
     }
 }
 
-/// The `status` of an Interaction (gemini-wire-format-3.md §1.9): an open set, so a value this
+/// The `status` of an Interaction (docs/interactions.md): an open set, so a value this
 /// client does not know yet still decodes (``rawValue`` keeps it).
 public struct GeminiInteractionStatus: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The wire value, e.g. `in_progress`.
@@ -143,7 +143,7 @@ public struct GeminiInteractionStatus: RawRepresentable, Sendable, Hashable, Cus
     /// `budget_exceeded`: an agent ran out of its budget.
     public static let budgetExceeded = GeminiInteractionStatus(rawValue: "budget_exceeded")
 
-    /// Whether polling ends here (PRODUCT §15): `completed`, `failed`, `cancelled`,
+    /// Whether polling ends here (docs/interactions.md): `completed`, `failed`, `cancelled`,
     /// `incomplete`, `budget_exceeded`, and `requires_action` (the calls go back to the caller).
     public var endsPolling: Bool {
         [.completed, .failed, .cancelled, .incomplete, .budgetExceeded, .requiresAction].contains(self)
@@ -153,7 +153,7 @@ public struct GeminiInteractionStatus: RawRepresentable, Sendable, Hashable, Cus
     public var description: String { rawValue }
 }
 
-/// The `usage` of an Interaction (gemini-wire-format-3.md §1.9, pg `usage.py`): token counts
+/// The `usage` of an Interaction (docs/interactions.md): token counts
 /// for the whole interaction. Absent counts are `nil`.
 public struct GeminiInteractionUsage: Sendable, Hashable {
     /// `total_input_tokens`.
@@ -236,7 +236,7 @@ public struct GeminiInteractionError: Sendable, Hashable, CustomStringConvertibl
 }
 
 /// The error body of the Interactions API, `{"error": {"code": "invalid_request", "message":
-/// ".."}}`, whose `code` is a string (gemini-wire-format-3.md §1.14; the codes and their HTTP
+/// ".."}}`, whose `code` is a string (docs/interactions.md; the codes and their HTTP
 /// statuses: Google's "API errors" page, https://ai.google.dev/gemini-api/docs/api-errors),
 /// turned into the same ``GeminiError`` a generateContent error of that HTTP status becomes:
 /// the string code is the error's API status (`apiStatus`), the HTTP status drives the case

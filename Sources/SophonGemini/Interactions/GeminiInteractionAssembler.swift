@@ -1,7 +1,7 @@
 import SophonCore
 
 /// Folds the events of a streamed Interaction into the Interaction they describe
-/// (gemini-wire-format-3.md §1.13): each `step.start` opens the step at its index, `step.delta`s
+/// (docs/interactions.md): each `step.start` opens the step at its index, `step.delta`s
 /// add text, thought summaries, the signature, annotations or argument fragments (joined and
 /// parsed at `step.stop`), and `interaction.completed` brings the status and usage (its steps,
 /// usually none, are used only when no step arrived).

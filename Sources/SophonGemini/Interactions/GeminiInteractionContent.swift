@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// One content block of the Interactions API (gemini-wire-format-3.md §1.5): `text`, `image`,
+/// One content block of the Interactions API (docs/interactions.md): `text`, `image`,
 /// `audio`, `document` or `video`, discriminated by `type`. Kept as the JSON object it is on
 /// the wire (unknown fields included), with typed accessors.
 public struct GeminiInteractionContent: Sendable, Hashable {

@@ -76,7 +76,7 @@ public struct GeminiInteractionConversation: Sendable, Hashable {
     }
 
     /// Answers every pending call: `responses[i]` answers call `i`, as a `function_result`
-    /// step with the call's id and name (PRODUCT §15: in call order).
+    /// step with the call's id and name (docs/interactions.md: in call order).
     /// - Throws: ``GeminiToolError/answerCountMismatch(expected:given:)`` unless there is
     ///   exactly one response per pending call.
     public mutating func answer(_ responses: [JSONValue]) throws(GeminiToolError) {

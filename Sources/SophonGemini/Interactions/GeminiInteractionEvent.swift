@@ -1,6 +1,6 @@
 import SophonCore
 
-/// One server-sent event of a streamed Interaction (gemini-wire-format-3.md §1.13):
+/// One server-sent event of a streamed Interaction (docs/interactions.md):
 /// `interaction.created`, `interaction.status_update`, `step.start`, `step.delta`,
 /// `step.stop`, `interaction.completed` or `error`. Kept as its JSON, with typed accessors.
 public struct GeminiInteractionEvent: Sendable, Hashable {

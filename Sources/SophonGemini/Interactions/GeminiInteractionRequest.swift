@@ -1,12 +1,12 @@
 import Foundation
 import SophonCore
 
-/// What `POST /v1beta/interactions` creates (gemini-wire-format-3.md §1.3): a model or an
+/// What `POST /v1beta/interactions` creates (docs/interactions.md): a model or an
 /// agent, the input, and the fields the API scopes to one interaction. Encoded snake_case by
 /// ``jsonValue(modelID:stream:)``; absent fields are left out.
 ///
 /// `tools`, `system_instruction` and `generation_config` are interaction-scoped: a request
-/// continuing with ``previousInteractionID`` must carry them again (§1.10).
+/// continuing with ``previousInteractionID`` must carry them again.
 public struct GeminiInteractionRequest: Sendable, Hashable {
     /// The model; `nil` (and no ``agent``) uses the client's selected model.
     public var model: GeminiModel?
@@ -53,7 +53,7 @@ public struct GeminiInteractionRequest: Sendable, Hashable {
     }
 
     /// `{"type": "text", "mime_type": "application/json", "schema": SCHEMA}`: structured output
-    /// as JSON of a JSON Schema (§1.7).
+    /// as JSON of a JSON Schema.
     public static func jsonResponseFormat(schema: JSONValue) -> JSONValue {
         .object([
             JSONMember("type", .string("text")), JSONMember("mime_type", .string("application/json")),
@@ -62,7 +62,7 @@ public struct GeminiInteractionRequest: Sendable, Hashable {
     }
 
     /// `{"type": "function", "name", "description"?, "parameters"?}`: a function as this API
-    /// declares it, flat, its parameters as JSON Schema (§1.8).
+    /// declares it, flat, its parameters as JSON Schema.
     public static func functionTool(_ declaration: FunctionDeclaration) -> JSONValue {
         var members = [
             JSONMember("type", .string("function")), JSONMember("name", .string(declaration.name)),
@@ -105,7 +105,7 @@ public struct GeminiInteractionRequest: Sendable, Hashable {
     }
 }
 
-/// `input` (gemini-wire-format-3.md §1.4): a string, content blocks (one user turn), or steps
+/// `input` (docs/interactions.md): a string, content blocks (one user turn), or steps
 /// (history, or function results).
 public enum GeminiInteractionInput: Sendable, Hashable {
     /// `"input": "TEXT"`.
@@ -125,7 +125,7 @@ public enum GeminiInteractionInput: Sendable, Hashable {
     }
 }
 
-/// `generation_config` (gemini-wire-format-3.md §1.6): this API has no temperature, top-p or
+/// `generation_config` (docs/interactions.md): this API has no temperature, top-p or
 /// top-k.
 public struct GeminiInteractionGenerationConfig: Sendable, Hashable {
     /// `max_output_tokens`.
@@ -172,7 +172,7 @@ public struct GeminiInteractionGenerationConfig: Sendable, Hashable {
 }
 
 extension GeminiInteractionRequest {
-    /// The same turn for the Interactions API (gemini-wire-format-3.md §1.15): the system
+    /// The same turn for the Interactions API (docs/interactions.md): the system
     /// instruction's text, `tools` (functions flat, built-ins by `type`), `toolConfig`'s mode as
     /// `tool_choice`, the response schema as `response_format` (JSON Schema), and the
     /// generation settings this API has (`max_output_tokens`, `seed`, `stop_sequences`,
@@ -211,11 +211,10 @@ extension GeminiInteractionRequest {
 
     /// `request` without the settings the Interactions API has no field for (`temperature`,
     /// `topP`, `topK`, `presencePenalty`, `frequencyPenalty`, `responseModalities`,
-    /// `mediaResolution`, `thinkingBudget`, `safetySettings`; gemini-wire-format-3.md §1.3,
-    /// §1.6; a config left empty goes too), and their names in that order: what a turn over
-    /// this API leaves out. The API has
-    /// no token-counting endpoint (§1.2), so counting such a turn goes through countTokens with
-    /// the rest.
+    /// `mediaResolution`, `thinkingBudget`, `safetySettings`; docs/interactions.md; a config
+    /// left empty goes too), and their names in that order: what a turn over this API leaves
+    /// out. The API has no token-counting endpoint, so counting such a turn goes through
+    /// countTokens with the rest.
     public static func leavingOutUnsupported(_ request: GenerateContentRequest) -> (
         request: GenerateContentRequest, dropped: [String]
     ) {

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// One step of an Interaction's timeline (gemini-wire-format-3.md §1.9): a user input, a model
+/// One step of an Interaction's timeline (docs/interactions.md): a user input, a model
 /// output, a thought, a function call or result, a built-in tool call or result. Kept as the
 /// JSON object it is on the wire, so a step goes back exactly as received (thought signatures
 /// included: the stateless mode must re-send them verbatim); ``kind`` reads it typed.

@@ -2,10 +2,10 @@ import Foundation
 import SophonCore
 
 /// Turns the SSE bytes of a streamed Interaction into events for the consumer, and keeps what
-/// a resume needs: the interaction's id and the last `event_id` (gemini-wire-format-3.md
-/// §1.13). `data: [DONE]` ends the stream; a stream that ends before `interaction.completed`
-/// is ``GeminiError/streamEndedEarly(partialText:)``, retryable (as a resume) when the id and
-/// an event id are known, else only when nothing was delivered.
+/// a resume needs: the interaction's id and the last `event_id` (docs/interactions.md).
+/// `data: [DONE]` ends the stream; a stream that ends before `interaction.completed` is
+/// ``GeminiError/streamEndedEarly(partialText:)``, retryable (as a resume) when the id and an
+/// event id are known, else only when nothing was delivered.
 struct GeminiInteractionStreamReader: GeminiStreamBodyReader {
     let continuation: AsyncThrowingStream<GeminiInteractionEvent, any Error>.Continuation
     /// The id and last event id, shared with the call's resume route.

@@ -2,7 +2,7 @@ import Foundation
 import SophonCore
 
 extension GeminiAPIClient {
-    /// The Interactions API (docs/interactions.md; gemini-wire-format-3.md §1): create, get,
+    /// The Interactions API (docs/interactions.md): create, get,
     /// stream and resume, cancel and delete, on this client's one call path (key, deadline,
     /// retries by the policy, redaction, tapes).
     public var interactions: GeminiInteractions { GeminiInteractions(client: self) }
@@ -219,7 +219,7 @@ public struct GeminiInteractions: Sendable {
 
     /// The schema revision every request pins (`Api-Revision`), so replies keep the shape
     /// this client decodes: Google's doc samples and its REST CLI send it; the SDKs stopped
-    /// only because browsers' CORS preflight refuses the header (gemini-wire-format-3.md §1.1).
+    /// only because browsers' CORS preflight refuses the header (docs/interactions.md).
     public static let apiRevision = "2026-05-20"
 
     /// `call` with the `Api-Revision` header.
@@ -319,7 +319,7 @@ public struct GeminiInteractionToolRun: Sendable {
     public var retryCount: Int
 }
 
-/// The Interactions API's endpoints (gemini-wire-format-3.md §1.2), under `/v1beta/`.
+/// The Interactions API's endpoints (docs/interactions.md), under `/v1beta/`.
 extension GeminiEndpoint {
     /// `interactions`: create.
     static let interactions = GeminiEndpoint(path: "interactions")

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// Which API a client talks to (gemini-wire-format-3.md §5): the Gemini Developer API
+/// Which API a client talks to (docs/vertex.md): the Gemini Developer API
 /// (`generativelanguage.googleapis.com/v1beta`, an API key) or Vertex AI
 /// (`aiplatform.googleapis.com/v1beta1`, a project and location with an OAuth access token,
 /// or express mode: an API key and no project).
@@ -65,7 +65,7 @@ public enum GeminiBackend: Sendable, Hashable {
     /// `cachedContents/ID`) on this backend.
     /// - Throws: ``GeminiError/invalidRequest(message:fieldViolations:server:)`` for what
     ///   Vertex AI does not have (the Files API, Batch mode's Developer forms, the Interactions
-    ///   API for models: gemini-wire-format-3.md §5.1) or what express mode cannot reach
+    ///   API for models: docs/vertex.md) or what express mode cannot reach
     ///   (caches), before anything is sent.
     func path(_ path: String) throws -> String {
         guard case .vertex(let project, let location) = self else { return path }
@@ -98,7 +98,7 @@ public enum GeminiBackend: Sendable, Hashable {
     }
 }
 
-/// How a request's body and headers differ on Vertex AI (gemini-wire-format-3.md §2.3, §5.4):
+/// How a request's body and headers differ on Vertex AI (docs/vertex.md):
 /// every content needs a role, the service tier goes in headers, countTokens takes the
 /// request's fields at its root.
 extension GeminiBackend {

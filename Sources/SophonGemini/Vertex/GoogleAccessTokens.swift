@@ -2,9 +2,9 @@ import Foundation
 import SophonCore
 import Synchronization
 
-/// OAuth2 access tokens for Vertex AI from ``GoogleCredentials`` (gemini-wire-format-3.md §5.2,
-/// §5.3): a refresh-token grant (`authorized_user`) or an RS256 JWT bearer grant
-/// (`service_account`), posted to the token endpoint through the client's one call path
+/// OAuth2 access tokens for Vertex AI from ``GoogleCredentials`` (docs/vertex.md): a
+/// refresh-token grant (`authorized_user`) or an RS256 JWT bearer grant (`service_account`),
+/// posted to the token endpoint through the client's one call path
 /// (its retries and deadline; no key or token is sent with it).
 ///
 /// A token lives in memory only, never in a file, and is used until 5 minutes before it

@@ -1,7 +1,7 @@
 import Foundation
 import SophonCore
 
-/// Application Default Credentials (gemini-wire-format-3.md §5.3): the JSON file named by
+/// Application Default Credentials (docs/vertex.md): the JSON file named by
 /// `GOOGLE_APPLICATION_CREDENTIALS`, else gcloud's ADC file
 /// (`$CLOUDSDK_CONFIG/application_default_credentials.json`, by default under
 /// `~/.config/gcloud/`). Two types are read: `authorized_user` (a refresh token, from

@@ -199,7 +199,7 @@ public enum TemplateParser {
     }
 }
 
-/// One piece of a parsed Handlebars template (the subset PRODUCT §12 names).
+/// One piece of a parsed Handlebars template (the subset docs/prompts.md names).
 public indirect enum TemplateNode: Sendable, Hashable {
     /// Literal text, copied as is.
     case text(String)

@@ -1,9 +1,9 @@
 /// One option a command (or the `sophon` command line) takes, declared with it: the one table
 /// the option parser, "did you mean", `help`, the man page and the completion scripts read
-/// (PRODUCT §11, docs/commands.md).
+/// (docs/commands.md).
 struct CommandOption: Sendable, Equatable {
     /// `--json` among a command's own words: the command prints as `sophon --json` prints it
-    /// (``PluginCommand/takesJSONFlag``; PRODUCT Part 3: every new command takes `--json`).
+    /// (``PluginCommand/takesJSONFlag``; docs/commands.md: every new command takes `--json`).
     static let json = CommandOption(
         name: "--json", help: "print this command as --json does: one JSON object on one line")
 

@@ -103,7 +103,7 @@ struct PluginRegistry: Sendable {
     }
 }
 
-/// One setting of the one settings table (PRODUCT §11): `set NAME`, `show NAME`, bare `show`,
+/// One setting of the one settings table (docs/commands.md): `set NAME`, `show NAME`, bare `show`,
 /// Tab after `set` and "did you mean" all read the table the registry builds from the session's
 /// own settings and those the plugins register (``ShellPlugin/settings``).
 struct SettingDefinition: Sendable, Equatable {

@@ -113,7 +113,7 @@ struct PluginCommand: Sendable {
     /// What Tab offers for its arguments.
     var completion: ArgumentCompletion = .none
     /// Whether `--json` among its words prints this one command as `sophon --json` prints every
-    /// command (PRODUCT §12: `prompt --json FILE`); the shell takes the word out before
+    /// command (docs/prompts.md: `prompt --json FILE`); the shell takes the word out before
     /// ``run`` sees it. Declare the option in ``options`` too, for help and completion.
     var takesJSONFlag = false
     /// Runs the command.

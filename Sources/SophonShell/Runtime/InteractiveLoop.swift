@@ -63,7 +63,8 @@ enum InteractiveLoop {
     }
 
     /// The status the REPL ends with: `exit N`'s, else 1 when a command of the scripts run
-    /// before it (`sophon -i FILE`) failed, else 0; interactive errors never count (PRODUCT §5).
+    /// before it (`sophon -i FILE`) failed, else 0; interactive errors never count
+    /// (docs/language.md).
     private static func status(_ requested: Int32?, _ runtime: ShellRuntime) -> Int32 {
         requested
             ?? (runtime.session.withState { $0.anyCommandFailed }

@@ -86,7 +86,7 @@ import Testing
         let server = try await FakeGeminiServer()
         let client = Self.client(server)
         let manual = "one two three four five six"
-        // A cache of a long context, then calls that answer from it (gemini-wire-format-2.md §5.1).
+        // A cache of a long context, then calls that answer from it (docs/commands.md, "cache").
         let cache = try await client.createCachedContent(
             GeminiCacheRequest(
                 contents: [Content(role: "user", parts: [.text(manual)])],

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SophonGemini
 
-/// What the library sends differently on Vertex AI (gemini-wire-format-3.md §2.3, §4.3, §5.4),
+/// What the library sends differently on Vertex AI (docs/vertex.md),
 /// against scripts/fake_gemini.py, which answers only Vertex AI's forms on Vertex AI's paths:
 /// roles filled, embeddings by `:predict` / Vertex's `:embedContent`, countTokens at the root,
 /// the tier in headers, the Interactions API refused before anything is sent.

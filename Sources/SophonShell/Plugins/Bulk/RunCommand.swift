@@ -264,7 +264,7 @@ enum RunCommand {
             reuse: BulkMessages.Reuse(same: skip.count, changed: changed, unknown: unknown),
             cost: CostText.text(spending.ledger.total), output: options.output)
         if !Terminal.isTerminal(STDERR_FILENO) { context.io.printError(summary) }
-        // `--json`: the summary's facts as named members (PRODUCT §5, Part 3), kept beside the
+        // `--json`: the summary's facts as named members (docs/language.md), kept beside the
         // error of a run with failed keys as `compare` keeps its result.
         let result = JSONValue.object(
             [

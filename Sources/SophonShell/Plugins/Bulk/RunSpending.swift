@@ -41,7 +41,7 @@ struct RunSpending {
     }
 }
 
-/// `set budget` before a request of `run` is sent (PRODUCT §14: "stops a run when spent (lines
+/// `set budget` before a request of `run` is sent (docs/commands.md: "stops a run when spent (lines
 /// left unsent, resumable)"): what the run's calls cost is added as each call finishes
 /// (``GeminiAPIClient/bulkRun(_:options:label:onSend:onResult:)``'s `onResult`, before the next
 /// request is read), so once the session's spending with them reaches the budget, no request

@@ -3,7 +3,7 @@ import SophonCore
 import SophonGemini
 
 /// `compare [--dry-run] --models A,B[,...] PROMPT` and `compare --prompts A.prompt,B.prompt
-/// [--models A,B] [--data JSON|@FILE]` (PRODUCT §14, docs/commands.md "compare"): the same turn
+/// [--models A,B] [--data JSON|@FILE]` (docs/commands.md "compare"): the same turn
 /// on each model at once, or each prompt file's turn; one block per candidate in the order
 /// given. `$last` is the array of ``CompareReport/last``. One candidate's failure stays in its
 /// block; the command fails (`compareFailed`, exit 1) when any did.
@@ -113,7 +113,7 @@ enum CompareCommand {
     static func promptCandidates(
         _ list: String, models: [GeminiModel], data: String?, context: CommandContext
     ) throws -> [CompareCandidate] {
-        let files = try ModelList.names(list, command: "compare", option: "--prompts", noun: "prompt files")
+        let files = try CommaList.items(list, command: "compare", option: "--prompts", noun: "prompt files")
         let given = try PromptRenderCommand.data(data, command: "compare", context: context)
         var candidates: [CompareCandidate] = []
         for file in files {

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Comparing models and prompts (PRODUCT §14, docs/commands.md "compare").
+/// Comparing models and prompts (docs/commands.md "compare").
 struct ComparePlugin: ShellPlugin {
     let name = "compare"
     /// The Gemini plugin, whose services `compare` sends through.

@@ -170,7 +170,7 @@ enum EmbedCommands {
         let all =
             plugin.storeExists
             ? try plugin.withStore(command: "collections", io: context.io) { try $0.collections() } : []
-        // One object with the data as named members (PRODUCT Part 3), not a bare array.
+        // One object with the data as named members (docs/commands.md), not a bare array.
         let list = JSONValue.array(
             all.map { collection in
                 .object([

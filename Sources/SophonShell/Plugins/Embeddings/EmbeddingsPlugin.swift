@@ -4,7 +4,7 @@ import SophonGemini
 import SophonLogs
 import Synchronization
 
-/// Embeddings and judging answers by meaning (PRODUCT §13, docs/embeddings.md): `embed`,
+/// Embeddings and judging answers by meaning (docs/embeddings.md): `embed`,
 /// `embed-multi`, `similar`, `collections`, the settings `embed-model` and `judge-model`, and
 /// the `expect` operators `similar` and `judge`. Calls go through the Gemini plugin's services
 /// (the one client, transcript and retry path); vectors are kept in `embeddings.db`.
@@ -233,7 +233,7 @@ extension ShellSession {
 
 /// The wording of the embeddings plugin (docs/embeddings.md).
 enum EmbeddingsMessages {
-    /// The fixed instruction of the `expect ... judge` grader (PRODUCT §13).
+    /// The fixed instruction of the `expect ... judge` grader (docs/embeddings.md).
     static let graderInstruction = """
         You are a strict grader. You are given a RUBRIC and an OUTPUT produced by another model. \
         Decide whether the OUTPUT satisfies the RUBRIC. Answer with JSON only: "pass" (true when the \
@@ -299,7 +299,7 @@ enum EmbeddingsMessages {
     }
 }
 
-/// The one way the embeddings plugin asks for vectors (PRODUCT §13, §11): the session's client
+/// The one way the embeddings plugin asks for vectors (docs/embeddings.md): the session's client
 /// (key checked, transcript: live, recorded or replayed), the session's retry policy through the
 /// library's one call path, `--dry-run` through ``DryRunTransport``, the call counted in
 /// `show usage` and logged in `logs.db`.

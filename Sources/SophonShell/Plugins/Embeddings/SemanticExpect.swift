@@ -4,7 +4,7 @@ import SophonGemini
 import SophonLogs
 
 /// `expect VALUE similar "TEXT" [THRESHOLD]` and `expect VALUE judge "RUBRIC" [THRESHOLD]`
-/// (PRODUCT §13, docs/embeddings.md). The words after the operator are the text (joined by one
+/// (docs/embeddings.md). The words after the operator are the text (joined by one
 /// space); a last word that is a number, after at least one other, is the threshold. A threshold
 /// outside 0...1 and an empty rubric are usage errors: nothing is sent.
 enum SemanticExpect {

@@ -1,6 +1,6 @@
 import SophonCore
 
-/// Prompt files (PRODUCT §12, docs/prompts.md): `prompt FILE`, `prompt render`, `prompt save`.
+/// Prompt files (docs/prompts.md): `prompt FILE`, `prompt render`, `prompt save`.
 struct PromptPlugin: ShellPlugin {
     let name = "prompt"
     /// The Gemini plugin, whose services `prompt FILE` sends through.

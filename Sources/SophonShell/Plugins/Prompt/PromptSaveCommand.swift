@@ -3,7 +3,7 @@ import SophonCore
 import SophonGemini
 import SophonPrompt
 
-/// `prompt save [--force] FILE` (PRODUCT §12, docs/prompts.md): the session's last turn as a
+/// `prompt save [--force] FILE` (docs/prompts.md): the session's last turn as a
 /// prompt file, as it was sent (``LastTurnSettings``): the model, the per-call settings that
 /// differ from the defaults (a prompt file's `config` over the session's), the system
 /// instruction, the schema (Picoschema when it says the same schema, else JSON Schema) or JSON
@@ -46,8 +46,8 @@ enum PromptSaveCommand {
         } catch {
             throw CommandFailure(kind: .fileError, message: "prompt save: \(error)")
         }
-        // A state change (PRODUCT §5, as `save FILE`): nothing on stdout; interactive sessions
-        // confirm on stderr.
+        // A state change (docs/language.md, as `save FILE`): nothing on stdout; interactive
+        // sessions confirm on stderr.
         if context.mode == .interactive { context.io.printError("saved \(file)") }
         return .none
     }

@@ -219,7 +219,9 @@ struct TestOptions: Sendable, Equatable {
             guard !path.isEmpty else { throw usage("--html: expected a file path") }
             options.html = path
         }
-        if let list = parsed.value("--models") { options.models = try ModelList.names(list, command: "test") }
+        if let list = parsed.value("--models") {
+            options.models = try CommaList.items(list, command: "test", option: "--models", noun: "model IDs")
+        }
         if options.live, options.recordMissing {
             throw usage("--live and --record-missing cannot be combined (--live ignores tapes)")
         }

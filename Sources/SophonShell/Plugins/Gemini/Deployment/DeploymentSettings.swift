@@ -161,7 +161,7 @@ enum DeploymentSettings {
     }
 }
 
-/// The service tier that actually served a call, from its reply (gemini-wire-format-3.md §2):
+/// The service tier that actually served a call, from its reply (docs/commands.md, "tier"):
 /// `usageMetadata.serviceTier` on the Developer API, `usageMetadata.trafficType` on Vertex AI.
 /// Shown by `--verbose` (`served by the flex tier`), as `serviceTier` in `--json` and in the
 /// exchange log's settings.

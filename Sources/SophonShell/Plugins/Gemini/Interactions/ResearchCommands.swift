@@ -368,7 +368,7 @@ enum ResearchCommands {
     }
 }
 
-/// The agents `research` runs (gemini-wire-format-3.md §1.12): Google's Deep Research agents.
+/// The agents `research` runs (docs/interactions.md): Google's Deep Research agents.
 enum ResearchAgents {
     /// The default: "designed for speed and efficiency, ideal to be streamed back to a client UI".
     static let standard = "deep-research-preview-04-2026"

@@ -134,7 +134,7 @@ struct ServedTools: Sendable {
             await runLive(entry, call, arguments: arguments, context: context)
         }
         let response: JSONValue
-        // One line per call (PRODUCT §6): a failed call's line is its `{"error"}` response, said
+        // One line per call (docs/mcp.md): a failed call's line is its `{"error"}` response, said
         // whole (why it failed: the tool's text, or the fault naming the server).
         let failed: Bool
         switch outcome {
