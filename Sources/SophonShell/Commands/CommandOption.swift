@@ -18,11 +18,20 @@ struct CommandOption: Sendable, Equatable {
     /// What the usage error says is missing after the option (`a number`: `run: --jobs needs a
     /// number`); `nil` gives `CMD: option '--jobs' needs a value`.
     var missing: String?
-    /// Whether the option may be given again after an operand: only an option whose value
-    /// applies to the operands after it (`attach --mime TYPE a.bin --mime TYPE b.bin`). Any
-    /// other option given twice, and this one twice with no operand between, is a usage error
-    /// (``OptionError/repeated(_:)``).
-    var repeatable = false
+    /// Whether the option may be given again (``Repetition``); an option given more often than
+    /// that is a usage error (``OptionError/repeated(_:)``).
+    var repetition = Repetition.once
+
+    /// How often an option may be given.
+    enum Repetition: Sendable, Equatable {
+        /// Once: `--json --json` or `--jobs 2 --jobs 3` is a slip, never a second meaning.
+        case once
+        /// Again after an operand: an option whose value applies to the operands after it
+        /// (`attach --mime TYPE a.bin --mime TYPE b.bin`).
+        case perOperand
+        /// Any number of times, each a value of its own in order (`sophon -c LINE -c LINE`).
+        case any
+    }
 
     /// Every spelling: the name, then the aliases.
     var spellings: [String] { [name] + aliases }
@@ -39,6 +48,9 @@ struct ParsedOptions: Sendable, Equatable {
     var given: [Given] = []
     /// The words that are not options, in order.
     var operands: [String] = []
+    /// The operand that ended the options by the parser's `endsOptions` and every word after
+    /// it, as given (`sophon --json ask --model m hi`: `ask --model m hi`); empty otherwise.
+    var rest: [String] = []
 
     /// One option as given.
     struct Given: Sendable, Equatable {
@@ -71,7 +83,7 @@ enum OptionError: Error, Equatable {
     /// A value option at the end of the words, as spelled there (`-o`).
     case missingValue(CommandOption, spelling: String)
     /// An option given a second time, as spelled there: `--json --json` or `--jobs 2 --jobs 3`
-    /// is a slip, never a second meaning (unless the option is ``CommandOption/repeatable``).
+    /// is a slip, never a second meaning (unless its ``CommandOption/repetition`` allows it).
     case repeated(String)
 
     /// The message of command `command` (`run: unknown option '--lvie' (did you mean
@@ -105,19 +117,28 @@ extension CommandOption {
     }
 
     /// Reads `words` by the options `declared`: `--name VALUE`, `--name=VALUE`, flags; a word
-    /// starting with `-` (but not `-` alone) is an option. The one option parser of the shell.
+    /// starting with `-` (but not `-` alone) is an option. The one option parser of the shell
+    /// and of the `sophon` command line.
+    /// - Parameter endsOptions: whether an operand, met before `--`, ends the words this parse
+    ///   reads (the command word of `sophon --json ask hi`): it and the words after it go to
+    ///   ``ParsedOptions/rest`` unread.
     /// - Throws: ``OptionError`` for an undeclared option (a flag given `=VALUE` is one), a
-    ///   value option without its value, or an option given twice (by any of its spellings),
-    ///   unless it is ``repeatable`` (`attach --mime` applies to the files after it).
-    static func parse(_ words: [String], as layout: Layout = .interleaved, declared: [CommandOption])
-        throws(OptionError) -> ParsedOptions
-    {
+    ///   value option without its value, or an option given more often than its
+    ///   ``repetition`` allows (by any of its spellings).
+    static func parse(
+        _ words: [String], as layout: Layout = .interleaved, declared: [CommandOption],
+        endsOptions: (_ operand: String, _ parsed: ParsedOptions) -> Bool = { _, _ in false }
+    ) throws(OptionError) -> ParsedOptions {
         var parsed = ParsedOptions()
         var index = 0
         var ended = false
         while index < words.count {
             let word = words[index]
             index += 1
+            if !ended, !word.hasPrefix("-") || word == "-", endsOptions(word, parsed) {
+                parsed.rest = Array(words[(index - 1)...])
+                break
+            }
             if ended || !word.hasPrefix("-") || word == "-" {
                 parsed.operands.append(word)
                 if layout == .leading { ended = true }
@@ -135,10 +156,13 @@ extension CommandOption {
             else {
                 throw .unknown(word, among: declared.flatMap(\.spellings).filter { $0.hasPrefix("--") })
             }
-            if let earlier = parsed.given.last(where: { $0.name == option.name }),
-                !option.repeatable || earlier.operandsBefore == parsed.operands.count
-            {
-                throw .repeated(spelling)
+            if let earlier = parsed.given.last(where: { $0.name == option.name }) {
+                switch option.repetition {
+                case .once: throw .repeated(spelling)
+                case .perOperand where earlier.operandsBefore == parsed.operands.count:
+                    throw .repeated(spelling)
+                case .perOperand, .any: break
+                }
             }
             guard option.value != nil else {
                 parsed.given.append(

@@ -33,8 +33,6 @@ struct Invocation: Sendable, Equatable {
 
     var action: Action = .standardInput
 
-    /// The long options ``parse(_:isCommand:)`` knows, for "did you mean".
-    static var optionNames: [String] { HelpText.flags.flatMap(\.spellings).filter { $0.hasPrefix("--") } }
     var bail = false
     var echo = false
     var json = false
@@ -72,69 +70,78 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Invocation {
-    /// Parses `arguments` (without the program name). Flags come before the first file or
-    /// command word; everything after a command word belongs to the command.
+    /// The options of the `sophon` command line: ``HelpText/flags`` (what `--help` lists), then
+    /// the ones it does not list: `-c LINE` (any number, in order among the files), `-i`, `-h`,
+    /// and `--man` and `--commands-markdown` for scripts/gen-docs.
+    static let declared =
+        HelpText.flags + [
+            CommandOption(
+                name: "-c", value: "LINE", help: "run LINE as a script", repetition: .any),
+            CommandOption(name: "-i", help: "stay interactive after the scripts"),
+            CommandOption(name: "-h", help: "print the help"),
+            CommandOption(name: "--man", help: "print the man page"),
+            CommandOption(name: "--commands-markdown", help: "print the command table of docs/commands.md"),
+        ]
+
+    /// Parses `arguments` (without the program name) by ``declared``, with the one option
+    /// parser (``CommandOption/parse(_:as:declared:endsOptions:)``). Flags and files mix, `-c`
+    /// lines keep their place among the files, and `--` makes every word after it a file; a
+    /// command word before any file or `-c` line starts one-command mode, and every word after
+    /// it belongs to the command.
     /// - Parameter isCommand: whether a word names a registered command.
-    /// - Throws: ``UsageError`` for an unknown flag or a missing flag argument.
+    /// - Throws: ``UsageError`` for an unknown flag, a missing flag argument or a flag given
+    ///   twice.
     static func parse(_ arguments: [String], isCommand: (String) -> Bool) throws(UsageError) -> Invocation {
-        var invocation = Invocation()
-        var scripts: [ScriptSource] = []
-        var lineCount = 0
-        var index = 0
-
-        func value(for flag: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "option '\(flag)' needs a value") }
-            return arguments[index]
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(arguments, declared: declared) { word, parsed in
+                parsed.operands.isEmpty && !parsed.has("-c") && isCommand(word)
+            }
+        } catch {
+            throw UsageError(message: error.message(command: nil))
         }
-
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
+        for given in parsed.given {
+            switch given.name {
             case "--version": return Invocation(action: .version)
             case "--help", "-h": return Invocation(action: .help)
             case "--man": return Invocation(action: .manPage)
             case "--commands-markdown": return Invocation(action: .commandsMarkdown)
             case "--completions":
-                let name = try value(for: argument)
-                guard let shell = CompletionScript.Shell(rawValue: name) else {
+                guard let shell = CompletionScript.Shell(rawValue: given.value) else {
                     throw UsageError(
-                        message: "option '--completions' expects bash, zsh or fish, got '\(name)'")
+                        message: "option '--completions' expects bash, zsh or fish, got '\(given.value)'")
                 }
                 return Invocation(action: .completions(shell))
-            case "--bail": invocation.bail = true
-            case "--echo": invocation.echo = true
-            case "--json": invocation.json = true
-            case "--verbose": invocation.verbose = true
-            case "--allow-tools": invocation.allowTools = true
-            case "--no-rc", "-X": invocation.runRC = false
-            case "--no-history": invocation.useHistory = false
-            case "--no-log": invocation.noLog = true
-            case "--continue": invocation.continueConversation = true
-            case "-i": invocation.stayInteractive = true
-            case "--model": invocation.model = try value(for: argument)
-            case "--replay": invocation.replayTape = try value(for: argument)
-            case "--record": invocation.recordTape = try value(for: argument)
-            case "-c":
-                lineCount += 1
-                scripts.append(.line(try value(for: argument), index: lineCount))
-            case "--":
-                scripts += arguments[(index + 1)...].map { .file($0) }
-                index = arguments.count
-                continue
-            default:
-                if argument.hasPrefix("-"), argument.count > 1 {
-                    throw UsageError(message: ShellMessages.unknownOption(argument, among: Self.optionNames))
-                }
-                if scripts.isEmpty, isCommand(argument) {
-                    invocation.action = .oneCommand(
-                        name: argument, arguments: Array(arguments[(index + 1)...]))
-                    return invocation
-                }
-                scripts.append(.file(argument))
+            default: continue
             }
-            index += 1
         }
+        var invocation = Invocation()
+        invocation.bail = parsed.has("--bail")
+        invocation.echo = parsed.has("--echo")
+        invocation.json = parsed.has("--json")
+        invocation.verbose = parsed.has("--verbose")
+        invocation.allowTools = parsed.has("--allow-tools")
+        invocation.runRC = !parsed.has("--no-rc")
+        invocation.useHistory = !parsed.has("--no-history")
+        invocation.noLog = parsed.has("--no-log")
+        invocation.continueConversation = parsed.has("--continue")
+        invocation.stayInteractive = parsed.has("-i")
+        invocation.model = parsed.value("--model")
+        invocation.replayTape = parsed.value("--replay")
+        invocation.recordTape = parsed.value("--record")
+        if let command = parsed.rest.first {
+            invocation.action = .oneCommand(name: command, arguments: Array(parsed.rest.dropFirst()))
+            return invocation
+        }
+        var scripts: [ScriptSource] = []
+        var files = parsed.operands[...]
+        for (index, line) in parsed.given.filter({ $0.name == "-c" }).enumerated() {
+            while scripts.count - index < line.operandsBefore, let file = files.popFirst() {
+                scripts.append(.file(file))
+            }
+            scripts.append(.line(line.value, index: index + 1))
+        }
+        scripts += files.map { .file($0) }
         if !scripts.isEmpty { invocation.action = .scripts(scripts) }
         return invocation
     }

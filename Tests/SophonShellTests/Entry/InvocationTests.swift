@@ -26,10 +26,30 @@ import Testing
         )
     }
 
+    @Test func aCommandWordAfterALineOrDashDashIsAFile() throws {
+        #expect(
+            try Self.parse(["-c", "echo hi", "extract"]).action
+                == .scripts([.line("echo hi", index: 1), .file("extract")]))
+        #expect(
+            try Self.parse(["--", "extract", "--json"]).action
+                == .scripts([.file("extract"), .file("--json")]))
+    }
+
+    @Test func aValueFlagTakesEqualsAndTheOneParsersRules() throws {
+        #expect(try Self.parse(["--model=gemini-2.5-pro"]).model == "gemini-2.5-pro")
+        #expect(
+            try Self.parse(["-c", "a", "-c", "b"]).action
+                == .scripts([.line("a", index: 1), .line("b", index: 2)]))
+    }
+
     @Test(arguments: [
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["--model"], "option '--model' needs a value"),
         (["-c"], "option '-c' needs a value"),
+        (["--model", "a", "--model", "b"], "option '--model' is given twice"),
+        (["--json", "a.sophon", "--json"], "option '--json' is given twice"),
+        (["--verbose=yes"], "unknown option '--verbose=yes' (did you mean '--verbose'?)"),
+        (["--jsno"], "unknown option '--jsno' (did you mean '--json'?)"),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message: message)) { try Self.parse(arguments) }

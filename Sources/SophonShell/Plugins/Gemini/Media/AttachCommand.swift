@@ -17,7 +17,7 @@ enum AttachCommand {
     static let declared = [
         CommandOption(
             name: "--mime", value: "TYPE", help: "the MIME type of the files after it (video/mp4)",
-            missing: "a type such as video/mp4", repeatable: true)
+            missing: "a type such as video/mp4", repetition: .perOperand)
     ]
 
     static func run(_ request: CommandRequest, context: CommandContext, services: GeminiServices) async throws
