@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 extension GeminiSchema {
     /// Swift source of a `Decodable` struct whose derived schema (``init(for:)``) is this one
@@ -222,22 +223,11 @@ struct SwiftSourceWriter {
 
     /// A Swift string literal of `text`.
     static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        "\"" + literalEscaper.escape(text) + "\""
+    }
+
+    /// The escapes of a Swift string literal: other control characters as `\u{1b}`.
+    private static let literalEscaper = TextEscaper.backslashed { scalar in
+        scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : nil
     }
 }

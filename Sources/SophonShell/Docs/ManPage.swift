@@ -1,3 +1,5 @@
+import SophonCore
+
 /// The man page `sophon.1` (roff, `man` macros) and the command table of docs/commands.md,
 /// generated from the command table (each command's declared options included), the
 /// command-line flags of ``HelpText/flags`` and the environment rows of ``HelpText``, so they never drift; written by
@@ -106,17 +108,12 @@ enum ManPage {
     /// `text` safe in a roff text line: backslashes and minus signs escaped, non-ASCII
     /// characters as `\[uXXXX]`, a leading `.` or `'` guarded.
     static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\e"
-            case "-": result += "\\-"
-            case _ where scalar.value > 0x7F: result += "\\[u" + hex(scalar.value) + "]"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        if result.hasPrefix(".") || result.hasPrefix("'") { result = "\\&" + result }
-        return result
+        let result = escaper.escape(text)
+        return result.hasPrefix(".") || result.hasPrefix("'") ? "\\&" + result : result
+    }
+
+    private static let escaper = TextEscaper(["\\": "\\e", "-": "\\-"]) { scalar in
+        scalar.value > 0x7F ? "\\[u" + hex(scalar.value) + "]" : nil
     }
 
     private static func hex(_ value: UInt32) -> String {

@@ -130,21 +130,11 @@ struct HTMLReport: Sendable {
     }
 
     /// `text` with `& < > " '` escaped for HTML text and attribute values.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { escaper.escape(text) }
+
+    private static let escaper = TextEscaper([
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ])
 
     private static let style = """
         body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#1b1b1b;background:#fff}

@@ -156,19 +156,12 @@ enum TestReport {
 
     /// `text` as a YAML double-quoted scalar.
     private static func yamlString(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case let other where other.value < 0x20 || other.value == 0x7F:
-                quoted += String(format: "\\x%02X", other.value)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
+        "\"" + yamlEscaper.escape(text) + "\""
+    }
+
+    /// The escapes of a YAML double-quoted scalar: other control characters and DEL as `\x1B`.
+    private static let yamlEscaper = TextEscaper.backslashed { scalar in
+        scalar.value < 0x20 || scalar.value == 0x7F ? String(format: "\\x%02X", scalar.value) : nil
     }
 
     /// The results as `--json` data: `passed` and `failed` (counting files) and `files`, one
@@ -273,23 +266,12 @@ enum JUnitReport {
 
     /// `text` escaped for an attribute or element: `& < > " '`, tabs and line ends as character
     /// references, and the characters XML 1.0 forbids dropped.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\n": escaped += "&#10;"
-            case "\r": escaped += "&#13;"
-            case "\t": escaped += "&#9;"
-            case let other where other.value < 0x20 || (0xFFFE...0xFFFF).contains(other.value):
-                continue
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { xmlEscaper.escape(text) }
+
+    private static let xmlEscaper = TextEscaper(
+        [
+            "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;", "\n": "&#10;",
+            "\r": "&#13;", "\t": "&#9;",
+        ],
+        otherwise: { $0.value < 0x20 || (0xFFFE...0xFFFF).contains($0.value) ? "" : nil })
 }
