@@ -90,7 +90,7 @@ extension GeminiAPIClient {
     /// ``uploadFile(data:mimeType:displayName:chunkSize:retryPolicy:progress:)``.
     /// - Parameters:
     ///   - url: the file to upload.
-    ///   - mimeType: the type to declare; `nil` sniffs it (``GeminiMedia/sniffMIMEType(_:)``).
+    ///   - mimeType: the type to declare; `nil` sniffs it (``GeminiMedia/sniffMediaType(_:)``).
     ///   - displayName: a name shown by `files` listings; `nil` uses the file's name.
     ///   - retryPolicy: overrides the configured policy.
     ///   - progress: called with (bytes confirmed, total) after the start and each chunk.
@@ -100,15 +100,7 @@ extension GeminiAPIClient {
         contentsOf url: URL, mimeType: String? = nil, displayName: String? = nil,
         retryPolicy: GeminiRetryPolicy? = nil, progress: GeminiUploadProgress? = nil
     ) async throws -> GeminiFile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw GeminiError.mediaUnreadable(path: url.path, reason: "no such file or not readable")
-        }
-        guard let type = mimeType ?? GeminiMedia.sniffMIMEType(data) else {
-            throw GeminiError.mediaUnreadable(path: url.path, reason: "unknown media type (use --mime TYPE)")
-        }
+        let (data, type) = try GeminiMedia.readFile(url, mimeType: mimeType)
         return try await uploadFile(
             data: data, mimeType: type, displayName: displayName ?? url.lastPathComponent,
             retryPolicy: retryPolicy, progress: progress)

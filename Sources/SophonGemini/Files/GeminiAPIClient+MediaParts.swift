@@ -42,16 +42,7 @@ extension GeminiAPIClient {
                 throw GeminiError.mediaUnreadable(
                     path: source.absoluteString, reason: "only file and https URLs")
             }
-            let data: Data
-            do {
-                data = try Data(contentsOf: source, options: .alwaysMapped)
-            } catch {
-                throw GeminiError.mediaUnreadable(path: source.path, reason: "no such file or not readable")
-            }
-            guard let type = mimeType ?? GeminiMedia.sniffMediaType(data) else {
-                throw GeminiError.mediaUnreadable(
-                    path: source.path, reason: "unsupported type \(GeminiMedia.describeUnknownType(data))")
-            }
+            let (data, type) = try GeminiMedia.readFile(source, mimeType: mimeType)
             if inline + data.count <= configuration.inlineMediaLimit {
                 inline += data.count
                 parts.append(.inlineData(mimeType: type, data: data))

@@ -163,6 +163,26 @@ extension GeminiMedia {
         return sniffMIMEType(data)
     }
 
+    /// The bytes of the media file at `url` and their type: `mimeType`, or else what
+    /// ``sniffMediaType(_:)`` finds (images, PDF, text, audio, video). The one read of a media
+    /// file for uploads and media parts.
+    /// - Throws: ``GeminiError/mediaUnreadable(path:reason:)`` for a file that cannot be read
+    ///   (`no such file or not readable`) or whose type is not found (`unsupported type
+    ///   application/zip`, named by ``describeUnknownType(_:)``).
+    public static func readFile(_ url: URL, mimeType: String?) throws -> (data: Data, mimeType: String) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw GeminiError.mediaUnreadable(path: url.path, reason: "no such file or not readable")
+        }
+        guard let type = mimeType ?? sniffMediaType(data) else {
+            throw GeminiError.mediaUnreadable(
+                path: url.path, reason: "unsupported type \(describeUnknownType(data))")
+        }
+        return (data, type)
+    }
+
     /// A name for bytes ``sniffMediaType(_:)`` does not accept, for error messages: `zip`,
     /// `gzip`, `ELF executable`, `binary data`.
     public static func describeUnknownType(_ data: Data) -> String {

@@ -74,6 +74,29 @@ import Testing
         #expect(requests.allSatisfy { $0.path.hasPrefix("/upload/v1beta/files") })
     }
 
+    /// A file upload types its bytes by the one media rule: audio and video as `attach` does.
+    @Test func anUploadedFileIsTypedAsAMediaPartIs() async throws {
+        let server = try await FakeGeminiServer()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sophon-upload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("note.wav")
+        try Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8).write(to: wav)
+        let zip = folder.appendingPathComponent("a.zip")
+        try Data([0x50, 0x4B, 0x03, 0x04, 0x00]).write(to: zip)
+        let file = try await client(server).uploadFile(contentsOf: wav)
+        #expect(file.mimeType == "audio/wav")
+        #expect(file.displayName == "note.wav")
+        #expect(
+            try await server.requests().first?.headers["x-goog-upload-header-content-type"] == "audio/wav")
+        #expect(
+            throws: GeminiError.mediaUnreadable(path: zip.path, reason: "unsupported type application/zip")
+        ) {
+            _ = try GeminiMedia.readFile(zip, mimeType: nil)
+        }
+    }
+
     @Test func waitsWhileProcessingThenActive() async throws {
         let server = try await FakeGeminiServer()
         _ = try await server.control("POST", "/_sophon/files", body: #"{"processingSeconds": 3}"#)
