@@ -31,6 +31,9 @@ public struct JSONCoercion: Sendable, Hashable, CustomStringConvertible {
         /// A string matching an enum's raw value only when case and surrounding spaces are
         /// ignored (the enum must be `CaseIterable`).
         case caseInsensitiveEnum
+        /// A ``Confidence`` written as a percentage or outside `0...1` (`85`, `"85%"`, `1.5`,
+        /// `-3`) read as a fraction in `0...1` (`0.85`, `0.85`, `0.015`, `0`).
+        case normalizedConfidence
     }
 
     /// Where the value is.

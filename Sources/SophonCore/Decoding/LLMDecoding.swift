@@ -105,12 +105,11 @@ public enum LLMDecoding {
     ///
     /// - Parameter value: the JSON value, or `nil` for a missing member.
     /// - Returns: the fraction, or `nil` when ``double(_:)`` would give `nil`.
+    ///
+    /// A `Decodable` type reads a confidence this way with a ``Confidence`` property.
     public static func confidence(_ value: JSONValue?) -> Double? {
-        guard let value, let (number, isPercent) = LenientScalar.readNumber(value).value else {
-            return nil
-        }
-        let fraction = isPercent || number > 1 ? number / 100 : number
-        return min(max(fraction, 0), 1)
+        guard let value else { return nil }
+        return LenientScalar.readConfidence(value).value
     }
 
     private static func isNullWordString(_ value: JSONValue) -> Bool {

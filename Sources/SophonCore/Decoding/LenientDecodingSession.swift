@@ -226,8 +226,8 @@ extension LenientDecodingSession {
         ObjectIdentifier(UInt64.self),
     ]
 
-    /// Reads the standard scalar types, `Decimal`, `URL`, and `[String]` from a string;
-    /// everything else is `.notSpecial`.
+    /// Reads the standard scalar types, `Decimal`, `URL`, ``Confidence``, and `[String]` from a
+    /// string; everything else is `.notSpecial`.
     func unboxSpecial<T>(
         _ value: JSONValue, as type: T.Type, at codingPath: [any CodingKey], optional: Bool
     ) throws -> SpecialOutcome<T> {
@@ -247,6 +247,12 @@ extension LenientDecodingSession {
                 LenientScalar.readDouble(value), from: value, as: type, at: codingPath,
                 optional: optional, json: { JSONValue.double($0) ?? .null })
             return .handled(read.map { $0 as! T })
+        }
+        if type == Confidence.self {
+            let read = try resolve(
+                LenientScalar.readConfidence(value), from: value, as: type, at: codingPath,
+                optional: optional, json: { JSONValue.double($0) ?? .null })
+            return .handled(read.map { Confidence(fraction: $0) as! T })  // T is Confidence.
         }
         let result: Any?
         switch type {

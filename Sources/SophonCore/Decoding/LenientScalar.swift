@@ -181,6 +181,28 @@ enum LenientScalar {
         }
     }
 
+    /// Reads a confidence as a fraction in `0...1` (``LLMDecoding/confidence(_:)`` and
+    /// ``Confidence``): a string ending in `%` is divided by 100; otherwise a value above 1 is
+    /// read as a percentage; the result is clamped to `0...1`. A value the rule changed is
+    /// coerced as ``JSONCoercion/Kind/normalizedConfidence``; a numeric string it left alone,
+    /// as ``JSONCoercion/Kind/stringToNumber``.
+    static func readConfidence(_ value: JSONValue) -> ScalarReading<Double> {
+        func fraction(_ number: Double, isPercent: Bool) -> Double {
+            min(max(isPercent || number > 1 ? number / 100 : number, 0), 1)
+        }
+        switch readNumber(value) {
+        case .exact(let number):
+            let read = fraction(number.0, isPercent: number.isPercent)
+            return read == number.0 ? .exact(read) : .coerced(read, .normalizedConfidence)
+        case .coerced(let number, let kind):
+            let read = fraction(number.0, isPercent: number.isPercent)
+            return .coerced(read, read == number.0 && !number.isPercent ? kind : .normalizedConfidence)
+        case .nullWord: return .nullWord
+        case .outOfRange: return .outOfRange
+        case .mismatch: return .mismatch
+        }
+    }
+
     /// Reads a finite `Double` (see ``readNumber(_:)``).
     static func readDouble(_ value: JSONValue) -> ScalarReading<Double> {
         switch readNumber(value) {

@@ -9,7 +9,7 @@ import SophonCore
 /// object   = "{" property { ("," | newline) property } [","] "}"
 /// property = name ["?"] ":" type [description]     name: letters, digits, _ - or quoted
 /// typename = string | integer | number | boolean  (aliases: str, int, float, double, bool)
-/// description = a quoted string on the same line as the type it follows
+/// description = a quoted string on the same line as the type it follows (left out when blank)
 /// ```
 /// Properties are required unless marked `?`; objects get `propertyOrdering` in the order
 /// written. Quoted strings take `"..."` (escapes `\" \\ \n \t \/ \uXXXX`) or `'...'` (literal).
@@ -207,7 +207,9 @@ struct SchemaTypeSyntaxParser {
         return name
     }
 
-    /// A quoted description on the same line, if any, stored in `schema.description`.
+    /// A quoted description on the same line, if any, stored in `schema.description`; an empty
+    /// or blank one (`""`) says nothing and is left out, as the concise syntax leaves out an
+    /// empty one.
     private mutating func parseDescription(into schema: inout GeminiSchema) throws(GeminiSchemaSyntaxError) {
         let save = position
         skipBlanks()
@@ -215,7 +217,8 @@ struct SchemaTypeSyntaxParser {
             position = save
             return
         }
-        schema.description = try parseQuoted()
+        let description = try parseQuoted()
+        if !description.allSatisfy(\.isWhitespace) { schema.description = description }
     }
 
     // MARK: Lexing

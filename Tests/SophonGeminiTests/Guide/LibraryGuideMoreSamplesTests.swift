@@ -196,6 +196,18 @@ import Testing
             ])
     }
 
+    struct Verdict: Decodable {
+        let label: String
+        let confidence: Confidence
+    }
+
+    @Test func aConfidenceInADecodableType() throws {
+        let verdict = try LenientJSONDecoder().decode(
+            Verdict.self, from: JSONValue(parsing: #"{"label": "spam", "confidence": "85%"}"#))
+        #expect(verdict.value.confidence.value == 0.85)
+        #expect(verdict.coercions.map(\.description) == [#"$.confidence: "85%" read as 0.85"#])
+    }
+
     // MARK: Tapes
 
     @Test func recordThenReplayATape() async throws {

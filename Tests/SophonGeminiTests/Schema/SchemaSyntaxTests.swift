@@ -45,6 +45,11 @@ import Testing
             #"{"type":"OBJECT","properties":{"status":{"type":"STRING","description":"the state","enum":["draft","final"]},"#
                 + #""n":{"type":"INTEGER"}},"required":["status","n"],"propertyOrdering":["status","n"]}"#
         ),
+        (
+            #"{ a: integer "", b: [string ' '] "\t", c: string " x " }"#,
+            #"{"type":"OBJECT","properties":{"a":{"type":"INTEGER"},"b":{"type":"ARRAY","items":{"type":"STRING"}},"#
+                + #""c":{"type":"STRING","description":" x "}},"required":["a","b","c"],"propertyOrdering":["a","b","c"]}"#
+        ),
     ]
 
     @Test(arguments: typeSyntaxCases)

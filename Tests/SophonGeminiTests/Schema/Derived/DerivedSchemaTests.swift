@@ -122,6 +122,16 @@ struct TourBook: Decodable, Sendable, GeminiSchemaDescribing {
                 + #""required":["total"],"propertyOrdering":["total"]}"#)
     }
 
+    struct Verdict: Decodable { let label: String; let confidence: Confidence; let second: Confidence? }
+
+    @Test func aConfidenceIsANumber() throws {
+        #expect(
+            try GeminiSchema(for: Verdict.self).jsonValue.compactText
+                == #"{"type":"OBJECT","properties":{"label":{"type":"STRING"},"confidence":{"type":"NUMBER"},"#
+                + #""second":{"type":"NUMBER"}},"required":["label","confidence"],"#
+                + #""propertyOrdering":["label","confidence","second"]}"#)
+    }
+
     @Test func generateStructuredWithoutASchemaSendsTheDerivedOne() async throws {
         let reply =
             #"{"title": "Solaris", "author": "Stanisław Lem", "year": "1961", "genres": ["science fiction"], "mood": "thoughtful"}"#
