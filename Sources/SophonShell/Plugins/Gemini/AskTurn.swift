@@ -200,16 +200,7 @@ enum AskTurn {
         var media: [Part] = []
         var code: [ToolExchange.CodeStep] = []
         var grounding: JSONValue?
-        var printedAny = false
-        var endsWithNewline = true
-        // The key may be echoed across two chunks: held back until it can be masked whole.
-        var redactor = SecretStreamRedactor(secrets: [services.apiKeyForMasking].compactMap { $0 })
-        func show(_ text: String) {
-            guard printsChunks, !text.isEmpty else { return }
-            context.io.stdout.write(text)
-            printedAny = true
-            endsWithNewline = text.hasSuffix("\n")
-        }
+        var printer = StreamedTextPrinter(printsChunks: printsChunks, context: context, services: services)
         do {
             for try await chunk in client.streamGenerateContent(
                 label: "ask", model: model, retryPolicy: policy, request: request)
@@ -225,15 +216,13 @@ enum AskTurn {
                 signatures += parts.filter {
                     $0.thoughtSignature != nil && $0.thought != true
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
-                show(redactor.feed(chunk.text))
+                printer.print(chunk.text)
             }
         } catch {
-            show(redactor.finish())
-            if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
+            printer.finish()
             throw error
         }
-        show(redactor.finish())
-        if printedAny, !endsWithNewline { context.io.stdout.write("\n") }
+        printer.finish()
         // A cancelled consumer sees the stream end without an error: say it was interrupted.
         try Task.checkCancellation()
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {

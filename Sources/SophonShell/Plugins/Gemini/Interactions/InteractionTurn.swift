@@ -147,29 +147,21 @@ enum InteractionTurn {
             } else if settings.stream, turn.schema == nil {
                 let printsChunks = context.session.settings.output != .json
                 var assembler = GeminiInteractionAssembler()
-                var endsWithNewline = true
-                // The key may be echoed across two deltas: held back until it can be masked whole.
-                var redactor = SecretStreamRedactor(secrets: [services.apiKeyForMasking].compactMap { $0 })
-                func show(_ text: String) {
-                    guard printsChunks, !text.isEmpty else { return }
-                    context.io.stdout.write(text)
-                    printed = true
-                    endsWithNewline = text.hasSuffix("\n")
-                }
+                var printer = StreamedTextPrinter(
+                    printsChunks: printsChunks, context: context, services: services)
                 do {
                     for try await event in client.interactions.stream(
                         conversation.applied(to: turn.request), label: "ask", retryPolicy: policy)
                     {
                         assembler.add(event)
-                        if let delta = event.textDelta { show(redactor.feed(delta)) }
+                        if let delta = event.textDelta { printer.print(delta) }
                     }
                 } catch {
-                    show(redactor.finish())
-                    if printed, !endsWithNewline { context.io.stdout.write("\n") }
+                    printer.finish()
                     throw error
                 }
-                show(redactor.finish())
-                if printed, !endsWithNewline { context.io.stdout.write("\n") }
+                printer.finish()
+                printed = printer.printedAny
                 try Task.checkCancellation()
                 interaction = assembler.interaction
                 conversation.record(interaction)
