@@ -124,6 +124,26 @@ import Testing
         #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
     }
 
+    /// The server's 404 for a job carries the subcommand's prefix, as every other batch error
+    /// does (it read `error: HTTP 404 ...` alone).
+    @Test func aJobTheServerDoesNotHoldFailsWithTheSubcommandsPrefix() async throws {
+        let shell = try await GeminiShell()
+        for sub in ["status", "wait", "cancel", "delete"] {
+            let outcome = try await shell.run(["batch", sub, "batches/nope"])
+            #expect(
+                outcome
+                    == .init(
+                        stdout: "",
+                        stderr: "error: batch \(sub): HTTP 404 NOT_FOUND: Batch batches/nope not found.\n",
+                        status: 1))
+        }
+        let json = try await shell.run(["--json", "batch", "status", "batches/nope"])
+        #expect(
+            json.stdout
+                == #"{"command":"batch status batches/nope","ok":false,"error":{"kind":"http","message":"batch status: HTTP 404 NOT_FOUND: Batch batches/nope not found."}}"#
+                + "\n")
+    }
+
     @Test func a429OnCreateIsWaitedOutAndMakesOneJob() async throws {
         let shell = try await GeminiShell()
         try await Self.faults(shell, #"{"createRateLimited": 1}"#)
