@@ -144,6 +144,32 @@ import Testing
                 + "\n")
     }
 
+    /// A broken journal is said, with its place, before anything is sent (as `cache list`
+    /// says it): `batch list` printed `(no batch jobs)` over it.
+    @Test func batchListOverABrokenJournalSaysWhereItBreaks() async throws {
+        let shell = try await GeminiShell()
+        let journal = shell.home.appendingPathComponent("batches.json").path
+        try shell.write("batches.json", "{\"jobs\": [\n  {\"x\": 1,}\n]}\n")
+        let unparsed = try await shell.run(["batch", "list"])
+        #expect(
+            unparsed
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "error: \(journal): not a batch journal (line 2, column 11: unexpected '}' after ',')\n",
+                    status: 1))
+        try shell.write("batches.json", #"{"jobs": [{"displayName": 3}]}"#)
+        let misshapen = try await shell.run(["batch", "list"])
+        #expect(
+            misshapen
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "error: \(journal): not a batch journal ($.jobs[0].displayName: expected a string)\n",
+                    status: 1))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func a429OnCreateIsWaitedOutAndMakesOneJob() async throws {
         let shell = try await GeminiShell()
         try await Self.faults(shell, #"{"createRateLimited": 1}"#)
