@@ -66,6 +66,28 @@ import Testing
                         """#)))
     }
 
+    /// A turn that fails (a 400) keeps the attachments: the same `ask` again sends them, and
+    /// the turn that succeeds clears them (they were dropped by the failed turn).
+    @Test func aFailedAskKeepsTheAttachmentsForTheNextAsk() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("notes.txt", "hello notes\n")
+        try await shell.server.script([#"{"fault": "bad_request"}"#])
+        let outcome = try await shell.run([
+            "-c", "attach notes.txt", "-c", "ask Summarise", "-c", "attach", "-c", "ask Summarise",
+            "-c", "attach",
+        ])
+        #expect(
+            outcome.stdout
+                == "notes.txt\nHello from the fake Gemini server.\n(nothing attached)\n"
+        )
+        #expect(outcome.status == 1)
+        let notes = #"{"inlineData":{"mimeType":"text/plain","data":"aGVsbG8gbm90ZXMK"}}"#
+        let sent = try await shell.server.requests().map {
+            $0.body["contents"]?[0]?["parts"]?.compactText ?? ""
+        }
+        #expect(sent == ["[\(notes),{\"text\":\"Summarise\"}]", "[\(notes),{\"text\":\"Summarise\"}]"])
+    }
+
     @Test func anUnknownTypeIsRefusedWithTheDetectedType() async throws {
         let shell = try await GeminiShell()
         try Data([0x50, 0x4B, 0x03, 0x04, 0, 0]).write(to: shell.home.appendingPathComponent("a.zip"))
