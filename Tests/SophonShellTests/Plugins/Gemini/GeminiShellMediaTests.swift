@@ -166,6 +166,27 @@ import Testing
         #expect(lines[4]?["result"] == .string("Done."))
     }
 
+    /// The fake server sends a scripted reply's `inlineData` beside its `functionCalls` (it
+    /// dropped them), and what the shell sends back keeps the model turn whole.
+    @Test func theFakeSendsMediaBesideScriptedFunctionCalls() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "f", "args": {}}], "inlineData": [{"mimeType": "image/jpeg", "data": "/9j/"}]}"#,
+            #"{"kind": "generate", "text": "Done."}"#,
+        ])
+        let outcome = try await shell.run(["-c", "tool f", "-c", "ask Go", "-c", "tool-reply f {}"])
+        let jpeg = shell.home.appendingPathComponent("media").appendingPathComponent(
+            "image-\(SHA256.hexDigest(Data([0xFF, 0xD8, 0xFF])).prefix(16)).jpg"
+        ).path
+        #expect(outcome.stderr == "saved image/jpeg, 1 KB: \(jpeg)\n")
+        #expect(outcome.status == 0)
+        let history = try await shell.server.requests().last?.body["contents"]?[1]
+        #expect(
+            history?.compactText
+                == #"{"role":"model","parts":[{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}},{"functionCall":{"id":"c1","name":"f","args":{}}}]}"#
+        )
+    }
+
     @Test func mediaDirAndStreamedImageOnlyReply() async throws {
         let shell = try await GeminiShell()
         let data = Self.png.base64EncodedString()
