@@ -133,8 +133,9 @@ answer. A reply is a JSON object; its "fault" (or "kind") names what to send:
     {"kind": "generate", "functionCalls": [{"id": "fc-1", "name": "f", "args": {..}}, ..],
      "thoughtSignature": "..", "code": [{"language": "PYTHON", "code": "..", "outcome":
      "OUTCOME_OK", "output": ".."}], "sources": [{"title": "..", "uri": ".."}],
-     "parts": [..]}         function calls (after "text" when given; "thoughtSignature" then goes
-                            on the first call, as Gemini 3 puts it), code execution steps before
+     "parts": [..]}         function calls (after "text" and "inlineData" when given;
+                            "thoughtSignature" then goes on the first call, as Gemini 3 puts
+                            it), code execution steps before
                             the text, grounding sources as groundingMetadata, or "parts" sent as
                             they are. Every generateContent request's history is checked as the
                             API checks it (function responses after each call turn, matching in
@@ -454,6 +455,8 @@ def tool_parts(reply, finish):
         parts.append({"codeExecutionResult": result})
     if reply.get("text") and (calls or code):
         parts.append({"text": reply["text"]})
+    # Media beside calls, as an image model sends them: after the text, before the calls.
+    parts.extend({"inlineData": item} for item in reply.get("inlineData", []))
     for number, call in enumerate(calls or []):
         part = {"functionCall": {key: call[key] for key in ("id", "name", "args") if key in call}}
         if number == 0 and reply.get("thoughtSignature"):

@@ -5,8 +5,9 @@ import SophonCore
 ///
 /// The file is JSON Lines: the header `{"sophonTape": 1}`, then one ``GeminiTapeExchange``
 /// per line. Blank lines are skipped and `\r\n` line ends accepted, so tapes can be written by
-/// hand. A last line without its newline that is not valid JSON is what a killed recording
-/// leaves: it is dropped with a warning, not an error.
+/// hand. A last line without its newline that is the start of a JSON text is what a killed
+/// recording leaves: it is dropped with a warning, not an error (one that breaks before its
+/// end is an error, as on any other line).
 public struct GeminiTape: Sendable, Hashable {
     /// The format version this code writes and reads.
     public static let version = 1
@@ -73,7 +74,7 @@ public struct GeminiTape: Sendable, Hashable {
             do {
                 json = try JSONValue(parsing: line)
             } catch {
-                if index == lines.count - 1, !endsWithNewline {
+                if index == lines.count - 1, !endsWithNewline, Self.isCut(line, error) {
                     warnings.append(
                         "line \(number): the last line is incomplete (a recording cut short); ignored")
                     break
@@ -95,6 +96,15 @@ public struct GeminiTape: Sendable, Hashable {
         guard sawHeader else { throw GeminiTapeError.missingHeader(line: 1) }
         self.init(exchanges: exchanges, warnings: warnings)
         self.toolCalls = toolCalls
+    }
+
+    /// Whether a line that is not JSON is a recording cut short: what a kill leaves is the
+    /// start of a line, and the start of a JSON text fails only at its end (the input ends, or
+    /// a literal is cut: `tr`). A line that breaks before its end was edited, not cut.
+    static func isCut(_ line: String, _ error: JSONParseError) -> Bool {
+        if error.message.contains("end of input") { return true }
+        let rest = line.utf8.dropFirst(error.offset)
+        return !rest.isEmpty && ["true", "false", "null"].contains { $0.utf8.starts(with: rest) }
     }
 
     private static func checkHeader(_ json: JSONValue, line: Int) throws(GeminiTapeError) {

@@ -26,23 +26,9 @@ public enum PromptFile {
     ///   the parse errors).
     public static func load(_ path: String, shownAs: String? = nil) throws(PromptError) -> PromptDocument {
         let file = shownAs ?? path
-        let data: Data
-        do throws(SophonFileError) {
-            // The one read of a file the shell is given: a folder, FIFO or device is refused.
-            guard let snapshot = try FileSnapshot.read(at: URL(fileURLWithPath: path)) else {
-                throw SophonFileError(path: path, operation: .open, errorNumber: ENOENT)
-            }
-            data = snapshot.data
-        } catch {
-            let named = SophonFileError(
-                path: file, operation: error.operation, errorNumber: error.errorNumber,
-                destination: error.destination, fileKind: error.fileKind)
-            throw PromptError(.file, named.description, file: file, line: 1, column: 1)
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            let place = UTF8Validator.firstInvalid(in: data) ?? TextLocation(line: 1, column: 1)
-            throw PromptError(
-                .file, "not valid UTF-8", file: file, line: place.line, column: place.column)
+        guard let text = try text(at: path, shownAs: file) else {
+            let missing = SophonFileError(path: file, operation: .open, errorNumber: ENOENT)
+            throw PromptError(.file, missing.description, file: file, line: 1, column: 1)
         }
         var document = try PromptDocument(parsing: text, file: file)
         if let variant = nameAndVariant(ofFile: path).variant,
@@ -53,12 +39,41 @@ public enum PromptFile {
         return document
     }
 
-    /// The partial resolver of a template at `path`: `_NAME.prompt` in the same folder.
-    public static func partials(besides path: String) -> TemplateRenderer.PartialResolver {
+    /// The partial resolver of a template at `path` (shown as `shownAs` in errors):
+    /// `_NAME.prompt` in the same folder, read as a prompt file is read (``load(_:shownAs:)``);
+    /// `nil` when there is no such file.
+    /// - Throws (from the resolver): ``PromptError`` `.file` naming the partial's file, for one
+    ///   that cannot be read (a folder, a FIFO) or is not UTF-8 (at its line and column).
+    public static func partials(besides path: String, shownAs: String? = nil)
+        -> TemplateRenderer.PartialResolver
+    {
         let folder = (path as NSString).deletingLastPathComponent
-        return { name in
+        let shown = shownAs ?? path
+        return { name throws(PromptError) in
             let file = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("_\(name).prompt")
-            return FileManager.default.contents(atPath: file).flatMap { String(data: $0, encoding: .utf8) }
+            return try text(at: file, shownAs: TemplateRenderer.partialFile(name, besides: shown))
         }
+    }
+
+    /// The text of the file at `path`, read byte for byte through the one read of a file the
+    /// shell is given (a folder, FIFO or device is refused); `nil` when no file is there.
+    /// - Throws: ``PromptError`` `.file` naming `file`: at 1:1 when unreadable, saying why;
+    ///   at the line and column of the first byte that is not UTF-8.
+    static func text(at path: String, shownAs file: String) throws(PromptError) -> String? {
+        let data: Data
+        do throws(SophonFileError) {
+            guard let snapshot = try FileSnapshot.read(at: URL(fileURLWithPath: path)) else { return nil }
+            data = snapshot.data
+        } catch {
+            let named = SophonFileError(
+                path: file, operation: error.operation, errorNumber: error.errorNumber,
+                destination: error.destination, fileKind: error.fileKind)
+            throw PromptError(.file, named.description, file: file, line: 1, column: 1)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            let place = UTF8Validator.firstInvalid(in: data) ?? TextLocation(line: 1, column: 1)
+            throw PromptError(.file, "not valid UTF-8", file: file, line: place.line, column: place.column)
+        }
+        return text
     }
 }

@@ -75,8 +75,10 @@ public struct PromptRenderer: Sendable {
         ])
         let partials = partials
         let resolver = partialResolver
-        let renderer = TemplateRenderer(file: document.file, dataVariables: variables) { name in
-            partials[name] ?? resolver(name)
+        let renderer = TemplateRenderer(file: document.file, dataVariables: variables) {
+            name throws(PromptError) in
+            if let known = partials[name] { return known }
+            return try resolver(name)
         }
         let nodes = try TemplateParser.parse(
             document.template, file: document.file, lineOffset: document.templateLineOffset)

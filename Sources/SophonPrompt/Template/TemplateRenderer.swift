@@ -5,8 +5,9 @@ import SophonCore
 /// `false`, `null`, `""`, `0` and `[]` as false, `#each` sets `@index`, `@key`, `@first`,
 /// `@last`. Dotprompt's helpers print the markers ``PromptMessages`` splits on.
 public struct TemplateRenderer: Sendable {
-    /// Where `{{> name}}` finds a partial's source: the template text, or `nil` when unknown.
-    public typealias PartialResolver = @Sendable (String) -> String?
+    /// Where `{{> name}}` finds a partial's source: the template text, or `nil` when unknown;
+    /// a ``PromptError`` for one that is there but cannot be read.
+    public typealias PartialResolver = @Sendable (String) throws(PromptError) -> String?
 
     /// The file named in errors.
     public var file: String
@@ -43,7 +44,10 @@ public struct TemplateRenderer: Sendable {
 
     /// The file that holds partial `name`, as errors name it: `_name.prompt` in the folder of
     /// ``file`` (`prompts/_sig.prompt` for `prompts/card.prompt`).
-    public func partialFile(_ name: String) -> String {
+    public func partialFile(_ name: String) -> String { Self.partialFile(name, besides: file) }
+
+    /// The file that holds partial `name` of the template `file`, as errors name it.
+    public static func partialFile(_ name: String, besides file: String) -> String {
         guard let slash = file.lastIndex(of: "/") else { return "_\(name).prompt" }
         return String(file[...slash]) + "_\(name).prompt"
     }
@@ -65,7 +69,7 @@ public struct TemplateRenderer: Sendable {
                             + "\(Self.maximumPartialDepth) levels deep",
                         file: file, line: line, column: column)
                 }
-                guard let source = partials(name) else {
+                guard let source = try partials(name) else {
                     throw PromptError(
                         .unknownPartial, "unknown partial '\(name)'", file: file, line: line, column: column)
                 }

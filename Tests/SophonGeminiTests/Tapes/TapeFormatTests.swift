@@ -107,6 +107,24 @@ import Testing
         }
     }
 
+    /// A last line without its newline that breaks before its end was edited, not cut: an
+    /// error at its place (it was dropped as a cut one, and the replay then said the tape had
+    /// no more exchanges).
+    @Test func anEditedLastLineWithoutItsNewlineIsAnErrorNotACut() throws {
+        let edited = Self.exchange.replacingOccurrences(of: #""method":"#, with: #""method"#)
+        #expect(
+            throws: GeminiTapeError.invalidJSON(
+                line: 2, column: 21, message: "expected ':' after the key but found 'P'")
+        ) {
+            try GeminiTape(parsing: "{\"sophonTape\":1}\n\(edited)")
+        }
+        // Cut inside a literal or a number: still the start of a JSON text.
+        for cut in [#"{"request": tr"#, #"{"request": 1."#, #"{"request": "a\"#] {
+            let tape = try GeminiTape(parsing: "{\"sophonTape\":1}\n\(Self.exchange)\n\(cut)")
+            #expect(tape.warnings == ["line 3: the last line is incomplete (a recording cut short); ignored"])
+        }
+    }
+
     static let responses: [GeminiTapeResponse] = [
         GeminiTapeResponse(
             status: 200, headers: ["content-type": "application/json"], payload: .body(.object([]))),

@@ -44,6 +44,34 @@ import Testing
         #expect(error == PromptError(.file, "not valid UTF-8", file: "bad.prompt", line: 4, column: 7))
     }
 
+    /// A partial is read as the prompt file is: one that is not UTF-8, or a folder, fails with
+    /// its own file and place (both read as `unknown partial 'sig'` at the template's tag).
+    @Test func aPartialIsReadAsAPromptFileIs() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("card.prompt").path
+        try Data("Hello {{> sig}}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let partial = folder.appendingPathComponent("_sig.prompt")
+        func rendered() -> PromptError? {
+            promptError {
+                _ = try PromptRenderer(
+                    partialResolver: PromptFile.partials(besides: path, shownAs: "p/card.prompt")
+                )
+                .render(try PromptFile.load(path, shownAs: "p/card.prompt"))
+            }
+        }
+        try Data(Array("ok\nbad ".utf8) + [0xFF] + Array(" here\n".utf8)).write(to: partial)
+        #expect(
+            rendered() == PromptError(.file, "not valid UTF-8", file: "p/_sig.prompt", line: 2, column: 5))
+        try FileManager.default.removeItem(at: partial)
+        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: false)
+        #expect(rendered()?.description == "p/_sig.prompt:1:1: cannot read 'p/_sig.prompt': Is a directory")
+        try FileManager.default.removeItem(at: partial)
+        #expect(rendered()?.description == "p/card.prompt:1:7: unknown partial 'sig'")
+        try Data("Sir".utf8).write(to: partial)
+        #expect(rendered() == nil)
+    }
+
     @Test func theFirstInvalidPlaceCountsScalarsPerLine() {
         #expect(UTF8Validator.firstInvalid(in: Array("ok\nfine".utf8)) == nil)
         #expect(UTF8Validator.firstInvalid(in: [0xC3]) == TextLocation(line: 1, column: 1))

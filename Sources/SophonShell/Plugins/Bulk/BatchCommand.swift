@@ -49,9 +49,12 @@ enum BatchCommand {
                 throw context.usageFailure("batch", hint: "unknown subcommand '\(sub)'")
             }
         } catch let error as GeminiError {
-            throw GeminiCall.failure(error, context: context)
+            // The server's answer (a 404 for the job) after the subcommand, as every batch error.
+            return try CommandFailure.prefixed("batch \(sub)") {
+                throw GeminiCall.failure(error, context: context)
+            }
         } catch let error as GeminiFileError {
-            throw GeminiCall.failure(error)
+            return try CommandFailure.prefixed("batch \(sub)") { throw GeminiCall.failure(error) }
         }
     }
 

@@ -213,7 +213,11 @@ struct BatchSession {
     }
 
     /// `batch list`: `NAME STATE DISPLAY` per job; `(no batch jobs)` when there is none.
+    /// - Throws: ``CommandFailure`` `fileError` for a journal that is not one, before anything is
+    ///   sent (as `cache list` and `agents`): the list comes from the server, but a broken
+    ///   journal is said where it breaks rather than shown as an empty list.
     func list() async throws -> CommandResult {
+        _ = try BatchJournal.load(journalURL)
         let batches = try await client.listAllBatches()
         let text =
             batches.isEmpty

@@ -46,18 +46,20 @@ enum AskTurn {
                 options.overrides.functions.isEmpty
                 ? await hasTools(context: context, services: services) : true
             if toolTurn {
-                defer { if !options.dryRun { clearAttachments(context) } }
                 let reply = try await ToolExchange.send(
                     contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
                     model: options.model, context: context, services: services,
                     schema: options.noSchema ? nil : schema, overrides: options.overrides,
                     client: dryRun == nil ? nil : client)
+                clearAttachments(context, unless: options.dryRun)
                 return (reply, [])
             }
-            return try await single(
+            let turn = try await single(
                 history: history, userTurn: userTurn, options: options,
                 schema: options.noSchema ? nil : schema,
                 isChat: isChat, client: client, context: context, services: services)
+            clearAttachments(context, unless: options.dryRun)
+            return turn
         } catch let error as DryRunTransport.Stopped {
             // `--dry-run`: the first request, as it would go; no key needed.
             guard let sent = dryRun?.request else { throw error }
@@ -78,8 +80,10 @@ enum AskTurn {
         return !MCPServedTools.offered(context: context, services: services).isEmpty
     }
 
-    /// The attachments go with one turn only: the next one sent (a dry run keeps them).
-    private static func clearAttachments(_ context: CommandContext) {
+    /// The attachments go with one turn only: the next one that succeeds. A dry run keeps them,
+    /// and so does a failed turn (a 400, a network error), so `ask` again sends them again.
+    static func clearAttachments(_ context: CommandContext, unless dryRun: Bool = false) {
+        guard !dryRun else { return }
         context.session.withGeminiState {
             $0.attachments = []; $0.attachmentNames = []
         }
@@ -100,7 +104,6 @@ enum AskTurn {
             overrides: options.overrides, context: context)
         services.retriesInFlight.reset()
         let started = ContinuousClock.now
-        defer { if !options.dryRun { clearAttachments(context) } }
         do {
             if schema != nil || request.asksForJSON {
                 // A schema, or JSON mode (a prompt file's `output.format: json`): read whole.

@@ -37,7 +37,7 @@ enum PromptRenderCommand {
         let renderer = PromptRenderer(
             schemas: try registry(parsed.value("--schemas"), option: "--schemas", context: context),
             tools: try registry(parsed.value("--tools"), option: "--tools", context: context),
-            partialResolver: PromptFile.partials(besides: path))
+            partialResolver: PromptFile.partials(besides: path, shownAs: parsed.operands[1]))
         do {
             return .value(
                 try renderer.render(

@@ -44,7 +44,7 @@ struct PromptTemplate: Sendable {
             let document = try PromptFile.load(path, shownAs: file)
             var loaded = PromptTemplate(
                 file: file, document: document,
-                renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path)))
+                renderer: PromptRenderer(partialResolver: PromptFile.partials(besides: path, shownAs: file)))
             loaded.generation = try PromptConfig.generation(of: document)
             if loaded.asksForJSON { loaded.generation.responseMimeType = "application/json" }
             template = loaded

@@ -124,6 +124,52 @@ import Testing
         #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
     }
 
+    /// The server's 404 for a job carries the subcommand's prefix, as every other batch error
+    /// does (it read `error: HTTP 404 ...` alone).
+    @Test func aJobTheServerDoesNotHoldFailsWithTheSubcommandsPrefix() async throws {
+        let shell = try await GeminiShell()
+        for sub in ["status", "wait", "cancel", "delete"] {
+            let outcome = try await shell.run(["batch", sub, "batches/nope"])
+            #expect(
+                outcome
+                    == .init(
+                        stdout: "",
+                        stderr: "error: batch \(sub): HTTP 404 NOT_FOUND: Batch batches/nope not found.\n",
+                        status: 1))
+        }
+        let json = try await shell.run(["--json", "batch", "status", "batches/nope"])
+        #expect(
+            json.stdout
+                == #"{"command":"batch status batches/nope","ok":false,"error":{"kind":"http","message":"batch status: HTTP 404 NOT_FOUND: Batch batches/nope not found."}}"#
+                + "\n")
+    }
+
+    /// A broken journal is said, with its place, before anything is sent (as `cache list`
+    /// says it): `batch list` printed `(no batch jobs)` over it.
+    @Test func batchListOverABrokenJournalSaysWhereItBreaks() async throws {
+        let shell = try await GeminiShell()
+        let journal = shell.home.appendingPathComponent("batches.json").path
+        try shell.write("batches.json", "{\"jobs\": [\n  {\"x\": 1,}\n]}\n")
+        let unparsed = try await shell.run(["batch", "list"])
+        #expect(
+            unparsed
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "error: \(journal): not a batch journal (line 2, column 11: unexpected '}' after ',')\n",
+                    status: 1))
+        try shell.write("batches.json", #"{"jobs": [{"displayName": 3}]}"#)
+        let misshapen = try await shell.run(["batch", "list"])
+        #expect(
+            misshapen
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "error: \(journal): not a batch journal ($.jobs[0].displayName: expected a string)\n",
+                    status: 1))
+        #expect(try await shell.server.requests().isEmpty)
+    }
+
     @Test func a429OnCreateIsWaitedOutAndMakesOneJob() async throws {
         let shell = try await GeminiShell()
         try await Self.faults(shell, #"{"createRateLimited": 1}"#)

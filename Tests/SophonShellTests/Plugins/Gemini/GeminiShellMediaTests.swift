@@ -66,6 +66,28 @@ import Testing
                         """#)))
     }
 
+    /// A turn that fails (a 400) keeps the attachments: the same `ask` again sends them, and
+    /// the turn that succeeds clears them (they were dropped by the failed turn).
+    @Test func aFailedAskKeepsTheAttachmentsForTheNextAsk() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("notes.txt", "hello notes\n")
+        try await shell.server.script([#"{"fault": "bad_request"}"#])
+        let outcome = try await shell.run([
+            "-c", "attach notes.txt", "-c", "ask Summarise", "-c", "attach", "-c", "ask Summarise",
+            "-c", "attach",
+        ])
+        #expect(
+            outcome.stdout
+                == "notes.txt\nHello from the fake Gemini server.\n(nothing attached)\n"
+        )
+        #expect(outcome.status == 1)
+        let notes = #"{"inlineData":{"mimeType":"text/plain","data":"aGVsbG8gbm90ZXMK"}}"#
+        let sent = try await shell.server.requests().map {
+            $0.body["contents"]?[0]?["parts"]?.compactText ?? ""
+        }
+        #expect(sent == ["[\(notes),{\"text\":\"Summarise\"}]", "[\(notes),{\"text\":\"Summarise\"}]"])
+    }
+
     @Test func anUnknownTypeIsRefusedWithTheDetectedType() async throws {
         let shell = try await GeminiShell()
         try Data([0x50, 0x4B, 0x03, 0x04, 0, 0]).write(to: shell.home.appendingPathComponent("a.zip"))
@@ -142,6 +164,27 @@ import Testing
         #expect(lines[3]?["media"]?[0]?["path"] == .string(jpeg))
         #expect(lines[4]?["media"]?[0]?["path"] == .string(wav))
         #expect(lines[4]?["result"] == .string("Done."))
+    }
+
+    /// The fake server sends a scripted reply's `inlineData` beside its `functionCalls` (it
+    /// dropped them), and what the shell sends back keeps the model turn whole.
+    @Test func theFakeSendsMediaBesideScriptedFunctionCalls() async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
+            #"{"kind": "generate", "functionCalls": [{"id": "c1", "name": "f", "args": {}}], "inlineData": [{"mimeType": "image/jpeg", "data": "/9j/"}]}"#,
+            #"{"kind": "generate", "text": "Done."}"#,
+        ])
+        let outcome = try await shell.run(["-c", "tool f", "-c", "ask Go", "-c", "tool-reply f {}"])
+        let jpeg = shell.home.appendingPathComponent("media").appendingPathComponent(
+            "image-\(SHA256.hexDigest(Data([0xFF, 0xD8, 0xFF])).prefix(16)).jpg"
+        ).path
+        #expect(outcome.stderr == "saved image/jpeg, 1 KB: \(jpeg)\n")
+        #expect(outcome.status == 0)
+        let history = try await shell.server.requests().last?.body["contents"]?[1]
+        #expect(
+            history?.compactText
+                == #"{"role":"model","parts":[{"inlineData":{"mimeType":"image/jpeg","data":"/9j/"}},{"functionCall":{"id":"c1","name":"f","args":{}}}]}"#
+        )
     }
 
     @Test func mediaDirAndStreamedImageOnlyReply() async throws {

@@ -29,14 +29,7 @@ enum InteractionTurn {
         let schema = options.noSchema ? nil : (options.schema ?? sessionSchema)
         let earlier = history + (options.contents?.dropLast() ?? [])
         let userTurn = Content(role: "user", parts: attachments + options.promptParts)
-        context.session.withGeminiState {
-            $0.lastTurn = earlier + [userTurn]
-            // The attachments go with the next turn sent: a dry run keeps them (as ``AskTurn``).
-            if !options.dryRun {
-                $0.attachments = []
-                $0.attachmentNames = []
-            }
-        }
+        context.session.withGeminiState { $0.lastTurn = earlier + [userTurn] }
         let withTools =
             options.overrides.functions.isEmpty
             ? await AskTurn.hasTools(context: context, services: services) : true
@@ -67,8 +60,11 @@ enum InteractionTurn {
             request: request, model: model, schema: schema, isChat: isChat, commandModel: options.model,
             userTurn: userTurn, before: before)
         do {
-            return try await send(
+            let sent = try await send(
                 turn, conversation: conversation, client: client, context: context, services: services)
+            // The attachments go with the next turn that succeeds (as ``AskTurn``).
+            AskTurn.clearAttachments(context, unless: options.dryRun)
+            return sent
         } catch let error as DryRunTransport.Stopped {
             guard let sent = dryRun?.request else { throw error }
             throw AskCommands.DryRun(sent)
