@@ -20,12 +20,12 @@ public enum FileDescriptorReader {
     ///     offset reads there with `pread(2)` and leaves the file offset alone.
     /// - Returns: The number of bytes read, `1...buffer.count`; 0 at the end of input (also for
     ///   an empty buffer). A pipe or a terminal may return fewer bytes than asked for.
-    /// - Throws: ``FileDescriptorReadError`` with the `errno` of the failing call, e.g. `EBADF`
+    /// - Throws: ``FileDescriptorError`` with the `errno` of the failing call, e.g. `EBADF`
     ///   (not an open descriptor), `EISDIR`, `EIO`, or `EAGAIN` (a non-blocking descriptor with
     ///   nothing to read yet).
     public static func read(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int? = nil
-    ) throws(FileDescriptorReadError) -> Int {
+    ) throws(FileDescriptorError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
             let count =
@@ -36,7 +36,7 @@ public enum FileDescriptorReader {
                 }
             if count >= 0 { return count }
             let code = errno
-            if code != EINTR { throw FileDescriptorReadError(errorNumber: code) }
+            if code != EINTR { throw FileDescriptorError(errorNumber: code) }
         }
     }
 
@@ -48,11 +48,11 @@ public enum FileDescriptorReader {
     ///   - buffer: Where the bytes go, from its start.
     ///   - offset: nil reads at the file offset; a byte offset reads from there on (`pread(2)`).
     /// - Returns: The number of bytes read: `buffer.count`, or fewer only when the input ended.
-    /// - Throws: ``FileDescriptorReadError`` as ``read(_:into:at:)`` does; bytes read before
+    /// - Throws: ``FileDescriptorError`` as ``read(_:into:at:)`` does; bytes read before
     ///   the failing call are in `buffer` but not counted.
     public static func readFully(
         _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int? = nil
-    ) throws(FileDescriptorReadError) -> Int {
+    ) throws(FileDescriptorError) -> Int {
         var filled = 0
         while filled < buffer.count {
             let count = try read(
@@ -63,20 +63,6 @@ public enum FileDescriptorReader {
         }
         return filled
     }
-}
-
-/// A `read(2)` or `pread(2)` that failed with something other than `EINTR`.
-public struct FileDescriptorReadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` the call set (e.g. `EBADF` = 9 on Linux).
-    public let errorNumber: Int32
-
-    /// Creates the error of `errno` value `errorNumber`.
-    public init(errorNumber: Int32) {
-        self.errorNumber = errorNumber
-    }
-
-    /// The system's text for ``errorNumber``, e.g. `Bad file descriptor`.
-    public var description: String { String(cString: strerror(errorNumber)) }
 }
 
 /// The C library's `read(2)` (inside ``FileDescriptorReader`` the name `read` means its own).

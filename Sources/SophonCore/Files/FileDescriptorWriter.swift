@@ -21,12 +21,12 @@ public enum FileDescriptorWriter {
     ///   - bytes: What to write; nothing is written for an empty buffer.
     ///   - offset: nil writes at the descriptor's file offset and moves it (`write(2)`); a byte
     ///     offset writes there with `pwrite(2)` and leaves the file offset alone.
-    /// - Throws: ``FileDescriptorWriteError`` with the `errno` of the failing call, e.g. `EPIPE`
+    /// - Throws: ``FileDescriptorError`` with the `errno` of the failing call, e.g. `EPIPE`
     ///   (the reader went away), `ENOSPC` (the disk is full), `EBADF`; `EIO` when the system
     ///   wrote nothing without saying why. Bytes written before the failure stay written.
     public static func writeAll(
         _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int? = nil
-    ) throws(FileDescriptorWriteError) {
+    ) throws(FileDescriptorError) {
         guard let base = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {
@@ -41,17 +41,17 @@ public enum FileDescriptorWriter {
                 continue
             }
             let code = count < 0 ? errno : EIO
-            if code != EINTR { throw FileDescriptorWriteError(errorNumber: code) }
+            if code != EINTR { throw FileDescriptorError(errorNumber: code) }
         }
     }
 
     /// Writes all of `text` as UTF-8, as the byte form does (same errors).
     public static func writeAll(_ descriptor: Int32, _ text: String, at offset: Int? = nil)
-        throws(FileDescriptorWriteError)
+        throws(FileDescriptorError)
     {
         var text = text
         let outcome = text.withUTF8 { utf8 in
-            Result { () throws(FileDescriptorWriteError) in
+            Result { () throws(FileDescriptorError) in
                 try writeAll(descriptor, UnsafeRawBufferPointer(utf8), at: offset)
             }
         }
@@ -60,27 +60,13 @@ public enum FileDescriptorWriter {
 
     /// Writes all of `data`, as the byte form does (same errors).
     public static func writeAll(_ descriptor: Int32, _ data: Data, at offset: Int? = nil)
-        throws(FileDescriptorWriteError)
+        throws(FileDescriptorError)
     {
         let outcome = data.withUnsafeBytes { bytes in
-            Result { () throws(FileDescriptorWriteError) in try writeAll(descriptor, bytes, at: offset) }
+            Result { () throws(FileDescriptorError) in try writeAll(descriptor, bytes, at: offset) }
         }
         try outcome.get()
     }
-}
-
-/// A `write(2)` or `pwrite(2)` that failed with something other than `EINTR`.
-public struct FileDescriptorWriteError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` the call set (e.g. `EPIPE` = 32 on Linux).
-    public let errorNumber: Int32
-
-    /// Creates the error of `errno` value `errorNumber`.
-    public init(errorNumber: Int32) {
-        self.errorNumber = errorNumber
-    }
-
-    /// The system's text for ``errorNumber``, e.g. `Broken pipe`.
-    public var description: String { String(cString: strerror(errorNumber)) }
 }
 
 /// The C library's `write(2)`.

@@ -59,7 +59,7 @@ public struct FileSnapshot: Sendable, Hashable {
             } catch {
                 throw SophonFileError(
                     path: path, operation: .read,
-                    errorNumber: (error as? FileDescriptorReadError)?.errorNumber ?? EIO)
+                    errorNumber: (error as? FileDescriptorError)?.errorNumber ?? EIO)
             }
             if count == 0 { break }
             if data.count + count > maxBytes {

@@ -372,10 +372,10 @@ final class EditLineReader: LineSource {
     }
 
     /// One byte from `input` (``FileDescriptorReader``); 0 at the end of input.
-    private static func readByte<Byte>(_ input: Int32, into byte: inout Byte) throws(FileDescriptorReadError)
+    private static func readByte<Byte>(_ input: Int32, into byte: inout Byte) throws(FileDescriptorError)
         -> Int
     {
-        try withUnsafeMutableBytes(of: &byte) { buffer throws(FileDescriptorReadError) in
+        try withUnsafeMutableBytes(of: &byte) { buffer throws(FileDescriptorError) in
             try FileDescriptorReader.read(input, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<1]))
         }
     }

@@ -238,7 +238,7 @@ final class HistoryFile: Sendable {
                     try FileDescriptorReader.read(descriptor, into: $0, at: offset)
                 }
             } catch {
-                throw .unreadable(path: path, code: (error as? FileDescriptorReadError)?.errorNumber ?? EIO)
+                throw .unreadable(path: path, code: (error as? FileDescriptorError)?.errorNumber ?? EIO)
             }
             if count == 0 { return result }
             result += chunk[0..<count]
@@ -265,7 +265,7 @@ final class HistoryFile: Sendable {
 
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(HistoryFileError) {
         let outcome = bytes.withUnsafeBytes { raw in
-            Result { () throws(FileDescriptorWriteError) in try FileDescriptorWriter.writeAll(descriptor, raw)
+            Result { () throws(FileDescriptorError) in try FileDescriptorWriter.writeAll(descriptor, raw)
             }
         }
         if case .failure(let error) = outcome { throw .unwritable(path: path, code: error.errorNumber) }

@@ -106,14 +106,14 @@ struct FileDescriptorReaderTests {
     }
 
     @Test func aBadDescriptorThrowsEBADF() {
-        #expect(throws: FileDescriptorReadError(errorNumber: EBADF)) { try read(-1, count: 4) }
-        #expect(throws: FileDescriptorReadError(errorNumber: EBADF)) { try read(-1, count: 4, at: 0) }
-        #expect(FileDescriptorReadError(errorNumber: EBADF).description == "Bad file descriptor")
+        #expect(throws: FileDescriptorError(errorNumber: EBADF)) { try read(-1, count: 4) }
+        #expect(throws: FileDescriptorError(errorNumber: EBADF)) { try read(-1, count: 4, at: 0) }
+        #expect(FileDescriptorError(errorNumber: EBADF).description == "Bad file descriptor")
     }
 
     @Test func aFolderThrowsEISDIR() {
         let folder = open("/", O_RDONLY | O_DIRECTORY)
         defer { close(folder) }
-        #expect(throws: FileDescriptorReadError(errorNumber: EISDIR)) { try read(folder, count: 4) }
+        #expect(throws: FileDescriptorError(errorNumber: EISDIR)) { try read(folder, count: 4) }
     }
 }

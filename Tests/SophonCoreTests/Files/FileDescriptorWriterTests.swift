@@ -50,9 +50,9 @@ struct FileDescriptorWriterTests {
     }
 
     @Test func aBadDescriptorIsATypedErrorWithItsErrno() {
-        #expect(throws: FileDescriptorWriteError(errorNumber: EBADF)) {
+        #expect(throws: FileDescriptorError(errorNumber: EBADF)) {
             try FileDescriptorWriter.writeAll(-1, "x")
         }
-        #expect(FileDescriptorWriteError(errorNumber: EBADF).description == "Bad file descriptor")
+        #expect(FileDescriptorError(errorNumber: EBADF).description == "Bad file descriptor")
     }
 }

@@ -54,7 +54,12 @@ import Testing
     @Test func everyRecordedRequestOfTheFuzzInputMatchesItself() throws {
         let data = try #require(Data(base64Encoded: Self.fuzzInput))
         #expect(data.count == 2281)
-        let tape = try GeminiTape(parsing: String(decoding: data, as: UTF8.self))
+        let text = String(decoding: data, as: UTF8.self)
+        // Its last line, without a newline, breaks in its middle: corruption, not a recording
+        // cut by a kill (that fails only at its end), so the whole input is refused.
+        #expect(throws: GeminiTapeError.self) { try GeminiTape(parsing: text) }
+        let lines = try #require(text.lastIndex(of: "\n"))
+        let tape = try GeminiTape(parsing: String(text[...lines]))
         #expect(tape.exchanges.count == 5)
         for (index, exchange) in tape.exchanges.enumerated() {
             #expect(
