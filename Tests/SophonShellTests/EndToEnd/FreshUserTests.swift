@@ -15,6 +15,21 @@ import Testing
             .appendingPathComponent("../../../scripts/fake_mcp.py").standardizedFileURL.path
     }
 
+    /// A call without a key says so in the session's language, as other Gemini errors do.
+    @Test func aMissingKeySpeaksTheSessionsLanguage() async throws {
+        let shell = try await GeminiShell(key: nil)
+        let outcome = try await shell.run(["-c", "ask hi", "-c", "set language es", "-c", "ask hi"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "-c:1:1: error: no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'\n"
+                        + "-c:3:1: error: No hay ninguna clave de API de Gemini configurada. "
+                        + "(GEMINI_API_KEY, GOOGLE_API_KEY, 'key set')\n",
+                    status: 1))
+    }
+
     /// `plugin load --trust` without a path is a usage error, not a load of a file named
     /// `--trust`.
     @Test func pluginLoadTrustWithoutAPathIsAUsageError() async throws {

@@ -29,10 +29,21 @@ enum GeminiCall {
         if !services.transcript.runsLive { deployment.tokens = nil }  // a replay sends nothing
         if services.transcript.runsLive, deployment.needsKey, try services.apiKey() == nil {
             throw CommandFailure(
-                kind: .missingAPIKey,
-                message: "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'")
+                kind: .missingAPIKey, message: missingKeyMessage(language: context.session.settings.language))
         }
         return services.makeClient(session: context.session, deployment: deployment)
+    }
+
+    /// What a call without a key says, in the session's language (docs/commands.md, "language"):
+    /// in English `no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'`; in
+    /// another, the library's sentence for ``GeminiError/missingAPIKey`` in that language, then
+    /// the variables and the command to use.
+    static func missingKeyMessage(language: String) -> String {
+        guard language != "en" else {
+            return "no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'"
+        }
+        return GeminiError.missingAPIKey.description(language: language)
+            + " (GEMINI_API_KEY, GOOGLE_API_KEY, 'key set')"
     }
 
     /// A ``GeminiError`` as a command failure: kind = the case name, message in the session's
