@@ -201,6 +201,8 @@ enum AskTurn {
         var signatures: [Part] = []
         var callParts: [Part] = []
         var media: [Part] = []
+        // Parts of a kind the client does not know, kept whole (their signatures with them).
+        var unknown: [Part] = []
         var code: [ToolExchange.CodeStep] = []
         var grounding: JSONValue?
         var printer = StreamedTextPrinter(printsChunks: printsChunks, context: context, services: services)
@@ -216,8 +218,9 @@ enum AskTurn {
                 grounding = chunk.candidates?.first?.groundingMetadata ?? grounding
                 callParts += parts.filter { $0.functionCall != nil }
                 media += parts.filter { $0.inlineData != nil }
+                unknown += parts.filter { !$0.unknownMembers.isEmpty }
                 signatures += parts.filter {
-                    $0.thoughtSignature != nil && $0.thought != true
+                    $0.thoughtSignature != nil && $0.thought != true && $0.unknownMembers.isEmpty
                 }.map { Part(text: "", thoughtSignature: $0.thoughtSignature) }
                 printer.print(chunk.text)
             }
@@ -243,7 +246,8 @@ enum AskTurn {
                     context: context) + ReplyMedia.members(saved)
             let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
             let response = GenerateContentResponse(candidates: [
-                Candidate(content: Content(role: "model", parts: text + callParts), finishReason: .stop)
+                Candidate(
+                    content: Content(role: "model", parts: text + unknown + callParts), finishReason: .stop)
             ])
             let reply = try ToolExchange.handle(
                 response, contents: request.contents, isChat: callsGo.isChat,
@@ -251,12 +255,13 @@ enum AskTurn {
                 context: context, services: services)
             return (reply, [])
         }
-        if accumulator.text.isEmpty, media.isEmpty {
+        if accumulator.text.isEmpty, media.isEmpty, unknown.isEmpty {
             // The one check of a complete reply, as for an unstreamed one: truncated at
             // MAX_TOKENS, a failed function call, a stop without content, or empty.
             _ = try GeminiAnswerReader().read(accumulator.response)
             throw GeminiError.emptyResponse
         }
+        ToolExchange.reportUnknownParts(unknown, context: context)
         let saved = try ReplyMedia.save(media, context: context, services: services)
         let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
@@ -277,7 +282,7 @@ enum AskTurn {
             value: .string(answer),
             display: sources.isEmpty ? answer : answer + "\n" + ToolExchange.sourcesText(sources),
             alreadyPrinted: printsChunks, envelope: envelope + Self.codeAndSources(code, sources))
-        let modelTurn = Content(role: "model", parts: [.text(answer)] + media + signatures)
+        let modelTurn = Content(role: "model", parts: [.text(answer)] + media + unknown + signatures)
         return (reply, [userTurn, modelTurn])
     }
 
