@@ -40,4 +40,32 @@ import Testing
         #expect(outcome.status == 1)
         #expect(outcome.stderr == "-c:1:1: error: usage: key set | show | delete | path\n")
     }
+
+    /// `retry-policy minmal`: the policy preset names are suggested like any other name
+    /// (PRODUCT.md §5, "Errors and locations"); the policy in force stays.
+    @Test func aMisspeltRetryPolicyPresetIsSuggested() async throws {
+        let outcome = try await SophonProcess.run(["-c", "retry-policy minmal", "-c", "retry-policy defualt"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr
+                == "-c:1:1: error: retry-policy: expected default, minimal or KEY=VALUE, got 'minmal' (did you mean 'minimal'?)\n"
+                + "-c:2:1: error: retry-policy: expected default, minimal or KEY=VALUE, got 'defualt' (did you mean 'default'?)\n"
+        )
+    }
+
+    /// `schema show jsonschema`: the format words of `schema show` are suggested.
+    @Test func aMisspeltSchemaShowFormatIsSuggested() async throws {
+        let outcome = try await SophonProcess.run([
+            "-c", "schema {a: string}", "-c", "schema show jsonschema", "-c", "schema show gemni",
+        ])
+        let usage =
+            "schema SPEC | @FILE | show [gemini|json-schema|--picoschema|--swift [NAME]] | picoschema TEXT | clear"
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout == "")
+        #expect(
+            outcome.stderr
+                == "-c:2:1: error: usage: \(usage) (did you mean 'json-schema'?)\n"
+                + "-c:3:1: error: usage: \(usage) (did you mean 'gemini'?)\n")
+    }
 }

@@ -10,8 +10,14 @@ enum ModelCommands {
     static func set(_ words: [String], context: CommandContext, services: GeminiServices?) throws
         -> CommandResult
     {
-        let save = words.contains("--save")
-        let names = words.filter { $0 != "--save" }
+        let parsed: ParsedOptions
+        do {
+            parsed = try CommandOption.parse(words, declared: [saveOption])
+        } catch {
+            throw error.failure(command: "set model")
+        }
+        let save = parsed.has("--save")
+        let names = parsed.operands
         guard names.count == 1, let name = names.first, !name.isEmpty else {
             throw CommandFailure(
                 kind: .usage, message: ShellMessages.usage("set model PRESET | ID | custom:ID [--save]"))
@@ -41,6 +47,11 @@ enum ModelCommands {
         }
         return .none
     }
+
+    /// `set model ID --save`: also the default for new sessions; a misspelt `--sav` gets its
+    /// "did you mean" from the option parser.
+    static let saveOption = CommandOption(
+        name: "--save", help: "also make it the default for new sessions (settings.json)")
 
     /// The notice for a model name that is not a preset's (`set model`, `--model`):
     /// `note: 'ID' is not in the catalog; using it as a custom model`, with the closest preset

@@ -23,7 +23,11 @@ enum RetryPolicyCommand {
                 guard let equals = word.firstIndex(of: "=") else {
                     throw CommandFailure(
                         kind: .usage,
-                        message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'")
+                        message: "retry-policy: expected default, minimal or KEY=VALUE, got '\(word)'"
+                            + ShellMessages.didYouMean(
+                                Suggestions.closest(
+                                    to: word, in: ["default", "minimal"].filter { $0 != word }
+                                ).first))
                 }
                 let key = String(word[..<equals])
                 let value = String(word[word.index(after: equals)...])

@@ -73,7 +73,10 @@ enum SchemaCommands {
             } catch {
                 throw error.failure(command: "schema")
             }
-            throw context.usageFailure("schema")
+            // `schema show jsonschema`: a format word near one `show` takes is suggested.
+            let format = words.count == 2 ? words[1] : ""
+            let close = Suggestions.closest(to: format, in: ["gemini", "json-schema"]).first
+            throw context.usageFailure("schema", hint: close.map { "did you mean '\($0)'?" })
         case let words where words.count == 1 && words[0].hasPrefix("@"):
             return try set(words[0], context: context)
         case []:

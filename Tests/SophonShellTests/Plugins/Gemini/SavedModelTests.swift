@@ -27,4 +27,21 @@ import Testing
         let outcome = try await shell.run(["-c", "show model"])
         #expect(outcome == .init(stdout: "my-tuned-model\n", stderr: "", status: 0))
     }
+
+    /// `set model ID --sav`: an unknown option suggests `--save` (PRODUCT.md §5, "Errors and
+    /// locations"), like every other command's options; nothing is saved or changed.
+    @Test func aMisspeltSaveOptionOfSetModelSuggestsSave() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "set model gemini-2.5-flash --sav", "-c", "show model"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "gemini-3.8-flash\n",
+                    stderr: "-c:1:1: error: set model: unknown option '--sav' (did you mean '--save'?)\n",
+                    status: 1))
+        #expect(shell.read("settings.json") == nil)
+        let saved = try await shell.run(["-c", "set model --save gemini-2.5-flash"])
+        #expect(saved == .init(stdout: "", stderr: "", status: 0))
+        #expect(shell.read("settings.json") == #"{"model": "gemini-2.5-flash"}"# + "\n")
+    }
 }
