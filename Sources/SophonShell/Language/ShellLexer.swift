@@ -1,8 +1,9 @@
 /// Reads words from a ``ShellSource``, one command at a time (docs/language.md, "Words and quotes").
 ///
 /// Blanks are spaces and tabs. A backslash-newline outside single quotes is removed; one that
-/// ends the input is an error. `#` starts a comment only at the start of a word. Bare words
-/// take `\c` as a literal `c` (as in sh). Single quotes are literal; double quotes and `"""`
+/// ends the input is an error. `#` starts a comment only at the start of a word. In a bare
+/// word a backslash escapes a blank, a quote, `$`, `#` or a backslash, and stays before
+/// anything else (`^\d{4}$`, see ``isEscapableInBareWord(_:)``). Single quotes are literal; double quotes and `"""`
 /// blocks (see ``lexBlock(into:start:)``) take the escapes `\"` `\\` `\n` `\t` `\$` `\u{X}` and
 /// expand `$`. The lexer never stops at an error: it records the first one in ``firstError``
 /// and reads on to the end of the command, so the next command starts in the right place.
@@ -62,6 +63,13 @@ struct ShellLexer {
     /// Whether `scalar` is a blank: a space or a tab.
     static func isBlank(_ scalar: Unicode.Scalar?) -> Bool { scalar == " " || scalar == "\t" }
 
+    /// Whether a backslash before `scalar` in a bare word escapes it: a blank, a quote, `$`, `#`
+    /// or a backslash (`a\ b`, `\$5`, `\#1`, `\\`). Before anything else the backslash is kept
+    /// (`^\d{4}$` is the regular expression as typed).
+    static func isEscapableInBareWord(_ scalar: Unicode.Scalar) -> Bool {
+        isBlank(scalar) || ["'", "\"", "$", "#", "\\"].contains(scalar)
+    }
+
     /// Consumes `\` + newline at the position, reporting one that ends the input.
     /// - Returns: whether a continuation was consumed.
     mutating func consumeContinuation() -> Bool {
@@ -120,7 +128,6 @@ struct ShellLexer {
             switch scalar {
             case "\\":
                 if consumeContinuation() { continue }
-                builder.isQuoted = true
                 guard let next = peek(1) else {
                     fail(
                         "a backslash at the end of the input continues nothing", at: position,
@@ -128,6 +135,13 @@ struct ShellLexer {
                     position += 1
                     continue
                 }
+                guard ShellLexer.isEscapableInBareWord(next) else {
+                    // `\d`, `\s`, `\.`: kept as typed, for regular expressions (`matches ^\d{4}$`).
+                    builder.append(scalar)
+                    position += 1
+                    continue
+                }
+                builder.isQuoted = true
                 builder.append(next)
                 position += 2
             case "'":

@@ -27,11 +27,16 @@ import Testing
         (#"echo """#, [#""echo""#, "quoted (empty)"]),
         (#"echo "$x""#, [#""echo""#, "quoted $x"]),
         (#"echo x"y"'z'"#, [#""echo""#, #"quoted "xyz""#]),
-        // Bare backslashes quote the next character, as in sh.
+        // Bare backslashes quote a blank, a quote, `$`, `#` or a backslash.
         (
-            ##"echo \$x \#y a\ b a\\b"##,
-            [#""echo""#, #"quoted "$x""#, ##"quoted "#y""##, #"quoted "a b""#, #"quoted "a\\b""#]
+            ##"echo \$x \#y a\ b a\\b \'q\""##,
+            [
+                #""echo""#, #"quoted "$x""#, ##"quoted "#y""##, #"quoted "a b""#, #"quoted "a\\b""#,
+                #"quoted "'q\"""#,
+            ]
         ),
+        // Before anything else the backslash stays: a regular expression needs no quotes.
+        (#"expect $y matches ^\d{4}\.\s$"#, [#""expect""#, "$y", #""matches""#, #""^\\d{4}\\.\\s$""#]),
         // A backslash-newline is removed.
         ("echo a\\\nb", [#""echo""#, #""ab""#]),
         ("echo a \\\n  b", [#""echo""#, #""a""#, #""b""#]),
