@@ -21,6 +21,10 @@ public struct PromptDocument: Sendable, Hashable {
     public var template: String
     /// Lines before the template in the file, so template errors name file lines.
     public var templateLineOffset: Int
+    /// Columns before the template on its first line in the file: the blanks the trimmed body
+    /// lost there (`  {{shout}}` after the frontmatter is at column 3), so errors on that line
+    /// name file columns.
+    public var templateColumnOffset = 0
     /// The frontmatter's lines (for error locations); empty without frontmatter.
     public var frontmatterLines: [String] = []
     /// Lines before the frontmatter's first line (the `---` line, and any header before it).
@@ -74,6 +78,7 @@ public struct PromptDocument: Sendable, Hashable {
         metadata = members
         template = split.body
         templateLineOffset = split.bodyLine - 1
+        templateColumnOffset = split.bodyColumn - 1
     }
 
     /// The plain scalar at `path` as written in the frontmatter (`.nan`, `1e2`, `.inf`, which
@@ -99,13 +104,13 @@ public struct PromptDocument: Sendable, Hashable {
     /// and the YAML runs to the next line that is `---` (the last line of the file may be it:
     /// an empty body). As Dotprompt's parser, blank lines and `#` lines (a license header) may
     /// come before the first `---`. The body is trimmed of whitespace at both ends, as Dotprompt
-    /// does; `yamlLine` and `bodyLine` are their first lines in the file. `nil`: the file has no
-    /// frontmatter.
+    /// does; `yamlLine` and `bodyLine` are their first lines in the file, `bodyColumn` the column
+    /// where the body starts on its line. `nil`: the file has no frontmatter.
     /// - Throws: ``PromptError`` (`.unclosedFrontmatter`, at 1:1) when the first line is `---`
     ///   and no later line closes it: Dotprompt would send the whole file, YAML included, as the
     ///   prompt text. (After a header, an unclosed `---` is text, as in Dotprompt.)
     static func frontmatter(_ source: String, file: String) throws(PromptError) -> (
-        yaml: String, body: String, yamlLine: Int, bodyLine: Int
+        yaml: String, body: String, yamlLine: Int, bodyLine: Int, bodyColumn: Int
     )? {
         let lines = source.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let header = lines.prefix { line in line.hasPrefix("#") || line.allSatisfy { $0 == " " || $0 == "\t" }
@@ -115,10 +120,15 @@ public struct PromptDocument: Sendable, Hashable {
         for index in (open + 1)..<max(open + 1, lines.count) where lines[index].trimmingWhitespace() == "---"
         {
             let yaml = lines[(open + 1)..<index].joined(separator: "\n")
-            guard index < lines.count - 1 else { return (yaml, "", open + 2, index + 1) }
+            guard index < lines.count - 1 else { return (yaml, "", open + 2, index + 1, 1) }
             let rest = source[lines[index + 1].startIndex...]
             let leading = rest.prefix { $0.isWhitespace }
-            return (yaml, rest.trimmingWhitespace(), open + 2, index + 2 + leading.filter(\.isNewline).count)
+            let lastLine =
+                leading.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).last ?? ""
+            return (
+                yaml, rest.trimmingWhitespace(), open + 2, index + 2 + leading.filter(\.isNewline).count,
+                lastLine.unicodeScalars.count + 1
+            )
         }
         guard open == 0 else { return nil }
         throw PromptError(

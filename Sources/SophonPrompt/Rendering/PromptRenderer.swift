@@ -81,7 +81,8 @@ public struct PromptRenderer: Sendable {
             return try resolver(name)
         }
         let nodes = try TemplateParser.parse(
-            document.template, file: document.file, lineOffset: document.templateLineOffset)
+            document.template, file: document.file, lineOffset: document.templateLineOffset,
+            columnOffset: document.templateColumnOffset)
         let text = try renderer.render(nodes, root: input)
         var history: [JSONValue] = []
         if case .array(let messages) = data["messages"] ?? .null { history = messages }

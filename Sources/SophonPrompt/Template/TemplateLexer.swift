@@ -25,13 +25,15 @@ struct TemplateLexer {
 
     /// The tokens of `source`.
     /// - Throws: ``PromptError`` (`.template`) for an unclosed tag.
-    static func tokens(_ source: String, file: String, lineOffset: Int) throws(PromptError) -> [Token] {
+    static func tokens(_ source: String, file: String, lineOffset: Int, columnOffset: Int = 0)
+        throws(PromptError) -> [Token]
+    {
         var tokens: [Token] = []
         let chars = Array(source.unicodeScalars)
         var index = 0
         var text = String.UnicodeScalarView()
         var line = 1 + lineOffset
-        var column = 1
+        var column = 1 + columnOffset
         func advance(_ count: Int) {
             for offset in 0..<count where index + offset < chars.count {
                 if chars[index + offset] == "\n" { line += 1; column = 1 } else { column += 1 }

@@ -8,11 +8,15 @@ public enum TemplateParser {
     ///   - source: the template text.
     ///   - file: named in errors.
     ///   - lineOffset: lines before `source` in the file (the frontmatter).
+    ///   - columnOffset: columns before `source` on its first line in the file (the blanks a
+    ///     trimmed body lost).
     /// - Throws: ``PromptError`` (`.template`) for an unclosed or mismatched block.
-    public static func parse(_ source: String, file: String, lineOffset: Int = 0) throws(PromptError)
+    public static func parse(_ source: String, file: String, lineOffset: Int = 0, columnOffset: Int = 0)
+        throws(PromptError)
         -> [TemplateNode]
     {
-        let tokens = try TemplateLexer.tokens(source, file: file, lineOffset: lineOffset)
+        let tokens = try TemplateLexer.tokens(
+            source, file: file, lineOffset: lineOffset, columnOffset: columnOffset)
         var index = 0
         let (nodes, closing) = try level(tokens, &index, file: file)
         if let closing {

@@ -115,6 +115,13 @@ import Testing
         #expect(yaml?.description == "p.prompt:4:1: YAML: did not find expected node content")
         let helper = promptError { _ = try rendered("---\nmodel: m\n---\nline\n  {{shout name}}") }
         #expect(helper?.description == "t.prompt:5:3: unknown helper 'shout'")
+        // The body is trimmed; an error on its first line still names the file's column.
+        let first = promptError { _ = try rendered("---\nmodel: m\n---\n\n  {{shout name}}") }
+        #expect(first?.description == "t.prompt:5:3: unknown helper 'shout'")
+        let crlf = promptError { _ = try rendered("---\r\nmodel: m\r\n---\r\n \t{{#if a}}x") }
+        #expect(crlf?.description == "t.prompt:4:3: '{{#if}}' is not closed")
+        let plain = promptError { _ = try rendered("---\nmodel: m\n---\nhi {{shout x}}") }
+        #expect(plain?.description == "t.prompt:4:4: unknown helper 'shout'")
         let partial = promptError { _ = try rendered("{{> nowhere}}") }
         #expect(partial?.description == "t.prompt:1:1: unknown partial 'nowhere'")
         let type = promptError { _ = try rendered("---\ninput:\n  schema:\n    w: Widget\n---\nx") }
