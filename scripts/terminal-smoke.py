@@ -108,6 +108,19 @@ def test_exit_after_a_failed_script_of_dash_i_is_1_and_interactive_errors_do_not
     assert child.exitstatus == 0, child.exitstatus
 
 
+def test_the_repl_ends_with_the_runs_tally_and_its_failed_expect_does_not_count(home):
+    """PRODUCT §5: `N passed, N failed` once per run, last on stdout; interactive errors never
+    count, so the status stays 0."""
+    child = home.spawn()
+    run_line(child, "expect 1 == 1")
+    run_line(child, "expect 1 == 2")
+    run_line(child, "exit")
+    expect_output_line(child, "1 passed, 1 failed")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.exitstatus
+
+
 def test_backspace_deletes_a_character_not_a_byte(home):
     child = home.spawn()
     run_line(child, "echo café\x7f")

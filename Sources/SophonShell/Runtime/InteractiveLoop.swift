@@ -62,13 +62,12 @@ enum InteractiveLoop {
         }
     }
 
-    /// The status the REPL ends with: `exit N`'s, else 1 when a command of the scripts run
-    /// before it (`sophon -i FILE`) failed, else 0; interactive errors never count
-    /// (docs/language.md).
+    /// The status the REPL ends with, after the run's closing tally when an `expect` was
+    /// evaluated (once per run, the REPL's and the scripts' before it): `exit N`'s, else 1 when
+    /// a command of the scripts run before it (`sophon -i FILE`) failed, else 0; interactive
+    /// errors never count (docs/language.md).
     private static func status(_ requested: Int32?, _ runtime: ShellRuntime) -> Int32 {
-        requested
-            ?? (runtime.session.withState { $0.anyCommandFailed }
-                ? ShellExitStatus.failure : ShellExitStatus.success)
+        runtime.finish(exitStatus: requested)
     }
 
     /// One line: name, version, the plugins' notes (the model, whether a key is set), and the
