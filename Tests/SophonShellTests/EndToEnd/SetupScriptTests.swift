@@ -51,7 +51,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
-            try process.run()
+            try ProcessLaunch.run(process)
             let data = await OffPool.run {
                 let data = errors.fileHandleForReading.readAllRetryingInterrupts()
                 process.waitUntilExit()

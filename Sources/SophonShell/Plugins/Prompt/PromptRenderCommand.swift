@@ -84,12 +84,18 @@ enum PromptRenderCommand {
 
     /// `--data` (`prompt render`, `prompt FILE`, `compare --prompts`): Dotprompt's data argument,
     /// checked (``PromptData``: an object of `input`, `context`, `messages`, `docs`; never
-    /// silently ignored); `{}` when not given.
+    /// silently ignored); `{}` when not given. An object none of whose members is one of those
+    /// is the template's values alone, read as `{"input": OBJECT}` (`--data '{"name": "Ann"}'`).
     /// - Throws: ``CommandFailure`` (`invalidInput`): `COMMAND: --data:1:1: expected a JSON
     ///   object {...}, got an array` (the file's path for `@FILE`).
     static func data(_ text: String?, command: String, context: CommandContext) throws -> JSONValue {
         guard let read = try source(text, option: "--data", context: context, command: command) else {
             return .object([])
+        }
+        if case .object(let members) = read.value, !members.isEmpty,
+            !members.contains(where: { PromptData.members.contains($0.key) })
+        {
+            return .object([JSONMember("input", read.value)])
         }
         do {
             try PromptData.check(read.value, file: read.name, location: read.start)

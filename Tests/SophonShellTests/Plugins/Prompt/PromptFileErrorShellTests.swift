@@ -23,6 +23,30 @@ import Testing
         #expect(envelope["error"]?["kind"] == .string("parseError"))
     }
 
+    /// `--data` of the template's values alone is the input: the same request as with
+    /// `{"input": ...}`.
+    @Test func dataOfTheValuesAloneIsTheInput() async throws {
+        let shell = try await GeminiShell()
+        try shell.write(
+            "hi.prompt",
+            "---\nmodel: gemini-2.5-flash\ninput:\n  schema:\n    name: string\n---\nHi {{name}}\n")
+        let bare = try await shell.run([
+            "prompt", "--dry-run", "--json", "hi.prompt", "--data", #"{"name": "Ann"}"#,
+        ])
+        let wrapped = try await shell.run([
+            "prompt", "--dry-run", "--json", "hi.prompt", "--data", #"{"input": {"name": "Ann"}}"#,
+        ])
+        #expect(bare.status == 0)
+        #expect(bare.stderr == "")
+        let result = try JSONValue(parsing: bare.stdout)["result"]
+        #expect(result == (try JSONValue(parsing: wrapped.stdout)["result"]))
+        #expect(
+            result?["body"]
+                == (try JSONValue(parsing: #"{"contents":[{"role":"user","parts":[{"text":"Hi Ann"}]}]}"#)))
+        let missing = try await shell.run(["prompt", "--dry-run", "hi.prompt", "--data", #"{"nam": "Ann"}"#])
+        #expect(missing.status == 1)
+    }
+
     @Test func anErrorInsideAPartialNamesThePartialsFile() async throws {
         let shell = try await GeminiShell()
         try shell.write("card.prompt", "---\nmodel: m\n---\nStart\n{{> sig}}\n")
@@ -39,7 +63,7 @@ import Testing
             #"prompt: --data:1:1: expected a JSON object {"input", "context", "messages", "docs"}, got an array"#
         ),
         (
-            #"prompt hi.prompt --data '{"name": "Ann"}'"#,
+            #"prompt hi.prompt --data '{"input": {}, "name": "Ann"}'"#,
             #"prompt: --data:1:1: unknown member 'name': the data is {"input", "context", "messages", "docs"}, and the template's values go in "input""#
         ),
         (
