@@ -64,7 +64,7 @@ public final class FakeGeminiServer: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         let line = await OffPool.run {
             var line = Data()
             while true {

@@ -36,7 +36,7 @@ public struct VertexTestKeys: Sendable {
         process.arguments = ["openssl"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         await OffPool.run { process.waitUntilExit() }
         guard process.terminationStatus == 0 else {
             throw Failure(message: "openssl \(arguments.first ?? "") failed")

@@ -209,7 +209,7 @@ import Testing
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         let (stdout, stderr) = await OffPool.run {
@@ -250,7 +250,7 @@ import Testing
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         let stderr = await OffPool.run {

@@ -51,7 +51,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             let errors = Pipe()
             process.standardError = errors
-            try ProcessLaunch.run(process)
+            try process.run()
             let data = await OffPool.run {
                 let data = errors.fileHandleForReading.readAllRetryingInterrupts()
                 process.waitUntilExit()

@@ -27,7 +27,7 @@ import Testing
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let (printed, reported) = await OffPool.run {
             let printed = output.fileHandleForReading.readAllRetryingInterrupts()
             let reported = errors.fileHandleForReading.readAllRetryingInterrupts()

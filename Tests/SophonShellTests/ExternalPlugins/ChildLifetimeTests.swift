@@ -25,7 +25,7 @@ import Testing
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
@@ -65,7 +65,7 @@ import Testing
         process.currentDirectoryURL = home
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }

@@ -26,7 +26,7 @@ import Testing
         process.standardInput = try FileHandle(forReadingFrom: file)
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
-        try ProcessLaunch.run(process)
+        try process.run()
         await OffPool.run { process.waitUntilExit() }
         return SophonProcess.Outcome(
             stdout: String(decoding: try Data(contentsOf: stdout), as: UTF8.self),

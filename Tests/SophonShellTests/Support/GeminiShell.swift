@@ -93,7 +93,7 @@ final class RunningSophon: Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let process = process
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)

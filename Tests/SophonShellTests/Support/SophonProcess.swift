@@ -73,7 +73,7 @@ struct SophonProcess {
             process.standardOutput = output
         }
         process.standardError = errors
-        try ProcessLaunch.run(process)
+        try process.run()
         let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         input.fileHandleForWriting.writeAllRetryingInterrupts(Data(stdin.utf8))

@@ -401,7 +401,7 @@ import Testing
         process.standardInput = slave
         process.standardOutput = slave
         process.standardError = slave
-        try ProcessLaunch.run(process)
+        try process.run()
         defer { if process.isRunning { process.terminate() } }
         terminal.type("run in.jsonl -o out.jsonl --jobs 1\r", count: 1)
         let end = Date().addingTimeInterval(900)  // A hang, not a slow machine.
