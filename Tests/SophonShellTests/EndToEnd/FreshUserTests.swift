@@ -210,7 +210,7 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         let (stdout, stderr) = await OffPool.run {
             let stdout = output.fileHandleForReading.readAllRetryingInterrupts()
@@ -251,7 +251,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         let stderr = await OffPool.run {
             let stderr = errors.fileHandleForReading.readAllRetryingInterrupts()

@@ -26,7 +26,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
         input.fileHandleForWriting.writeAllRetryingInterrupts(
@@ -66,7 +66,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
         // The event: the runner has started the script's child.

@@ -95,7 +95,7 @@ final class RunningSophon: Sendable {
         process.standardError = errors
         try process.run()
         let process = process
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         self.watchdog = Mutex(watchdog)
         let handle = errors.fileHandleForReading

@@ -74,7 +74,7 @@ struct SophonProcess {
         }
         process.standardError = errors
         try process.run()
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         input.fileHandleForWriting.writeAllRetryingInterrupts(Data(stdin.utf8))
         try input.fileHandleForWriting.close()

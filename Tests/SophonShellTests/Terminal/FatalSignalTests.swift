@@ -24,7 +24,7 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { try? input.fileHandleForWriting.close() }
-        let watchdog = DispatchWorkItem { process.terminate() }
+        let watchdog = DispatchWorkItem { [weak process] in process?.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
         // The event: a thread of sophon is blocked reading its standard input (the script).
