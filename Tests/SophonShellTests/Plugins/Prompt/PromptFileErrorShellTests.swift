@@ -44,7 +44,13 @@ import Testing
             result?["body"]
                 == (try JSONValue(parsing: #"{"contents":[{"role":"user","parts":[{"text":"Hi Ann"}]}]}"#)))
         let missing = try await shell.run(["prompt", "--dry-run", "hi.prompt", "--data", #"{"nam": "Ann"}"#])
-        #expect(missing.status == 1)
+        // The values alone are the input, so input.schema names what they lack.
+        #expect(
+            missing
+                == .init(
+                    stdout: "",
+                    stderr: "error: prompt: hi.prompt: input $: missing required property \"name\"\n",
+                    status: 1))
     }
 
     @Test func anErrorInsideAPartialNamesThePartialsFile() async throws {
