@@ -73,11 +73,13 @@ import Testing
         }
         let outcome = try await shell.run([
             "-c", "show model", "-c", "key show", "-c", "set model gemini-3.6-flash --save",
+            "-c", "show model",
         ])
+        // The failed save leaves the session's model as it was.
         #expect(
             outcome
                 == .init(
-                    stdout: "gemini-3.8-flash\n",
+                    stdout: "gemini-3.8-flash\ngemini-3.8-flash\n",
                     stderr: """
                         warning: settings file '\(shell.home.path)/settings.json' is a FIFO, not a regular file; not reading it
                         -c:2:1: error: cannot read '\(shell.home.path)/keys.json': it is a FIFO, not a regular file

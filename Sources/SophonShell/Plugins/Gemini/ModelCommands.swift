@@ -36,15 +36,16 @@ enum ModelCommands {
             context.io.printError(
                 ShellMessages.note("\(requested.id) is deprecated; its successor is \(successor.id)"))
         }
-        context.session.withGeminiState { $0.settings.model = requested.id }
-        if save {
-            guard let services else { return .none }
+        // Saved first: a default that cannot be written fails the command and leaves the
+        // session's model as it was.
+        if save, let services {
             do {
                 try JSONFileGeminiModelStore(fileURL: services.paths.settingsFile).save(requested.id)
             } catch {
                 throw CommandFailure(kind: .fileError, message: "set model: cannot save: \(error)")
             }
         }
+        context.session.withGeminiState { $0.settings.model = requested.id }
         return .none
     }
 
