@@ -151,29 +151,51 @@ enum AskTurn {
             label: "ask", request: request, model: model, retryPolicy: policy)
         let envelope = try finished(
             result, requested: requested, started: started, context: context, services: services)
-        if ToolExchange.hasCalls(result.response) {
-            // Calls to a request that declared no tools: returned as calls, never as "".
+        return try answer(
+            result.response, text: result.value, userTurn: userTurn, history: history, envelope: envelope,
+            streamed: (printed: false, codePrinted: false), isChat: isChat, model: options.model,
+            context: context, services: services)
+    }
+
+    /// The one reading of a whole answer without tools, streamed or not: function calls to a
+    /// request that declared no tools are the result (never ""); otherwise the text, its code
+    /// steps and sources, and the user and model turns.
+    /// - Parameters:
+    ///   - text: the answer text (thought parts excluded).
+    ///   - streamed: the text and code steps were printed as they arrived (`stream on`); the
+    ///     sources, which come with the last chunk, print now.
+    private static func answer(
+        _ response: GenerateContentResponse, text: String, userTurn: Content, history: [Content],
+        envelope: [JSONMember], streamed: (printed: Bool, codePrinted: Bool), isChat: Bool, model: String?,
+        context: CommandContext, services: GeminiServices
+    ) throws -> (CallReply, [Content]) {
+        if ToolExchange.hasCalls(response) {
             let reply = try ToolExchange.handle(
-                result.response, contents: history + [userTurn], isChat: isChat,
-                conversationCount: history.count, model: options.model, envelope: envelope,
-                context: context, services: services)
+                response, contents: history + [userTurn], isChat: isChat, conversationCount: history.count,
+                model: model, envelope: envelope, context: context, services: services)
             return (reply, [])
         }
-        let parts = result.response.candidates?.first?.content?.parts ?? []
+        let candidate = response.candidates?.first
+        let parts = candidate?.content?.parts ?? []
         ToolExchange.reportUnknownParts(parts, context: context)
-        // Code execution and grounding print as with tools on (docs/commands.md, "Built-in tools"), whoever
-        // asked.
+        // Code execution and grounding print as with tools on (docs/commands.md, "Built-in
+        // tools"), whoever asked.
         let code = ToolExchange.codeSteps(parts)
-        for step in code { context.io.printError(step.text) }
-        let sources = ToolExchange.groundingSources(result.response.candidates?.first?.groundingMetadata)
+        if !streamed.codePrinted {
+            for step in code { context.io.printError(step.text) }
+        }
+        let sources = ToolExchange.groundingSources(candidate?.groundingMetadata)
         context.session.withToolState { $0.sources = sources }
-        let answer = services.redact(result.value)
+        // A streamed answer is on stdout already: its sources follow it.
+        if streamed.printed, !sources.isEmpty {
+            context.io.stdout.write(ToolExchange.sourcesText(sources) + "\n")
+        }
+        let answer = services.redact(text)
         let reply = CallReply(
             value: .string(answer),
             display: sources.isEmpty ? answer : answer + "\n" + ToolExchange.sourcesText(sources),
-            envelope: envelope + Self.codeAndSources(code, sources))
-        let modelTurn = Self.modelTurn(result.response.candidates?.first?.content, text: result.value)
-        return (reply, [userTurn, modelTurn])
+            alreadyPrinted: streamed.printed, envelope: envelope + Self.codeAndSources(code, sources))
+        return (reply, [userTurn, modelTurn(candidate?.content, text: text, services: services)])
     }
 
     /// After a whole answer: its media saved, then ``GeminiCall/finish(model:requested:usage:retries:usedFallback:started:context:)``;
@@ -203,7 +225,8 @@ enum AskTurn {
         var media: [Part] = []
         // Parts of a kind the client does not know, kept whole (their signatures with them).
         var unknown: [Part] = []
-        var code: [ToolExchange.CodeStep] = []
+        // Code execution steps, printed as they arrive.
+        var code: [Part] = []
         var grounding: JSONValue?
         var printer = StreamedTextPrinter(printsChunks: printsChunks, context: context, services: services)
         do {
@@ -212,9 +235,8 @@ enum AskTurn {
             {
                 accumulator.add(chunk)
                 let parts = chunk.candidates?.first?.content?.parts ?? []
-                let steps = ToolExchange.codeSteps(parts)
-                for step in steps { context.io.printError(step.text) }
-                code += steps
+                for step in ToolExchange.codeSteps(parts) { context.io.printError(step.text) }
+                code += parts.filter { $0.executableCode != nil || $0.codeExecutionResult != nil }
                 grounding = chunk.candidates?.first?.groundingMetadata ?? grounding
                 callParts += parts.filter { $0.functionCall != nil }
                 media += parts.filter { $0.inlineData != nil }
@@ -234,56 +256,31 @@ enum AskTurn {
         if let reason = accumulator.finishReason, reason == .safety || reason == .recitation {
             throw GeminiError.contentBlocked(reason: reason, partialText: accumulator.text)
         }
-        if !callParts.isEmpty {
-            // Function calls to a request without tools: returned as calls, never as "" (and
-            // the media beside them saved, never dropped).
-            let saved = try ReplyMedia.save(media, context: context, services: services)
-            let envelope =
-                GeminiCall.finish(
-                    model: services.retriesInFlight.fallbackModel ?? model.id, requested: model.id,
-                    usage: accumulator.usage, retries: services.retriesInFlight.value,
-                    usedFallback: services.retriesInFlight.fallbackModel != nil, started: started,
-                    context: context) + ReplyMedia.members(saved)
-            let text = accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)]
-            let response = GenerateContentResponse(candidates: [
-                Candidate(
-                    content: Content(role: "model", parts: text + unknown + callParts), finishReason: .stop)
-            ])
-            let reply = try ToolExchange.handle(
-                response, contents: request.contents, isChat: callsGo.isChat,
-                conversationCount: request.contents.count - 1, model: callsGo.model, envelope: envelope,
-                context: context, services: services)
-            return (reply, [])
-        }
-        if accumulator.text.isEmpty, media.isEmpty, unknown.isEmpty {
+        if accumulator.text.isEmpty, media.isEmpty, unknown.isEmpty, callParts.isEmpty {
             // The one check of a complete reply, as for an unstreamed one: truncated at
             // MAX_TOKENS, a failed function call, a stop without content, or empty.
             _ = try GeminiAnswerReader().read(accumulator.response)
             throw GeminiError.emptyResponse
         }
-        ToolExchange.reportUnknownParts(unknown, context: context)
+        // The whole reply, as it would have come unstreamed: the code steps, the text, media and
+        // parts of unknown kinds, then the calls, or else the text parts' thought signatures.
+        var parts = code + (accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)])
+        parts += media + unknown + (callParts.isEmpty ? signatures : callParts)
+        var candidate = Candidate(
+            content: Content(role: "model", parts: parts), finishReason: accumulator.finishReason ?? .stop)
+        candidate.groundingMetadata = grounding
         let saved = try ReplyMedia.save(media, context: context, services: services)
-        let retries = services.retriesInFlight.value
         let fallback = services.retriesInFlight.fallbackModel
         let envelope =
             GeminiCall.finish(
-                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage, retries: retries,
-                usedFallback: fallback != nil,
-                started: started,
+                model: fallback ?? model.id, requested: model.id, usage: accumulator.usage,
+                retries: services.retriesInFlight.value, usedFallback: fallback != nil, started: started,
                 context: context) + ReplyMedia.members(saved)
-        let answer = services.redact(accumulator.text)
-        let sources = ToolExchange.groundingSources(grounding)
-        context.session.withToolState { $0.sources = sources }
-        // The streamed answer is on stdout already: its sources follow it.
-        if printsChunks, !sources.isEmpty {
-            context.io.stdout.write(ToolExchange.sourcesText(sources) + "\n")
-        }
-        let reply = CallReply(
-            value: .string(answer),
-            display: sources.isEmpty ? answer : answer + "\n" + ToolExchange.sourcesText(sources),
-            alreadyPrinted: printsChunks, envelope: envelope + Self.codeAndSources(code, sources))
-        let modelTurn = Content(role: "model", parts: [.text(answer)] + media + unknown + signatures)
-        return (reply, [userTurn, modelTurn])
+        return try answer(
+            GenerateContentResponse(candidates: [candidate], usageMetadata: accumulator.usage),
+            text: accumulator.text, userTurn: userTurn, history: Array(request.contents.dropLast()),
+            envelope: envelope, streamed: (printed: printsChunks, codePrinted: true), isChat: callsGo.isChat,
+            model: callsGo.model, context: context, services: services)
     }
 
     /// The `--json` members `code` and `sources` (each only when there is some).
@@ -301,5 +298,18 @@ enum AskTurn {
         let parts = (content?.parts ?? []).filter { $0.thought != true }
         guard !parts.isEmpty else { return Content(role: "model", parts: [.text(text)]) }
         return Content(role: "model", parts: parts)
+    }
+
+    /// ``modelTurn(_:text:)`` with the key masked in its text parts, as in the answer: a key
+    /// the model echoes never reaches the conversation or the log.
+    private static func modelTurn(_ content: Content?, text: String, services: GeminiServices) -> Content {
+        var turn = modelTurn(content, text: text)
+        turn.parts = turn.parts?.map { part in
+            guard let text = part.text else { return part }
+            var part = part
+            part.text = services.redact(text)
+            return part
+        }
+        return turn
     }
 }

@@ -376,6 +376,35 @@ import Testing
                 == (try JSONValue(parsing: #"[{"title": "yr.no", "uri": "https://yr.no/b"}]"#)))
     }
 
+    /// A chat turn goes back to the model the same whether its answer streamed or not: the code
+    /// steps, the text, and nothing else (the one reading of a whole answer, `AskTurn`).
+    @Test func aChatTurnWithCodeGoesBackTheSameStreamedOrNot() async throws {
+        var sent: [String: JSONValue] = [:]
+        for stream in ["on", "off"] {
+            let shell = try await GeminiShell()
+            try await shell.server.script([
+                #"{"kind": "generate", "text": "The sum is 55.", "code": [{"code": "print(55)", "output": "55\n"}]}"#,
+                #"{"kind": "generate", "text": "Yes."}"#,
+            ])
+            let outcome = try await shell.run([
+                "-c", "set stream \(stream)", "-c", "chat Sum", "-c", "chat Sure?",
+            ])
+            #expect(outcome.stdout == "The sum is 55.\nYes.\n")
+            #expect(outcome.status == 0)
+            let requests = try await shell.server.requests()
+            #expect(requests.count == 2)
+            sent[stream] = requests.last?.body["contents"]?[1]
+        }
+        #expect(
+            sent["on"]
+                == (try JSONValue(
+                    parsing: #"""
+                        {"role": "model", "parts": [{"executableCode": {"language": "PYTHON", "code": "print(55)"}},
+                          {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "55\n"}}, {"text": "The sum is 55."}]}
+                        """#)))
+        #expect(sent["on"] == sent["off"])
+    }
+
     @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() async throws {
         let shell = try await GeminiShell()
         try await shell.server.script([
