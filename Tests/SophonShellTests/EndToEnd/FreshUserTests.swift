@@ -237,6 +237,39 @@ import Testing
         #expect(try await shell.server.requests().isEmpty)
     }
 
+    /// Blank stdin (`echo | sophon ask`) is no stdin: with no prompt it is the usage error that
+    /// empty stdin gives (it was sent, a paid call on a line break); with a prompt, only the
+    /// prompt goes.
+    @Test func blankStandardInputIsNoInput() async throws {
+        let shell = try await GeminiShell()
+        #expect(
+            try await shell.run(["ask"], stdin: " \n\t\r\n")
+                == .init(
+                    stdout: "",
+                    stderr: "error: usage: ask [--model ID] [--no-schema] [--dry-run] [--json] PROMPT\n",
+                    status: 1))
+        #expect(try await shell.server.requests().isEmpty)
+        let outcome = try await shell.run(["ask", "--dry-run", "hi"], stdin: "\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr == "")
+        #expect(
+            outcome.stdout.hasSuffix(
+                #"""
+                  "contents": [
+                    {
+                      "role": "user",
+                      "parts": [
+                        {
+                          "text": "hi"
+                        }
+                      ]
+                    }
+                  ]
+                }
+
+                """#))
+    }
+
     /// `extract` from a pipe stops at the same limit (it read a pipe to its end into a mapping
     /// that kept doubling: `extract < /dev/zero` grew without end).
     @Test func extractFromAPipePastTheLimitIsRefused() async throws {

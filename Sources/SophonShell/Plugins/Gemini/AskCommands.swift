@@ -104,8 +104,9 @@ enum AskCommands {
         return Options(model: model, noSchema: noSchema, prompt: input, dryRun: dryRun)
     }
 
-    /// In one-command mode, all of stdin when it is not a terminal and not empty
-    /// (`echo text | sophon ask summarize`), as sent: nothing trimmed.
+    /// In one-command mode, all of stdin when it is not a terminal and not blank
+    /// (`echo text | sophon ask summarize`), as sent: nothing trimmed. Blank stdin (`echo |`)
+    /// is none: it was sent as a prompt of its own, a paid call on a line break.
     /// - Throws: ``CommandFailure`` (`usage`) when stdin is not UTF-8 text or passes 256 MiB.
     static func pipedInput(context: CommandContext) throws -> String? {
         guard context.mode == .oneCommand, isatty(STDIN_FILENO) == 0 else { return nil }
@@ -118,7 +119,7 @@ enum AskCommands {
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure(kind: .usage, message: "stdin: not valid UTF-8 text")
         }
-        return text
+        return text.allSatisfy(\.isWhitespace) ? nil : text
     }
 
     /// `ask [--model ID] [--no-schema] PROMPT`: one turn.

@@ -162,7 +162,10 @@ struct PromptTemplate: Sendable {
             switch message["role"]?.stringValue {
             case "system": turn.system = Content(role: nil, parts: parts)
             case "model": turn.contents.append(Content(role: "model", parts: parts))
-            default: turn.contents.append(Content(role: "user", parts: parts))
+            case "user", "tool": turn.contents.append(Content(role: "user", parts: parts))
+            case let role:
+                // `{{role "assistant"}}` (another API's name) went out as a user turn, silently.
+                throw CommandFailure(kind: .invalidInput, message: "\(file): \(Self.unknownRole(role))")
             }
         }
         guard !turn.contents.isEmpty else {
@@ -252,6 +255,18 @@ struct PromptTemplate: Sendable {
     }
 
     /// An array's elements; none for anything else.
+    /// Why a message of `role` cannot be sent: Dotprompt's roles are `user`, `model`, `system`
+    /// and `tool` (docs/prompts.md).
+    static func unknownRole(_ role: String?) -> String {
+        let roles = ["user", "model", "system", "tool"]
+        let hint =
+            role == "assistant"
+            ? " (Gemini's name for it is 'model')"
+            : ShellMessages.didYouMean(role.flatMap { Suggestions.closest(to: $0, in: roles).first })
+        let shown = role.map { "'\($0)'" } ?? "(none)"
+        return "a message of role \(shown) cannot be sent; the roles are user, model, system and tool" + hint
+    }
+
     static func elements(_ value: JSONValue?) -> [JSONValue] {
         guard case .array(let items) = value ?? .null else { return [] }
         return items

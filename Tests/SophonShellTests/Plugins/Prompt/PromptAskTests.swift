@@ -335,6 +335,16 @@ import Testing
             #"Hi {{section "notes"}}"#,
             #"look.prompt: only text and media parts can be sent, not {"metadata":{"purpose":"notes","pending":true}}"#
         ),
+        (
+            #"{{role "user"}}Hi{{role "assistant"}}Hello"#,
+            "look.prompt: a message of role 'assistant' cannot be sent; the roles are user, model, system and tool"
+                + " (Gemini's name for it is 'model')"
+        ),
+        (
+            #"{{role "usr"}}Hi"#,
+            "look.prompt: a message of role 'usr' cannot be sent; the roles are user, model, system and tool"
+                + " (did you mean 'user'?)"
+        ),
     ])
     func mediaThatCannotBeSentIsAnErrorAndSendsNothing(file: String, message: String) async throws {
         let shell = try await GeminiShell()

@@ -88,6 +88,10 @@ import Testing
             "prompt hi.prompt --data '{\"input\": 3}' name=Ann",
             "prompt: --data:1:1: $.input: expected an object, got a number"
         ),
+        (
+            #"prompt hi.prompt --data '{"messages": [{"role": "bot", "content": [{"text": "Hey"}]}]}'"#,
+            "prompt: hi.prompt: a message of role 'bot' cannot be sent; the roles are user, model, system and tool"
+        ),
     ])
     func dataThatIsNotTheDataArgumentIsRefused(line: String, message: String) async throws {
         let shell = try await GeminiShell()
