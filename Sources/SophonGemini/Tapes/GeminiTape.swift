@@ -74,7 +74,7 @@ public struct GeminiTape: Sendable, Hashable {
             do {
                 json = try JSONValue(parsing: line)
             } catch {
-                if index == lines.count - 1, !endsWithNewline, Self.isCut(line, error) {
+                if index == lines.count - 1, !endsWithNewline, Self.isCut(error) {
                     warnings.append(
                         "line \(number): the last line is incomplete (a recording cut short); ignored")
                     break
@@ -99,13 +99,10 @@ public struct GeminiTape: Sendable, Hashable {
     }
 
     /// Whether a line that is not JSON is a recording cut short: what a kill leaves is the
-    /// start of a line, and the start of a JSON text fails only at its end (the input ends, or
-    /// a literal is cut: `tr`). A line that breaks before its end was edited, not cut.
-    static func isCut(_ line: String, _ error: JSONParseError) -> Bool {
-        if error.message.contains("end of input") { return true }
-        let rest = line.utf8.dropFirst(error.offset)
-        return !rest.isEmpty && ["true", "false", "null"].contains { $0.utf8.starts(with: rest) }
-    }
+    /// start of a line, and the start of a JSON text fails only where the input ends
+    /// (``JSONParseError/inputEnded``: an open container, string, number or literal such as
+    /// `tr`). A line that breaks before its end was edited, not cut.
+    static func isCut(_ error: JSONParseError) -> Bool { error.inputEnded }
 
     private static func checkHeader(_ json: JSONValue, line: Int) throws(GeminiTapeError) {
         guard case .object = json, let version = json["sophonTape"] else {
