@@ -134,10 +134,10 @@ extension JSONByteParser {
                 position = end
                 return nil
             } else {
-                throw .syntax(
-                    offset: cursor,
-                    message:
-                        "expected a digit after '\(text(start..<cursor))' but found \(describe(at: cursor))")
+                let message =
+                    "expected a digit after '\(text(start..<cursor))' but found \(describe(at: cursor))"
+                if cursor == end { throw .endOfInput(offset: cursor, message: message) }
+                throw .syntax(offset: cursor, message: message)
             }
         } else {
             if cursor - integerStart > 1, bytes[integerStart] == ASCII.zero {
@@ -188,9 +188,9 @@ extension JSONByteParser {
             : .span(start..<validEnd)
         if validEnd != cursor {
             guard isLenient else {
-                throw .syntax(
-                    offset: cursor,
-                    message: "expected a digit in the number but found \(describe(at: cursor))")
+                let message = "expected a digit in the number but found \(describe(at: cursor))"
+                if cursor == end { throw .endOfInput(offset: cursor, message: message) }
+                throw .syntax(offset: cursor, message: message)
             }
             repair(
                 .completedNumber, at: start,
@@ -229,7 +229,12 @@ extension JSONByteParser {
             return readBareWord()
         }
         let shown = word.count > 20 ? String(word.prefix(20)) + "..." : word
-        throw .syntax(offset: start, message: "expected a JSON value but found '\(shown)'")
+        let message = "expected a JSON value but found '\(shown)'"
+        // `tr` at the end: a literal the end cut, the start of a JSON text.
+        if position == end, ["true", "false", "null"].contains(where: { $0.hasPrefix(word) }) {
+            throw .endOfInput(offset: start, message: message)
+        }
+        throw .syntax(offset: start, message: message)
     }
 
     /// The value of a whole literal word, or `nil`; records the repair of a non-JSON one.

@@ -127,7 +127,7 @@ extension JSONByteParser {
         // unless single-quoted strings were already read: refuse it rather than swallow the
         // rest of the text.
         guard isLenient, quote == ASCII.quote || singleQuotedStrings > 0 else {
-            throw .syntax(
+            throw .endOfInput(
                 offset: start, message: "unterminated string (no closing quote before the end of input)")
         }
         if let colon = keyColon { return closeKey(before: colon, buffer: &buffer, from: start) }
@@ -204,6 +204,7 @@ extension JSONByteParser {
         case .unit(let value): unit = value
         }
         position += 6
+        var cutBeforeLowHalf = false
         if (0xD800...0xDBFF).contains(unit) {
             switch hexEscape(at: position) {
             case .unit(let low) where (0xDC00...0xDFFF).contains(low):
@@ -212,6 +213,8 @@ extension JSONByteParser {
                 return true
             case .cut where isLenient:
                 return try cutEscape(at: start)
+            case .cut:
+                cutBeforeLowHalf = true
             default:
                 break
             }
@@ -221,7 +224,10 @@ extension JSONByteParser {
         }
         let escape = text(start..<start + 6)
         guard isLenient else {
-            throw .syntax(offset: start, message: "unpaired surrogate escape '\(escape)' in a string")
+            let message = "unpaired surrogate escape '\(escape)' in a string"
+            // The end may have cut the pair's low half: the start of a JSON text all the same.
+            if cutBeforeLowHalf { throw .endOfInput(offset: start, message: message) }
+            throw .syntax(offset: start, message: message)
         }
         repair(.repairedEscape, at: start, "replaced the unpaired surrogate escape '\(escape)' with U+FFFD")
         appendUTF8(0xFFFD, to: &buffer)
@@ -231,7 +237,7 @@ extension JSONByteParser {
     /// An escape cut by the end of the region: dropped in lenient mode, an error in strict mode.
     private mutating func cutEscape(at start: Int) throws(JSONParseFailure) -> Bool {
         guard isLenient else {
-            throw .syntax(offset: start, message: "unexpected end of input in an escape sequence")
+            throw .endOfInput(offset: start, message: "unexpected end of input in an escape sequence")
         }
         repair(.droppedIncompleteEscape, at: start, "dropped the cut escape sequence")
         position = end

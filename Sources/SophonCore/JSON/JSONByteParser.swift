@@ -2,6 +2,10 @@
 enum JSONParseFailure: Error, Equatable {
     /// The text is not JSON (or not repairable JSON in lenient mode) at `offset`.
     case syntax(offset: Int, message: String)
+    /// The text ended before the value was complete (`[1, 2`, `{"a": "b`, `1.`, `tr`): what
+    /// came before it is the start of a JSON text. `offset` is where the problem is reported:
+    /// the end, or the start of the string, escape or literal the end cut.
+    case endOfInput(offset: Int, message: String)
     /// A bracket at `offset` nests deeper than `limit` levels.
     case tooDeep(offset: Int, limit: Int)
     /// A number longer than the parser's limit starts at `offset` (lenient mode).
@@ -171,7 +175,7 @@ struct JSONByteParser<Builder: JSONValueBuilder> {
     private mutating func finishAtEnd(expect: Expectation) throws(JSONParseFailure) {
         guard isLenient, !frames.isEmpty else {
             let what = frames.isEmpty ? "a JSON value" : "the rest of the value"
-            throw .syntax(offset: end, message: "unexpected end of input; expected \(what)")
+            throw .endOfInput(offset: end, message: "unexpected end of input; expected \(what)")
         }
         switch expect {
         case .value, .colon:

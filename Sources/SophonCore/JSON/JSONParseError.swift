@@ -8,6 +8,11 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var column: Int
     /// What is wrong, e.g. `expected ',' or '}' but found ']'`.
     public var message: String
+    /// Whether the input ended before the value was complete (`[1, 2`, `{"a": "b`, `"\u00`,
+    /// `1.`, `tr`): the text is the start of a JSON text, cut short. Set whatever the message
+    /// says and wherever ``offset`` points (the end, or the start of the string, escape or
+    /// literal the end cut); `false` for a problem found before the end (`[1, 2]]`, `{"a" 1`).
+    public var inputEnded: Bool
 
     /// Creates an error.
     /// - Parameters:
@@ -15,11 +20,13 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     ///   - line: 1-based line of the offset.
     ///   - column: 1-based column of the offset, in Unicode scalars.
     ///   - message: what is wrong.
-    public init(offset: Int, line: Int, column: Int, message: String) {
+    ///   - inputEnded: whether the input ended before the value was complete.
+    public init(offset: Int, line: Int, column: Int, message: String, inputEnded: Bool = false) {
         self.offset = offset
         self.line = line
         self.column = column
         self.message = message
+        self.inputEnded = inputEnded
     }
 
     /// `line L, column C: MESSAGE`.

@@ -171,18 +171,20 @@ extension JSONValue {
             } catch {
                 failure = error
             }
-            let (offset, message) =
+            let (offset, message, inputEnded) =
                 switch failure {
-                case .syntax(let offset, let message): (offset, message)
-                case .tooDeep(let offset, let limit): (offset, "nesting deeper than \(limit) levels")
+                case .syntax(let offset, let message): (offset, message, false)
+                case .endOfInput(let offset, let message): (offset, message, true)
+                case .tooDeep(let offset, let limit): (offset, "nesting deeper than \(limit) levels", false)
                 // Strict parsing sets no length limits; kept for exhaustiveness.
-                case .runawayNumber(let offset, _): (offset, "number too long")
-                case .runawayEscape(let offset, _): (offset, "escape run too long")
+                case .runawayNumber(let offset, _): (offset, "number too long", false)
+                case .runawayEscape(let offset, _): (offset, "escape run too long", false)
                 }
             let location = TextLocation(utf8Offset: offset, in: bytes)
             return .failure(
-                JSONParseError(offset: offset, line: location.line, column: location.column, message: message)
-            )
+                JSONParseError(
+                    offset: offset, line: location.line, column: location.column, message: message,
+                    inputEnded: inputEnded))
         }
         self = try result.get()
     }

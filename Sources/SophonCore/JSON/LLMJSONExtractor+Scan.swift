@@ -65,7 +65,7 @@ extension LLMJSONExtractor {
                     throw .runawayNumber(offset: offset, length: length)
                 case .runawayEscape(let offset, let length):
                     throw .runawayEscape(offset: offset, length: length)
-                case .syntax(let offset, _): failure = max(offset, start + 1)
+                case .syntax(let offset, _), .endOfInput(let offset, _): failure = max(offset, start + 1)
                 }
                 if failed.evidence > 0,  // Else it read no string: nothing to retry.
                     let nested = retry(
@@ -115,7 +115,10 @@ extension LLMJSONExtractor {
                     budget -= candidate.range.count
                     if candidate.range.upperBound > failure, !Self.isNothing(candidate) { return candidate }
                 } catch {
-                    if case .syntax(let at, _) = error { budget -= max(1, at - offset) } else { budget -= 1 }
+                    switch error {
+                    case .syntax(let at, _), .endOfInput(let at, _): budget -= max(1, at - offset)
+                    default: budget -= 1
+                    }
                 }
             }
         }

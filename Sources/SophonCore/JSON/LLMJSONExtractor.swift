@@ -320,6 +320,8 @@ extension LLMJSONExtractor {
                 switch error {
                 case .syntax(let offset, let message):
                     return .failure(.syntax(offset: original(offset), message: message))
+                case .endOfInput(let offset, let message):
+                    return .failure(.endOfInput(offset: original(offset), message: message))
                 case .tooDeep(let offset, let limit):
                     return .failure(.tooDeep(offset: original(offset), limit: limit))
                 case .runawayNumber(let offset, let length):

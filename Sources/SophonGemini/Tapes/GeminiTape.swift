@@ -54,7 +54,8 @@ public struct GeminiTape: Sendable, Hashable {
     ///   a tape header, ``GeminiTapeError/unsupportedVersion(_:line:)`` for another version,
     ///   ``GeminiTapeError/invalidJSON(line:column:message:)`` for a line that is not JSON
     ///   (other than a cut last line), ``GeminiTapeError/invalidExchange(line:reason:)`` for
-    ///   JSON that is not an exchange.
+    ///   JSON that is neither an exchange nor a `tool` line's call (the reason then starts
+    ///   with `tool: `).
     public init(parsing text: String) throws(GeminiTapeError) {
         // Split the bytes: as Characters, "\r\n" is one grapheme and would not split at "\n".
         var lines = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map {
@@ -74,7 +75,7 @@ public struct GeminiTape: Sendable, Hashable {
             do {
                 json = try JSONValue(parsing: line)
             } catch {
-                if index == lines.count - 1, !endsWithNewline, Self.isCut(line, error) {
+                if index == lines.count - 1, !endsWithNewline, Self.isCut(error) {
                     warnings.append(
                         "line \(number): the last line is incomplete (a recording cut short); ignored")
                     break
@@ -88,7 +89,7 @@ public struct GeminiTape: Sendable, Hashable {
                 continue
             }
             if let call = json["tool"] {
-                toolCalls.append(call)
+                toolCalls.append(try Self.toolCall(call, line: number))
                 continue
             }
             exchanges.append(try GeminiTapeExchange(json: json, line: number))
@@ -99,12 +100,30 @@ public struct GeminiTape: Sendable, Hashable {
     }
 
     /// Whether a line that is not JSON is a recording cut short: what a kill leaves is the
-    /// start of a line, and the start of a JSON text fails only at its end (the input ends, or
-    /// a literal is cut: `tr`). A line that breaks before its end was edited, not cut.
-    static func isCut(_ line: String, _ error: JSONParseError) -> Bool {
-        if error.message.contains("end of input") { return true }
-        let rest = line.utf8.dropFirst(error.offset)
-        return !rest.isEmpty && ["true", "false", "null"].contains { $0.utf8.starts(with: rest) }
+    /// start of a line, and the start of a JSON text fails only where the input ends
+    /// (``JSONParseError/inputEnded``: an open container, string, number or literal such as
+    /// `tr`). A line that breaks before its end was edited, not cut.
+    static func isCut(_ error: JSONParseError) -> Bool { error.inputEnded }
+
+    /// A `tool` line's call, checked: an object with a string `name`, an object `args` and a
+    /// string `server` when present, and one of `result` (any value) or `error` (a string).
+    private static func toolCall(_ call: JSONValue, line: Int) throws(GeminiTapeError) -> JSONValue {
+        let fields = TapeFields(call, at: "tool", line: line)
+        try fields.requireObject()
+        _ = try fields.string("name")
+        if let args = call["args"] {
+            guard case .object = args else {
+                throw fields.failure("args must be an object, got \(args.typeName)")
+            }
+        }
+        if call["server"] != nil { _ = try fields.string("server") }
+        switch (call["result"], call["error"]) {
+        case (nil, nil): throw fields.failure("result or error is missing")
+        case (.some, .some): throw fields.failure("has both result and error")
+        case (nil, .some): _ = try fields.string("error")
+        case (.some, nil): break
+        }
+        return call
     }
 
     private static func checkHeader(_ json: JSONValue, line: Int) throws(GeminiTapeError) {

@@ -136,7 +136,7 @@ extension GeminiTapeResponse {
 }
 
 /// Reads the fields of one object of a tape line, with errors that name the line and field.
-private struct TapeFields {
+struct TapeFields {
     let json: JSONValue
     let prefix: String
     let line: Int

@@ -19,26 +19,83 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"a": 1,}"#, 8, 1, 9, "unexpected '}' after ','"),
-        ("{\"a\": 1}\n[", 9, 2, 1, "unexpected '[' after the JSON value"),
-        ("{\n  \"a\": tru\n}", 9, 2, 8, "expected a JSON value but found 'tru'"),
-        ("[1, 2", 5, 1, 6, "unexpected end of input; expected the rest of the value"),
-        ("", 0, 1, 1, "unexpected end of input; expected a JSON value"),
-        (#"{"a": "x\qy"}"#, 8, 1, 9, "invalid escape: backslash followed by 'q'"),
-        ("[01]", 1, 1, 2, "a number cannot start with a leading zero"),
-        (#"{"a" 1}"#, 5, 1, 6, "expected ':' after the key but found '1'"),
-        ("[\"a\nb\"]", 3, 1, 4, "raw control character U+000A in a string must be escaped"),
-        ("// c\n{}", 0, 1, 1, "expected a JSON value but found '/'"),
-        ("{'a': 1}", 1, 1, 2, "expected a string key but found '''"),
-        ("[1.]", 3, 1, 4, "expected a digit in the number but found ']'"),
-        (#""\ud83d""#, 1, 1, 2, #"unpaired surrogate escape '\ud83d' in a string"#),
-        ("[NaN]", 1, 1, 2, "expected a JSON value but found 'NaN'"),
-        ("{\"é\": x}", 7, 1, 7, "expected a JSON value but found 'x'"),
-        ("[1 2]", 3, 1, 4, "expected ',' or ']' but found '2'"),
-        (#"["abc"#, 1, 1, 2, "unterminated string (no closing quote before the end of input)"),
+        (#"{"a": 1,}"#, 8, 1, 9, "unexpected '}' after ','", false),
+        ("{\"a\": 1}\n[", 9, 2, 1, "unexpected '[' after the JSON value", false),
+        ("{\n  \"a\": tru\n}", 9, 2, 8, "expected a JSON value but found 'tru'", false),
+        ("[1, 2", 5, 1, 6, "unexpected end of input; expected the rest of the value", true),
+        ("", 0, 1, 1, "unexpected end of input; expected a JSON value", true),
+        (#"{"a": "x\qy"}"#, 8, 1, 9, "invalid escape: backslash followed by 'q'", false),
+        ("[01]", 1, 1, 2, "a number cannot start with a leading zero", false),
+        (#"{"a" 1}"#, 5, 1, 6, "expected ':' after the key but found '1'", false),
+        ("[\"a\nb\"]", 3, 1, 4, "raw control character U+000A in a string must be escaped", false),
+        ("// c\n{}", 0, 1, 1, "expected a JSON value but found '/'", false),
+        ("{'a': 1}", 1, 1, 2, "expected a string key but found '''", false),
+        ("[1.]", 3, 1, 4, "expected a digit in the number but found ']'", false),
+        (#""\ud83d""#, 1, 1, 2, #"unpaired surrogate escape '\ud83d' in a string"#, false),
+        ("[NaN]", 1, 1, 2, "expected a JSON value but found 'NaN'", false),
+        ("{\"é\": x}", 7, 1, 7, "expected a JSON value but found 'x'", false),
+        ("[1 2]", 3, 1, 4, "expected ',' or ']' but found '2'", false),
+        (#"["abc"#, 1, 1, 2, "unterminated string (no closing quote before the end of input)", true),
     ])
-    func rejectsInvalidJSONWithLocation(text: String, offset: Int, line: Int, column: Int, message: String) {
-        #expect(throws: JSONParseError(offset: offset, line: line, column: column, message: message)) {
+    func rejectsInvalidJSONWithLocation(
+        text: String, offset: Int, line: Int, column: Int, message: String, inputEnded: Bool
+    ) {
+        #expect(
+            throws: JSONParseError(
+                offset: offset, line: line, column: column, message: message, inputEnded: inputEnded)
+        ) {
+            try JSONValue(parsing: text)
+        }
+    }
+
+    /// `inputEnded` says the text is the start of a JSON text that the end cut: set wherever the
+    /// parser runs out of input (an open container, string, escape, number or literal), with the
+    /// message and place the parser reports, and only there.
+    @Test(arguments: [
+        ("{", 1, "unexpected end of input; expected the rest of the value"),
+        (#"{"a""#, 4, "unexpected end of input; expected the rest of the value"),
+        (#"{"a":"#, 5, "unexpected end of input; expected the rest of the value"),
+        ("[1,", 3, "unexpected end of input; expected the rest of the value"),
+        ("   ", 3, "unexpected end of input; expected a JSON value"),
+        (#"{"a": "b"#, 6, "unterminated string (no closing quote before the end of input)"),
+        (#""a\"#, 2, "unexpected end of input in an escape sequence"),
+        (#""\u00"#, 1, "unexpected end of input in an escape sequence"),
+        (#""\ud83d"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
+        (#""\ud83d\u"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
+        ("1.", 2, "expected a digit in the number but found end of input"),
+        ("[1e+", 4, "expected a digit in the number but found end of input"),
+        ("-", 1, "expected a digit after '-' but found end of input"),
+        (#"{"a": tr"#, 6, "expected a JSON value but found 'tr'"),
+        ("[fals", 1, "expected a JSON value but found 'fals'"),
+        ("n", 0, "expected a JSON value but found 'n'"),
+    ])
+    func inputEndedIsSetWhereTheInputRunsOut(text: String, offset: Int, message: String) {
+        #expect(
+            throws: JSONParseError(
+                offset: offset, line: 1, column: offset + 1, message: message, inputEnded: true)
+        ) {
+            try JSONValue(parsing: text)
+        }
+    }
+
+    /// A problem found before the end is not a cut, even when the end follows it at once.
+    @Test(arguments: [
+        ("[1, 2]]", 6, "unexpected ']' after the JSON value"),
+        (#"{"a" 1"#, 5, "expected ':' after the key but found '1'"),
+        (#""\ud83d""#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
+        (#""\ud83dx"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
+        (#""a\q"#, 2, "invalid escape: backslash followed by 'q'"),
+        ("[tx", 1, "expected a JSON value but found 'tx'"),
+        ("[truth", 1, "expected a JSON value but found 'truth'"),
+        ("[NaN", 1, "expected a JSON value but found 'NaN'"),
+        ("[01", 1, "a number cannot start with a leading zero"),
+        ("[1.x", 3, "expected a digit in the number but found 'x'"),
+    ])
+    func inputEndedIsNotSetForAProblemBeforeTheEnd(text: String, offset: Int, message: String) {
+        #expect(
+            throws: JSONParseError(
+                offset: offset, line: 1, column: offset + 1, message: message, inputEnded: false)
+        ) {
             try JSONValue(parsing: text)
         }
     }

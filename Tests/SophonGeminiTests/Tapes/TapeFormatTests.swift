@@ -119,7 +119,10 @@ import Testing
             try GeminiTape(parsing: "{\"sophonTape\":1}\n\(edited)")
         }
         // Cut inside a literal or a number: still the start of a JSON text.
-        for cut in [#"{"request": tr"#, #"{"request": 1."#, #"{"request": "a\"#] {
+        for cut in [
+            #"{"request": tr"#, #"{"request": 1."#, #"{"request": "a\"#, #"{"request": -"#,
+            #"{"request": "\u00"#, #"{"request": "\ud83d"#, #"{"request""#, "[",
+        ] {
             let tape = try GeminiTape(parsing: "{\"sophonTape\":1}\n\(Self.exchange)\n\(cut)")
             #expect(tape.warnings == ["line 3: the last line is incomplete (a recording cut short); ignored"])
         }

@@ -100,4 +100,29 @@ import Testing
             #expect(!text.contains(echoed), "\(file) holds the echoed key")
         }
     }
+
+    /// A tape line that is JSON but not an exchange (or tool call) stops `--replay` before
+    /// anything runs, naming the tape and the line, as a line that is not JSON does; it is
+    /// never dropped so that a later request finds "no more exchanges".
+    @Test func aTapeLineThatIsNotAnExchangeStopsTheReplayAtItsLine() async throws {
+        let shell = try await GeminiShell()
+        let streamed =
+            #"{"request":{"method":"POST","path":"/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse","body":{}},"response":{"status":200,"events":"data: {}"}}"#
+        let cases = [
+            (#"{"foo":1}"#, "not a tape exchange: request is missing"),
+            ("[]", "not a tape exchange: expected an object, got array"),
+            (
+                #"{"tool":{"name":"now","server":"time"}}"#,
+                "not a tape exchange: tool: result or error is missing"
+            ),
+            (streamed, "not a tape exchange: response: events must be an array"),
+            (#"{"request": oops}"#, "invalid JSON at column 13: expected a JSON value but found 'oops'"),
+        ]
+        for (line, message) in cases {
+            let tape = try shell.write("bad.tape", "{\"sophonTape\": 1}\n\n\(line)\n")
+            let outcome = try await shell.run(["-X", "--replay", tape, "-c", "ask hi"])
+            #expect(outcome == .init(stdout: "", stderr: "sophon: \(tape): line 3: \(message)\n", status: 2))
+        }
+        #expect(try await shell.server.requests().isEmpty)
+    }
 }
