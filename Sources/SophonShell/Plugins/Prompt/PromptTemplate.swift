@@ -254,7 +254,6 @@ struct PromptTemplate: Sendable {
             message: "\(file): media '\(url.prefix(60))' must be an https:// URL or a base64 data: URL")
     }
 
-    /// An array's elements; none for anything else.
     /// Why a message of `role` cannot be sent: Dotprompt's roles are `user`, `model`, `system`
     /// and `tool` (docs/prompts.md).
     static func unknownRole(_ role: String?) -> String {
@@ -267,6 +266,7 @@ struct PromptTemplate: Sendable {
         return "a message of role \(shown) cannot be sent; the roles are user, model, system and tool" + hint
     }
 
+    /// An array's elements; none for anything else.
     static func elements(_ value: JSONValue?) -> [JSONValue] {
         guard case .array(let items) = value ?? .null else { return [] }
         return items
