@@ -9,9 +9,10 @@ struct JSONPlugin: ShellPlugin {
     var commands: [PluginCommand] {
         [
             PluginCommand(
-                name: "extract", usage: "extract [--schema SPEC] [TEXT | @FILE]",
+                name: "extract", usage: "extract [--schema SPEC] [--json] [TEXT | @FILE]",
                 summary: "repair a model reply into strict JSON (stdin in one-command mode)",
-                options: ExtractCommand.declared, argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])),
+                options: ExtractCommand.declared + [CommandOption.json],
+                argumentStyle: .raw(RawArgumentSpec(wordPrefixes: ["@"])), takesJSONFlag: true,
                 run: { request, context in try ExtractCommand.run(request, context: context) })
         ]
     }

@@ -70,9 +70,29 @@ import Testing
                     stdout: "",
                     stderr: """
                         -c:1:1: error: models: unknown option '--lvie' (did you mean '--live'?)
-                        -c:2:1: error: usage: models [--live]
+                        -c:2:1: error: usage: models [--live] [--json]
 
                         """, status: 1))
+    }
+
+    /// `--json` after the command word prints that one command as `sophon --json` does, for the
+    /// older commands too (`test`, `run`, `batch`, `models`, `files`, `extract`).
+    @Test func theOlderCommandsTakeJSONAfterTheirWord() async throws {
+        let outcome = try await SophonProcess.run(["extract", "--json", #"{"a": 1,}"#])
+        #expect(
+            outcome
+                == .init(
+                    stdout: #"{"command":"extract --json {\"a\": 1,}","ok":true,"result":{"a":1}}"# + "\n",
+                    stderr: "repair: removed the trailing comma at offset 7\n", status: 0))
+        let models = try await SophonProcess.run(["-c", "models --json --json"])
+        #expect(models.stderr == "-c:1:1: error: models: option '--json' is given twice\n")
+        #expect(models.status == 1)
+        let registry = PluginRegistry.standard()
+        for name in ["test", "run", "batch", "models", "files", "extract"] {
+            let command = try #require(registry.command(named: name))
+            #expect(command.takesJSONFlag, "\(name)")
+            #expect(command.options.contains { $0.name == "--json" }, "\(name)")
+        }
     }
 
     @Test func subcommandOptionsComeFromTheTableToo() async throws {
@@ -102,7 +122,7 @@ import Testing
         #expect(
             outcome.stderr == """
                 -c:1:1: error: files: unknown option '--al' (did you mean '--all'?)
-                -c:2:1: error: usage: files | files show NAME | files delete NAME|--all
+                -c:2:1: error: usage: files [--json] | files show NAME | files delete NAME|--all
                 -c:3:1: error: attach: unknown option '--mim' (did you mean '--mime'?)
                 -c:4:1: error: attach: --mime needs a type such as video/mp4, not 'mp4'
                 -c:5:1: error: attach: --mime needs a type such as video/mp4
@@ -167,6 +187,7 @@ import Testing
                   --tap             print the report as TAP
                   --html FILE       write a self-contained HTML report to FILE
                   --models A,B      run every file on each model (tapes NAME.MODEL.tape)
+                  --json            print this command as --json does: one JSON object on one line
                 """)
         let page = ManPage.text(registry)
         #expect(page.contains(".RS\n.TP\n.B \\-\\-jobs, \\-j N\nhow many files run at once\n"))
@@ -177,12 +198,13 @@ import Testing
         let bash = CompletionScript(outline: outline).text(for: .bash)
         #expect(
             bash.contains(
-                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap --html --models' -- \"$cur\")); return ;;"
+                "test) COMPREPLY=($(compgen -W '--jobs -j --record-missing --live --junit --tap --html --models --json' -- \"$cur\")); return ;;"
             ))
         let zsh = CompletionScript(outline: outline).text(for: .zsh)
         #expect(
             zsh.contains(
-                "test) compadd -- --jobs -j --record-missing --live --junit --tap --html --models; return ;;")
+                "test) compadd -- --jobs -j --record-missing --live --junit --tap --html --models --json; return ;;"
+            )
         )
         #expect(outline.flags == HelpText.flags.flatMap(\.spellings) + ["-c", "-i"])
     }

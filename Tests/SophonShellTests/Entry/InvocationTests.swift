@@ -75,7 +75,7 @@ import Testing
     @Test func helpListsCommandsFromTheRegistry() async throws {
         let outcome = try await SophonProcess.run(["--help"])
         #expect(outcome.status == 0)
-        #expect(outcome.stdout.contains("    extract [--schema SPEC] [TEXT | @FILE]  "))
+        #expect(outcome.stdout.contains("    extract [--schema SPEC] [--json] [TEXT | @FILE]  "))
         #expect(
             outcome.stdout.contains("  repair a model reply into strict JSON (stdin in one-command mode)\n"))
         #expect(outcome.stdout.contains("  --replay TAPE "))

@@ -17,18 +17,18 @@ final class BulkPlugin: ShellPlugin {
             PluginCommand(
                 name: "run",
                 usage:
-                    "run INPUT -o OUTPUT [--prompt FILE] [--models A,B] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] | run INPUT --estimate",
+                    "run INPUT -o OUTPUT [--prompt FILE] [--models A,B] [--jobs N] [--rpm R] [--tpm T] [--retry-failed] [--json] | run INPUT --estimate",
                 summary:
                     "every line of a JSON Lines file through the model, resumable (OUTPUT in input order)",
-                options: RunCommand.declared, completion: .files,
+                options: RunCommand.declared + [CommandOption.json], completion: .files, takesJSONFlag: true,
                 run: gemini.needingServices { try await RunCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "batch",
                 usage:
-                    "batch submit INPUT [--name N] [--max-requests M] [--estimate] | list | status NAME | wait NAME | "
+                    "batch submit INPUT [--name N] [--max-requests M] [--estimate] [--json] | list | status NAME | wait NAME | "
                     + "results NAME -o OUTPUT | cancel NAME | delete NAME | resubmit NAME",
                 summary: "Google's Batch mode (half price, up to 24 h), with a local journal of the jobs",
-                options: BatchCommand.declared,
+                options: BatchCommand.declared + [CommandOption.json], takesJSONFlag: true,
                 run: gemini.needingServices { try await BatchCommand.run($0, context: $1, services: $2) }),
         ]
     }

@@ -225,9 +225,9 @@ final class GeminiPlugin: ShellPlugin {
                 options: AttachCommand.declared, completion: .files,
                 run: needingServices { try await AttachCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "files", usage: "files | files show NAME | files delete NAME|--all",
+                name: "files", usage: "files [--json] | files show NAME | files delete NAME|--all",
                 summary: "the files uploaded with the key (Files API): list, show, delete",
-                options: FilesCommand.declared,
+                options: FilesCommand.declared + [CommandOption.json], takesJSONFlag: true,
                 run: needingServices { try await FilesCommand.run($0, context: $1, services: $2) }),
             PluginCommand(
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
@@ -241,9 +241,9 @@ final class GeminiPlugin: ShellPlugin {
                 takesJSONFlag: true,
                 run: needingServices { try await AskCommands.tokens($0, context: $1, services: $2) }),
             PluginCommand(
-                name: "models", usage: "models [--live]",
+                name: "models", usage: "models [--live] [--json]",
                 summary: "the model catalog; --live: what the key can reach",
-                options: ModelCommands.declared,
+                options: ModelCommands.declared + [CommandOption.json], takesJSONFlag: true,
                 run: needingServices { try await ModelCommands.models($0, context: $1, services: $2) }),
         ] + ResearchCommands.commands(needingServices) + [
             PluginCommand(

@@ -17,9 +17,10 @@ enum TestCommand {
     static let definition = PluginCommand(
         name: "test",
         usage:
-            "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [--html FILE] [PATH...]",
+            "test [--jobs N] [--record-missing] [--live] [--junit FILE] [--tap] [--models A,B] [--html FILE] [--json] [PATH...]",
         summary: "run the *.sophon scripts under the paths as tests, each in its own session",
-        options: TestOptions.declared, readsStartupFile: false, completion: .files,
+        options: TestOptions.declared + [CommandOption.json], readsStartupFile: false, completion: .files,
+        takesJSONFlag: true,
         run: { request, context in try await TestCommand.run(request, context: context) })
 
     static func run(_ request: CommandRequest, context: CommandContext) async throws -> CommandResult {
