@@ -51,7 +51,7 @@ struct ShellSettings: Sendable, Equatable {
             output = format
         case "timeout":
             guard let duration = DurationParser.parse(value), duration > .zero else {
-                throw invalid("a positive duration such as 30s, 500ms or 2m")
+                throw invalid("a positive duration up to a year, such as 30s, 500ms or 2m")
             }
             chosenTimeout = duration
         case "language":

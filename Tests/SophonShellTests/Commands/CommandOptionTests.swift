@@ -165,6 +165,20 @@ import Testing
                         """, status: 1))
     }
 
+    /// A duration's refusal says its bound: a year is the longest the shell takes.
+    @Test func aDurationPastAYearIsRefusedNamingTheBound() async throws {
+        let outcome = try await SophonProcess.run([
+            "-c", "set timeout 1000000000s", "-c", "set timeout 8760h", "-c", "show timeout",
+        ])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "525600m\n",
+                    stderr:
+                        "-c:1:1: error: set timeout: expected a positive duration up to a year, such as 30s, 500ms or 2m, got '1000000000s'\n",
+                    status: 1))
+    }
+
     @Test func onOffSettingsTakeAnySpelling() async throws {
         let outcome = try await SophonProcess.run([
             "-c", "set log YES", "-c", "show log", "-c", "set tool-confirm yes", "-c", "show tool-confirm",

@@ -66,7 +66,7 @@ enum RetryPolicyCommand {
         }
         func duration() throws -> Duration {
             guard let parsed = DurationParser.parse(value) else {
-                throw invalid("a duration such as 500ms, 0.8s or 2m")
+                throw invalid("a duration up to a year, such as 500ms, 0.8s or 2m")
             }
             return parsed
         }

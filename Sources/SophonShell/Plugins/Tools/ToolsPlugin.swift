@@ -53,7 +53,7 @@ final class ToolsPlugin: ShellPlugin {
             context.session.withToolState { $0.rounds = rounds }
         case "tool-timeout":
             guard let duration = DurationParser.parse(value), duration > .zero else {
-                throw invalid("a positive duration such as 30s or 2m")
+                throw invalid("a positive duration up to a year, such as 30s or 2m")
             }
             context.session.withToolState { $0.timeout = duration }
         default:
