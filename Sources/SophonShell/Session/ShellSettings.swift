@@ -132,11 +132,12 @@ enum DurationParser {
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
-    /// Shortest readable form: `500ms`, `0.8s`, `6s`, `2m`.
+    /// Shortest readable form: `500ms`, `0.8s`, `6s`, `2m`, `1h`.
     static func format(_ duration: Duration) -> String {
         let milliseconds =
             duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         if milliseconds < 1000 { return "\(milliseconds)ms" }
+        if milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
         if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         let seconds = Double(milliseconds) / 1000

@@ -173,7 +173,7 @@ import Testing
         #expect(
             outcome
                 == .init(
-                    stdout: "525600m\n",
+                    stdout: "8760h\n",
                     stderr:
                         "-c:1:1: error: set timeout: expected a positive duration up to a year, such as 30s, 500ms or 2m, got '1000000000s'\n",
                     status: 1))
