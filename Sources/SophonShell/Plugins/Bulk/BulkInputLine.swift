@@ -39,27 +39,8 @@ struct BulkInputLine: Sendable {
     static func parse(_ line: BulkLineReader.Line, form: Form = .prompts) throws(BulkInputIssue)
         -> BulkInputLine?
     {
-        guard let text = line.text else {
-            throw BulkInputIssue(line: line.number, message: line.unreadable)
-        }
-        guard text.contains(where: { !$0.isWhitespace }) else { return nil }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: text)
-        } catch {
-            throw BulkInputIssue(
-                line: line.number, message: "not valid JSON (column \(error.column): \(error.message))")
-        }
-        guard case .object(let members) = value else {
-            throw BulkInputIssue(line: line.number, message: "expected a JSON object, got \(value.typeName)")
-        }
-        // `{"prompt": "a", "prompt": "b"}`: which one was meant cannot be known; never the last
-        // silently.
-        var seen = Set<String>()
-        if let doubled = members.first(where: { !seen.insert($0.key).inserted }) {
-            throw BulkInputIssue(
-                line: line.number, message: "\"\(doubled.key)\" appears twice; keep one")
-        }
+        guard let members = try line.object() else { return nil }
+        let value = JSONValue.object(members)
         let key: String
         let keyValue: JSONValue
         switch value["key"] {

@@ -1,4 +1,5 @@
 import Foundation
+import SophonCore
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,33 @@ final class BulkLineReader {
         /// Why `text` is `nil`: `not valid UTF-8`, or `longer than 64 MiB`.
         var unreadable: String {
             isTooLong ? "longer than \(BulkLineReader.maximumLineBytes >> 20) MiB" : "not valid UTF-8"
+        }
+
+        /// The line as one JSON object, the one rule for a JSON Lines input (`run`, `batch
+        /// submit`, `embed-multi`).
+        /// - Returns: the object's members, in order; `nil` for a blank line (skipped).
+        /// - Throws: ``BulkInputIssue`` for a line that is not UTF-8 or too long, not JSON (`not
+        ///   valid JSON (column 3: ...)`), not an object (`expected a JSON object, got array`), or
+        ///   that has a member twice (`"prompt" appears twice; keep one`: which one was meant
+        ///   cannot be known; never the last silently).
+        func object() throws(BulkInputIssue) -> [JSONMember]? {
+            guard let text else { throw BulkInputIssue(line: number, message: unreadable) }
+            guard text.contains(where: { !$0.isWhitespace }) else { return nil }
+            let value: JSONValue
+            do {
+                value = try JSONValue(parsing: text)
+            } catch {
+                throw BulkInputIssue(
+                    line: number, message: "not valid JSON (column \(error.column): \(error.message))")
+            }
+            guard case .object(let members) = value else {
+                throw BulkInputIssue(line: number, message: "expected a JSON object, got \(value.typeName)")
+            }
+            var seen = Set<String>()
+            if let doubled = members.first(where: { !seen.insert($0.key).inserted }) {
+                throw BulkInputIssue(line: number, message: "\"\(doubled.key)\" appears twice; keep one")
+            }
+            return members
         }
     }
 

@@ -60,12 +60,14 @@ final class EmbeddingInputReader {
             return try row(line, .object(members))
         }
         while let line = lines.next() {
-            guard let text = line.text else { throw bad(line.number, line.unreadable) }
-            if text.allSatisfy(\.isWhitespace) { continue }
-            guard let value = try? JSONValue(parsing: text), case .object = value else {
-                throw bad(line.number, "not a JSON object")
+            let members: [JSONMember]?
+            do {
+                members = try line.object()
+            } catch {
+                throw bad(error.line, error.message)
             }
-            return try row(line.number, value)
+            guard let members else { continue }
+            return try row(line.number, .object(members))
         }
         return nil
     }

@@ -183,6 +183,8 @@ import Testing
         let shell = try await GeminiShell()
         try shell.write("rows.csv", "id,text\na,hello\n")
         try shell.write("bad.jsonl", "{\"id\":\"a\",\"text\":\"x\"}\nnot json\n")
+        try shell.write("array.jsonl", "[1]\n")
+        try shell.write("twice.jsonl", "{\"id\":\"a\",\"text\":\"x\",\"text\":\"y\"}\n")
         try shell.write("empty.jsonl", "{\"id\":\"a\",\"text\":\"  \"}\n")
         try shell.write("docs.jsonl", Self.docs)
         let csv = try await shell.run(["-c", "embed-multi c rows.csv --text body"])
@@ -191,7 +193,17 @@ import Testing
                 == "-c:1:1: error: embed-multi: rows.csv:1: no column 'body' (the columns are 'id', 'text')\n"
         )
         let bad = try await shell.run(["-c", "embed-multi c bad.jsonl"])
-        #expect(bad.stderr == "-c:1:1: error: embed-multi: bad.jsonl:2: not a JSON object\n")
+        // A JSON Lines row is read by `run`'s rule (``BulkLineReader/Line/object()``).
+        #expect(
+            bad.stderr
+                == "-c:1:1: error: embed-multi: bad.jsonl:2: not valid JSON (column 1: expected a JSON value but found 'not')\n"
+        )
+        let array = try await shell.run(["-c", "embed-multi c array.jsonl"])
+        #expect(
+            array.stderr == "-c:1:1: error: embed-multi: array.jsonl:1: expected a JSON object, got array\n")
+        let twice = try await shell.run(["-c", "embed-multi c twice.jsonl"])
+        #expect(
+            twice.stderr == "-c:1:1: error: embed-multi: twice.jsonl:1: \"text\" appears twice; keep one\n")
         let empty = try await shell.run(["-c", "embed-multi c empty.jsonl"])
         #expect(empty.stderr == "-c:1:1: error: embed-multi: empty.jsonl:1: 'text' is empty\n")
         #expect(try await shell.server.requests().isEmpty)
