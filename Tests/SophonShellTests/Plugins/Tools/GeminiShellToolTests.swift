@@ -148,7 +148,8 @@ import Testing
             outcome.stderr.contains("-c:2:1: error: tool show: no tool named 'nope' (none is declared)\n"))
         #expect(
             outcome.stderr.contains(
-                "-c:7:1: error: set tool-timeout: expected a positive duration up to a year, such as 30s or 2m, got '0s'\n")
+                "-c:7:1: error: set tool-timeout: expected a positive duration up to a year, such as 30s or 2m, got '0s'\n"
+            )
         )
         #expect(outcome.status == 1)
     }
