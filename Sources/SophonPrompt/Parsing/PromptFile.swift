@@ -58,7 +58,7 @@ public enum PromptFile {
     /// The text of the file at `path`, read byte for byte through the one read of a file the
     /// shell is given (a folder, FIFO or device is refused); `nil` when no file is there.
     /// - Throws: ``PromptError`` `.file` naming `file`: at 1:1 when unreadable, saying why;
-    ///   at the line and column of the first byte that is not UTF-8.
+    ///   at the line and column of the first byte that is not UTF-8, or of a NUL byte.
     static func text(at path: String, shownAs file: String) throws(PromptError) -> String? {
         let data: Data
         do throws(SophonFileError) {
@@ -73,6 +73,13 @@ public enum PromptFile {
         guard let text = String(data: data, encoding: .utf8) else {
             let place = UTF8Validator.firstInvalid(in: data) ?? TextLocation(line: 1, column: 1)
             throw PromptError(.file, "not valid UTF-8", file: file, line: place.line, column: place.column)
+        }
+        // A NUL byte is no prompt text (it would be sent as `\u0000`): a binary file, refused
+        // as a script with one is.
+        if let nul = data.firstIndex(of: 0) {
+            let place = TextLocation(utf8Offset: data.distance(from: data.startIndex, to: nul), in: text)
+            throw PromptError(
+                .file, "not a text file (a NUL byte)", file: file, line: place.line, column: place.column)
         }
         return text
     }

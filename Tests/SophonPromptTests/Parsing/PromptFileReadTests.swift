@@ -44,6 +44,18 @@ import Testing
         #expect(error == PromptError(.file, "not valid UTF-8", file: "bad.prompt", line: 4, column: 7))
     }
 
+    @Test func aNULByteIsReportedAtItsLineAndColumn() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("nul.prompt")
+        // Line 4, after "héllo " (6 scalars): column 7.
+        try Data(Array("---\nmodel: m\n---\nhéllo ".utf8) + [0] + Array(" world\n".utf8)).write(to: path)
+        let error = promptError { _ = try PromptFile.load(path.path, shownAs: "nul.prompt") }
+        #expect(
+            error
+                == PromptError(.file, "not a text file (a NUL byte)", file: "nul.prompt", line: 4, column: 7))
+    }
+
     /// A partial is read as the prompt file is: one that is not UTF-8, or a folder, fails with
     /// its own file and place (both read as `unknown partial 'sig'` at the template's tag).
     @Test func aPartialIsReadAsAPromptFileIs() throws {
