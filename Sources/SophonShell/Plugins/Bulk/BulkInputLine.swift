@@ -69,7 +69,8 @@ struct BulkInputLine: Sendable {
         case (.some, .some):
             throw BulkInputIssue(line: line.number, message: "has both \"prompt\" and \"request\"; keep one")
         case (.string(let prompt)?, nil):
-            guard !prompt.isEmpty else {
+            // Blank is empty: white space alone would be a paid call on nothing.
+            guard !prompt.allSatisfy(\.isWhitespace) else {
                 throw BulkInputIssue(line: line.number, message: "\"prompt\" is empty")
             }
             return BulkInputLine(number: line.number, key: key, keyValue: keyValue, body: .prompt(prompt))

@@ -215,12 +215,12 @@ import Testing
                 #"{"key":"a","prompt":"x"}"#, "{bad json", "", "[1]", #"{"key":"a","prompt":"y"}"#,
                 #"{"key":"b"}"#, #"{"key":"c","prompt":"p","request":{}}"#,
                 #"{"key":"d","request":{"contents":"x"}}"#, #"{"key":true,"prompt":"x"}"#,
-                #"{"key":"e","prompt":"FIRST","prompt":"SECOND"}"#,
+                #"{"key":"e","prompt":"FIRST","prompt":"SECOND"}"#, #"{"key":"f","prompt":" \n "}"#,
             ].joined(separator: "\n") + "\n")
         let outcome = try await shell.run(["run", "bad.jsonl", "-o", "out.jsonl"])
         #expect(
             outcome.stderr == """
-                error: bad.jsonl: 8 bad lines; nothing was sent
+                error: bad.jsonl: 9 bad lines; nothing was sent
                 bad.jsonl:2: not valid JSON (column 2: expected a string key but found 'b')
                 bad.jsonl:4: expected a JSON object, got array
                 bad.jsonl:5: duplicate key 'a' (first on line 1)
@@ -229,6 +229,7 @@ import Testing
                 bad.jsonl:8: "request" is not a GenerateContentRequest ($.contents: Expected to decode Array<Any> but found a string instead.)
                 bad.jsonl:9: "key" must be a string or a number, got boolean
                 bad.jsonl:10: "prompt" appears twice; keep one
+                bad.jsonl:11: "prompt" is empty
 
                 """)
         #expect(outcome.status == 1)
