@@ -54,6 +54,8 @@ final class StandardInputScript: Sendable {
     /// The most one step reads beyond its first read (what has already arrived).
     static let stepLimit = 1 << 20
     private static let chunkSize = 1 << 16
+    /// An open command shorter than this is parsed again whenever lines arrive.
+    private static let reparseFreely = 1 << 16
 
     private struct State {
         /// Bytes read and not yet handed out, from the start of a line (line ``firstLine``).
@@ -125,6 +127,14 @@ final class StandardInputScript: Sendable {
         guard let newline = state.pending.lastIndex(of: 0x0A), newline + 1 > state.parsedLength else {
             return []
         }
+        if state.parsedLength >= Self.reparseFreely, newline + 1 < 2 * state.parsedLength,
+            arrives(withinMilliseconds: 20)
+        {
+            // A large open command (a long `"""` block) whose lines keep coming: parsing it again
+            // for every read would cost time squared in its length, so it is parsed again when
+            // it has doubled or when its writer pauses. The results are the same either way.
+            return []
+        }
         let lines = state.pending[...newline]
         var commands = parser.parse(ShellSource(name: Self.name, bytes: lines, firstLine: state.firstLine))
         var taken = lines.count
@@ -187,8 +197,11 @@ final class StandardInputScript: Sendable {
     }
 
     /// Whether a read would return at once (input waiting, or the end of input).
-    private func hasArrived() -> Bool {
+    private func hasArrived() -> Bool { arrives(withinMilliseconds: 0) }
+
+    /// Whether input (or the end of input) arrives within `milliseconds`.
+    private func arrives(withinMilliseconds milliseconds: Int32) -> Bool {
         var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&waiting, 1, 0) > 0
+        return poll(&waiting, 1, milliseconds) > 0
     }
 }

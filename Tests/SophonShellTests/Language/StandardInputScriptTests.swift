@@ -20,6 +20,10 @@ struct StandardInputScriptTests {
         Array("echo \"unterminated\necho never\n".utf8),
         Array("echo a \\\n".utf8),
         Array("ask \"\"\"\nopen block".utf8),
+        // An open block past 64 KiB, parsed again only when it has doubled or its writer pauses.
+        Array(
+            ("echo \"\"\"\n" + String(repeating: "a line of a long block\n", count: 6000)
+                + "\"\"\"\necho end\n").utf8),
     ]
 
     /// The commands of `pieces` written one write each into a pipe by another thread, read by
