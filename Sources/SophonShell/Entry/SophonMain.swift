@@ -150,7 +150,17 @@ package enum SophonMain {
     /// (``StandardInputScript``); a binary input, a command past the size limit or a failed
     /// read stops the run with its message.
     private static func runArriving(_ script: StandardInputScript, _ runtime: ShellRuntime) async -> Int32 {
-        let cursor = CommandCursor([], more: script.nextCommands)
+        let session = runtime.session
+        let cursor = CommandCursor([]) {
+            // A Ctrl-C while waiting for the next command ends the run as one during a command
+            // does: with the closing tally when expectations were evaluated.
+            let (passed, failed, format) = session.withState { ($0.passed, $0.failed, $0.settings.output) }
+            guard passed + failed > 0 else { return script.nextCommands() }
+            InterruptSignal.setExitLine(
+                ResultPrinter.tallyLine(passed: passed, failed: failed, format: format) + "\n")
+            defer { InterruptSignal.setExitLine(nil) }
+            return script.nextCommands()
+        }
         let flow = await runtime.run(cursor, sourceName: StandardInputScript.name, directory: ".")
         if case .stop(let status) = flow { return runtime.finish(exitStatus: status) }
         guard let failure = script.failure else { return runtime.finish() }
