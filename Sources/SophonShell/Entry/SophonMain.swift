@@ -119,6 +119,10 @@ package enum SophonMain {
         case .interactive:
             return await InteractiveLoop.run(runtime: runtime, useHistory: useHistory)
         case .standardInput:
+            if let descriptor = runtime.io.inputDescriptor, StandardInputScript.arrivesOverTime(descriptor) {
+                return await runArriving(
+                    StandardInputScript(descriptor: descriptor, parser: runtime.parser), runtime)
+            }
             let data: Data
             do { data = try runtime.io.readAllInput() } catch {
                 runtime.io.printError(ShellMessages.commandLine(error.message))
@@ -140,6 +144,28 @@ package enum SophonMain {
             }
             return runtime.finish()
         }
+    }
+
+    /// Runs a script piped to stdin as it arrives, each command as soon as it is complete
+    /// (``StandardInputScript``); a binary input, a command past the size limit or a failed
+    /// read stops the run with its message.
+    private static func runArriving(_ script: StandardInputScript, _ runtime: ShellRuntime) async -> Int32 {
+        let session = runtime.session
+        let cursor = CommandCursor([]) {
+            // A Ctrl-C while waiting for the next command ends the run as one during a command
+            // does: with the closing tally when expectations were evaluated.
+            let (passed, failed, format) = session.withState { ($0.passed, $0.failed, $0.settings.output) }
+            guard passed + failed > 0 else { return script.nextCommands() }
+            InterruptSignal.setExitLine(
+                ResultPrinter.tallyLine(passed: passed, failed: failed, format: format) + "\n")
+            defer { InterruptSignal.setExitLine(nil) }
+            return script.nextCommands()
+        }
+        let flow = await runtime.run(cursor, sourceName: StandardInputScript.name, directory: ".")
+        if case .stop(let status) = flow { return runtime.finish(exitStatus: status) }
+        guard let failure = script.failure else { return runtime.finish() }
+        runtime.io.printError(ShellMessages.commandLine(failure.message))
+        return runtime.finish(exitStatus: failure.exitStatus)
     }
 
     /// The runtime for this invocation, with the plugins' defaults and the command-line flags

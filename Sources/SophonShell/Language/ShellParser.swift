@@ -98,11 +98,7 @@ struct ShellParser: Sendable {
     ///   block or after a trailing backslash; ``ShellInputStatus/complete`` otherwise, syntax
     ///   errors included (running it reports them).
     func inputStatus(of text: String) -> ShellInputStatus {
-        let commands = parse(ShellSource(name: "<input>", text: text))
-        guard let last = commands.last, case .failure(let error) = last.result, error.isIncomplete else {
-            return .complete
-        }
-        return .needsContinuation
+        ShellInputStatus(of: parse(ShellSource(name: "<input>", text: text)))
     }
 
     /// Parses one command; the lexer is at its first word.
@@ -314,4 +310,17 @@ enum ShellInputStatus: Sendable, Equatable {
     /// The input ends inside a quote, a `"""` block or after a trailing backslash: the REPL
     /// shows its continuation prompt `   ...> ` and appends the next line.
     case needsContinuation
+}
+
+extension ShellInputStatus {
+    /// The status of input whose commands ``ShellParser/parse(_:)`` gave: it needs more lines
+    /// when its last command ended inside an open construct (the one rule for the REPL's
+    /// continuation prompt and for a script read from a pipe as it arrives).
+    init(of commands: [ParsedCommand]) {
+        guard let last = commands.last, case .failure(let error) = last.result, error.isIncomplete else {
+            self = .complete
+            return
+        }
+        self = .needsContinuation
+    }
 }

@@ -17,6 +17,10 @@ struct ShellSource: Sendable, Equatable {
     let scalars: [Unicode.Scalar]
     /// Scalar offsets where each physical line starts; `lineStarts[0] == 0`.
     let lineStarts: [Int]
+    /// The number of the text's first line in the whole input: 1, or more for a later piece of
+    /// a script read from a pipe as it arrives (``StandardInputScript``). Every line number this
+    /// source takes or gives counts from the whole input's start.
+    let firstLine: Int
     /// Lines that were not valid UTF-8 (1-based line -> scalar offset of the first invalid
     /// sequence, now U+FFFD). Empty for sources made from a `String`.
     let invalidLines: [Int: Int]
@@ -27,7 +31,7 @@ struct ShellSource: Sendable, Equatable {
     ///   - name: the name shown in error locations.
     ///   - text: the input; may be empty, may or may not end with a newline.
     init(name: String, text: String) {
-        self.init(name: name, text: text, invalidPrefixes: [:])
+        self.init(name: name, text: text, invalidPrefixes: [:], firstLine: 1)
     }
 
     /// Decodes `bytes` as UTF-8 line by line; a line that is not valid UTF-8 has its bad
@@ -37,7 +41,9 @@ struct ShellSource: Sendable, Equatable {
     /// - Parameters:
     ///   - name: the name shown in error locations.
     ///   - bytes: the file's content (BOM and CRLF handled as in ``init(name:text:)``).
-    init(name: String, bytes: [UInt8]) {
+    ///   - firstLine: the number of the first line of `bytes` in the whole input; past 1 the
+    ///     bytes are a later piece of it (whole lines), where a BOM is an ordinary character.
+    init(name: String, bytes: some Collection<UInt8>, firstLine: Int = 1) {
         var text = ""
         var invalidPrefixes: [Int: Int] = [:]
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
@@ -49,15 +55,16 @@ struct ShellSource: Sendable, Equatable {
             invalidPrefixes[index + 1] = (UTF8Validator.firstInvalid(in: line)?.column ?? 1) - 1
             text += String(decoding: line, as: UTF8.self)
         }
-        self.init(name: name, text: text, invalidPrefixes: invalidPrefixes)
+        self.init(name: name, text: text, invalidPrefixes: invalidPrefixes, firstLine: firstLine)
     }
 
-    private init(name: String, text: String, invalidPrefixes: [Int: Int]) {
+    private init(name: String, text: String, invalidPrefixes: [Int: Int], firstLine: Int) {
+        let dropsBOM = firstLine == 1 && text.unicodeScalars.first == "\u{FEFF}"
         var scalars: [Unicode.Scalar] = []
         scalars.reserveCapacity(text.unicodeScalars.count)
         var previousWasCR = false
         for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 0, scalar == "\u{FEFF}" { continue }
+            if index == 0, dropsBOM { continue }
             if scalar == "\n", previousWasCR { scalars.removeLast() }
             previousWasCR = scalar == "\r"
             scalars.append(scalar)
@@ -69,10 +76,11 @@ struct ShellSource: Sendable, Equatable {
         self.name = name
         self.scalars = scalars
         self.lineStarts = lineStarts
-        let droppedBOM = text.unicodeScalars.first == "\u{FEFF}" ? 1 : 0
+        self.firstLine = firstLine
+        let droppedBOM = dropsBOM ? 1 : 0
         var invalidLines: [Int: Int] = [:]
         for (line, prefix) in invalidPrefixes where line <= lineStarts.count {
-            invalidLines[line] = lineStarts[line - 1] + prefix - (line == 1 ? droppedBOM : 0)
+            invalidLines[line + firstLine - 1] = lineStarts[line - 1] + prefix - (line == 1 ? droppedBOM : 0)
         }
         self.invalidLines = invalidLines
         var normalised = String.UnicodeScalarView()
@@ -89,8 +97,13 @@ struct ShellSource: Sendable, Equatable {
     }
 
     /// The 1-based physical line that holds scalar offset `offset` (offsets past the end
-    /// belong to the last line).
+    /// belong to the last line), counted from the whole input's start (``firstLine``).
     func line(containing offset: Int) -> Int {
+        localLine(containing: offset) + firstLine - 1
+    }
+
+    /// ``line(containing:)`` counted from this text's own first line.
+    private func localLine(containing offset: Int) -> Int {
         var low = 0
         var high = lineStarts.count - 1
         while low < high {
@@ -102,8 +115,10 @@ struct ShellSource: Sendable, Equatable {
         return low + 1
     }
 
-    /// The text of 1-based physical line `number` without its newline; empty when out of range.
+    /// The text of 1-based physical line `number` (counted as ``line(containing:)`` counts)
+    /// without its newline; empty when out of range.
     func lineText(_ number: Int) -> String {
+        let number = number - firstLine + 1
         guard number >= 1, number <= lineStarts.count else { return "" }
         let start = lineStarts[number - 1]
         var end = start
@@ -113,7 +128,7 @@ struct ShellSource: Sendable, Equatable {
 
     /// The 1-based column, in characters, of scalar offset `offset` on its line.
     func column(of offset: Int) -> Int {
-        let line = line(containing: offset)
+        let line = localLine(containing: offset)
         let start = lineStarts[line - 1]
         return string(from: start, to: min(max(offset, start), scalars.count)).count + 1
     }

@@ -58,12 +58,22 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
     ///   - depth: the `source` nesting level.
     ///   - recorded: whether succeeded commands are kept for `save` (top-level input only).
     func run(_ source: ShellSource, directory: String, depth: Int = 0, recorded: Bool = true) async -> Flow {
-        let cursor = CommandCursor(parser.parse(source))
-        return await ShellRuntime.$currentCursor.withValue(cursor) {
+        await run(
+            CommandCursor(parser.parse(source)), sourceName: source.name, directory: directory, depth: depth,
+            recorded: recorded)
+    }
+
+    /// Runs the commands `cursor` gives, in order, each as soon as it is given (a script read
+    /// from a pipe as it arrives, ``StandardInputScript``).
+    /// - Parameter sourceName: the name of their source, for error locations.
+    func run(
+        _ cursor: CommandCursor, sourceName: String, directory: String, depth: Int = 0, recorded: Bool = true
+    ) async -> Flow {
+        await ShellRuntime.$currentCursor.withValue(cursor) {
             while let command = cursor.next() {
                 if Task.isCancelled { return .stop(ShellExitStatus.interrupted) }
                 let flow = await run(
-                    command, from: source, directory: directory, depth: depth, recorded: recorded)
+                    command, sourceName: sourceName, directory: directory, depth: depth, recorded: recorded)
                 if flow != .next { return flow }
             }
             return .next
@@ -101,12 +111,12 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
 
     /// Runs one parsed command and reports its outcome.
     func run(
-        _ command: ParsedCommand, from source: ShellSource, directory: String, depth: Int, recorded: Bool
+        _ command: ParsedCommand, sourceName: String, directory: String, depth: Int, recorded: Bool
     ) async -> Flow {
         let settings = session.settings
         var format = settings.output
         if settings.echo, format != .json { io.printLine("sophon> " + ResultPrinter.shown(command.text)) }
-        let location = mode == .interactive && !ShellRuntime.inStartupFile ? nil : source.name
+        let location = mode == .interactive && !ShellRuntime.inStartupFile ? nil : sourceName
         let parsed: ShellCommand
         switch command.result {
         case .failure(let error):
@@ -333,17 +343,28 @@ extension ShellExpansionError {
 
 /// The commands of one source and how far the run has got.
 final class CommandCursor: Sendable {
-    private let commands: [ParsedCommand]
-    private let position = Mutex(0)
+    private let commands: Mutex<(list: [ParsedCommand], position: Int)>
+    private let more: (@Sendable () -> [ParsedCommand])?
 
-    init(_ commands: [ParsedCommand]) { self.commands = commands }
+    /// A cursor over `commands`, then over what `more` gives each time they are used up
+    /// (blocking until it has some; empty at the end): a script read as it arrives.
+    init(_ commands: [ParsedCommand], more: (@Sendable () -> [ParsedCommand])? = nil) {
+        self.commands = Mutex((commands, 0))
+        self.more = more
+    }
 
     /// The next command, or `nil` at the end.
     func next() -> ParsedCommand? {
-        position.withLock { index in
-            guard index < commands.count else { return nil }
-            defer { index += 1 }
-            return commands[index]
+        while true {
+            let command = commands.withLock { state -> ParsedCommand? in
+                guard state.position < state.list.count else { return nil }
+                defer { state.position += 1 }
+                return state.list[state.position]
+            }
+            if let command { return command }
+            // Read outside the lock: `more` may wait for input.
+            guard let batch = more?(), !batch.isEmpty else { return nil }
+            commands.withLock { $0 = (batch, 0) }
         }
     }
 }
