@@ -292,17 +292,20 @@ struct ShellLexer {
 /// Collects the parts of a word, merging adjacent literals.
 struct WordBuilder {
     private var parts: [ShellWordPart] = []
-    private var pending = String.UnicodeScalarView()
+    /// The literal text since the last expansion. A `String`, not a `UnicodeScalarView`: the
+    /// view's `append(contentsOf:)` builds a new string each time, which made a long `"""`
+    /// block quadratic in its lines.
+    private var pending = ""
     /// Whether a quote or escape was used.
     var isQuoted = false
     /// Whether the word is a `"""` block.
     var isBlock = false
 
     /// Appends literal text.
-    mutating func append(_ scalar: Unicode.Scalar) { pending.append(scalar) }
+    mutating func append(_ scalar: Unicode.Scalar) { pending.unicodeScalars.append(scalar) }
 
     /// Appends literal text.
-    mutating func append(_ text: String) { pending.append(contentsOf: text.unicodeScalars) }
+    mutating func append(_ text: String) { pending += text }
 
     /// Appends an expansion.
     mutating func append(_ reference: VariableReference) {
@@ -312,13 +315,15 @@ struct WordBuilder {
 
     private mutating func flush() {
         guard !pending.isEmpty else { return }
-        parts.append(.literal(String(pending)))
-        pending = String.UnicodeScalarView()
+        parts.append(.literal(pending))
+        pending = ""
     }
 
     /// Drops blanks at the end of the last literal (raw arguments).
     mutating func trimTrailingBlanks() {
-        while let last = pending.last, ShellLexer.isBlank(last) { pending.removeLast() }
+        while let last = pending.unicodeScalars.last, ShellLexer.isBlank(last) {
+            pending.unicodeScalars.removeLast()
+        }
     }
 
     /// Whether nothing has been collected.
