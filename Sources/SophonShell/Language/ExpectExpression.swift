@@ -121,7 +121,13 @@ enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingOperator(let left): return "missing operator after '\(left)'; \(usage)"
         case .missingRightOperand(let op): return "missing right operand after '\(op)'; \(usage)"
         case .unknownOperator(let word, let operators):
-            return "unknown operator '\(word)'; expected one of \(operators.joined(separator: ", "))"
+            // A close operator that shares a character (`=` -> `==`, `contain` -> `contains`;
+            // not `~` -> `<`, one edit apart but nothing alike).
+            let close = Suggestions.closest(to: word, in: operators).first {
+                $0.contains(where: word.contains)
+            }
+            return "unknown operator '\(word)'" + ShellMessages.didYouMean(close)
+                + "; expected one of \(operators.joined(separator: ", "))"
         case .invalidRegex(let pattern, let reason):
             return "invalid regular expression '\(pattern)': \(reason)"
         case .expansion(let error): return error.message

@@ -96,6 +96,14 @@ import Testing
             "expect x ~ y",
             "error: unknown operator '~'; expected one of ==, !=, <, <=, >, >=, contains, matches"
         ),
+        (
+            "expect 1 = 1",
+            "error: unknown operator '=' (did you mean '=='?); expected one of ==, !=, <, <=, >, >=, contains, matches"
+        ),
+        (
+            "expect x contain y",
+            "error: unknown operator 'contain' (did you mean 'contains'?); expected one of ==, !=, <, <=, >, >=, contains, matches"
+        ),
         ("expect x matches '('", "error: invalid regular expression '(': not a valid ICU regular expression"),
         ("expect $nope == 1", "error: undefined variable 'nope'"),
         ("expect 1 == ${last.nope}", "error: no field 'nope' in ${last.nope}"),

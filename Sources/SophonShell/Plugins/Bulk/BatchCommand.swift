@@ -55,6 +55,8 @@ enum BatchCommand {
             }
         } catch let error as GeminiFileError {
             return try CommandFailure.prefixed("batch \(sub)") { throw GeminiCall.failure(error) }
+        } catch let failure as CommandFailure where failure.kind == .batchNotFound {
+            return try CommandFailure.prefixed("batch \(sub)") { throw failure }
         }
     }
 

@@ -32,14 +32,15 @@ struct BatchSession {
 
     /// `batches/ID` for NAME: a resource name as is; a display name through the journal, then
     /// the server's list.
-    /// - Throws: ``CommandFailure`` `batchNotFound`.
+    /// - Throws: ``CommandFailure`` `batchNotFound` (`no job named 'NAME'`; `batch` prefixes the
+    ///   subcommand).
     func resolve(_ name: String) async throws -> String {
         if name.hasPrefix("batches/") { return name }
         if let known = try BatchJournal.load(journalURL).job(named: name)?.name { return known }
         if let found = try await client.listAllBatches().last(where: { $0.displayName == name }) {
             return found.name
         }
-        throw CommandFailure(kind: .batchNotFound, message: "batch: no job named '\(name)'")
+        throw CommandFailure(kind: .batchNotFound, message: "no job named '\(name)'")
     }
 
     /// `batch submit INPUT [--name N] [--max-requests M]`.

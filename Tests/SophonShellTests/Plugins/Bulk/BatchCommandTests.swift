@@ -124,6 +124,22 @@ import Testing
         #expect(list == .init(stdout: "(no batch jobs)\n", stderr: "", status: 0))
     }
 
+    /// A display name that neither the journal nor the server knows carries the subcommand's
+    /// prefix too.
+    @Test func anUnknownDisplayNameFailsWithTheSubcommandsPrefix() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run(["-c", "batch status nope", "-c", "batch cancel nope"])
+        #expect(
+            outcome
+                == .init(
+                    stdout: "",
+                    stderr: """
+                        -c:1:1: error: batch status: no job named 'nope'
+                        -c:2:1: error: batch cancel: no job named 'nope'
+
+                        """, status: 1))
+    }
+
     /// The server's 404 for a job carries the subcommand's prefix, as every other batch error
     /// does (it read `error: HTTP 404 ...` alone).
     @Test func aJobTheServerDoesNotHoldFailsWithTheSubcommandsPrefix() async throws {
