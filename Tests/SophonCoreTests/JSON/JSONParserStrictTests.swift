@@ -50,51 +50,40 @@ import Testing
 
     /// `inputEnded` says the text is the start of a JSON text that the end cut: set wherever the
     /// parser runs out of input (an open container, string, escape, number or literal), with the
-    /// message and place the parser reports, and only there.
+    /// message and place the parser reports, and only there: a problem found before the end is
+    /// not a cut, even when the end follows it at once (`false` below).
     @Test(arguments: [
-        ("{", 1, "unexpected end of input; expected the rest of the value"),
-        (#"{"a""#, 4, "unexpected end of input; expected the rest of the value"),
-        (#"{"a":"#, 5, "unexpected end of input; expected the rest of the value"),
-        ("[1,", 3, "unexpected end of input; expected the rest of the value"),
-        ("   ", 3, "unexpected end of input; expected a JSON value"),
-        (#"{"a": "b"#, 6, "unterminated string (no closing quote before the end of input)"),
-        (#""a\"#, 2, "unexpected end of input in an escape sequence"),
-        (#""\u00"#, 1, "unexpected end of input in an escape sequence"),
-        (#""\ud83d"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
-        (#""\ud83d\u"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
-        ("1.", 2, "expected a digit in the number but found end of input"),
-        ("[1e+", 4, "expected a digit in the number but found end of input"),
-        ("-", 1, "expected a digit after '-' but found end of input"),
-        (#"{"a": tr"#, 6, "expected a JSON value but found 'tr'"),
-        ("[fals", 1, "expected a JSON value but found 'fals'"),
-        ("n", 0, "expected a JSON value but found 'n'"),
+        ("{", 1, "unexpected end of input; expected the rest of the value", true),
+        (#"{"a""#, 4, "unexpected end of input; expected the rest of the value", true),
+        (#"{"a":"#, 5, "unexpected end of input; expected the rest of the value", true),
+        ("[1,", 3, "unexpected end of input; expected the rest of the value", true),
+        ("   ", 3, "unexpected end of input; expected a JSON value", true),
+        (#"{"a": "b"#, 6, "unterminated string (no closing quote before the end of input)", true),
+        (#""a\"#, 2, "unexpected end of input in an escape sequence", true),
+        (#""\u00"#, 1, "unexpected end of input in an escape sequence", true),
+        (#""\ud83d"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#, true),
+        (#""\ud83d\u"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#, true),
+        ("1.", 2, "expected a digit in the number but found end of input", true),
+        ("[1e+", 4, "expected a digit in the number but found end of input", true),
+        ("-", 1, "expected a digit after '-' but found end of input", true),
+        (#"{"a": tr"#, 6, "expected a JSON value but found 'tr'", true),
+        ("[fals", 1, "expected a JSON value but found 'fals'", true),
+        ("n", 0, "expected a JSON value but found 'n'", true),
+        ("[1, 2]]", 6, "unexpected ']' after the JSON value", false),
+        (#"{"a" 1"#, 5, "expected ':' after the key but found '1'", false),
+        (#""\ud83d""#, 1, #"unpaired surrogate escape '\ud83d' in a string"#, false),
+        (#""\ud83dx"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#, false),
+        (#""a\q"#, 2, "invalid escape: backslash followed by 'q'", false),
+        ("[tx", 1, "expected a JSON value but found 'tx'", false),
+        ("[truth", 1, "expected a JSON value but found 'truth'", false),
+        ("[NaN", 1, "expected a JSON value but found 'NaN'", false),
+        ("[01", 1, "a number cannot start with a leading zero", false),
+        ("[1.x", 3, "expected a digit in the number but found 'x'", false),
     ])
-    func inputEndedIsSetWhereTheInputRunsOut(text: String, offset: Int, message: String) {
+    func inputEndedIsSetWhereTheInputRunsOutOnly(text: String, offset: Int, message: String, ended: Bool) {
         #expect(
             throws: JSONParseError(
-                offset: offset, line: 1, column: offset + 1, message: message, inputEnded: true)
-        ) {
-            try JSONValue(parsing: text)
-        }
-    }
-
-    /// A problem found before the end is not a cut, even when the end follows it at once.
-    @Test(arguments: [
-        ("[1, 2]]", 6, "unexpected ']' after the JSON value"),
-        (#"{"a" 1"#, 5, "expected ':' after the key but found '1'"),
-        (#""\ud83d""#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
-        (#""\ud83dx"#, 1, #"unpaired surrogate escape '\ud83d' in a string"#),
-        (#""a\q"#, 2, "invalid escape: backslash followed by 'q'"),
-        ("[tx", 1, "expected a JSON value but found 'tx'"),
-        ("[truth", 1, "expected a JSON value but found 'truth'"),
-        ("[NaN", 1, "expected a JSON value but found 'NaN'"),
-        ("[01", 1, "a number cannot start with a leading zero"),
-        ("[1.x", 3, "expected a digit in the number but found 'x'"),
-    ])
-    func inputEndedIsNotSetForAProblemBeforeTheEnd(text: String, offset: Int, message: String) {
-        #expect(
-            throws: JSONParseError(
-                offset: offset, line: 1, column: offset + 1, message: message, inputEnded: false)
+                offset: offset, line: 1, column: offset + 1, message: message, inputEnded: ended)
         ) {
             try JSONValue(parsing: text)
         }
