@@ -264,7 +264,10 @@ enum AskTurn {
         }
         // The whole reply, as it would have come unstreamed: the code steps, the text, media and
         // parts of unknown kinds, then the calls, or else the text parts' thought signatures.
-        var parts = code + (accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)])
+        // Calls go to ``ToolExchange/handle``, which prints code steps itself: theirs are
+        // printed already.
+        var parts =
+            (callParts.isEmpty ? code : []) + (accumulator.text.isEmpty ? [] : [Part.text(accumulator.text)])
         parts += media + unknown + (callParts.isEmpty ? signatures : callParts)
         var candidate = Candidate(
             content: Content(role: "model", parts: parts), finishReason: accumulator.finishReason ?? .stop)

@@ -406,6 +406,30 @@ import Testing
         #expect(sent["on"] == sent["off"])
     }
 
+    /// Code steps beside calls to a request without tools print once, streamed or not.
+    @Test(arguments: ["on", "off"])
+    func codeBesideCallsPrintsOnce(stream: String) async throws {
+        let shell = try await GeminiShell()
+        try await shell.server.script([
+            #"{"kind": "generate", "code": [{"code": "print(55)", "output": "55\n"}], "functionCalls": [{"name": "f", "args": {}}]}"#
+        ])
+        let outcome = try await shell.run(["-c", "set stream \(stream)", "-c", "ask Sum"])
+        #expect(outcome.stderr == "code (PYTHON):\nprint(55)\noutput (OUTCOME_OK):\n55\n")
+        #expect(
+            outcome.stdout == """
+                {
+                  "functionCalls": [
+                    {
+                      "name": "f",
+                      "args": {}
+                    }
+                  ]
+                }
+
+                """)
+        #expect(outcome.status == 0)
+    }
+
     @Test func aMalformedFunctionCallIsATypedErrorWithTheFinishMessage() async throws {
         let shell = try await GeminiShell()
         try await shell.server.script([
