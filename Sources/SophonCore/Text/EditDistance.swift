@@ -32,6 +32,13 @@ public enum EditDistance {
         return previous[right.count]
     }
 
+    /// The "did you mean" candidates for `word` by the rule of docs/language.md ("Errors and
+    /// locations"): at most 2 edits away, or 1 when `word` has 4 characters or fewer; closest
+    /// first, ties in the candidates' order.
+    public static func suggestions(for word: String, among candidates: [String]) -> [String] {
+        closest(to: word, among: candidates, limit: word.count <= 4 ? 1 : 2)
+    }
+
     /// The candidates at most `limit` edits from `word`, closest first; candidates at the same
     /// distance keep their order in `candidates`. Linear in the length of `word` when no
     /// candidate is within `limit` characters of its length.

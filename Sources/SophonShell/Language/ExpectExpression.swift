@@ -122,11 +122,12 @@ enum ExpectError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingRightOperand(let op): return "missing right operand after '\(op)'; \(usage)"
         case .unknownOperator(let word, let operators):
             // A close operator that shares a character (`=` -> `==`, `contain` -> `contains`;
-            // not `~` -> `<`, one edit apart but nothing alike).
-            let close = Suggestions.closest(to: word, in: operators).first {
+            // not `~` -> `<`, one edit apart but nothing alike). The Language folder stands
+            // alone (the fuzz harness compiles it by itself): the rule is SophonCore's.
+            let close = EditDistance.suggestions(for: word, among: operators).first {
                 $0.contains(where: word.contains)
             }
-            return "unknown operator '\(word)'" + ShellMessages.didYouMean(close)
+            return "unknown operator '\(word)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
                 + "; expected one of \(operators.joined(separator: ", "))"
         case .invalidRegex(let pattern, let reason):
             return "invalid regular expression '\(pattern)': \(reason)"
