@@ -75,7 +75,10 @@ public struct GeminiTape: Sendable, Hashable {
             do {
                 json = try JSONValue(parsing: line)
             } catch {
-                if index == lines.count - 1, !endsWithNewline, Self.isCut(error) {
+                // A kill leaves the start of a line, and the start of a JSON text fails only
+                // where the input ends (an open container, string, number, or a literal such
+                // as `tr`); a line that breaks before its end was edited, not cut.
+                if index == lines.count - 1, !endsWithNewline, error.inputEnded {
                     warnings.append(
                         "line \(number): the last line is incomplete (a recording cut short); ignored")
                     break
@@ -98,12 +101,6 @@ public struct GeminiTape: Sendable, Hashable {
         self.init(exchanges: exchanges, warnings: warnings)
         self.toolCalls = toolCalls
     }
-
-    /// Whether a line that is not JSON is a recording cut short: what a kill leaves is the
-    /// start of a line, and the start of a JSON text fails only where the input ends
-    /// (``JSONParseError/inputEnded``: an open container, string, number or literal such as
-    /// `tr`). A line that breaks before its end was edited, not cut.
-    static func isCut(_ error: JSONParseError) -> Bool { error.inputEnded }
 
     /// A `tool` line's call, checked: an object with a string `name`, an object `args` and a
     /// string `server` when present, and one of `result` (any value) or `error` (a string).
