@@ -20,10 +20,13 @@ enum CompareTurn {
         var outcome = CompareOutcome(candidate: candidate, modelID: candidate.model.id)
         let started = ContinuousClock.now
         var conversation = GeminiConversation(history: candidate.contents)
+        let rounds = ExchangeRounds()
         do {
-            try await ask(
-                candidate, into: &outcome, conversation: &conversation, tools: tools, client: client,
-                context: context, services: services)
+            try await ExchangeRounds.$current.withValue(rounds) {
+                try await ask(
+                    candidate, into: &outcome, conversation: &conversation, tools: tools, client: client,
+                    context: context, services: services)
+            }
         } catch let error as GeminiError {
             outcome.failure = GeminiCall.failure(error, context: context)
         } catch let failure as CommandFailure {
@@ -34,7 +37,7 @@ enum CompareTurn {
         // Set here, not in a `defer`: a `defer` runs after the returned copy is made.
         outcome.latency = ContinuousClock.now - started
         outcome.turns = Array(conversation.history.dropFirst(candidate.contents.count))
-        log(outcome, context: context)
+        log(outcome, rounds: rounds.recorded, context: context)
         return outcome
     }
 
@@ -53,21 +56,34 @@ enum CompareTurn {
         let response: GenerateContentResponse
         let text: String
         if let tools {
-            var costs: [Double?] = []
-            let rounds = context.session.withToolState { $0.rounds }
+            var rounds: [ExchangeRounds.Round] = []
+            var roundStart = (clock: ContinuousClock.now, time: Date())
+            defer {
+                ExchangeRounds.current?.record(
+                    ExchangeRounds.rounds(
+                        rounds, turns: conversation.history.dropFirst(max(candidate.contents.count - 1, 0)),
+                        redact: { services.redact($0) }))
+            }
             let run: GeminiToolRun
             do {
                 run = try await client.runTools(
                     label: "compare", conversation: &conversation, request: request, server: tools.server,
-                    model: candidate.model, maxToolRounds: rounds, retryPolicy: policy
+                    model: candidate.model, maxToolRounds: context.session.withToolState { $0.rounds },
+                    retryPolicy: policy
                 ) { event in
-                    guard case .received(_, let result, _) = event else { return }
-                    // Each round is an exchange of its own: counted and priced as it comes.
-                    let cost = services.prices.cost(
-                        model: result.modelID, usage: result.usage,
-                        tier: ServedTier.pricing(result.usage, context: context))
-                    CostLedger.count(cost, model: result.modelID, usage: result.usage, context: context)
-                    costs.append(cost)
+                    switch event {
+                    case .sending: roundStart = (.now, Date())
+                    case .received(_, let result, let answering):
+                        // Each round is an exchange of its own: counted, priced and logged.
+                        let cost = services.prices.cost(
+                            model: result.modelID, usage: result.usage,
+                            tier: ServedTier.pricing(result.usage, context: context))
+                        CostLedger.count(cost, model: result.modelID, usage: result.usage, context: context)
+                        rounds.append(
+                            ExchangeRounds.Round(
+                                time: roundStart.time, model: result.modelID, usage: result.usage, cost: cost,
+                                duration: .now - roundStart.clock, served: answering))
+                    }
                 }
             } catch GeminiToolError.tooManyRounds(let rounds, _) {
                 throw ToolExchange.roundsExceeded(rounds, pending: conversation.pendingCalls)
@@ -75,7 +91,7 @@ enum CompareTurn {
             outcome.modelID = run.lastResult.modelID
             outcome.usage = run.usage
             outcome.retries = run.lastResult.retryCount
-            outcome.cost = CostText.total(costs)
+            outcome.cost = CostText.total(rounds.map(\.cost))
             response = run.response
             text = run.text
         } else {
@@ -145,8 +161,10 @@ enum CompareTurn {
             ServedTools(context: context, services: services).server(context: context, services: services))
     }
 
-    /// Logs the exchange (docs/logs.md) as command `compare`.
-    private static func log(_ outcome: CompareOutcome, context: CommandContext) {
+    /// Logs the exchange (docs/logs.md) as command `compare`: a row per request (``ExchangeRounds``).
+    private static func log(
+        _ outcome: CompareOutcome, rounds: [ExchangeRounds.Round], context: CommandContext
+    ) {
         let settings = context.session.geminiSettings
         let prompt = outcome.candidate.contents.last.map(ExchangeLog.text(of:)) ?? ""
         var entry = LogEntry(
@@ -161,11 +179,9 @@ enum CompareTurn {
         entry.thoughtsTokens = outcome.usage?.thoughtsTokenCount ?? 0
         entry.totalTokens = outcome.usage?.totalTokenCount ?? 0
         entry.cost = outcome.cost
-        entry.durationMilliseconds = Int(
-            outcome.latency.components.seconds * 1000 + outcome.latency.components.attoseconds
-                / 1_000_000_000_000_000)
+        entry.durationMilliseconds = ExchangeLog.milliseconds(outcome.latency)
         entry.error = outcome.failure.map { "\($0.kind.rawValue): \($0.message)" }
-        ExchangeLog.write(entry, context: context)
+        for row in ExchangeRounds.entries(entry, rounds: rounds) { ExchangeLog.write(row, context: context) }
     }
 }
 

@@ -51,14 +51,16 @@ enum ExchangeLog {
             settings: sessionTurn ? settingsJSON(settings).compactText : nil,
             media: attachments.isEmpty ? nil : mediaJSON(attachments).compactText)
         let started = ContinuousClock.now
+        // A tool exchange's rounds: a row each (ExchangeRounds).
+        let rounds = ExchangeRounds()
         func finish() {
-            let elapsed = ContinuousClock.now - started
-            entry.durationMilliseconds = Int(
-                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-            write(entry, plugin: plugin, context: context)
+            entry.durationMilliseconds = milliseconds(ContinuousClock.now - started)
+            for row in ExchangeRounds.entries(entry, rounds: rounds.recorded) {
+                write(row, plugin: plugin, context: context)
+            }
         }
         do {
-            let (reply, turns) = try await call()
+            let (reply, turns) = try await ExchangeRounds.$current.withValue(rounds) { try await call() }
             let members = Dictionary(
                 reply.envelope.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             // The model that answered, or the agent that ran a research job.
@@ -79,7 +81,7 @@ enum ExchangeLog {
             entry.answer = reply.value.stringValue ?? reply.value.compactText
             if let id = members["interaction"]?.stringValue {
                 // Over the Interactions API: the interaction's id, which `--continue` continues.
-                entry.settings = interactionSettings(sessionTurn ? settings : nil, id: id).compactText
+                entry.settings = withInteraction(sessionTurn ? entry.settings : nil, id: id)
             }
             // With tools, the exchange updates the conversation itself: its new turns are logged.
             let added =
@@ -124,12 +126,11 @@ enum ExchangeLog {
     }
 
     /// A turn's parts as logged prompt text: text parts as they are, others (function responses)
-    /// as their compact JSON.
+    /// as their compact JSON, members in wire order.
     static func text(of content: Content) -> String {
         (content.parts ?? []).map { part in
             if let text = part.text { return text }
-            guard let data = try? JSONEncoder().encode(part) else { return "" }
-            return String(decoding: data, as: UTF8.self)
+            return (try? OrderedJSONEncoder().encode(part))?.compactText ?? ""
         }.joined(separator: "\n")
     }
 
@@ -149,13 +150,22 @@ enum ExchangeLog {
         return .object(members)
     }
 
-    /// ``settingsJSON(_:)`` of an exchange over the Interactions API: `"api": "interactions"`
-    /// and its `"interaction"` id after the settings (none for a `research` job: `nil`).
-    static func interactionSettings(_ settings: GeminiSettings?, id: String) -> JSONValue {
+    /// The logged settings of an exchange over the Interactions API: `"api": "interactions"`
+    /// and its `"interaction"` id after the settings (`settings`, the logged JSON text; `nil`
+    /// for a `research` job, which sends none).
+    static func withInteraction(_ settings: String?, id: String) -> String {
         var members: [JSONMember] = []
-        if let settings, case .object(let sent) = settingsJSON(settings) { members = sent }
-        return .object(
-            members + [JSONMember("api", .string("interactions")), JSONMember("interaction", .string(id))])
+        if let settings, case .object(let sent)? = try? JSONValue(parsing: settings) {
+            members = sent.filter { $0.key != "api" && $0.key != "interaction" }
+        }
+        return JSONValue.object(
+            members + [JSONMember("api", .string("interactions")), JSONMember("interaction", .string(id))]
+        ).compactText
+    }
+
+    /// `duration` in whole milliseconds, as the log's `duration_ms`.
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// `[{"mimeType":…,"sha256":…,"bytes":…}]` for inline media; file references by URI.
@@ -179,7 +189,7 @@ enum ExchangeLog {
             })
     }
 
-    /// The turns as Gemini `Content` JSON, each inline medium replaced by a text part naming its
+    /// The turns as Gemini `Content` JSON (members in wire order), each inline medium replaced by a text part naming its
     /// type, hash and size (the log never holds media bytes).
     static func turnsJSON(_ turns: [Content]) -> String? {
         let stripped = turns.map { content in
@@ -191,8 +201,7 @@ enum ExchangeLog {
             }
             return content
         }
-        guard let data = try? JSONEncoder().encode(stripped) else { return nil }
-        return String(data: data, encoding: .utf8)
+        return (try? OrderedJSONEncoder().encode(stripped))?.compactText
     }
 
     /// The conversation logged under the newest conversation ID, as turns to send again
@@ -209,6 +218,22 @@ enum ExchangeLog {
             turns += try JSONDecoder().decode([Content].self, from: data)
         }
         let settings = entries.last?.settings.flatMap { try? JSONValue(parsing: $0) }
-        return (turns, entries.last?.conversationID, settings?["interaction"]?.stringValue)
+        return (answered(turns), entries.last?.conversationID, settings?["interaction"]?.stringValue)
+    }
+
+    /// `turns` without an exchange left waiting for `tool-reply` at their end (its calls never
+    /// answered): dropped whole, back to the user turn that began it, so the resumed
+    /// conversation is one the API accepts.
+    static func answered(_ turns: [Content]) -> [Content] {
+        func calls(_ turn: Content) -> Bool { (turn.parts ?? []).contains { $0.functionCall != nil } }
+        func responses(_ turn: Content) -> Bool { (turn.parts ?? []).contains { $0.functionResponse != nil } }
+        guard let last = turns.last, last.role == "model", calls(last) else { return turns }
+        var end = turns.count - 1
+        while end > 0, (turns[end - 1].role == "model" && calls(turns[end - 1])) || responses(turns[end - 1])
+        {
+            end -= 1
+        }
+        if end > 0, turns[end - 1].role != "model" { end -= 1 }
+        return Array(turns.prefix(end))
     }
 }

@@ -132,13 +132,47 @@ enum InteractionTurn {
         let interaction: GeminiInteraction
         var usage: UsageMetadata?
         var retries = 0
+        // A tool exchange's rounds, each priced and counted as it comes (as ToolExchange's).
+        var rounds: [ExchangeRounds.Round]?
+        let start = conversation.history.count
+        defer {
+            if let rounds {
+                ExchangeRounds.current?.record(
+                    ExchangeRounds.answered(rounds, results: conversation.history.dropFirst(start)))
+            }
+        }
         do {
             if !turn.request.tools.isEmpty {
                 let served = ServedTools(context: context, services: services)
+                var roundStart = (clock: ContinuousClock.now, time: Date())
+                rounds = []
                 let run = try await client.interactions.runTools(
                     label: "ask", conversation: &conversation, request: turn.request,
                     server: served.server(context: context, services: services),
-                    maxToolRounds: context.session.withToolState { $0.rounds }, retryPolicy: policy)
+                    maxToolRounds: context.session.withToolState { $0.rounds }, retryPolicy: policy
+                ) { event in
+                    switch event {
+                    case .sending:
+                        services.retriesInFlight.reset()
+                        roundStart = (.now, Date())
+                    case .received(_, let result, let answering):
+                        let usage = result.interaction.usage?.metadata
+                        let envelope = GeminiCall.finish(
+                            model: turn.model.id, requested: turn.model.id, usage: usage,
+                            retries: result.retryCount, usedFallback: false, started: roundStart.clock,
+                            context: context)
+                        rounds?.append(
+                            ExchangeRounds.Round(
+                                time: roundStart.time, model: turn.model.id, usage: usage,
+                                cost: envelope.first { $0.key == "cost" }?.value.doubleValue,
+                                duration: .now - roundStart.clock, served: answering,
+                                answer: answering
+                                    ? ExchangeRounds.answer(
+                                        result.interaction.pendingCalls, redact: { services.redact($0) })
+                                    : nil,
+                                interaction: result.interaction.id))
+                    }
+                }
                 (interaction, usage, retries) = (run.interaction, run.usage, run.retryCount)
             } else if settings.stream, turn.schema == nil {
                 let printsChunks = context.session.settings.output != .json
@@ -176,11 +210,17 @@ enum InteractionTurn {
             throw ToolExchange.roundsExceeded(rounds, pending: conversation.pendingCalls)
         }
         context.session.withInteractionState { $0.lastInteractionID = interaction.id }
+        // A tool exchange was counted round by round: its envelope sums them.
         let envelope =
-            GeminiCall.finish(
-                model: turn.model.id, requested: turn.model.id, usage: usage, retries: retries,
-                usedFallback: false,
-                started: started, context: context) + [JSONMember("interaction", .string(interaction.id))]
+            (rounds.map {
+                GeminiCall.envelope(
+                    model: turn.model.id, usage: usage, retries: retries, cost: CostText.total($0.map(\.cost))
+                )
+            }
+                ?? GeminiCall.finish(
+                    model: turn.model.id, requested: turn.model.id, usage: usage, retries: retries,
+                    usedFallback: false, started: started, context: context))
+            + [JSONMember("interaction", .string(interaction.id))]
         let pending = conversation.pendingCalls
         guard pending.isEmpty else {
             context.session.withToolState {

@@ -48,9 +48,17 @@ enum ToolExchange {
             overrides: overrides, context: context)
         let server = served.server(context: context, services: services)
         var conversation = GeminiConversation(history: contents)
-        var started = ContinuousClock.now
+        var started = (clock: ContinuousClock.now, time: Date())
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
+        // Each round is an exchange of its own: priced as it comes, and a row of the log.
+        var rounds: [ExchangeRounds.Round] = []
+        defer {
+            ExchangeRounds.current?.record(
+                ExchangeRounds.rounds(
+                    rounds, turns: conversation.history.dropFirst(max(contents.count - 1, 0)),
+                    redact: { services.redact($0) }))
+        }
         // Media in every round's reply is saved as it arrives (never dropped: docs/commands.md, "Reply media").
         var media: [ReplyMedia.Saved] = []
         var mediaFailure: (any Error)?
@@ -64,13 +72,18 @@ enum ToolExchange {
                 switch event {
                 case .sending:
                     services.retriesInFlight.reset()
-                    started = .now
+                    started = (.now, Date())
                 case .received(_, let result, let answering):
                     last = (result.modelID, result.retryCount)
                     envelope = GeminiCall.finish(
                         model: result.modelID, requested: requested, usage: result.usage,
-                        retries: result.retryCount, usedFallback: result.usedFallback, started: started,
+                        retries: result.retryCount, usedFallback: result.usedFallback, started: started.clock,
                         context: context)
+                    rounds.append(
+                        ExchangeRounds.Round(
+                            time: started.time, model: result.modelID, usage: result.usage,
+                            cost: envelope.first { $0.key == "cost" }?.value.doubleValue,
+                            duration: .now - started.clock, served: answering))
                     let parts = result.response.candidates?.first?.content?.parts ?? []
                     do {
                         media += try ReplyMedia.save(parts, context: context, services: services)
@@ -87,13 +100,12 @@ enum ToolExchange {
         } catch let error as GeminiError {
             throw GeminiCall.failure(error, context: context)
         }
-        // The envelope of the last call, with the usage of the whole exchange.
+        // The envelope of the last call, with the usage and cost of the whole exchange (each
+        // round priced as its own exchange, as `compare` prices them).
         if let last {
             envelope = GeminiCall.envelope(
                 model: last.model, usage: run.usage, retries: last.retries,
-                cost: PriceBook.of(context)?.cost(
-                    model: last.model, usage: run.usage,
-                    tier: ServedTier.pricing(run.lastResult.usage, context: context)))
+                cost: CostText.total(rounds.map(\.cost)))
         }
         if let mediaFailure { throw mediaFailure }
         envelope += ReplyMedia.members(media)
