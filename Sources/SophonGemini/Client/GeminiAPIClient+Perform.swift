@@ -139,8 +139,7 @@ extension GeminiAPIClient {
             throw AttemptError(error)
         }
         let elapsed = ContinuousClock.now - start
-        let milliseconds = Int(
-            elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = elapsed.wholeMilliseconds
         configuration.observer?(
             .responseReceived(
                 label: label, status: response.status, statusText: HTTPStatusText.text(for: response.status),

@@ -69,8 +69,7 @@ struct GeminiErrorText {
 
     /// Seconds with up to three decimals, trailing zeros dropped: `26`, `34.4`, `0.25`.
     static func seconds(_ duration: Duration) -> String {
-        let milliseconds =
-            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.wholeMilliseconds
         let whole = milliseconds / 1000
         let fraction = milliseconds % 1000
         guard fraction != 0 else { return String(whole) }

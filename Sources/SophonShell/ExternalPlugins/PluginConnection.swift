@@ -121,7 +121,9 @@ final class PluginConnection: Sendable {
                 process.send(line)
                 let fault = PluginFault.timedOut(
                     plugin: name, during: purpose.what, after: DurationParser.format(timeout))
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(timeout.milliseconds)) {
+                DispatchQueue.global().asyncAfter(
+                    deadline: .now() + .milliseconds(timeout.deadlineMilliseconds)
+                ) {
                     [weak self] in
                     self?.abandon(id, with: fault)
                 }
@@ -161,7 +163,7 @@ final class PluginConnection: Sendable {
         let sink = stderrSink
         let message =
             "plugin '\(name)' did not answer the cancel within \(DurationParser.format(grace)); it was stopped"
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(grace.milliseconds)) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(grace.deadlineMilliseconds)) {
             [weak self] in
             guard let self, let pending = self.takePending(id) else { return }
             sink.write("warning: \(message)\n")
@@ -259,9 +261,9 @@ final class PluginConnection: Sendable {
 }
 
 extension Duration {
-    /// Whole milliseconds, at least 1, at most a day (for dispatch deadlines).
-    fileprivate var milliseconds: Int {
-        let value = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        return Int(min(max(value, 1), 86_400_000))
+    /// Whole milliseconds, at least 1, at most a day: a dispatch deadline's (plugin and MCP
+    /// timeouts).
+    var deadlineMilliseconds: Int {
+        min(max(wholeMilliseconds, 1), 86_400_000)
     }
 }

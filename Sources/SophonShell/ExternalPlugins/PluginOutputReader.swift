@@ -55,8 +55,7 @@ struct PluginOutputReader: Sendable {
                 drainUntil = deadline
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { break }
-                timeout = Int32(
-                    left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                timeout = Int32(clamping: left.wholeMilliseconds)
                 timeout = max(timeout, 1)
             }
             var descriptors = [

@@ -91,7 +91,7 @@ final class MCPConnection: Sendable {
                 }
                 process.send(line)
                 DispatchQueue.global().asyncAfter(
-                    deadline: .now() + .milliseconds(Self.milliseconds(timeout))
+                    deadline: .now() + .milliseconds(timeout.deadlineMilliseconds)
                 ) {
                     [weak self] in
                     guard let self, let pending = self.take(id) else { return }
@@ -252,13 +252,6 @@ final class MCPConnection: Sendable {
     private static func integer(_ value: JSONValue) -> Int? {
         guard case .number(let number) = value else { return nil }
         return Int(number.text)
-    }
-
-    /// Whole milliseconds, at least 1, at most a day.
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let value =
-            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        return Int(min(max(value, 1), 86_400_000))
     }
 
     /// `tools/list`, page after page while `nextCursor` is new; a repeated cursor stops the

@@ -134,8 +134,7 @@ enum DurationParser {
 
     /// Shortest readable form: `500ms`, `0.8s`, `6s`, `2m`, `1h`.
     static func format(_ duration: Duration) -> String {
-        let milliseconds =
-            duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.wholeMilliseconds
         if milliseconds < 1000 { return "\(milliseconds)ms" }
         if milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
         if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }

@@ -49,10 +49,7 @@ final class RunLog: Sendable {
         case .success(let value, let model, let usage):
             entry.model = model
             entry.answer = value.stringValue.map(redact) ?? redact(value.compactText)
-            entry.promptTokens = usage?.promptTokenCount ?? 0
-            entry.outputTokens = usage?.candidatesTokenCount ?? 0
-            entry.thoughtsTokens = usage?.thoughtsTokenCount ?? 0
-            entry.totalTokens = usage?.totalTokenCount ?? 0
+            entry.count(usage)
             entry.cost = cost
         case .failure(let error):
             entry.error = "\(GeminiCall.kind(of: error).rawValue): \(error.description(language: "en"))"

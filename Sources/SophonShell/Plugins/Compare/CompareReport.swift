@@ -102,7 +102,7 @@ struct CompareReport {
     /// One candidate's block: heading, latency, tokens, cost, answer, schema validity; or the error.
     func block(_ outcome: CompareOutcome) -> [String] {
         var lines = [outcome.candidate.label]
-        lines.append("  latency: \(Self.milliseconds(outcome.latency)) ms")
+        lines.append("  latency: \(outcome.latency.wholeMilliseconds) ms")
         if let failure = outcome.failure {
             lines.append("  error: \(failure.kind.rawValue): \(failure.message)")
             return lines
@@ -140,7 +140,7 @@ struct CompareReport {
                     .init(
                         text: outcome.failure.map { $0.kind.rawValue } ?? "ok", status: status,
                         detail: "result-\(index + 1)"),
-                    .init(text: "\(Self.milliseconds(outcome.latency)) ms"),
+                    .init(text: "\(outcome.latency.wholeMilliseconds) ms"),
                     .init(
                         text:
                             "\(usage?.promptTokenCount ?? 0) in / \(usage?.candidatesTokenCount ?? 0) out / "
@@ -206,11 +206,6 @@ struct CompareReport {
     /// as the other reports write JSON (``JSONValue/prettyText``).
     static func prettyJSON<Value: Encodable>(_ value: Value) -> String {
         (try? OrderedJSONEncoder().encode(value))?.prettyText ?? ""
-    }
-
-    /// A duration in whole milliseconds.
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// `$last`: one object per candidate, in order.

@@ -174,12 +174,9 @@ enum CompareTurn {
             schema: outcome.candidate.schema?.jsonValue.compactText,
             settings: ExchangeLog.settingsJSON(settings).compactText)
         entry.answer = outcome.answer.map { $0.stringValue ?? $0.compactText }
-        entry.promptTokens = outcome.usage?.promptTokenCount ?? 0
-        entry.outputTokens = outcome.usage?.candidatesTokenCount ?? 0
-        entry.thoughtsTokens = outcome.usage?.thoughtsTokenCount ?? 0
-        entry.totalTokens = outcome.usage?.totalTokenCount ?? 0
+        entry.count(outcome.usage)
         entry.cost = outcome.cost
-        entry.durationMilliseconds = ExchangeLog.milliseconds(outcome.latency)
+        entry.durationMilliseconds = outcome.latency.wholeMilliseconds
         entry.error = outcome.failure.map { "\($0.kind.rawValue): \($0.message)" }
         for row in ExchangeRounds.entries(entry, rounds: rounds) { ExchangeLog.write(row, context: context) }
     }

@@ -366,8 +366,7 @@ enum EmbeddingCall {
         let entry = LogEntry(
             time: time, command: command, conversationID: nil, model: model,
             prompt: texts.joined(separator: "\n"), answer: answer,
-            durationMilliseconds: Int(
-                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+            durationMilliseconds: elapsed.wholeMilliseconds,
             error: error)
         ExchangeLog.write(entry, context: context)
     }

@@ -108,9 +108,7 @@ enum SemanticExpect {
             schema: judgeSchema.jsonValue.compactText,
             settings: #"{"temperature":0}"#)
         defer {
-            let elapsed = ContinuousClock.now - started
-            entry.durationMilliseconds = Int(
-                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            entry.durationMilliseconds = (ContinuousClock.now - started).wholeMilliseconds
             ExchangeLog.write(entry, context: context)
         }
         let value: JSONValue
@@ -120,14 +118,11 @@ enum SemanticExpect {
             let envelope = GeminiCall.finish(
                 model: result.modelID, requested: model.id, usage: result.usage, retries: result.retryCount,
                 usedFallback: result.usedFallback, started: started, context: context)
-            entry.cost = envelope.first { $0.key == "cost" }?.value.doubleValue
+            entry.cost = GeminiCall.cost(in: envelope)
             value = result.value
             entry.model = result.modelID
             entry.answer = value.compactText
-            entry.promptTokens = result.usage?.promptTokenCount ?? 0
-            entry.outputTokens = result.usage?.candidatesTokenCount ?? 0
-            entry.thoughtsTokens = result.usage?.thoughtsTokenCount ?? 0
-            entry.totalTokens = result.usage?.totalTokenCount ?? 0
+            entry.count(result.usage)
         } catch let error as GeminiError {
             let failure = GeminiCall.failure(error, context: context)
             entry.error = "\(failure.kind.rawValue): \(failure.message)"

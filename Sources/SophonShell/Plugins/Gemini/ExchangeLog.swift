@@ -54,7 +54,7 @@ enum ExchangeLog {
         // A tool exchange's rounds: a row each (ExchangeRounds).
         let rounds = ExchangeRounds()
         func finish() {
-            entry.durationMilliseconds = milliseconds(ContinuousClock.now - started)
+            entry.durationMilliseconds = (ContinuousClock.now - started).wholeMilliseconds
             for row in ExchangeRounds.entries(entry, rounds: rounds.recorded) {
                 write(row, plugin: plugin, context: context)
             }
@@ -163,11 +163,6 @@ enum ExchangeLog {
         ).compactText
     }
 
-    /// `duration` in whole milliseconds, as the log's `duration_ms`.
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
     /// `[{"mimeType":…,"sha256":…,"bytes":…}]` for inline media; file references by URI.
     static func mediaJSON(_ parts: [Part]) -> JSONValue {
         .array(
@@ -235,5 +230,15 @@ enum ExchangeLog {
         }
         if end > 0, turns[end - 1].role != "model" { end -= 1 }
         return Array(turns.prefix(end))
+    }
+}
+
+extension LogEntry {
+    /// Sets the token counts from a call's `usageMetadata` (absent counts are 0).
+    mutating func count(_ usage: UsageMetadata?) {
+        promptTokens = usage?.promptTokenCount ?? 0
+        outputTokens = usage?.candidatesTokenCount ?? 0
+        thoughtsTokens = usage?.thoughtsTokenCount ?? 0
+        totalTokens = usage?.totalTokenCount ?? 0
     }
 }

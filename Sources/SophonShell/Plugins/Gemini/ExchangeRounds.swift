@@ -120,12 +120,9 @@ final class ExchangeRounds: Sendable {
             entry.time = round.time
             entry.model = round.model
             entry.prompt = prompt
-            entry.promptTokens = round.usage?.promptTokenCount ?? 0
-            entry.outputTokens = round.usage?.candidatesTokenCount ?? 0
-            entry.thoughtsTokens = round.usage?.thoughtsTokenCount ?? 0
-            entry.totalTokens = round.usage?.totalTokenCount ?? 0
+            entry.count(round.usage)
             entry.cost = round.cost
-            entry.durationMilliseconds = ExchangeLog.milliseconds(round.duration)
+            entry.durationMilliseconds = round.duration.wholeMilliseconds
             if let turns = round.turns { entry.turns = ExchangeLog.turnsJSON(turns) }
             if let id = round.interaction {
                 entry.settings = ExchangeLog.withInteraction(entry.settings, id: id)

@@ -193,6 +193,11 @@ enum GeminiCall {
             JSONMember("cost", CostText.value(cost)),
         ] + ServedTier.members(usage)
     }
+
+    /// The `cost` of an ``envelope(model:usage:retries:cost:)`` in US dollars; `nil` when unknown.
+    static func cost(in envelope: [JSONMember]) -> Double? {
+        envelope.first { $0.key == "cost" }?.value.doubleValue
+    }
 }
 
 /// Terminal checks for decoration: colour only on a terminal, never with `NO_COLOR` or a dumb

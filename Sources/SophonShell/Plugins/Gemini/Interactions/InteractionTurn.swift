@@ -164,7 +164,7 @@ enum InteractionTurn {
                         rounds?.append(
                             ExchangeRounds.Round(
                                 time: roundStart.time, model: turn.model.id, usage: usage,
-                                cost: envelope.first { $0.key == "cost" }?.value.doubleValue,
+                                cost: GeminiCall.cost(in: envelope),
                                 duration: .now - roundStart.clock, served: answering,
                                 answer: answering
                                     ? ExchangeRounds.answer(

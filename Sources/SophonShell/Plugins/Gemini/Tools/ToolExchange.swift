@@ -82,7 +82,7 @@ enum ToolExchange {
                     rounds.append(
                         ExchangeRounds.Round(
                             time: started.time, model: result.modelID, usage: result.usage,
-                            cost: envelope.first { $0.key == "cost" }?.value.doubleValue,
+                            cost: GeminiCall.cost(in: envelope),
                             duration: .now - started.clock, served: answering))
                     let parts = result.response.candidates?.first?.content?.parts ?? []
                     do {
