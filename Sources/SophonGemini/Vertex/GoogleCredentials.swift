@@ -12,13 +12,13 @@ import SophonCore
 public struct GoogleCredentials: Sendable, CustomStringConvertible {
     /// What the file holds.
     public enum Kind: Sendable {
-        /// `authorized_user`: the refresh-token grant to Google's token endpoint.
+        /// `authorized_user`: the refresh-token grant to the token endpoint.
         case authorizedUser(clientID: String, clientSecret: String, refreshToken: String)
         /// `service_account`: an RS256-signed JWT bearer grant (RFC 7523) to `token_uri`.
         case serviceAccount(clientEmail: String, privateKey: String, privateKeyID: String?)
     }
 
-    /// The token endpoint when the file names none (and always for `authorized_user`).
+    /// The token endpoint when the file names none.
     public static let googleTokenURL = URL(string: "https://oauth2.googleapis.com/token")!
     /// The scope Vertex AI needs.
     public static let cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
@@ -27,7 +27,7 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
     public var kind: Kind
     /// Where they came from (the file's path).
     public var path: String
-    /// The token endpoint: the file's `token_uri` (service accounts), else Google's.
+    /// The token endpoint: the file's `token_uri`, else Google's.
     public var tokenURL: URL
     /// The project the file names (`project_id`, or `quota_project_id`), if any.
     public var projectID: String?
@@ -102,23 +102,24 @@ public struct GoogleCredentials: Sendable, CustomStringConvertible {
         }
         let type = value["type"]?.stringValue ?? ""
         let quota = value["quota_project_id"]?.stringValue
+        // The token endpoint: the file's `token_uri` when it names one, for either type of file
+        // (PRODUCT §16), else Google's.
+        var tokenURL = googleTokenURL
+        if let text = value["token_uri"]?.stringValue, !text.isEmpty {
+            guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme)
+            else { throw .badField("token_uri", path: path) }
+            tokenURL = url
+        }
         switch type {
         case "authorized_user":
             return GoogleCredentials(
                 kind: .authorizedUser(
                     clientID: try field("client_id"), clientSecret: try field("client_secret"),
                     refreshToken: try field("refresh_token")),
-                path: path, tokenURL: googleTokenURL, projectID: quota, quotaProjectID: quota)
+                path: path, tokenURL: tokenURL, projectID: quota, quotaProjectID: quota)
         case "service_account":
             let key = try field("private_key")
             let email = try field("client_email")
-            var tokenURL = googleTokenURL
-            if let text = value["token_uri"]?.stringValue, !text.isEmpty {
-                guard let url = URL(string: text), let scheme = url.scheme,
-                    ["http", "https"].contains(scheme)
-                else { throw .badField("token_uri", path: path) }
-                tokenURL = url
-            }
             guard key.contains("PRIVATE KEY-----") else {
                 throw .badKey(path: path, reason: "private_key is not a PEM private key")
             }

@@ -174,6 +174,27 @@ import Testing
                 == "projects/p/locations/l/publishers/google/models/m")
     }
 
+    /// PRODUCT §16: the token endpoint is the file's `token_uri` when it has one (either type of
+    /// file), else Google's.
+    @Test func theTokenEndpointIsTheFilesTokenURIElseGoogles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("adc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func endpoint(_ text: String) throws -> String {
+            let path = folder.appendingPathComponent("c.json").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+            return try GoogleCredentials.load(path: path).tokenURL.absoluteString
+        }
+        let user = #""type": "authorized_user", "client_id": "c", "client_secret": "s", "refresh_token": "r""#
+        #expect(try endpoint("{\(user)}") == "https://oauth2.googleapis.com/token")
+        #expect(
+            try endpoint(#"{\#(user), "token_uri": "http://127.0.0.1:9/oauth/token"}"#)
+                == "http://127.0.0.1:9/oauth/token")
+        #expect(throws: GoogleCredentialsError.badField("token_uri", path: folder.path + "/c.json")) {
+            _ = try endpoint(#"{\#(user), "token_uri": "ftp://x/token"}"#)
+        }
+    }
+
     @Test func credentialsFilesAreReadOrSayWhatIsWrong() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("adc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -209,20 +209,11 @@ enum RunCommand {
                 progress.finished(ok: result.isSuccess)
                 log.record(result, redact: services.redact, cost: cost)
                 finished += 1
-                if let (spent, budget) = RunSpending.budgetReached(context), finished < runKeys.count {
-                    // Leaving the loop drops the stream, which cancels the calls in flight: their
-                    // lines stay unanswered in the journal, for the next run.
-                    progress.end()
-                    throw CommandFailure(
-                        kind: .budgetReached,
-                        message: BulkMessages.budgetReached(
-                            spent: spent, budget: budget, left: runKeys.count - finished,
-                            journal: options.output + ".partial"))
-                }
             }
             try Task.checkCancellation()
-            if finished < runKeys.count, gate.isSpent {
-                // The gate ended the requests (its sum and the session's may round apart).
+            if finished < runKeys.count, gate.isSpent || RunSpending.budgetReached(context) != nil {
+                // The gate ended the requests; the calls already in flight were paid for, so
+                // their answers were kept and counted above: the lines left were never sent.
                 progress.end()
                 let (spent, budget) = context.session.withGeminiState { ($0.spending.spent, $0.budget ?? 0) }
                 throw CommandFailure(

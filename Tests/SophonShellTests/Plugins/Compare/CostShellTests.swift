@@ -87,6 +87,30 @@ import Testing
         #expect(try await shell.server.requests().count == sent + 1)
     }
 
+    /// Calls already in flight when the budget is spent were paid for: their answers are kept
+    /// and counted, and only the lines never sent are left for the next run.
+    @Test func theBudgetKeepsTheAnswersOfCallsInFlight() async throws {
+        let shell = try await GeminiShell()
+        try shell.write("in.jsonl", Self.lines)
+        _ = try await shell.server.control(
+            "POST", "/_sophon/rules", body: #"{"reset": true, "rules": [{"reply": \#(Self.reply)}]}"#)
+        // Two at a time: a and b are sent before either answer is back; the first answer spends
+        // the budget, so c is never sent, and b's answer still counts.
+        let stopped = try await shell.run(["-c", "set budget 0.00001\nrun in.jsonl -o out.jsonl --jobs 2"])
+        #expect(stopped.status == 1)
+        #expect(
+            stopped.stderr
+                == "-c:1:2: error: run: budget reached ($0.000036 spent of $0.00001); 1 line left unsent; "
+                + "the finished answers are in out.jsonl.partial; raise the budget (set budget AMOUNT) and run the "
+                + "same command again to go on\n")
+        #expect(try await shell.server.requests().count == 2)
+        let resumed = try await shell.run(["run", "in.jsonl", "-o", "out.jsonl"])
+        #expect(
+            resumed.stderr
+                == "run: 3/3 done, 0 failed, 2 reused (same request); cost $0.000018; wrote out.jsonl\n")
+        #expect(try await shell.server.requests().count == 3)
+    }
+
     /// `run --models` stops at the budget too, each key and model counting as a line, and
     /// resumes with the pairs left.
     @Test func theBudgetStopsRunModelsResumably() async throws {
