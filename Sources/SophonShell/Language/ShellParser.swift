@@ -158,7 +158,18 @@ struct ShellParser: Sendable {
             }
             break
         }
-        return ShellCommand(words: words, rawArgument: lexer.lexRawArgument())
+        lexer.skipBlanks()
+        let start = lexer.position
+        var command = ShellCommand(words: words, rawArgument: lexer.lexRawArgument())
+        if let argument = command.rawArgument {
+            let source = lexer.source
+            let first = source.line(containing: start)
+            let last = source.line(containing: max(start, lexer.position - 1))
+            command.rawArgumentOrigin = ArgumentOrigin(
+                sourceName: source.name, line: first, column: source.column(of: start),
+                lines: (first...max(first, last)).map(source.lineText), isBlock: argument.isBlock)
+        }
+        return command
     }
 
     /// `let NAME = REST` by the rules of ``LetAssignment``.
@@ -276,6 +287,8 @@ struct ShellCommand: Sendable, Hashable {
     var rawArgument: ShellWord?
     /// The assignment of a `let` command; `nil` for other commands.
     var assignment: LetAssignment?
+    /// Where ``rawArgument`` starts in the source, for a caret under an error in it.
+    var rawArgumentOrigin: ArgumentOrigin?
 
     /// Creates a command.
     init(words: [ShellWord], rawArgument: ShellWord? = nil, assignment: LetAssignment? = nil) {

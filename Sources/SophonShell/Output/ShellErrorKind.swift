@@ -121,6 +121,21 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// The status a one-command run (`sophon COMMAND ...`) ends with at once after printing
     /// the failure (`test`'s usage errors: 2); `nil` for the run's usual status (1).
     var exitStatus: Int32? = nil
+    /// Where in a text the failure lies, for a caret under it (a `schema` SPEC's syntax
+    /// error); `nil` for most failures. The shell shows the caret when ``ArgumentPosition/text``
+    /// is the command's raw argument as typed (ShellRuntime, "located").
+    var position: ArgumentPosition? = nil
+
+    /// A place in the text a command read: the caret of a runtime error, as parse errors have.
+    struct ArgumentPosition: Sendable, Equatable {
+        /// The text the offset counts in (the spec as the command got it).
+        var text: String
+        /// The 0-based offset of the error in ``text``, in characters.
+        var offset: Int
+        /// The message without its location (`schema: unknown type "strng"`), shown above the
+        /// source line and the caret.
+        var message: String
+    }
 
     /// `set NAME: expected EXPECTATION, got 'VALUE'` (`invalidSetting`): the one wording of a
     /// value a setting refuses, for the shell's settings and every plugin's; ` (did you mean

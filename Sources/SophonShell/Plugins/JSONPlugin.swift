@@ -147,8 +147,8 @@ enum ExtractCommand {
                     kind: .fileError,
                     message: "extract: cannot read stdin: \(String(cString: strerror(error)))")
             }
-        } else if joined.hasPrefix("@"), joined.count > 1 {
-            name = context.resolve(String(joined.dropFirst()))
+        } else if let path = try filePath(joined, command: "extract", context: context) {
+            name = path
             mapped = MappedInput.map(path: name, limit: maximumInputBytes)
         } else {
             return nil
@@ -185,8 +185,7 @@ enum ExtractCommand {
             }
             return try decode(context.io.readAllInput(), from: "stdin", context: context)
         }
-        if joined.hasPrefix("@"), joined.count > 1 {
-            let path = context.resolve(String(joined.dropFirst()))
+        if let path = try filePath(joined, command: "extract", context: context) {
             if let read = TextInputReader.read(path: path, limit: maximumInputBytes, dropsByteOrderMark: true)
             {
                 return try accept(read, from: path, context: context)
@@ -194,6 +193,19 @@ enum ExtractCommand {
             return try decode(try readFile(path, command: "extract"), from: path, context: context)
         }
         return joined
+    }
+
+    /// The path of an `@FILE` argument, resolved with `context`; `nil` when `text` does not start
+    /// with `@` (it is text).
+    /// - Throws: ``CommandFailure`` (`usage`) when no file name follows the `@` (`extract @`,
+    ///   `schema @ file.json`): a lone `@` is a missing file name, not text to read.
+    static func filePath(_ text: String, command: String, context: CommandContext) throws -> String? {
+        guard text.hasPrefix("@") else { return nil }
+        let name = text.dropFirst()
+        guard let first = name.first, !first.isWhitespace else {
+            throw context.usageFailure(command, hint: "a file name must follow '@'")
+        }
+        return context.resolve(String(name))
     }
 
     /// The bytes of the file at `path`, refused by size before it is read; a device or pipe

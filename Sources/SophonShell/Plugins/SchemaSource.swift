@@ -14,17 +14,35 @@ enum SchemaSource {
     /// The largest schema file read, in bytes.
     static let maximumFileBytes = 8 * 1024 * 1024
 
+    /// The 0-based character offset of 1-based `line` and `column` in `text`.
+    private static func offset(ofLine line: Int, column: Int, in text: String) -> Int {
+        var offset = 0
+        var currentLine = 1
+        for character in text {
+            if currentLine == line { break }
+            if character.isNewline { currentLine += 1 }
+            offset += 1
+        }
+        return offset + column - 1
+    }
+
     /// Parses `spec`, or loads the file after `@` (resolved with `context`).
     /// - Throws: ``CommandFailure`` (`schemaError`, `fileError`) naming the line and column or
     ///   the JSON path of the problem.
     static func load(_ spec: String, command: String, context: CommandContext) throws -> Loaded {
         let trimmed = spec.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.hasPrefix("@") else {
+        guard let path = try ExtractCommand.filePath(trimmed, command: command, context: context) else {
             let schema: GeminiSchema
             do {
                 schema = try GeminiSchema.parseSpec(trimmed)
             } catch {
-                throw CommandFailure(kind: .schemaError, message: "\(command): \(error)")
+                var failure = CommandFailure(kind: .schemaError, message: "\(command): \(error)")
+                failure.position = .init(
+                    text: spec,
+                    offset: offset(ofLine: error.line, column: error.column, in: trimmed)
+                        + spec.prefix { $0.isWhitespace || $0.isNewline }.count,
+                    message: "\(command): \(error.message)")
+                throw failure
             }
             // `{ "title": "string" }` is kept as written (a one-value enum), with a warning.
             for quoted in schema.quotedTypeNames() {
@@ -39,7 +57,6 @@ enum SchemaSource {
             }
             return Loaded(schema: schema, notes: [])
         }
-        let path = context.resolve(String(trimmed.dropFirst()))
         let data = try ExtractCommand.readFile(path, command: command, limit: maximumFileBytes)
         guard let text = String(data: data, encoding: .utf8) else {
             throw CommandFailure(kind: .schemaError, message: "\(command): '\(path)' is not valid UTF-8")

@@ -128,9 +128,11 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             parsed = value
         }
         let context = CommandContext(runtime: self, directory: directory, depth: depth)
+        var argument: String?
         do {
             let expands = registry.command(named: parsed.name ?? "")?.expandsArguments ?? true
             let request = try expand(parsed, text: command.text, arguments: expands)
+            argument = request.rawArgument
             if ShellRuntime.inStartupFile, ["exit", "quit"].contains(request.name) {
                 throw CommandFailure(
                     kind: .usage,
@@ -142,9 +144,17 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             }
             return show(result, for: command.text, format: format)
         } catch let failure as CommandFailure {
+            // An error inside the raw argument points at it, as a parse error does.
+            let pointed = failure.position.flatMap { position in
+                position.text == argument
+                    ? parsed.rawArgumentOrigin?.error(
+                        position.message, at: position.offset, in: position.text, commandLine: command.line)
+                    : nil
+            }
             report(
                 failure, text: command.text,
-                rendered: ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
+                rendered: pointed?.rendered(withLocation: location != nil)
+                    ?? ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
                 format: format)
         } catch is CancellationError {
             report(
@@ -173,7 +183,18 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             let result = try await execute(request, context: context, format: &format)
             return show(result, for: request.source, format: format)
         } catch let failure as CommandFailure {
-            report(failure, text: request.source, rendered: "error: \(failure.message)", format: format)
+            // An error inside a one-line raw argument: the argument, with a caret under it.
+            let pointed = failure.position.flatMap { position in
+                position.text == request.rawArgument && !position.text.contains("\n")
+                    ? ShellSyntaxError(
+                        sourceName: "", line: 1, column: position.offset + 1, message: position.message,
+                        sourceLine: position.text)
+                    : nil
+            }
+            report(
+                failure, text: request.source,
+                rendered: pointed?.rendered(withLocation: false) ?? "error: \(failure.message)",
+                format: format)
             if let status = failure.exitStatus {
                 _ = failed()
                 return .stop(status)

@@ -115,8 +115,7 @@ enum SchemaCommands {
                     kind: .usage, message: "validate: nothing to validate ($last is not set)")
             }
             value = last
-        } else if text.hasPrefix("@") {
-            let path = context.resolve(String(text.dropFirst()))
+        } else if let path = try ExtractCommand.filePath(text, command: "validate", context: context) {
             if let read = TextInputReader.read(path: path, limit: ExtractCommand.maximumInputBytes),
                 read.nulOffset == nil
             {

@@ -113,8 +113,7 @@ enum PromptRenderCommand {
         guard let text else { return nil }
         var source = text
         var name = option
-        if text.hasPrefix("@") {
-            let path = context.resolve(String(text.dropFirst()))
+        if let path = try ExtractCommand.filePath(text, command: command, context: context) {
             let data = try ExtractCommand.readFile(path, command: command)
             source = String(decoding: data, as: UTF8.self)
             name = path

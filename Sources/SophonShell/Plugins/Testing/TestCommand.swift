@@ -87,11 +87,12 @@ enum TestCommand {
                 context.io.printLine("")
                 details.forEach(context.io.printLine)
             }
-            context.io.printLine(TestReport.tally(results))
             if !models.isEmpty {
                 TestReport.matrix(results, files: files, models: models).forEach(context.io.printLine)
             }
             if let cost = TestReport.cost(results) { context.io.printLine("cost: \(cost)") }
+            // The tally over files closes the report, as the tally of expectations closes a run.
+            context.io.printLine(TestReport.tally(results))
         }
         let elapsed = ContinuousClock.now - started
         if let junit = options.junit {

@@ -39,12 +39,12 @@ import Testing
                 "",
                 #"t/a.sophon:2 [gemini-3.8-flash]: failed: expect $last == "yes""#,
                 #"    expected "no" == "yes""#,
-                "3 passed, 1 failed",
                 "file        gemini-2.5-flash  gemini-3.8-flash",
                 "t/a.sophon  PASS              FAIL",
                 "t/b.sophon  PASS              PASS",
                 // 2.5 Flash: 4 x 0.30 + 2 x 2.50; 3.8 Flash: 4 x 0.75 + 2 x 3.75 (per 1M tokens).
                 "cost: $0.0000167",
+                "3 passed, 1 failed",
                 "",
             ])
         // One tape per file and model; b made no call, so its tapes hold no exchange.

@@ -31,7 +31,7 @@ import Testing
         #expect(outcome.stderr == "")
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("PASS "))
-        #expect(outcome.stdout.hasSuffix("1 passed, 0 failed\ncost: $0.0000585\n"))
+        #expect(outcome.stdout.hasSuffix("\ncost: $0.0000585\n1 passed, 0 failed\n"))
     }
 
     @Test func theTicketsRunThroughThePromptFileFromTheSameTape() async throws {
