@@ -57,7 +57,7 @@ enum CompareTurn {
         let text: String
         if let tools {
             var rounds: [ExchangeRounds.Round] = []
-            var roundStart = (clock: ContinuousClock.now, time: Date())
+            var roundStart = ExchangeRounds.Round.Start()
             defer {
                 ExchangeRounds.current?.record(
                     ExchangeRounds.rounds(
@@ -72,7 +72,7 @@ enum CompareTurn {
                     retryPolicy: policy
                 ) { event in
                     switch event {
-                    case .sending: roundStart = (.now, Date())
+                    case .sending: roundStart = .init()
                     case .received(_, let result, let answering):
                         // Each round is an exchange of its own: counted, priced and logged.
                         let cost = services.prices.cost(
@@ -81,8 +81,8 @@ enum CompareTurn {
                         CostLedger.count(cost, model: result.modelID, usage: result.usage, context: context)
                         rounds.append(
                             ExchangeRounds.Round(
-                                time: roundStart.time, model: result.modelID, usage: result.usage, cost: cost,
-                                duration: .now - roundStart.clock, served: answering))
+                                started: roundStart, model: result.modelID, usage: result.usage, cost: cost,
+                                served: answering))
                     }
                 }
             } catch GeminiToolError.tooManyRounds(let rounds, _) {

@@ -36,6 +36,22 @@ final class ExchangeRounds: Sendable {
         var responses: Content?
         /// Over the Interactions API, the id of its interaction.
         var interaction: String?
+
+        /// When a request was sent: the time logged, and the clock its duration counts on.
+        struct Start {
+            var clock = ContinuousClock.now
+            var time = Date()
+        }
+
+        /// The round whose request was sent at `started` and has just been answered.
+        init(
+            started: Start, model: String, usage: UsageMetadata?, cost: Double?, served: Bool,
+            answer: String? = nil, interaction: String? = nil
+        ) {
+            (time, duration) = (started.time, .now - started.clock)
+            (self.model, self.usage, self.cost, self.served) = (model, usage, cost, served)
+            (self.answer, self.interaction) = (answer, interaction)
+        }
     }
 
     /// The rounds of the exchange running in this task, if it is logged.

@@ -23,6 +23,12 @@ import Testing
         }
     }
 
+    /// Expects the `contents` of the last request the server saw to be `json`.
+    static func expectLastContents(_ shell: GeminiShell, _ json: String) async throws {
+        let sent = try await shell.server.requests().last?.body["contents"]
+        #expect(sent == (try JSONValue(parsing: json)))
+    }
+
     static func trustFakeMCP(_ shell: GeminiShell) throws {
         _ = try shell.write(
             "mcp.json",
@@ -88,11 +94,13 @@ import Testing
         #expect(
             try await Self.rows(shell) == [
                 [
-                    "ask", "Echo hi", #"{"functionCalls":[{"id":"c1","name":"echo","args":{"text":"hi"}}]}"#, "12",
+                    "ask", "Echo hi", #"{"functionCalls":[{"id":"c1","name":"echo","args":{"text":"hi"}}]}"#,
+                    "12",
                     "0.00003",
                 ],
                 [
-                    "ask", #"{"functionResponse":{"id":"c1","name":"echo","response":{"content":"echo: hi"}}}"#,
+                    "ask",
+                    #"{"functionResponse":{"id":"c1","name":"echo","response":{"content":"echo: hi"}}}"#,
                     "Done.", "11", "0.00001425",
                 ],
             ])
@@ -111,17 +119,15 @@ import Testing
         try shell.write("mcp.json", "{}")
         let resumed = try await shell.run(["--no-rc", "--continue", "chat", "more"])
         #expect(resumed.stdout == "Again.\n")
-        let sent = try await shell.server.requests().last?.body["contents"]
-        #expect(
-            sent
-                == (try JSONValue(
-                    parsing: #"""
-                        [{"role": "user", "parts": [{"text": "Echo hi"}]},
-                         {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "echo", "args": {"text": "hi"}}}]},
-                         {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "echo", "response": {"content": "echo: hi"}}}]},
-                         {"role": "model", "parts": [{"text": "Done."}]},
-                         {"role": "user", "parts": [{"text": "more"}]}]
-                        """#)))
+        try await Self.expectLastContents(
+            shell,
+            #"""
+            [{"role": "user", "parts": [{"text": "Echo hi"}]},
+             {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "echo", "args": {"text": "hi"}}}]},
+             {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "echo", "response": {"content": "echo: hi"}}}]},
+             {"role": "model", "parts": [{"text": "Done."}]},
+             {"role": "user", "parts": [{"text": "more"}]}]
+            """#)
         #expect(try await Self.rows(shell).map(\.[0]) == ["chat", "chat", "chat"])
     }
 
@@ -139,15 +145,13 @@ import Testing
         #expect(first.status == 0)
         let resumed = try await shell.run(["--no-rc", "--continue", "chat", "more"])
         #expect(resumed.stdout == "Again.\n")
-        let sent = try await shell.server.requests().last?.body["contents"]
-        #expect(
-            sent
-                == (try JSONValue(
-                    parsing: #"""
-                        [{"role": "user", "parts": [{"text": "hello"}]},
-                         {"role": "model", "parts": [{"text": "First."}]},
-                         {"role": "user", "parts": [{"text": "more"}]}]
-                        """#)))
+        try await Self.expectLastContents(
+            shell,
+            #"""
+            [{"role": "user", "parts": [{"text": "hello"}]},
+             {"role": "model", "parts": [{"text": "First."}]},
+             {"role": "user", "parts": [{"text": "more"}]}]
+            """#)
         #expect(
             try await Self.rows(shell).map(\.[2]) == [
                 "First.", #"{"functionCalls":[{"id":"c1","name":"get_weather","args":{"city":"Paris"}}]}"#,

@@ -144,7 +144,7 @@ enum InteractionTurn {
         do {
             if !turn.request.tools.isEmpty {
                 let served = ServedTools(context: context, services: services)
-                var roundStart = (clock: ContinuousClock.now, time: Date())
+                var roundStart = ExchangeRounds.Round.Start()
                 rounds = []
                 let run = try await client.interactions.runTools(
                     label: "ask", conversation: &conversation, request: turn.request,
@@ -154,7 +154,7 @@ enum InteractionTurn {
                     switch event {
                     case .sending:
                         services.retriesInFlight.reset()
-                        roundStart = (.now, Date())
+                        roundStart = .init()
                     case .received(_, let result, let answering):
                         let usage = result.interaction.usage?.metadata
                         let envelope = GeminiCall.finish(
@@ -163,9 +163,8 @@ enum InteractionTurn {
                             context: context)
                         rounds?.append(
                             ExchangeRounds.Round(
-                                time: roundStart.time, model: turn.model.id, usage: usage,
-                                cost: GeminiCall.cost(in: envelope),
-                                duration: .now - roundStart.clock, served: answering,
+                                started: roundStart, model: turn.model.id, usage: usage,
+                                cost: GeminiCall.cost(in: envelope), served: answering,
                                 answer: answering
                                     ? ExchangeRounds.answer(
                                         result.interaction.pendingCalls, redact: { services.redact($0) })

@@ -48,7 +48,7 @@ enum ToolExchange {
             overrides: overrides, context: context)
         let server = served.server(context: context, services: services)
         var conversation = GeminiConversation(history: contents)
-        var started = (clock: ContinuousClock.now, time: Date())
+        var started = ExchangeRounds.Round.Start()
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
         // Each round is an exchange of its own: priced as it comes, and a row of the log.
@@ -72,7 +72,7 @@ enum ToolExchange {
                 switch event {
                 case .sending:
                     services.retriesInFlight.reset()
-                    started = (.now, Date())
+                    started = .init()
                 case .received(_, let result, let answering):
                     last = (result.modelID, result.retryCount)
                     envelope = GeminiCall.finish(
@@ -81,9 +81,8 @@ enum ToolExchange {
                         context: context)
                     rounds.append(
                         ExchangeRounds.Round(
-                            time: started.time, model: result.modelID, usage: result.usage,
-                            cost: GeminiCall.cost(in: envelope),
-                            duration: .now - started.clock, served: answering))
+                            started: started, model: result.modelID, usage: result.usage,
+                            cost: GeminiCall.cost(in: envelope), served: answering))
                     let parts = result.response.candidates?.first?.content?.parts ?? []
                     do {
                         media += try ReplyMedia.save(parts, context: context, services: services)
