@@ -48,9 +48,8 @@ enum ToolCommands {
             context.session.withToolState { $0.declarations.removeAll { $0.name == name } }
             return .none
         }
-        if list.count == 1, list[0].hasPrefix("@") {
-            let file = String(list[0].dropFirst())
-            return declare(try ToolDeclarationSource.declarations(file: file, context: context), context)
+        if list.count == 1, let path = try ExtractCommand.filePath(list[0], command: "tool", context: context) {
+            return declare(try ToolDeclarationSource.declarations(path: path, context: context), context)
         }
         if let name = list.first, !subcommands.contains(name), !name.hasPrefix("@") {
             return try declare(name, rest: list.dropFirst().joined(separator: " "), context)

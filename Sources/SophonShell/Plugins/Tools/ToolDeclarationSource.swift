@@ -20,8 +20,8 @@ enum ToolDeclarationSource {
             )
         }
         var (spec, description) = splitDescription(rest.trimmingCharacters(in: .whitespacesAndNewlines))
-        if spec.hasPrefix("@") {
-            let document = try readJSON(String(spec.dropFirst()), context: context)
+        if let path = try ExtractCommand.filePath(spec, command: "tool", context: context) {
+            let document = try readJSON(path)
             if case .object = document, document["name"] != nil {
                 var declaration = try self.declaration(from: document, context: context)
                 declaration.name = name
@@ -51,8 +51,9 @@ enum ToolDeclarationSource {
     }
 
     /// `tool @FILE`: one declaration, an array of them, or `{"functionDeclarations": [...]}`.
-    static func declarations(file: String, context: CommandContext) throws -> [FunctionDeclaration] {
-        let document = try readJSON(file, context: context)
+    /// - Parameter path: the file's path, resolved (``ExtractCommand/filePath(_:command:context:)``).
+    static func declarations(path: String, context: CommandContext) throws -> [FunctionDeclaration] {
+        let document = try readJSON(path)
         let items: [JSONValue]
         switch document {
         case .array(let elements): items = elements
@@ -65,7 +66,7 @@ enum ToolDeclarationSource {
         default: items = [document]
         }
         guard !items.isEmpty else {
-            throw CommandFailure(kind: .schemaError, message: "tool: '\(file)' declares no function")
+            throw CommandFailure(kind: .schemaError, message: "tool: '\(path)' declares no function")
         }
         return try items.map { try declaration(from: $0, context: context) }
     }
@@ -136,8 +137,7 @@ enum ToolDeclarationSource {
         }
     }
 
-    private static func readJSON(_ file: String, context: CommandContext) throws -> JSONValue {
-        let path = context.resolve(file)
+    private static func readJSON(_ path: String) throws -> JSONValue {
         let data = try ExtractCommand.readFile(path, command: "tool", limit: SchemaSource.maximumFileBytes)
         do {
             return try JSONValue(parsing: String(decoding: data, as: UTF8.self))

@@ -96,6 +96,11 @@ import Testing
             ["-c", "schema { a: string }", "-c", "validate @"],
             "-c:2:1: error: usage: validate [JSON | @FILE] (a file name must follow '@')\n"
         ),
+        (
+            ["-c", "tool @", "-c", "tool f @"],
+            "-c:1:1: error: usage: tool NAME SPEC [\"DESCRIPTION\"] | @FILE | show NAME | clear [NAME] (a file name must follow '@')\n"
+                + "-c:2:1: error: usage: tool NAME SPEC [\"DESCRIPTION\"] | @FILE | show NAME | clear [NAME] (a file name must follow '@')\n"
+        ),
     ])
     func loneAtIsAMissingFileName(arguments: [String], stderr: String) async throws {
         let outcome = try await SophonProcess.run(arguments)

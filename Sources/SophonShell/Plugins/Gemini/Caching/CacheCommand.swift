@@ -97,11 +97,11 @@ enum CacheCommand {
         var parts: [Part] = []
         var texts: [String] = []
         for word in operands {
-            guard word.hasPrefix("@"), word.count > 1 else {
+            guard let path = try ExtractCommand.filePath(word, command: "cache", context: context) else {
                 texts.append(word)
                 continue
             }
-            parts.append(try filePart(String(word.dropFirst()), context: context))
+            parts.append(try filePart(path, context: context))
         }
         if !texts.isEmpty { parts.insert(.text(texts.joined(separator: " ")), at: 0) }
         if let existing = try CacheJournal.load(journalURL).entry(named: name) {
