@@ -73,6 +73,24 @@ def test_ctrl_c_during_a_stream_that_sends_one_chunk_a_second(session):
     session.ask_works("Streams work after the interrupted one.")
 
 
+def test_the_message_of_an_interrupted_ask_starts_below_the_echoed_caret_c(session):
+    """The terminal echoes Ctrl-C as `^C` where the cursor stands: the message goes on the next
+    line, as in bash, never `^Cerror: interrupted`, and a cut stream's line ends only once."""
+    session.server.script({"fault": "stall", "seconds": 20, "text": "too late"})
+    session.enter("ask Are you there?")
+    session.server.wait_for(lambda seen: len(seen) == 1, "the ask", TIMEOUT)
+    session.child.expect_exact("ask Are you there?\r\n")
+    session.child.sendintr()
+    session.child.expect_exact(PROMPT)
+    assert session.child.before == "^C\r\nerror: interrupted\r\n", repr(session.child.before)
+    session.server.script({"kind": "generate", "chunks": ["one ", "two ", "three."], "gated": True}, reset=True)
+    session.enter("ask Count.")
+    session.child.expect_exact("ask Count.\r\none ")
+    session.child.sendintr()
+    session.child.expect_exact(PROMPT)
+    assert session.child.before == "^C\r\nerror: interrupted\r\n", repr(session.child.before)
+
+
 def test_twenty_ctrl_cs_timed_as_replies_finish_never_end_the_shell(session):
     for number in range(20):
         text = "reply number %d" % number

@@ -195,6 +195,25 @@ def test_tab_completes_sav_to_save(home):
     assert finish(child) == 0
 
 
+def test_tab_completes_setting_values_and_a_key_with_its_equals_sign(home):
+    """`set output r<Tab>` completes `raw` as `set api <Tab>` completes its values, and
+    `retry-policy att<Tab>` gives `attempts=` with no space, so the value follows it."""
+    child = home.spawn()
+    child.expect_exact(PROMPT)
+    child.send("set output r\t")
+    child.send("\x01echo \r")
+    expect_output_line(child, "set output raw")
+    child.expect_exact(PROMPT)
+    child.send("retry-policy att\t")
+    child.send("3\x01echo \r")
+    expect_output_line(child, "retry-policy attempts=3")
+    child.expect_exact(PROMPT)
+    child.send("schema show js\t")
+    child.send("\x01echo \r")
+    expect_output_line(child, "schema show json-schema")
+    assert finish(child) == 0
+
+
 def test_ctrl_c_at_the_prompt_clears_the_line(home):
     child = home.spawn()
     child.expect_exact(PROMPT)

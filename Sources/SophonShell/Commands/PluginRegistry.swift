@@ -123,7 +123,9 @@ extension PluginRegistry {
     /// (``SettingDefinition/before``) or at the end; a plugin naming a setting already in the
     /// table gives its values, not a second row.
     var settings: [SettingDefinition] {
-        var table = ShellSettings.names.map { SettingDefinition(name: $0) }
+        var table = ShellSettings.names.map {
+            SettingDefinition(name: $0, values: ShellSettings.completions(for: $0))
+        }
         for definition in plugins.flatMap(\.settings) {
             if let index = table.firstIndex(where: { $0.name == definition.name }) {
                 table[index].values = definition.values

@@ -129,6 +129,12 @@ struct CompletionProvider: Sendable {
         if let option = earlier.last, let values = registry.optionValues(option) {
             return values.filter { $0.hasPrefix(word) }
         }
+        if earlier.last == "--models", let models = registry.optionValues("--model") {
+            // A comma-separated list (`--models A,B`): the name after the last comma.
+            let head = word.lastIndex(of: ",").map { String(word[...$0]) } ?? ""
+            let listed = Set(head.split(separator: ",").map(String.init))
+            return models.filter { !listed.contains($0) && (head + $0).hasPrefix(word) }.map { head + $0 }
+        }
         if word.hasPrefix("-"), let options = registry.command(named: command)?.options, !options.isEmpty {
             return CommandOption.completions(word, declared: options)
         }

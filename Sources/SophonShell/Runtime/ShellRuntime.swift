@@ -157,10 +157,13 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
                     ?? ShellDiagnostic.rendered(failure.message, sourceName: location, line: command.line),
                 format: format)
         } catch is CancellationError {
+            // In the REPL, below the `^C` the terminal echoed (InterruptSignal).
+            let newLine = mode == .interactive && InterruptSignal.leftAnEchoedControlCharacter ? "\n" : ""
             report(
                 CommandFailure(kind: .interrupted, message: ShellMessages.interrupted), text: command.text,
-                rendered: ShellDiagnostic.rendered(
-                    ShellMessages.interrupted, sourceName: location, line: command.line),
+                rendered: newLine
+                    + ShellDiagnostic.rendered(
+                        ShellMessages.interrupted, sourceName: location, line: command.line),
                 format: format)
         } catch {
             let failure =

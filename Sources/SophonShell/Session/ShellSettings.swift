@@ -30,6 +30,16 @@ struct ShellSettings: Sendable, Equatable {
     /// Setting names in `show` order (plugins place theirs among them).
     static let names = ["output", "bail", "echo", "timeout", "language"]
 
+    /// The values Tab after `set NAME` offers (and `help set` lists); `[]` for a free value.
+    static func completions(for name: String) -> [String] {
+        switch name {
+        case "output": ["pretty", "json", "raw"]
+        case "bail", "echo": ["on", "off"]
+        case "language": ["en", "es", "zh-Hans", "zh-Hant"]
+        default: []
+        }
+    }
+
     /// Sets `name` from the words after it, joined by one space.
     /// - Throws: as ``set(_:to:)``.
     mutating func set(_ name: String, words: [String]) throws {

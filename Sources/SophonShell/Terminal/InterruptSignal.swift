@@ -153,6 +153,18 @@ enum InterruptSignal {
     /// Whether the running command was interrupted (see ``interruptRunningCommand()``).
     static var isCommandInterrupted: Bool { commandInterrupted.load(ordering: .sequentiallyConsistent) }
 
+    /// Whether the running command was interrupted by a Ctrl-C the terminal echoed as `^C`
+    /// (standard input a terminal with `ECHO` and `ECHOCTL`, as a command runs in cooked mode):
+    /// the cursor then stands after the `^C`, so what reports the interruption starts a line
+    /// of its own first, as shells do (`^C` then the message below it, never `^Cerror: ...`).
+    static var leftAnEchoedControlCharacter: Bool {
+        guard isCommandInterrupted, isatty(STDIN_FILENO) == 1 else { return false }
+        var settings = termios()
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
+        let echoes = tcflag_t(ECHO) | tcflag_t(ECHOCTL)
+        return settings.c_lflag & echoes == echoes
+    }
+
     /// What ``waitForInput(on:)`` saw.
     enum InputWait: Equatable {
         /// The descriptor is readable (data, end of file or an error: `read(2)` tells).

@@ -38,7 +38,7 @@ enum LineCompletion {
     }
 
     /// Decides what Tab does, like readline: a single candidate replaces the word and is
-    /// followed by a space (not after a `/`); several candidates insert their longest
+    /// followed by a space (not after a `/` or a `=`); several candidates insert their longest
     /// common prefix when that extends the word, and are listed otherwise. What is inserted
     /// is quoted so the parser reads back the candidate (``CompletionWord/inserting(_:closing:)``):
     /// a name with a blank or `$` gets single quotes, and a word typed inside an open quote
@@ -53,7 +53,8 @@ enum LineCompletion {
         let word = CompletionWord(textBeforeCursor: textBeforeCursor)
         let length = word.typed.unicodeScalars.count
         if unique.count == 1 {
-            let whole = !first.hasSuffix("/")
+            // A folder (`notes/`) or a key awaiting its value (`attempts=`) goes on: no space.
+            let whole = !first.hasSuffix("/") && !first.hasSuffix("=")
             return .replaceWord(
                 length: length, text: word.inserting(first, closing: whole) + (whole ? " " : ""))
         }

@@ -23,6 +23,7 @@ import Testing
         ("sav", ["save"], .replaceWord(length: 3, text: "save ")),
         ("set mo", ["model"], .replaceWord(length: 2, text: "model ")),
         ("source ex", ["examples/"], .replaceWord(length: 2, text: "examples/")),
+        ("retry-policy att", ["attempts="], .replaceWord(length: 3, text: "attempts=")),
         (
             "s", ["save", "set", "show", "sleep", "source"],
             .list(["save", "set", "show", "sleep", "source"])

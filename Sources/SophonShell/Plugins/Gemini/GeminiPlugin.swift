@@ -212,6 +212,7 @@ final class GeminiPlugin: ShellPlugin {
                 options: SchemaCommands.declared,
                 argumentStyle: .raw(
                     RawArgumentSpec(wordKeywords: ["show", "clear", "picoschema"], wordPrefixes: ["@"])),
+                completion: SchemaCommands.completion,
                 run: { request, context in try SchemaCommands.schema(request, context: context) }),
             PluginCommand(
                 name: "validate", usage: "validate [JSON | @FILE]",
@@ -233,6 +234,7 @@ final class GeminiPlugin: ShellPlugin {
                 name: "retry-policy", usage: "retry-policy [default | minimal | KEY=VALUE...]",
                 summary:
                     "show or change retries: attempts base cap jitter retry-after max-wait fallback downscale",
+                completion: RetryPolicyCommand.completion,
                 run: { request, context in try RetryPolicyCommand.run(request, context: context) }),
             PluginCommand(
                 name: "tokens", usage: "tokens [--model ID] [--dry-run] [--json] TEXT",

@@ -49,7 +49,18 @@ struct GeminiSettings: Sendable, Equatable {
             default: nil
             }
         return SettingDefinition(
-            name: name, values: GenerationSettings.completions(for: name) ?? [], before: before)
+            name: name, values: GenerationSettings.completions(for: name) ?? completions(for: name),
+            before: before)
+    }
+
+    /// The values Tab after `set NAME` offers for the settings besides ``GenerationSettings``
+    /// (`model`'s come from the plugin); `[]` for a free value.
+    static func completions(for name: String) -> [String] {
+        switch name {
+        case "stream", "dry-run": ["on", "off"]
+        case "thinking": ["minimal", "low", "medium", "high", "default"]
+        default: []
+        }
     }
 
     /// The settings besides ``GenerationSettings`` that `default` clears.

@@ -95,13 +95,18 @@ enum RetryPolicyCommand {
             }
         default:
             var message = "retry-policy: unknown key '\(key)'"
-            let keys = [
-                "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
-            ]
             message += ShellMessages.didYouMean(Suggestions.closest(to: key, in: keys).first)
             throw CommandFailure(kind: .usage, message: message)
         }
     }
+
+    /// The keys of `retry-policy KEY=VALUE`, in the usage's order.
+    static let keys = [
+        "attempts", "base", "cap", "jitter", "retry-after", "max-wait", "fallback", "downscale",
+    ]
+
+    /// What Tab offers for each word: `default`, `minimal`, then each key with its `=`.
+    static let completion = ArgumentCompletion.words(["default", "minimal"] + keys.map { $0 + "=" })
 
     /// The policy as `retry-policy` prints it: one `key=value` per line.
     static func describe(_ policy: GeminiRetryPolicy, fallbackModel: String) -> String {

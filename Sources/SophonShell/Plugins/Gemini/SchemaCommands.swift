@@ -14,6 +14,12 @@ enum SchemaCommands {
         ),
     ]
 
+    /// What Tab offers after `schema show`: its formats and options (the subcommands come from
+    /// the usage line).
+    static let completion = ArgumentCompletion.custom { earlier, _ in
+        earlier == ["show"] ? .words(["gemini", "json-schema"] + declared.map(\.name)) : .none
+    }
+
     static func schema(_ request: CommandRequest, context: CommandContext) throws -> CommandResult {
         if let spec = request.rawArgument {
             guard request.arguments.isEmpty else {

@@ -29,7 +29,10 @@ struct StreamedTextPrinter {
     /// Prints what was held back and ends the line; call it when the stream ends or fails.
     mutating func finish() {
         show(redactor.finish())
-        if printedAny, !endsWithNewline { io.stdout.write("\n") }
+        // After an echoed `^C` the interruption's report starts the line itself.
+        if printedAny, !endsWithNewline, !InterruptSignal.leftAnEchoedControlCharacter {
+            io.stdout.write("\n")
+        }
     }
 
     private mutating func show(_ text: String) {
