@@ -145,7 +145,7 @@ struct ResultPrinter {
 }
 
 /// How results are printed (`set output pretty|json|raw`, `--json`; docs/language.md).
-enum OutputFormat: String, Sendable, Equatable {
+enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     /// Indented JSON values, text as is.
     case pretty
     /// One JSON object per command on one line of stdout.

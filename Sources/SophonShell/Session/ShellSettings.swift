@@ -27,15 +27,18 @@ struct ShellSettings: Sendable, Equatable {
     /// Whole-call timeout (a Gemini call, a plugin's command): the chosen one, else the default.
     var timeout: Duration { chosenTimeout ?? defaultTimeout }
 
+    /// The languages of error messages (`set language`; the library's `GeminiErrorText`).
+    static let languages = ["en", "es", "zh-Hans", "zh-Hant"]
+
     /// Setting names in `show` order (plugins place theirs among them).
     static let names = ["output", "bail", "echo", "timeout", "language"]
 
     /// The values Tab after `set NAME` offers (and `help set` lists); `[]` for a free value.
     static func completions(for name: String) -> [String] {
         switch name {
-        case "output": ["pretty", "json", "raw"]
-        case "bail", "echo": ["on", "off"]
-        case "language": ["en", "es", "zh-Hans", "zh-Hant"]
+        case "output": OutputFormat.allCases.map(\.rawValue)
+        case "bail", "echo": OnOff.words
+        case "language": languages
         default: []
         }
     }
@@ -66,7 +69,7 @@ struct ShellSettings: Sendable, Equatable {
             chosenTimeout = duration
         case "language":
             guard
-                let language = ["en", "es", "zh-Hans", "zh-Hant"].first(where: {
+                let language = Self.languages.first(where: {
                     $0.lowercased() == value.lowercased()
                 })
             else { throw invalid("en, es, zh-Hans or zh-Hant") }
@@ -101,6 +104,9 @@ struct ShellSettings: Sendable, Equatable {
 /// The one reading of an on/off word: `on`/`off`, `yes`/`no`, `true`/`false`, `1`/`0`, in any
 /// case (`set log YES`, `set tool-confirm yes`, `set stream Off`).
 enum OnOff {
+    /// The words Tab offers for an on/off setting.
+    static let words = ["on", "off"]
+
     /// The boolean `word` stands for; `nil` for any other word.
     static func parse(_ word: String) -> Bool? {
         switch word.lowercased() {

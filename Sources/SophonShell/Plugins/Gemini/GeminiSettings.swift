@@ -57,11 +57,14 @@ struct GeminiSettings: Sendable, Equatable {
     /// (`model`'s come from the plugin); `[]` for a free value.
     static func completions(for name: String) -> [String] {
         switch name {
-        case "stream", "dry-run": ["on", "off"]
-        case "thinking": ["minimal", "low", "medium", "high", "default"]
+        case "stream", "dry-run": OnOff.words
+        case "thinking": thinkingLevels + ["default"]
         default: []
         }
     }
+
+    /// The thinking levels `set thinking` takes (sent upper-cased as `thinkingLevel`).
+    static let thinkingLevels = ["minimal", "low", "medium", "high"]
 
     /// The settings besides ``GenerationSettings`` that `default` clears.
     static let modelDefaulted = ["temperature", "max-tokens", "thinking"]
@@ -108,7 +111,7 @@ struct GeminiSettings: Sendable, Equatable {
         case "thinking":
             if let budget = Int(value), (-1...Int(Int32.max)).contains(budget) {
                 thinking = .budget(budget)
-            } else if ["MINIMAL", "LOW", "MEDIUM", "HIGH"].contains(value.uppercased()) {
+            } else if Self.thinkingLevels.contains(value.lowercased()) {
                 thinking = .level(value.uppercased())
             } else {
                 throw invalid("a token budget (0 off, -1 automatic) or minimal, low, medium, high")
