@@ -85,10 +85,13 @@ struct CorePlugin: ShellPlugin {
         }
         let command = try await context.runtime.resolveCommand(named: name)
         let details = context.runtime.externalHelp(for: name).map { "\n\n" + $0 } ?? ""
-        let settings = SettingsReference.helpRows(for: command.name, await context.runtime.allPlugins())
+        let plugins = await context.runtime.allPlugins()
+        let settings = SettingsReference.helpRows(for: command.name, plugins)
+        // `expect`'s operators include those plugins add (`similar`, `judge`).
+        let operators = command.name == "expect" ? plugins.expectOperators.map { " " + $0 }.joined() : ""
         return .text(
-            ShellMessages.usage(command.usage) + "\n\(command.summary)" + optionRows(command) + settings
-                + details)
+            ShellMessages.usage(command.usage) + "\n\(command.summary)\(operators)" + optionRows(command)
+                + settings + details)
     }
 
     /// The `options:` rows `help COMMAND` prints from the command's declared options; empty

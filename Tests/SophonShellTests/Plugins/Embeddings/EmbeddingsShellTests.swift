@@ -29,6 +29,19 @@ import Testing
                 == #"{"content":{"parts":[{"text":"hello world"}]},"outputDimensionality":8}"#)
     }
 
+    /// `help expect` names the operators this plugin adds beside the built-in ones.
+    @Test func helpExpectListsSimilarAndJudge() async throws {
+        let help = try await SophonProcess.run(["help", "expect"])
+        #expect(
+            help
+                == .init(
+                    stdout: """
+                        usage: expect A OP B | expect valid
+                        check a value: == != < <= > >= contains matches similar judge
+
+                        """, stderr: "", status: 0))
+    }
+
     @Test func embedDryRunSendsNothing() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["-c", "embed --dry-run --task semantic_similarity hi"])
