@@ -74,7 +74,7 @@ struct SchemaConciseSyntaxParser {
             guard let known = SchemaConciseSyntaxParser.typeNames[typeName] else {
                 let names = ["str", "int", "float", "bool", "string", "integer", "number", "boolean"]
                 let hint = EditDistance.closest(to: typeName, among: names, limit: 2, ignoringCase: true)
-                    .first.map { "did you mean \($0)?" }
+                    .first.map { "did you mean '\($0)'?" }
                 throw error(
                     "unknown type \(JSONValueText.quotedWord(typeName)) (\(hint ?? "expected str, int, float or bool"))",
                     at: typeStart)

@@ -108,7 +108,7 @@ struct SchemaTypeSyntaxParser {
                 if let suggestion = EditDistance.closest(to: word, among: names, limit: 2, ignoringCase: true)
                     .first
                 {
-                    throw error("unknown type \(quotedWord(word)) (did you mean \(suggestion)?)", at: start)
+                    throw error("unknown type \(quotedWord(word)) (did you mean '\(suggestion)'?)", at: start)
                 }
                 throw error(
                     "unknown type \(quotedWord(word)) (expected string, integer, number, boolean, "

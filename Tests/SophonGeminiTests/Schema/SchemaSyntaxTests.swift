@@ -62,7 +62,7 @@ import Testing
         ("{ title string }", "expected ':' after property name at column 9"),
         (
             "{ title: strin }",
-            #"unknown type "strin" (did you mean string?) at column 10"#
+            #"unknown type "strin" (did you mean 'string'?) at column 10"#
         ),
         ("{ a: string b: int }", #"expected ',' or '}' after property "a" at column 13"#),
         ("{ a: string", "unclosed '{' at column 1"),
@@ -132,7 +132,7 @@ import Testing
     }
 
     static let conciseErrors: [(String, String)] = [
-        ("name, age integr", #"unknown type "integr" (did you mean integer?) at column 11"#),
+        ("name, age integr", #"unknown type "integr" (did you mean 'integer'?) at column 11"#),
         ("name str extra", #"unexpected "extra" after the type (a description follows ':') at column 10"#),
         ("a date", #"unknown type "date" (expected str, int, float or bool) at column 3"#),
         ("a, b, a int", #"duplicate field "a" at column 7"#),

@@ -36,7 +36,7 @@ import Testing
         #expect(outcome.stdout == "start\n")
         #expect(
             outcome.stderr == """
-                s.sophon:2:17: error: schema: unknown type "strng" (did you mean string?)
+                s.sophon:2:17: error: schema: unknown type "strng" (did you mean 'string'?)
                 schema { title: strng, year: integer }
                                 ^
                 s.sophon:3:24: error: schema: expected ',' or '}' after property "a"
@@ -45,13 +45,13 @@ import Testing
                 s.sophon:4:3: error: schema: expected ']' after the element type
                   }
                   ^
-                s.sophon:10:13: error: schema: unknown type "strng" (did you mean string?)
+                s.sophon:10:13: error: schema: unknown type "strng" (did you mean 'string'?)
                 schema "{a: strng}"
                             ^
-                s.sophon:11:18: error: schema: unknown type "intt" (did you mean int?)
+                s.sophon:11:18: error: schema: unknown type "intt" (did you mean 'int'?)
                 schema name, age intt
                                  ^
-                s.sophon:13: error: schema: unknown type "strng" (did you mean string?) at column 5
+                s.sophon:13: error: schema: unknown type "strng" (did you mean 'string'?) at column 5
 
                 """)
         #expect(outcome.status == 1)
@@ -61,7 +61,7 @@ import Testing
         let line = try await SophonProcess.run(["-c", "schema { title: strng }"])
         #expect(
             line.stderr == """
-                -c:1:1:17: error: schema: unknown type "strng" (did you mean string?)
+                -c:1:1:17: error: schema: unknown type "strng" (did you mean 'string'?)
                 schema { title: strng }
                                 ^
 
@@ -69,7 +69,7 @@ import Testing
         let one = try await SophonProcess.run(["schema", "{ title: strng }"])
         #expect(
             one.stderr == """
-                error: schema: unknown type "strng" (did you mean string?)
+                error: schema: unknown type "strng" (did you mean 'string'?)
                 { title: strng }
                          ^
 
@@ -80,7 +80,7 @@ import Testing
         #expect(
             json.stdout
                 == #"{"command":"schema { title: strng }","ok":false,"error":{"kind":"schemaError","#
-                + #""message":"schema: unknown type \"strng\" (did you mean string?) at column 10"}}"# + "\n")
+                + #""message":"schema: unknown type \"strng\" (did you mean 'string'?) at column 10"}}"# + "\n")
     }
 
     @Test(arguments: [
