@@ -21,6 +21,9 @@ struct CommandOption: Sendable, Equatable {
     /// Whether the option may be given again (``Repetition``); an option given more often than
     /// that is a usage error (``OptionError/repeated(_:)``).
     var repetition = Repetition.once
+    /// The words Tab offers for the value in the REPL (`embed --model`: the embedding models);
+    /// `nil`: what the plugins offer for an option of that name (``ShellPlugin/optionValues(_:)``).
+    var values: [String]? = nil
 
     /// How often an option may be given.
     enum Repetition: Sendable, Equatable {

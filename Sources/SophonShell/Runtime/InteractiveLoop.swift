@@ -126,7 +126,12 @@ struct CompletionProvider: Sendable {
         {
             return words.filter { $0.hasPrefix(word) }
         }
-        if let option = earlier.last, let values = registry.optionValues(option) {
+        if let option = earlier.last,
+            let values = registry.command(named: command)?.options.first(where: {
+                $0.spellings.contains(option)
+            })?
+            .values ?? registry.optionValues(option)
+        {
             return values.filter { $0.hasPrefix(word) }
         }
         if earlier.last == "--models", let models = registry.optionValues("--model") {

@@ -37,6 +37,10 @@ import Testing
                 "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY",
             ]
         ),
+        // A declared option's own values: the embedding models, not the chat models.
+        ("embed --model ", ["gemini-embedding-001", "gemini-embedding-2"]),
+        ("embed-multi docs rows.jsonl --model gemini-e", ["gemini-embedding-001", "gemini-embedding-2"]),
+        ("ask --model gemini-embedding", []),
         ("compare --models gemini-2.5-p", ["gemini-2.5-pro"]),
         (
             "compare --models gemini-2.5-pro,gemini-2.5",

@@ -8,7 +8,8 @@ enum EmbedCommands {
     static let dryRunOption = CommandOption(
         name: "--dry-run", help: "print the request instead of sending it")
     static let modelOption = CommandOption(
-        name: "--model", value: "ID", help: "the embedding model (embed-model)", missing: "a model ID")
+        name: "--model", value: "ID", help: "the embedding model (embed-model)", missing: "a model ID",
+        values: EmbeddingsPlugin.embedModels)
     static let dimensionsOption = CommandOption(
         name: "--dimensions", value: "N", help: "outputDimensionality: a shorter vector (MRL)",
         missing: "a positive whole number")
@@ -18,7 +19,9 @@ enum EmbedCommands {
         modelOption, dimensionsOption,
         CommandOption(
             name: "--task", value: "TYPE", help: "taskType: RETRIEVAL_QUERY, SEMANTIC_SIMILARITY, ...",
-            missing: "a task type"),
+            missing: "a task type",
+            // The API's task types; `TASK_TYPE_UNSPECIFIED` is what no option sends.
+            values: GeminiEmbeddingTaskType.allCases.filter { $0 != .unspecified }.map(\.rawValue)),
         dryRunOption, CommandOption.json,
     ]
 

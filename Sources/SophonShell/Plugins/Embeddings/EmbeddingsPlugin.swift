@@ -158,12 +158,6 @@ final class EmbeddingsPlugin: ShellPlugin {
         }
     }
 
-    /// `--task TYPE`: the API's task types (`TASK_TYPE_UNSPECIFIED` is what no option sends).
-    func optionValues(_ option: String) -> [String]? {
-        option == "--task"
-            ? GeminiEmbeddingTaskType.allCases.filter { $0 != .unspecified }.map(\.rawValue) : nil
-    }
-
     var settings: [SettingDefinition] {
         [
             SettingDefinition(name: "embed-model", values: Self.embedModels),
