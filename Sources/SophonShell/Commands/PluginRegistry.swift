@@ -39,8 +39,7 @@ struct PluginRegistry: Sendable {
     /// The error for an unknown command, with "did you mean" suggestions.
     func unknownCommand(_ name: String) -> CommandFailure {
         // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
-        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
-        let message = "unknown command '\(shown)'"
+        let message = "unknown command '\(ShellMessages.shown(name))'"
         guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
             return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
         }

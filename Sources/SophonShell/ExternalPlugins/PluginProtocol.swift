@@ -94,7 +94,8 @@ struct PluginReplyApplier: Sendable {
     /// - `value` alone: the value is printed in the output format and becomes `$last`.
     /// - `output` alone: the text is printed (one trailing newline dropped; an empty text
     ///   counts as none); `$last` stays.
-    /// - both: the text is printed and the value becomes `$last` without being printed.
+    /// - both: the text is printed and the value becomes `$last` without being printed;
+    ///   `--json` prints the value as the result (the data, not the text for people).
     /// - neither: nothing is printed (a state change).
     /// - Throws: ``PluginFault/commandFailed(command:message:)`` for an `error` reply,
     ///   ``PluginFault/badMessage(plugin:reason:)`` for ill-typed fields or a bad variable
@@ -133,7 +134,8 @@ struct PluginReplyApplier: Sendable {
             if output != nil, let value { state.last = value }
         }
         switch (output, value) {
-        case (let text?, _): return .text(text)
+        case (let text?, let value?): return .report(text, data: value)
+        case (let text?, nil): return .text(text)
         case (nil, let value?): return .value(value)
         case (nil, nil): return .none
         }

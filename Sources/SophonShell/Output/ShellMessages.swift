@@ -47,6 +47,17 @@ enum ShellMessages {
         "usage: \(line)" + (hint.map { " (\($0))" } ?? "")
     }
 
+    /// A name the user gave, as an error names it: cut at 64 characters with `…`, so a long
+    /// "name" (a whole line of data run as a script, a 10 MB word) is not echoed whole.
+    static func shown(_ name: String) -> String {
+        name.count > 64 ? name.prefix(64) + "…" : name
+    }
+
+    /// `'ID' is not a valid model ID`, the ID ``shown(_:)`` as typed.
+    static func invalidModelID(_ name: String) -> String {
+        "'\(shown(name))' is not a valid model ID"
+    }
+
     /// ` (did you mean 'NAME'?)` after an unknown name, or nothing without a suggestion.
     static func didYouMean(_ suggestion: String?) -> String {
         suggestion.map { " (did you mean '\($0)'?)" } ?? ""

@@ -94,8 +94,7 @@ struct ShellSettings: Sendable, Equatable {
 
     /// `unknown setting 'NAME'` (cut at 64 characters) with the closest of `candidates`.
     static func unknown(_ name: String, among candidates: [String] = names) -> CommandFailure {
-        let shown = name.count > 64 ? name.prefix(64) + "…" : Substring(name)
-        var message = "unknown setting '\(shown)'"
+        var message = "unknown setting '\(ShellMessages.shown(name))'"
         message += ShellMessages.didYouMean(Suggestions.closest(to: name, in: candidates).first)
         return CommandFailure(kind: .unknownSetting, message: message)
     }

@@ -60,7 +60,7 @@ import Testing
                     status: 1))
     }
 
-    /// Words too long to echo are named cut: a type, a setting.
+    /// Words too long to echo are named cut: a type, a setting, a model ID.
     @Test(arguments: [
         (
             #"extract --schema "{ a: WORD }" {}"#,
@@ -72,6 +72,9 @@ import Testing
             #"error: extract: unknown type "X…" (expected str, int, float or bool) at column 3"#
         ),
         ("set WORD 1", "error: unknown setting 'Y…'"),
+        ("set model WORD", "error: set model: 'Y…' is not a valid model ID"),
+        ("set embed-model WORD", "error: set embed-model: 'Y…' is not a valid model ID"),
+        ("ask --model WORD hi", "error: ask: --model: 'Y…' is not a valid model ID"),
     ])
     func tenMegabyteWordsAreNamedCut(line: String, message: String) async throws {
         let word = String(repeating: "x", count: Self.megabytes10)

@@ -105,7 +105,10 @@ import Testing
     @Test(arguments: [
         (#"{"value":[1,2]}"#, CommandResult.value(.array([.integer(1), .integer(2)])), "[1,2]"),
         (#"{"output":"a,b\n1,2\n"}"#, CommandResult.text("a,b\n1,2"), "\"old\""),
-        (#"{"output":"text","value":{"k":true}}"#, CommandResult.text("text"), #"{"k":true}"#),
+        (
+            #"{"output":"text","value":{"k":true}}"#,
+            CommandResult.report("text", data: .object([JSONMember("k", .bool(true))])), #"{"k":true}"#
+        ),
         (#"{"output":"","value":3}"#, CommandResult.value(.integer(3)), "3"),
         (#"{}"#, CommandResult.none, "\"old\""),
     ])

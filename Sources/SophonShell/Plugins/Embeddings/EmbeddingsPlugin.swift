@@ -133,7 +133,7 @@ final class EmbeddingsPlugin: ShellPlugin {
         let value: String? = word == "default" ? nil : GeminiModel(selection: word).id
         if let value, !GeminiModel.isWellFormedID(value) {
             throw CommandFailure(
-                kind: .invalidSetting, message: "set \(name): '\(word)' is not a valid model ID")
+                kind: .invalidSetting, message: "set \(name): " + ShellMessages.invalidModelID(word))
         }
         // A misspelt model would fail only at the first call: the same note as `set model`.
         if value != nil,

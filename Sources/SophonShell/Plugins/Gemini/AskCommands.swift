@@ -86,7 +86,8 @@ enum AskCommands {
         // untyped-looking `“” is not a valid model ID.` after the request was made).
         if let model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
             throw CommandFailure(
-                kind: .invalidModelID, message: "\(request.name): --model: '\(model)' is not a valid model ID"
+                kind: .invalidModelID,
+                message: "\(request.name): --model: " + ShellMessages.invalidModelID(model)
             )
         }
         // A name outside the catalog is said, as `set model` says it (a typo such as

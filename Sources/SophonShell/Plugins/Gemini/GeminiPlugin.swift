@@ -15,7 +15,7 @@ final class GeminiPlugin: ShellPlugin {
 
     func start(_ options: PluginRunOptions, io: ShellIO) throws(PluginStartError) {
         if let model = options.model, !GeminiModel.isWellFormedID(GeminiModel(selection: model).id) {
-            throw PluginStartError(message: "--model: '\(model)' is not a valid model ID")
+            throw PluginStartError(message: "--model: " + ShellMessages.invalidModelID(model))
         }
         let services: GeminiServices
         do {
@@ -58,7 +58,7 @@ final class GeminiPlugin: ShellPlugin {
         let file = services.paths.settingsFile
         guard let saved = JSONFileGeminiModelStore(fileURL: file).loadSelection() else { return (nil, nil) }
         guard GeminiModel.isWellFormedID(GeminiModel(selection: saved).id) else {
-            return (nil, "\(file.path): model '\(saved)' is not a valid model ID; not using it")
+            return (nil, "\(file.path): model " + ShellMessages.invalidModelID(saved) + "; not using it")
         }
         return (saved, nil)
     }

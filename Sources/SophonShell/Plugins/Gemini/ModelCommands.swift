@@ -25,7 +25,7 @@ enum ModelCommands {
         let requested = GeminiModel(selection: name)
         guard GeminiModel.isWellFormedID(requested.id) else {
             throw CommandFailure(
-                kind: .invalidModelID, message: "set model: '\(name)' is not a valid model ID")
+                kind: .invalidModelID, message: "set model: " + ShellMessages.invalidModelID(name))
         }
         if let notice = customModelNotice(name) {
             context.io.printError(notice)
@@ -207,7 +207,7 @@ enum ModelList {
                 let model = GeminiModel(selection: name)
                 guard GeminiModel.isWellFormedID(model.id) else {
                     throw CommandFailure(
-                        kind: .invalidModelID, message: "\(command): '\(name)' is not a valid model ID")
+                        kind: .invalidModelID, message: "\(command): " + ShellMessages.invalidModelID(name))
                 }
                 return model
             }

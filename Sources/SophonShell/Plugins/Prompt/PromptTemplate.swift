@@ -76,7 +76,7 @@ struct PromptTemplate: Sendable {
         guard GeminiModel.isWellFormedID(GeminiModel(selection: model).id) else {
             throw CommandFailure(
                 kind: .invalidModelID,
-                message: "\(at) '\(value.stringValue ?? model)' is not a valid model ID")
+                message: "\(at) " + ShellMessages.invalidModelID(value.stringValue ?? model))
         }
     }
 

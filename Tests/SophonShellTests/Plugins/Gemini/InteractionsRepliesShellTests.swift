@@ -94,4 +94,35 @@ import Testing
             counted?["generationConfig"]?.compactText
                 == (api == "interactions" ? nil : #"{"temperature":0.5}"#))
     }
+
+    /// Each left-out setting is named as `set` names it, not by its request field (`top-p`,
+    /// not `topP`), and nothing of them is sent.
+    @Test func theNotesNameTheSettingsAsSetDoes() async throws {
+        let shell = try await GeminiShell()
+        let outcome = try await shell.run([
+            "-c",
+            "set api interactions\nset temperature 0.5\nset top-p 0.9\nset top-k 5\n"
+                + "set presence-penalty 0.5\nset frequency-penalty 0.5\n"
+                + "set safety HARM_CATEGORY_HARASSMENT=BLOCK_ONLY_HIGH\nset thinking 1024\n"
+                + "set media-resolution low\nset response-modalities text\nask hi",
+        ])
+        #expect(
+            outcome.stderr == """
+                note: temperature is not sent: the Interactions API has no such setting
+                note: top-p is not sent: the Interactions API has no such setting
+                note: top-k is not sent: the Interactions API has no such setting
+                note: presence-penalty is not sent: the Interactions API has no such setting
+                note: frequency-penalty is not sent: the Interactions API has no such setting
+                note: response-modalities is not sent: the Interactions API has no such setting
+                note: media-resolution is not sent: the Interactions API has no such setting
+                note: a thinking budget is not sent: the Interactions API has no such setting
+                note: safety is not sent: the Interactions API has no such setting
+
+                """)
+        #expect(outcome.stdout == "Hello from the fake Interactions API: hi\n")
+        #expect(outcome.status == 0)
+        let sent = try await shell.server.requests()
+        #expect(sent.map(\.path) == ["/v1beta/interactions"])
+        #expect(sent.first?.body.compactText == #"{"model":"gemini-3.8-flash","input":"hi","stream":true}"#)
+    }
 }
