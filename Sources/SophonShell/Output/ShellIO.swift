@@ -87,12 +87,17 @@ package struct FileDescriptorSink: ShellTextSink {
     /// The first failed write of the process: the descriptor and its `errno`.
     package static let firstFailure = Mutex<(descriptor: Int32, code: Int32)?>(nil)
 
+    /// How many writes of something the process's sinks have made (the REPL asks whether any
+    /// came after a Ctrl-C: ``InterruptSignal/leftAnEchoedControlCharacter``).
+    package static let writes = Atomic<Int>(0)
+
     package func write(_ text: String) {
         var text = text
         text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     package func write(bytes: UnsafeRawBufferPointer) {
+        if !bytes.isEmpty { Self.writes.add(1, ordering: .sequentiallyConsistent) }
         do {
             try FileDescriptorWriter.writeAll(descriptor, bytes)
         } catch  where error.errorNumber == EPIPE {

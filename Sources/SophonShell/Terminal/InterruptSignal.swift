@@ -141,6 +141,8 @@ enum InterruptSignal {
     /// during a command's prompt.
     static func interruptRunningCommand() {
         if !commandInterrupted.exchange(true, ordering: .sequentiallyConsistent) {
+            writesAtInterrupt.store(
+                FileDescriptorSink.writes.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
             let descriptor = latchWrite.load(ordering: .sequentiallyConsistent)
             if descriptor >= 0 {
                 var byte: UInt8 = 1
@@ -153,12 +155,20 @@ enum InterruptSignal {
     /// Whether the running command was interrupted (see ``interruptRunningCommand()``).
     static var isCommandInterrupted: Bool { commandInterrupted.load(ordering: .sequentiallyConsistent) }
 
+    /// ``FileDescriptorSink/writes`` when the running command was interrupted.
+    private static let writesAtInterrupt = Atomic<Int>(0)
+
     /// Whether the running command was interrupted by a Ctrl-C the terminal echoed as `^C`
-    /// (standard input a terminal with `ECHO` and `ECHOCTL`, as a command runs in cooked mode):
-    /// the cursor then stands after the `^C`, so what reports the interruption starts a line
-    /// of its own first, as shells do (`^C` then the message below it, never `^Cerror: ...`).
+    /// (standard input a terminal with `ECHO` and `ECHOCTL`, as a command runs in cooked mode)
+    /// and nothing was written since: the cursor then stands after the `^C`, so what reports
+    /// the interruption starts a line of its own first, as shells do (`^C` then the message
+    /// below it, never `^Cerror: ...`). Output after the interruption (`run`'s own message)
+    /// has started a line already.
     static var leftAnEchoedControlCharacter: Bool {
-        guard isCommandInterrupted, isatty(STDIN_FILENO) == 1 else { return false }
+        guard isCommandInterrupted, isatty(STDIN_FILENO) == 1,
+            FileDescriptorSink.writes.load(ordering: .sequentiallyConsistent)
+                == writesAtInterrupt.load(ordering: .sequentiallyConsistent)
+        else { return false }
         var settings = termios()
         guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
         let echoes = tcflag_t(ECHO) | tcflag_t(ECHOCTL)

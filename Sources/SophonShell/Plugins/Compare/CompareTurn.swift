@@ -178,6 +178,9 @@ enum CompareTurn {
         entry.cost = outcome.cost
         entry.durationMilliseconds = outcome.latency.wholeMilliseconds
         entry.error = outcome.failure.map { "\($0.kind.rawValue): \($0.message)" }
+        if outcome.failure == nil, let prompt = outcome.candidate.contents.last {
+            entry.turns = ExchangeLog.turnsJSON([prompt] + outcome.turns)
+        }
         for row in ExchangeRounds.entries(entry, rounds: rounds) { ExchangeLog.write(row, context: context) }
     }
 }
