@@ -142,7 +142,8 @@ enum InterruptSignal {
     static func interruptRunningCommand() {
         if !commandInterrupted.exchange(true, ordering: .sequentiallyConsistent) {
             writesAtInterrupt.store(
-                FileDescriptorSink.writes.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+                FileDescriptorSink.writes.load(ordering: .sequentiallyConsistent),
+                ordering: .sequentiallyConsistent)
             let descriptor = latchWrite.load(ordering: .sequentiallyConsistent)
             if descriptor >= 0 {
                 var byte: UInt8 = 1
