@@ -54,6 +54,40 @@ final class ExchangeRounds: Sendable {
         }
     }
 
+    /// The rounds of a tool loop as they come (`ask`'s and `chat`'s over either API): each timed
+    /// from its request and, once answered, finished as a single call is
+    /// (``GeminiCall/finish(model:requested:usage:counted:retries:usedFallback:started:context:)``:
+    /// counted, priced, its usage line shown).
+    struct Recorder {
+        /// The rounds answered so far, in order.
+        var rounds: [Round] = []
+        private var start = Round.Start()
+
+        /// A round's request is about to go.
+        mutating func sending(_ services: GeminiServices) {
+            services.retriesInFlight.reset()
+            start = Round.Start()
+        }
+
+        /// The round was answered: finishes it as a call and records it.
+        /// - Returns: the call's `--json` members.
+        mutating func received(
+            model: String, requested: String, usage: UsageMetadata?, retries: Int, usedFallback: Bool,
+            served: Bool, answer: String? = nil, interaction: String? = nil, context: CommandContext
+        ) -> [JSONMember] {
+            let envelope = GeminiCall.finish(
+                model: model, requested: requested, usage: usage, retries: retries,
+                usedFallback: usedFallback,
+                started: start.clock, context: context)
+            rounds.append(
+                Round(
+                    started: start, model: model, usage: usage, cost: GeminiCall.cost(in: envelope),
+                    served: served,
+                    answer: answer, interaction: interaction))
+            return envelope
+        }
+    }
+
     /// The rounds of the exchange running in this task, if it is logged.
     @TaskLocal static var current: ExchangeRounds?
 

@@ -133,43 +133,34 @@ enum InteractionTurn {
         var usage: UsageMetadata?
         var retries = 0
         // A tool exchange's rounds, each priced and counted as it comes (as ToolExchange's).
-        var rounds: [ExchangeRounds.Round]?
+        var rounds: ExchangeRounds.Recorder?
         let start = conversation.history.count
         defer {
             if let rounds {
                 ExchangeRounds.current?.record(
-                    ExchangeRounds.answered(rounds, results: conversation.history.dropFirst(start)))
+                    ExchangeRounds.answered(rounds.rounds, results: conversation.history.dropFirst(start)))
             }
         }
         do {
             if !turn.request.tools.isEmpty {
                 let served = ServedTools(context: context, services: services)
-                var roundStart = ExchangeRounds.Round.Start()
-                rounds = []
+                rounds = ExchangeRounds.Recorder()
                 let run = try await client.interactions.runTools(
                     label: "ask", conversation: &conversation, request: turn.request,
                     server: served.server(context: context, services: services),
                     maxToolRounds: context.session.withToolState { $0.rounds }, retryPolicy: policy
                 ) { event in
                     switch event {
-                    case .sending:
-                        services.retriesInFlight.reset()
-                        roundStart = .init()
+                    case .sending: rounds?.sending(services)
                     case .received(_, let result, let answering):
-                        let usage = result.interaction.usage?.metadata
-                        let envelope = GeminiCall.finish(
-                            model: turn.model.id, requested: turn.model.id, usage: usage,
-                            retries: result.retryCount, usedFallback: false, started: roundStart.clock,
-                            context: context)
-                        rounds?.append(
-                            ExchangeRounds.Round(
-                                started: roundStart, model: turn.model.id, usage: usage,
-                                cost: GeminiCall.cost(in: envelope), served: answering,
-                                answer: answering
-                                    ? ExchangeRounds.answer(
-                                        result.interaction.pendingCalls, redact: { services.redact($0) })
-                                    : nil,
-                                interaction: result.interaction.id))
+                        _ = rounds?.received(
+                            model: turn.model.id, requested: turn.model.id,
+                            usage: result.interaction.usage?.metadata,
+                            retries: result.retryCount, usedFallback: false, served: answering,
+                            answer: answering
+                                ? ExchangeRounds.answer(
+                                    result.interaction.pendingCalls, redact: { services.redact($0) }) : nil,
+                            interaction: result.interaction.id, context: context)
                     }
                 }
                 (interaction, usage, retries) = (run.interaction, run.usage, run.retryCount)
@@ -213,7 +204,8 @@ enum InteractionTurn {
         let envelope =
             (rounds.map {
                 GeminiCall.envelope(
-                    model: turn.model.id, usage: usage, retries: retries, cost: CostText.total($0.map(\.cost))
+                    model: turn.model.id, usage: usage, retries: retries,
+                    cost: CostText.total($0.rounds.map(\.cost))
                 )
             }
                 ?? GeminiCall.finish(

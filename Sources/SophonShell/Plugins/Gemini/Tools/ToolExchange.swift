@@ -48,15 +48,14 @@ enum ToolExchange {
             overrides: overrides, context: context)
         let server = served.server(context: context, services: services)
         var conversation = GeminiConversation(history: contents)
-        var started = ExchangeRounds.Round.Start()
         var envelope: [JSONMember] = []
         var last: (model: String, retries: Int)?
         // Each round is an exchange of its own: priced as it comes, and a row of the log.
-        var rounds: [ExchangeRounds.Round] = []
+        var rounds = ExchangeRounds.Recorder()
         defer {
             ExchangeRounds.current?.record(
                 ExchangeRounds.rounds(
-                    rounds, turns: conversation.history.dropFirst(max(contents.count - 1, 0)),
+                    rounds.rounds, turns: conversation.history.dropFirst(max(contents.count - 1, 0)),
                     redact: { services.redact($0) }))
         }
         // Media in every round's reply is saved as it arrives (never dropped: docs/commands.md, "Reply media").
@@ -70,19 +69,13 @@ enum ToolExchange {
                 maxToolRounds: maxRounds, retryPolicy: policy
             ) { event in
                 switch event {
-                case .sending:
-                    services.retriesInFlight.reset()
-                    started = .init()
+                case .sending: rounds.sending(services)
                 case .received(_, let result, let answering):
                     last = (result.modelID, result.retryCount)
-                    envelope = GeminiCall.finish(
+                    envelope = rounds.received(
                         model: result.modelID, requested: requested, usage: result.usage,
-                        retries: result.retryCount, usedFallback: result.usedFallback, started: started.clock,
+                        retries: result.retryCount, usedFallback: result.usedFallback, served: answering,
                         context: context)
-                    rounds.append(
-                        ExchangeRounds.Round(
-                            started: started, model: result.modelID, usage: result.usage,
-                            cost: GeminiCall.cost(in: envelope), served: answering))
                     let parts = result.response.candidates?.first?.content?.parts ?? []
                     do {
                         media += try ReplyMedia.save(parts, context: context, services: services)
@@ -104,7 +97,7 @@ enum ToolExchange {
         if let last {
             envelope = GeminiCall.envelope(
                 model: last.model, usage: run.usage, retries: last.retries,
-                cost: CostText.total(rounds.map(\.cost)))
+                cost: CostText.total(rounds.rounds.map(\.cost)))
         }
         if let mediaFailure { throw mediaFailure }
         envelope += ReplyMedia.members(media)
