@@ -222,8 +222,8 @@ suite/07-tape-mismatch.sophon:3: failed: expect $last == ok
 suite/09-exit-status.sophon: error: exited with status 3
 suite/10-bail.sophon:2: failed: expect 1 == 2
     expected 1 == 2
-5 passed, 7 failed
 cost: $0.00004875
+5 passed, 7 failed
 """
     four = sophon("test", "--jobs", "4", "suite")
     equal(four.returncode, 1, "--jobs 4 exits 1 when a file failed")

@@ -158,9 +158,9 @@ final class ExchangeRounds: Sendable {
     }
 
     /// The rows of an exchange whose outcome is `outcome` (its answer or error, the settings
-    /// and prompt it started with): one per served round, then the outcome's, which takes the
-    /// last round's model, usage, cost, time and turns when that round was answered. With no
-    /// round recorded, the outcome alone.
+    /// and prompt it started with): one per round whose calls were served and answered, then
+    /// the outcome's, which takes the last round's model, usage, cost, time and turns when
+    /// that request was answered. With no round recorded, the outcome alone.
     static func entries(_ outcome: LogEntry, rounds: [Round]) -> [LogEntry] {
         guard !rounds.isEmpty else { return [outcome] }
         var entries: [LogEntry] = []
@@ -179,23 +179,26 @@ final class ExchangeRounds: Sendable {
             }
             return entry
         }
-        for round in rounds where round.served {
+        for round in rounds {
+            // A round whose calls were answered is a row of its own; the round after which
+            // nothing more was sent (its answer, calls left pending, or calls past
+            // `tool-rounds`) is the outcome's row.
+            guard round.served, let responses = round.responses else {
+                entries.append(filled(outcome, with: round))
+                return entries
+            }
             var entry = filled(outcome, with: round)
             (entry.answer, entry.error) = (round.answer, nil)
             entry.turns = round.turns.flatMap(ExchangeLog.turnsJSON)
             entries.append(entry)
             // The next request's prompt: the function responses this round's calls got.
-            prompt = round.responses.map(ExchangeLog.text(of:)) ?? ""
+            prompt = ExchangeLog.text(of: responses)
         }
-        if let last = rounds.last, !last.served {
-            entries.append(filled(outcome, with: last))
-        } else {
-            // The exchange failed before its last request was answered.
-            var entry = outcome
-            entry.prompt = prompt
-            entry.turns = nil
-            entries.append(entry)
-        }
+        // The request after the last answered round failed.
+        var entry = outcome
+        entry.prompt = prompt
+        entry.turns = nil
+        entries.append(entry)
         return entries
     }
 }

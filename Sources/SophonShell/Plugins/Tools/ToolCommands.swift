@@ -48,7 +48,8 @@ enum ToolCommands {
             context.session.withToolState { $0.declarations.removeAll { $0.name == name } }
             return .none
         }
-        if list.count == 1, let path = try ExtractCommand.filePath(list[0], command: "tool", context: context) {
+        if list.count == 1, let path = try ExtractCommand.filePath(list[0], command: "tool", context: context)
+        {
             return declare(try ToolDeclarationSource.declarations(path: path, context: context), context)
         }
         if let name = list.first, !subcommands.contains(name), !name.hasPrefix("@") {

@@ -80,7 +80,8 @@ import Testing
         #expect(
             json.stdout
                 == #"{"command":"schema { title: strng }","ok":false,"error":{"kind":"schemaError","#
-                + #""message":"schema: unknown type \"strng\" (did you mean 'string'?) at column 10"}}"# + "\n")
+                + #""message":"schema: unknown type \"strng\" (did you mean 'string'?) at column 10"}}"#
+                + "\n")
     }
 
     @Test(arguments: [
