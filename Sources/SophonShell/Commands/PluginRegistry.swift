@@ -40,6 +40,12 @@ struct PluginRegistry: Sendable {
     func unknownCommand(_ name: String) -> CommandFailure {
         // A long "name" (a whole line of data run as a script) is shown cut, not echoed whole.
         let message = "unknown command '\(ShellMessages.shown(name))'"
+        // `judge` and `similar`-like words plugins add to `expect` are not commands of their own.
+        if expectOperators.contains(name), !commandNames.contains(name) {
+            return CommandFailure(
+                kind: .unknownCommand,
+                message: message + " ('\(name)' is an operator of expect: see 'help expect')")
+        }
         guard let suggestion = Suggestions.closest(to: name, in: commandNames).first else {
             return CommandFailure(kind: .unknownCommand, message: message + " (see 'help')")
         }

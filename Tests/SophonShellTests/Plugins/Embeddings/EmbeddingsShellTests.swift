@@ -42,6 +42,17 @@ import Testing
                         """, stderr: "", status: 0))
     }
 
+    /// `judge` is no command of its own: `help judge` says where it is.
+    @Test func helpJudgePointsAtExpect() async throws {
+        #expect(
+            try await SophonProcess.run(["help", "judge"])
+                == .init(
+                    stdout: "",
+                    stderr:
+                        "error: unknown command 'judge' ('judge' is an operator of expect: see 'help expect')\n",
+                    status: 1))
+    }
+
     @Test func embedDryRunSendsNothing() async throws {
         let shell = try await GeminiShell()
         let outcome = try await shell.run(["-c", "embed --dry-run --task semantic_similarity hi"])
