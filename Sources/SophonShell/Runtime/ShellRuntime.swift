@@ -293,7 +293,9 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         do {
             return try await command.run(request, context)
         } catch let failure as CommandFailure {
-            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) { throw failure }
+            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
+                throw failure
+            }
         } catch let error as CommandFailureConvertible {
             return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
                 throw error.commandFailure
