@@ -151,14 +151,26 @@ struct CommandFailure: Error, Sendable, Equatable {
 
     /// What `body` throws, its message after `COMMAND: ` (a prompt file's error under
     /// `compare --prompts` says `compare:`), kind and data kept; a failure of kind `unless` (a
-    /// bad line of `run`, listed with its line number instead) goes through unchanged.
+    /// bad line of `run`, listed with its line number instead) goes through unchanged. The one
+    /// rule for the command a failure names: the runtime names a built-in command's
+    /// subcommand by it (`batch status: no job named 'nope'`, ``ShellRuntime``). A message
+    /// that names the command already keeps its one name: one starting `COMMAND: `, and a
+    /// usage line (`usage: batch submit INPUT ...`); one starting with the parent command
+    /// alone (`batch: ` under `batch submit`) names the subcommand instead.
     static func prefixed<Value>(
         _ command: String, unless kind: ShellErrorKind? = nil, _ body: () throws -> Value
     ) throws -> Value {
         do {
             return try body()
         } catch var failure as CommandFailure where failure.kind != kind {
-            failure.message = "\(command): \(failure.message)"
+            let parent = command.split(separator: " ").first.map { "\($0): " } ?? ""
+            if failure.message.hasPrefix("\(command): ") || failure.message.hasPrefix("usage: ") {
+                throw failure
+            } else if command.contains(" "), failure.message.hasPrefix(parent) {
+                failure.message = "\(command): " + failure.message.dropFirst(parent.count)
+            } else {
+                failure.message = "\(command): \(failure.message)"
+            }
             throw failure
         }
     }

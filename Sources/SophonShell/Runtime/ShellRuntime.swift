@@ -260,7 +260,7 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         try checkSubcommand(request, of: command, context: context)
         guard command.takesJSONFlag, let flag = request.arguments.firstIndex(of: "--json") else {
             return try await withInterruptLine(request, format: format) {
-                try await command.run(request, context)
+                try await run(command, request, context: context)
             }
         }
         var request = request
@@ -275,7 +275,31 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
         defer { session.withState { $0.settings.output = previous } }
         return try await withInterruptLine(request, format: format, runFormat: previous) {
-            try await command.run(request, context)
+            try await run(command, request, context: context)
+        }
+    }
+
+    /// Runs `command`: a failure of a built-in command's subcommand names both, by the one
+    /// rule of a command's error prefix (``CommandFailure/prefixed(_:unless:_:)``): `cache show:
+    /// no cache named 'nope'`. The subcommand is the first word that is not an option, as
+    /// ``checkSubcommand(_:of:context:)`` reads it. External plugins' commands say their own.
+    private func run(_ command: PluginCommand, _ request: CommandRequest, context: CommandContext)
+        async throws -> CommandResult
+    {
+        guard registry.command(named: command.name) != nil,
+            let word = request.arguments.first(where: { !$0.hasPrefix("-") }),
+            CommandOutline.subcommands(command.name, usage: command.usage).contains(word)
+        else { return try await command.run(request, context) }
+        do {
+            return try await command.run(request, context)
+        } catch let failure as CommandFailure {
+            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
+                throw failure
+            }
+        } catch let error as CommandFailureConvertible {
+            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
+                throw error.commandFailure
+            }
         }
     }
 

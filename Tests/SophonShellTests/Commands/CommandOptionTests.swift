@@ -104,7 +104,7 @@ import Testing
             ], environment: ["GEMINI_API_KEY": "AIzaSyA1234567890abcdefghijklmnopqrstu"])
         #expect(
             outcome.stderr == """
-                -c:1:1: error: plugin: unknown option '--trsut' (did you mean '--trust'?)
+                -c:1:1: error: plugin load: unknown option '--trsut' (did you mean '--trust'?)
                 -c:2:1: error: usage: plugin load [--trust] PATH | plugin unload NAME
                 -c:3:1: error: batch submit: --max-requests takes a whole number above 0
 

@@ -70,7 +70,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr:
-                        "-c:1:1: error: MCP server 'x' could not start: not an executable file: \(folder.path)\n",
+                        "-c:1:1: error: mcp add: MCP server 'x' could not start: not an executable file: \(folder.path)\n",
                     status: 1))
         #expect(shell.read("mcp.json") == nil)
     }
@@ -183,7 +183,7 @@ import Testing
         let outcome = try await shell.run(["--json", "-c", "mcp add x -- cat"])
         #expect(
             outcome.stdout
-                == #"{"command":"mcp add x -- cat","ok":false,"error":{"kind":"pluginProtocolError","message":"MCP server 'x' answered initialize with error -32601: method not found: initialize"}}"#
+                == #"{"command":"mcp add x -- cat","ok":false,"error":{"kind":"pluginProtocolError","message":"mcp add: MCP server 'x' answered initialize with error -32601: method not found: initialize"}}"#
                 + "\n")
         #expect(outcome.status == 1)
         #expect(shell.read("mcp.json") == nil)

@@ -16,7 +16,7 @@ import Testing
     @Test func keySetWithAValueIsRefused() async throws {
         let outcome = try await SophonProcess.run(["-c", "key set AIzaSyVALUE"])
         #expect(outcome.status == 1)
-        #expect(outcome.stderr.hasPrefix("-c:1:1: error: key set takes no value (it would land in history)"))
+        #expect(outcome.stderr.hasPrefix("-c:1:1: error: key set: takes no value (it would land in history)"))
     }
 
     /// The refused value is not shown either: `--echo` and `--json`'s `command` mask it.

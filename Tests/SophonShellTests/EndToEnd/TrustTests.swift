@@ -82,7 +82,7 @@ import Testing
                     stdout: "gemini-3.8-flash\ngemini-3.8-flash\n",
                     stderr: """
                         warning: settings file '\(shell.home.path)/settings.json' is a FIFO, not a regular file; not reading it
-                        -c:2:1: error: cannot read '\(shell.home.path)/keys.json': it is a FIFO, not a regular file
+                        -c:2:1: error: key show: cannot read '\(shell.home.path)/keys.json': it is a FIFO, not a regular file
                         -c:3:1: error: set model: cannot save: cannot replace '\(shell.home.path)/settings.json': it is a FIFO, not a regular file
 
                         """,

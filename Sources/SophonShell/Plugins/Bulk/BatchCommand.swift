@@ -49,14 +49,11 @@ enum BatchCommand {
                 throw context.usageFailure("batch", hint: "unknown subcommand '\(sub)'")
             }
         } catch let error as GeminiError {
-            // The server's answer (a 404 for the job) after the subcommand, as every batch error.
-            return try CommandFailure.prefixed("batch \(sub)") {
-                throw GeminiCall.failure(error, context: context)
-            }
+            // The server's answer (a 404 for the job); the runtime names the subcommand, as for
+            // every failure of a subcommand.
+            throw GeminiCall.failure(error, context: context)
         } catch let error as GeminiFileError {
-            return try CommandFailure.prefixed("batch \(sub)") { throw GeminiCall.failure(error) }
-        } catch let failure as CommandFailure where failure.kind == .batchNotFound {
-            return try CommandFailure.prefixed("batch \(sub)") { throw failure }
+            throw GeminiCall.failure(error)
         }
     }
 

@@ -298,7 +298,7 @@ enum KeyCommands {
             throw CommandFailure(
                 kind: .usage,
                 message:
-                    "key set takes no value (it would land in history); run 'key set' and paste the key at the prompt, or pipe it: sophon key set < key.txt"
+                    "takes no value (it would land in history); run 'key set' and paste the key at the prompt, or pipe it: sophon key set < key.txt"
             )
         case ["show"]:
             guard let lookup = try services.apiKey() else {

@@ -172,7 +172,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr:
-                        "error: \(journal): not a batch journal (line 2, column 11: unexpected '}' after ',')\n",
+                        "error: batch list: \(journal): not a batch journal (line 2, column 11: unexpected '}' after ',')\n",
                     status: 1))
         try shell.write("batches.json", #"{"jobs": [{"displayName": 3}]}"#)
         let misshapen = try await shell.run(["batch", "list"])
@@ -181,7 +181,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr:
-                        "error: \(journal): not a batch journal ($.jobs[0].displayName: expected a string)\n",
+                        "error: batch list: \(journal): not a batch journal ($.jobs[0].displayName: expected a string)\n",
                     status: 1))
         #expect(try await shell.server.requests().isEmpty)
     }
@@ -299,7 +299,7 @@ import Testing
             .trimmingCharacters(in: .newlines)
         let waited = try await shell.run(["batch", "wait", "old"])
         #expect(waited.status == 1)
-        #expect(waited.stderr.contains("error: \(name) (old): EXPIRED, 3 requests"))
+        #expect(waited.stderr.contains("error: batch wait: \(name) (old): EXPIRED, 3 requests"))
         try await Self.faults(shell, #"{"expire": false}"#)
         let resubmitted = try await shell.run(["batch", "resubmit", "old"])
         #expect(resubmitted.status == 0)
@@ -324,7 +324,7 @@ import Testing
         let outcome = try await shell.run(["batch", "submit", "in.jsonl"])
         #expect(
             outcome.stderr
-                == "error: in.jsonl: 1 bad line; nothing was sent\nin.jsonl:2: duplicate key 'a' (first on line 1)\n"
+                == "error: batch submit: in.jsonl: 1 bad line; nothing was sent\nin.jsonl:2: duplicate key 'a' (first on line 1)\n"
         )
         #expect(outcome.status == 1)
         #expect(try await shell.server.requests().isEmpty)

@@ -25,7 +25,7 @@ import Testing
         #expect(
             outcome.stdout == """
                 {"command":"run in.fifo -o out.jsonl","ok":false,"error":{"kind":"fileError","message":"run: 'in.fifo' \(reason)save it to a file first"}}
-                {"command":"batch submit in.fifo --name night","ok":false,"error":{"kind":"fileError","message":"batch: 'in.fifo' \(reason)save it to a file first"}}
+                {"command":"batch submit in.fifo --name night","ok":false,"error":{"kind":"fileError","message":"batch submit: 'in.fifo' \(reason)save it to a file first"}}
 
                 """)
         #expect(outcome.status == 1)

@@ -60,21 +60,22 @@ import Testing
         let folder = try await shell.run(["cache", "create", "docs", "hello"])
         #expect(folder.status == 1)
         #expect(folder.stdout == "")
-        #expect(folder.stderr == "error: cannot read '\(journal.path)': Is a directory\n")
+        #expect(folder.stderr == "error: cache create: cannot read '\(journal.path)': Is a directory\n")
         try FileManager.default.removeItem(at: journal)
         try shell.write("caches.json", "{\"caches\": [\n  {\"name\": \"a\",\n")
         let broken = try await shell.run(["cache", "create", "docs", "hello"])
         #expect(broken.status == 1)
         #expect(
             broken.stderr
-                == "error: \(journal.path): not a cache journal (line 3, column 1: unexpected end of input; expected the rest of the value)\n"
+                == "error: cache create: \(journal.path): not a cache journal (line 3, column 1: unexpected end of input; expected the rest of the value)\n"
         )
         try shell.write("caches.json", #"{"caches": [{"name": 5}]}"#)
         let shape = try await shell.run(["cache", "list"])
         #expect(shape.status == 1)
         #expect(
             shape.stderr
-                == "error: \(journal.path): not a cache journal ($.caches[0].name: expected a string)\n")
+                == "error: cache list: \(journal.path): not a cache journal ($.caches[0].name: expected a string)\n"
+        )
         #expect(try await Self.cacheCreates(shell).isEmpty)
     }
 
@@ -188,7 +189,7 @@ import Testing
         #expect(try JSONValue(parsing: shell.read("caches.json") ?? "")["caches"] == .array([]))
         let gone = try await shell.run(["cache", "show", "docs"])
         #expect(gone.status == 1)
-        #expect(gone.stderr == "error: cache: no cache named 'docs'\n")
+        #expect(gone.stderr == "error: cache show: no cache named 'docs'\n")
     }
 
     @Test func anExpiredCacheSaysSoAndListDropsIt() async throws {

@@ -16,8 +16,8 @@ import Testing
         #expect(
             outcome.stderr == """
                 -c:2:1: error: run: nothing sent: dry-run is on, and run has no dry run (set dry-run off to send)
-                -c:3:1: error: batch: nothing sent: dry-run is on, and batch has no dry run (set dry-run off to send)
-                -c:4:1: error: files: nothing sent: dry-run is on, and files has no dry run (set dry-run off to send)
+                -c:3:1: error: batch submit: nothing sent: dry-run is on, and batch has no dry run (set dry-run off to send)
+                -c:4:1: error: files delete: nothing sent: dry-run is on, and files has no dry run (set dry-run off to send)
                 -c:5:1: error: expect: judge: nothing sent: dry-run is on (set dry-run off to send)
 
                 """)

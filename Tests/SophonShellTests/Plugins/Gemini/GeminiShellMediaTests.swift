@@ -229,7 +229,7 @@ import Testing
                 == .init(
                     stdout: "",
                     stderr: """
-                        -c:1:1: error: File files/nope does not exist, has expired or is not yours: \
+                        -c:1:1: error: files delete: File files/nope does not exist, has expired or is not yours: \
                         HTTP 403 PERMISSION_DENIED: You do not have permission to access the File nope or it may not exist.
 
                         """, status: 1))

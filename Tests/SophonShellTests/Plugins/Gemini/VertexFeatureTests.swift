@@ -66,7 +66,7 @@ import Testing
         )
         let agent = try await shell.run(["agent", "status", "v1_abc"])
         #expect(agent.status == 1)
-        #expect(agent.stderr.hasPrefix("error: agent: research jobs live on the Gemini Developer API"))
+        #expect(agent.stderr.hasPrefix("error: agent status: research jobs live on the Gemini Developer API"))
         let agents = try await shell.run(["agents"])
         #expect(agents.status == 0)
         #expect(agents.stdout == "(no research jobs yet; start one with 'research QUESTION')\n")
@@ -100,10 +100,13 @@ import Testing
 
     @Test func batchListAndFilesUploadSayWhyNotBeforeSending() async throws {
         let (shell, _) = try await VertexShellTests.shell()
-        for command in [["batch", "list"], ["files", "upload", "x.txt"]] {
+        // `upload` is no subcommand of `files`: the command alone is named.
+        for (command, named) in [
+            (["batch", "list"], "batch list"), (["files", "upload", "x.txt"], "files"),
+        ] {
             let outcome = try await shell.run(command)
             #expect(outcome.status == 1)
-            #expect(outcome.stderr.hasPrefix("error: \(command[0]): Vertex AI"))
+            #expect(outcome.stderr.hasPrefix("error: \(named): Vertex AI"))
         }
         #expect(try await shell.server.requests().isEmpty)
     }
@@ -133,7 +136,7 @@ import Testing
         #expect(list.status == 1)
         #expect(
             list.stderr
-                == "error: cache: Vertex AI express mode (an API key, no project) has no context caches; "
+                == "error: cache list: Vertex AI express mode (an API key, no project) has no context caches; "
                 + "set GOOGLE_CLOUD_PROJECT (or 'set backend developer')\n")
         let json = try await express.run(["--json", "-c", "set backend vertex\ncache create c hello"])
         #expect(json.status == 1)

@@ -181,7 +181,7 @@ import Testing
         #expect(batch.status == 1)
         #expect(
             batch.stderr.hasPrefix(
-                "error: batch: Vertex AI's batch prediction reads its input from Cloud Storage"))
+                "error: batch submit: Vertex AI's batch prediction reads its input from Cloud Storage"))
         #expect(try await shell.server.requests().isEmpty)
     }
 

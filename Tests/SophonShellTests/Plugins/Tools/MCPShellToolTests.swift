@@ -69,7 +69,7 @@ import Testing
                 warning: MCP server 'loop' sent the tools/list cursor 'again' twice; the listing stops there
                 -c:6:1: error: mcp add: '9x' is not a valid server name (letters, digits, _ . -; a letter first)
                 -c:7:1: error: usage: mcp add [--trust] NAME -- COMMAND [ARGS...] | mcp list | mcp remove NAME | mcp disable NAME | mcp enable NAME
-                -c:8:1: error: MCP server 'x' could not start: no such file: /nonexistent/y
+                -c:8:1: error: mcp add: MCP server 'x' could not start: no such file: /nonexistent/y
                 -c:9:1: error: mcp remove: no MCP server named 'nope' (see 'mcp list')
 
                 """)

@@ -187,7 +187,7 @@ enum CacheCommand {
                 name: cache.displayName ?? id, id: id, model: cache.modelID ?? "", tokens: cache.tokenCount,
                 expireTime: cache.expireTime, system: false, tools: false)
         }
-        throw CommandFailure(kind: .cacheNotFound, message: "cache: no cache named '\(name)'")
+        throw CommandFailure(kind: .cacheNotFound, message: "no cache named '\(name)'")
     }
 
     /// `entry` with the server's newer expiry and size, saved to the journal when it is there.

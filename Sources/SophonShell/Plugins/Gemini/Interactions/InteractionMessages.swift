@@ -64,8 +64,9 @@ enum InteractionMessages {
         "agent cancel: research job \(id) has already ended (\(status)); there is nothing to cancel"
     }
 
-    /// `agent ID` of a job the journal does not know and the server does not have.
+    /// `agent SUBCOMMAND ID` of a job the journal does not know and the server does not have
+    /// (the runtime puts `agent status: ` before it).
     static func unknownJob(_ id: String) -> String {
-        "agent: no research job '\(id)' (see 'agents')"
+        "no research job '\(id)' (see 'agents')"
     }
 }
