@@ -279,6 +279,10 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         }
     }
 
+    /// The failures that read the same whatever command met them: no key, a key the server
+    /// refused, an interruption.
+    private static let unprefixed: Set<ShellErrorKind> = [.missingAPIKey, .invalidAPIKey, .interrupted]
+
     /// Runs `command`: a failure of a built-in command's subcommand names both, by the one
     /// rule of a command's error prefix (``CommandFailure/prefixed(_:unless:_:)``): `cache show:
     /// no cache named 'nope'`. The subcommand is the first word that is not an option, as
@@ -292,14 +296,13 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
         else { return try await command.run(request, context) }
         do {
             return try await command.run(request, context)
-        } catch let failure as CommandFailure {
-            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
-                throw failure
-            }
-        } catch let error as CommandFailureConvertible {
-            return try CommandFailure.prefixed("\(command.name) \(word)", unless: .interrupted) {
-                throw error.commandFailure
-            }
+        } catch {
+            guard
+                let failure = error as? CommandFailure
+                    ?? (error as? CommandFailureConvertible)?.commandFailure,
+                !Self.unprefixed.contains(failure.kind)
+            else { throw error }
+            return try CommandFailure.prefixed("\(command.name) \(word)") { throw failure }
         }
     }
 

@@ -85,4 +85,13 @@ import Testing
 
                 """)
     }
+
+    /// A missing key reads the same under every command, as under `ask`.
+    @Test func noKeyReadsTheSameUnderEveryCommand() async throws {
+        var shell = try await GeminiShell()
+        shell.key = nil
+        let outcome = try await shell.run(["-c", "batch list", "-c", "cache list", "-c", "ask hi"])
+        let line = "error: no API key: set GEMINI_API_KEY (or GOOGLE_API_KEY), or run 'key set'"
+        #expect(outcome.stderr == (1...3).map { "-c:\($0):1: \(line)\n" }.joined())
+    }
 }
