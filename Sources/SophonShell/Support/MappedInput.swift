@@ -81,8 +81,11 @@ final class MappedInput: @unchecked Sendable {
     var repairedText: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Maps the regular file at `path` when it holds between ``minimumFileSize`` and `limit`
-    /// bytes; `nil` otherwise (the caller's general path reads or refuses it).
+    /// bytes; `nil` otherwise (the caller's general path reads or refuses it). Anything else is
+    /// never opened: opening a FIFO takes what its writer sent, and the caller's own reading
+    /// would then wait for a writer that never comes (`extract @FIFO` hung).
     static func map(path: String, limit: Int) -> MappedInput? {
+        guard TextInputReader.isRegularFile(path) else { return nil }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -65,12 +65,21 @@ enum TextInputReader {
     }
 
     /// Reads the regular file at `path` (see ``read(descriptor:limit:)``); `nil` when it cannot
-    /// be opened or is not a regular file of at most `limit` bytes.
+    /// be opened or is not a regular file of at most `limit` bytes. Anything but a regular file
+    /// is never opened: opening a FIFO takes what its writer sent, and the caller's general path
+    /// would then wait for a writer that never comes (`extract @FIFO`, `validate @FIFO` hung).
     static func read(path: String, limit: Int, dropsByteOrderMark: Bool = false) -> Text? {
+        guard isRegularFile(path) else { return nil }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return read(descriptor: descriptor, limit: limit, dropsByteOrderMark: dropsByteOrderMark)
+    }
+
+    /// Whether `path` names a regular file (links followed), found without opening it.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 }
 

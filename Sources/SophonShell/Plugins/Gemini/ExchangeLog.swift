@@ -216,20 +216,30 @@ enum ExchangeLog {
         return (answered(turns), entries.last?.conversationID, settings?["interaction"]?.stringValue)
     }
 
-    /// `turns` without an exchange left waiting for `tool-reply` at their end (its calls never
-    /// answered): dropped whole, back to the user turn that began it, so the resumed
-    /// conversation is one the API accepts.
+    /// `turns` without the exchanges whose calls were never answered, each dropped whole, back
+    /// to the user turn that began it, so the resumed conversation is one the API accepts: one
+    /// left waiting for `tool-reply` at the end, and one whose request after served calls failed
+    /// (its served rounds are rows of their own, the failed request's row has no turns), which
+    /// the session itself had left out.
     static func answered(_ turns: [Content]) -> [Content] {
-        func calls(_ turn: Content) -> Bool { (turn.parts ?? []).contains { $0.functionCall != nil } }
-        func responses(_ turn: Content) -> Bool { (turn.parts ?? []).contains { $0.functionResponse != nil } }
-        guard let last = turns.last, last.role == "model", calls(last) else { return turns }
-        var end = turns.count - 1
-        while end > 0, (turns[end - 1].role == "model" && calls(turns[end - 1])) || responses(turns[end - 1])
-        {
-            end -= 1
+        func calls(_ turn: Content) -> Bool {
+            turn.role == "model" && (turn.parts ?? []).contains { $0.functionCall != nil }
         }
-        if end > 0, turns[end - 1].role != "model" { end -= 1 }
-        return Array(turns.prefix(end))
+        func responses(_ turn: Content) -> Bool { (turn.parts ?? []).contains { $0.functionResponse != nil } }
+        var kept: [Content] = []
+        // Where the exchange being read began in `kept`: its first user turn.
+        var start = 0
+        for turn in turns {
+            if responses(turn) {
+                kept.append(turn)
+                continue
+            }
+            if let last = kept.last, calls(last) { kept.removeSubrange(start...) }
+            if turn.role != "model" { start = kept.count }
+            kept.append(turn)
+        }
+        if let last = kept.last, calls(last) { kept.removeSubrange(start...) }
+        return kept
     }
 }
 

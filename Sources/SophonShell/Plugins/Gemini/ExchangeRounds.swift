@@ -194,10 +194,19 @@ final class ExchangeRounds: Sendable {
             // The next request's prompt: the function responses this round's calls got.
             prompt = ExchangeLog.text(of: responses)
         }
-        // The request after the last answered round failed.
+        // The request after the last answered round failed. It was sent after that round was
+        // answered: its row starts there (not at the exchange's start, before the rows above
+        // it) and lasts the rest of the exchange.
         var entry = outcome
         entry.prompt = prompt
         entry.turns = nil
+        if let last = rounds.last {
+            let sent = max(
+                last.time.addingTimeInterval(Double(last.duration.wholeMilliseconds) / 1000), outcome.time)
+            entry.time = sent
+            let before = Int((sent.timeIntervalSince(outcome.time) * 1000).rounded())
+            entry.durationMilliseconds = max(0, outcome.durationMilliseconds - before)
+        }
         entries.append(entry)
         return entries
     }
