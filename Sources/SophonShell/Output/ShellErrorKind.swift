@@ -137,6 +137,15 @@ struct CommandFailure: Error, Sendable, Equatable {
         var message: String
     }
 
+    /// The failure as a parse error shows it, a caret under its place, when its ``position``
+    /// lies in `argument` (the command's raw argument as it ran) and `origin` places that
+    /// argument in its source; `nil` otherwise (the message alone).
+    func pointed(in argument: String?, origin: ArgumentOrigin?, commandLine: Int) -> ShellSyntaxError? {
+        guard let position, position.text == argument, let origin else { return nil }
+        return origin.error(
+            position.message, at: position.offset, in: position.text, commandLine: commandLine)
+    }
+
     /// `set NAME: expected EXPECTATION, got 'VALUE'` (`invalidSetting`): the one wording of a
     /// value a setting refuses, for the shell's settings and every plugin's; ` (did you mean
     /// 'X'?)` after it when a word of `values` is close to VALUE.

@@ -144,12 +144,8 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             return show(result, for: command.text, format: format)
         } catch let failure as CommandFailure {
             // An error inside the raw argument points at it, as a parse error does.
-            let pointed = failure.position.flatMap { position in
-                position.text == argument
-                    ? parsed.rawArgumentOrigin?.error(
-                        position.message, at: position.offset, in: position.text, commandLine: command.line)
-                    : nil
-            }
+            let pointed = failure.pointed(
+                in: argument, origin: parsed.rawArgumentOrigin, commandLine: command.line)
             report(
                 failure, text: command.text,
                 rendered: pointed?.rendered(withLocation: location != nil)
@@ -186,13 +182,12 @@ final class ShellRuntime: CommandHost, PluginHosting, ToolServers {
             return show(result, for: request.source, format: format)
         } catch let failure as CommandFailure {
             // An error inside a one-line raw argument: the argument, with a caret under it.
-            let pointed = failure.position.flatMap { position in
-                position.text == request.rawArgument && !position.text.contains("\n")
-                    ? ShellSyntaxError(
-                        sourceName: "", line: 1, column: position.offset + 1, message: position.message,
-                        sourceLine: position.text)
-                    : nil
+            let origin = request.rawArgument.flatMap { argument in
+                argument.contains("\n")
+                    ? nil
+                    : ArgumentOrigin(sourceName: "", line: 1, column: 1, lines: [argument], isBlock: false)
             }
+            let pointed = failure.pointed(in: request.rawArgument, origin: origin, commandLine: 1)
             report(
                 failure, text: request.source,
                 rendered: pointed?.rendered(withLocation: false) ?? "error: \(failure.message)",

@@ -30,6 +30,15 @@ struct GenerationSettings: Sendable, Equatable {
     /// `generationConfig.mediaResolution` (`MEDIA_RESOLUTION_LOW`, `_MEDIUM`, `_HIGH`).
     var mediaResolution: String?
 
+    /// The `set` name of each request field a setting sends (`generationConfig`'s and
+    /// `safetySettings`): the name notes and errors give a field (`topP` is `top-p`).
+    static let fieldSettings: [String: String] = [
+        "temperature": "temperature", "maxOutputTokens": "max-tokens", "topP": "top-p", "topK": "top-k",
+        "stopSequences": "stop", "seed": "seed", "presencePenalty": "presence-penalty",
+        "frequencyPenalty": "frequency-penalty", "responseModalities": "response-modalities",
+        "mediaResolution": "media-resolution", "safetySettings": "safety",
+    ]
+
     /// Setting names in `show` order.
     static let names = [
         "top-p", "top-k", "seed", "stop", "presence-penalty", "frequency-penalty", "safety",

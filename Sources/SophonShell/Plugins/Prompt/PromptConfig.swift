@@ -9,13 +9,12 @@ import SophonPrompt
 /// file cannot send what `set` would refuse; a bad value is an error at its place in the file.
 /// `prompt render` prints `config` as written, as Dotprompt does.
 enum PromptConfig {
-    /// The Dotprompt `config` keys that are sent, and the `set` names whose rules check them.
+    /// The Dotprompt `config` keys that are sent, and the `set` names whose rules check them
+    /// (``GenerationSettings/fieldSettings``).
     static let settings: [(key: String, setting: String)] = [
-        ("temperature", "temperature"), ("maxOutputTokens", "max-tokens"), ("topP", "top-p"),
-        ("topK", "top-k"), ("stopSequences", "stop"), ("seed", "seed"),
-        ("presencePenalty", "presence-penalty"),
-        ("frequencyPenalty", "frequency-penalty"),
-    ]
+        "temperature", "maxOutputTokens", "topP", "topK", "stopSequences", "seed", "presencePenalty",
+        "frequencyPenalty",
+    ].map { ($0, GenerationSettings.fieldSettings[$0] ?? $0) }
 
     /// The generation config of `document`'s `config` (nothing set when it has none). Other
     /// `config` keys are Dotprompt's to keep (`prompt render` prints them) and are not sent.

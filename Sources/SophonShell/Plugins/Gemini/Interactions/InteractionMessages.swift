@@ -8,16 +8,10 @@ enum InteractionMessages {
     /// A generation setting left out of an interaction, named as `set` names it (`top-p`,
     /// `safety`), from the request field the library reports (`topP`, `safetySettings`).
     static func notSent(_ field: String) -> String {
-        "\(settingNames[field] ?? field) is not sent: the Interactions API has no such setting"
+        let name =
+            field == "thinkingBudget" ? "a thinking budget" : GenerationSettings.fieldSettings[field] ?? field
+        return "\(name) is not sent: the Interactions API has no such setting"
     }
-
-    /// The `set` name of each generation field the Interactions API has no field for.
-    static let settingNames = [
-        "temperature": "temperature", "topP": "top-p", "topK": "top-k",
-        "presencePenalty": "presence-penalty", "frequencyPenalty": "frequency-penalty",
-        "responseModalities": "response-modalities", "mediaResolution": "media-resolution",
-        "thinkingBudget": "a thinking budget", "safetySettings": "safety",
-    ]
 
     /// The stored interaction a turn continued is gone (HTTP `status`, the server's `reason`).
     static func expired(_ id: String, status: Int, reason: String, steps: Int) -> String {
